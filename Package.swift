@@ -1,0 +1,117 @@
+// swift-tools-version:6.1
+// Sesame: an identity platform. One package, three layers:
+//   SesameProtocol  <- Sesame (client SDK) <- SesameLoopback (desktop browser agent)
+//   SesameProtocol  <- SesameServer (OpenID provider)
+//   sesame (CLI) on top of all of them.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Sesame",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "SesameProtocol", targets: ["SesameProtocol"]),
+        .library(name: "Sesame", targets: ["Sesame"]),
+        .library(name: "SesameLoopback", targets: ["SesameLoopback"]),
+        .library(name: "SesameServer", targets: ["SesameServer"]),
+        .executable(name: "sesame", targets: ["sesame"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.0"),
+    ],
+    targets: [
+        // Wire models shared by SDK and server: metadata, requests, responses, errors, PKCE.
+        .target(
+            name: "SesameProtocol",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // The client SDK. Never imports server code or SwiftNIO; builds for iOS.
+        .target(
+            name: "Sesame",
+            dependencies: [
+                "SesameProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // RFC 8252 §7.3 loopback redirect listener for desktop and command-line apps.
+        .target(
+            name: "SesameLoopback",
+            dependencies: [
+                "Sesame",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // The OpenID Connect provider.
+        .target(
+            name: "SesameServer",
+            dependencies: [
+                "SesameProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // The `sesame` command-line tool.
+        .executableTarget(
+            name: "sesame",
+            dependencies: [
+                "Sesame", "SesameLoopback", "SesameServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Test helper: a child process that rewrites file-store records until killed.
+        .executableTarget(
+            name: "CredentialStoreCrashWriter",
+            dependencies: ["Sesame"],
+            path: "Tests/Support/CredentialStoreCrashWriter",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "SesameProtocolTests", dependencies: ["SesameProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "SesameTests",
+            dependencies: [
+                "Sesame", "CredentialStoreCrashWriter",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "SesameServerTests", dependencies: ["SesameServer"], swiftSettings: strict),
+        .testTarget(
+            name: "SesameIntegrationTests",
+            dependencies: ["Sesame", "SesameLoopback", "SesameServer"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "SesameCLITests", dependencies: ["sesame"], swiftSettings: strict),
+    ]
+)

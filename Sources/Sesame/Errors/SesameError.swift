@@ -1,0 +1,122 @@
+import Foundation
+import SesameProtocol
+
+/// The one error type of the Sesame SDK (SPEC §1.11). Every case says what happened and, in
+/// ``description``, what the app or user can do about it.
+public enum SesameError: Error, Sendable, CustomStringConvertible {
+    /// The user closed the browser or cancelled sign-in.
+    case cancelled
+    /// The server rejected the request (HTTP 400 and other 4xx except 401): the decoded API error,
+    /// with its field errors, is attached.
+    case requestFailed(APIError, status: Int)
+    /// Authentication failed (HTTP 401, `invalid_client`, `invalid_grant` at the token endpoint,
+    /// or an authorization error redirect such as `access_denied` / `login_required`).
+    case authenticationFailed(APIError, status: Int)
+    /// Network, server (5xx), storage or platform failure. Retrying later may help.
+    case technical(TechnicalFailure)
+    /// No signed-in account (or the requested account does not exist).
+    case noSession
+    /// The ID token failed a validation rule; the rule is named.
+    case invalidIDToken(IDTokenRule, detail: String)
+    /// A protocol rule was broken by the provider or redirect (state mismatch, missing `iss`,
+    /// wrong issuer in discovery, non-https issuer, ...).
+    case protocolViolation(String)
+    /// The app's configuration is unusable (bad JSON, missing client id, redirect URI, ...).
+    case invalidConfiguration(String)
+    /// The server asks for more authentication (step-up); continue with the MFA flow.
+    case stepUpRequired(APIError)
+
+    public var description: String {
+        switch self {
+        case .cancelled:
+            "Sign-in was cancelled."
+        case .requestFailed(let error, let status):
+            "The server rejected the request (HTTP \(status)): \(error)"
+        case .authenticationFailed(let error, let status):
+            "Authentication failed (HTTP \(status)): \(error). Sign in again."
+        case .technical(let failure):
+            "A technical error occurred: \(failure). Check the connection and retry."
+        case .noSession:
+            "No signed-in account. Sign in first."
+        case .invalidIDToken(let rule, let detail):
+            "The ID token failed validation (\(rule.rawValue)): \(detail)"
+        case .protocolViolation(let detail):
+            "The identity provider broke the protocol: \(detail)"
+        case .invalidConfiguration(let detail):
+            "The Sesame configuration is invalid: \(detail)"
+        case .stepUpRequired(let error):
+            "Additional verification is required: \(error)"
+        }
+    }
+
+    /// The API error attached to server-side failures, if any.
+    public var apiError: APIError? {
+        switch self {
+        case .requestFailed(let error, _), .authenticationFailed(let error, _),
+            .stepUpRequired(let error):
+            error
+        default:
+            nil
+        }
+    }
+}
+
+/// The cause of a ``SesameError/technical(_:)`` failure.
+public enum TechnicalFailure: Sendable, CustomStringConvertible {
+    /// The request did not reach the server or no response came back.
+    case network(String)
+    /// The server answered 5xx (with its API error when it sent one).
+    case server(status: Int, APIError?)
+    /// The server answered something that is not the expected JSON.
+    case malformedResponse(String)
+    /// Reading or writing the credential store failed.
+    case storage(String)
+    /// A platform facility failed (browser, keychain, random source...).
+    case platform(String)
+
+    public var description: String {
+        switch self {
+        case .network(let detail): "network: \(detail)"
+        case .server(let status, let error):
+            "server error HTTP \(status)" + (error.map { ": \($0)" } ?? "")
+        case .malformedResponse(let detail): "malformed response: \(detail)"
+        case .storage(let detail): "storage: \(detail)"
+        case .platform(let detail): "platform: \(detail)"
+        }
+    }
+}
+
+/// The OpenID Connect Core §3.1.3.7 ID token validation rules (numbered as in the spec), each
+/// reported by name when it fails.
+public enum IDTokenRule: String, Sendable, CaseIterable {
+    /// Not a compact JWS with a JSON payload.
+    case malformed
+    /// §3.1.3.7 step 2: `iss` must equal the discovered issuer exactly.
+    case issuer
+    /// Step 3: `aud` must contain the client id; no untrusted extra audiences.
+    case audience
+    /// Steps 4–5: with several audiences `azp` must be present and equal the client id.
+    case authorizedParty
+    /// Steps 6–8: the signature must verify with a JWKS key of an allowed algorithm.
+    case signature
+    /// `alg` must be an asymmetric algorithm we accept (never `none`; HMAC only with a secret).
+    case algorithm
+    /// Step 9: `exp` must be in the future (with leeway).
+    case expired
+    /// Step 10: `iat` must not be too far from now.
+    case issuedAt
+    /// Step 11: `nonce` must equal the one sent.
+    case nonce
+    /// Step 12: `acr` must be acceptable when requested.
+    case acr
+    /// Step 13: `auth_time` must be present and recent enough when `max_age` was sent.
+    case authTime
+    /// §3.1.3.8 / §3.2.2.9: `at_hash` must match the access token when present.
+    case accessTokenHash
+    /// §2: `sub` must be present.
+    case subject
+    /// §5.3.2: the userinfo `sub` must equal the ID token `sub`.
+    case userInfoSubject
+    /// The `kid` names no key in the JWKS, even after one refetch.
+    case unknownKey
+}

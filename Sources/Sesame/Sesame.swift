@@ -1,0 +1,1 @@
+// Sesame SDK

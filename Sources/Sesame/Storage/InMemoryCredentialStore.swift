@@ -1,0 +1,27 @@
+import Foundation
+
+/// A ``CredentialStore`` that keeps records in memory only (SPEC §1.4: "in-memory store for
+/// tests"). Nothing survives the process; use it in tests and previews, never to persist a
+/// session in a shipping app.
+public actor InMemoryCredentialStore: CredentialStore {
+    private var records: [String: Data] = [:]
+
+    /// An empty store.
+    public init() {}
+
+    public func load(_ key: String) async throws(CredentialStoreError) -> Data? {
+        records[key]
+    }
+
+    public func save(_ data: Data, for key: String) async throws(CredentialStoreError) {
+        records[key] = data
+    }
+
+    public func remove(_ key: String) async throws(CredentialStoreError) {
+        records[key] = nil
+    }
+
+    public func keys() async throws(CredentialStoreError) -> [String] {
+        Array(records.keys)
+    }
+}

@@ -1,0 +1,1 @@
+// Loopback browser agent: see LoopbackBrowserAgent.swift

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The error body every Sesame endpoint returns, defined once so the SDK decodes exactly what
+/// the server encodes.
+///
+/// It is an RFC 6749 §5.2 error response (`error`, `error_description`, `error_uri`) extended
+/// with the fields of Sesame's API error model (SPEC §1.11): a per-occurrence `error_id` for
+/// support, the stable numeric `error_code` (see ``APIErrorCode``), a localized
+/// `error_user_msg` that apps may show as is, the `error_message_key` it was localized from,
+/// and per-field `error_details`.
+public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvertible {
+    /// RFC 6749 §5.2 / OIDC Core §3.1.2.6 error code, e.g. `invalid_grant`.
+    public var error: String
+    /// Developer-facing English text. Never contains secrets.
+    public var errorDescription: String?
+    public var errorURI: String?
+    /// Unique id of this occurrence, also written to the server log.
+    public var errorID: String?
+    /// Stable numeric code from ``APIErrorCode``.
+    public var errorCode: Int?
+    /// End-user text localized from `ui_locales` / `Accept-Language`.
+    public var errorUserMessage: String?
+    /// The localization key `errorUserMessage` came from, e.g. `error.invalid_credentials`.
+    public var errorMessageKey: String?
+    /// Field-level validation failures.
+    public var errorDetails: [FieldError]?
+
+    public init(
+        error: String, errorDescription: String? = nil, errorURI: String? = nil,
+        errorID: String? = nil, errorCode: Int? = nil, errorUserMessage: String? = nil,
+        errorMessageKey: String? = nil, errorDetails: [FieldError]? = nil
+    ) {
+        self.error = error
+        self.errorDescription = errorDescription
+        self.errorURI = errorURI
+        self.errorID = errorID
+        self.errorCode = errorCode
+        self.errorUserMessage = errorUserMessage
+        self.errorMessageKey = errorMessageKey
+        self.errorDetails = errorDetails
+    }
+
+    /// An error for a code from the table, with its default description and message key.
+    public init(
+        _ code: APIErrorCode, description: String? = nil, details: [FieldError]? = nil,
+        errorID: String? = nil
+    ) {
+        self.init(
+            error: code.error, errorDescription: description ?? code.defaultDescription,
+            errorID: errorID, errorCode: code.rawValue, errorMessageKey: code.messageKey,
+            errorDetails: details)
+    }
+
+    /// The table entry for `errorCode`, when it is one Sesame knows.
+    public var code: APIErrorCode? { errorCode.flatMap(APIErrorCode.init(rawValue:)) }
+
+    public var description: String {
+        var text = error
+        if let errorDescription { text += ": \(errorDescription)" }
+        if let errorID { text += " (error_id \(errorID))" }
+        return text
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+        case errorURI = "error_uri"
+        case errorID = "error_id"
+        case errorCode = "error_code"
+        case errorUserMessage = "error_user_msg"
+        case errorMessageKey = "error_message_key"
+        case errorDetails = "error_details"
+    }
+}
+
+/// One invalid input field (SPEC §1.11 `error_details[]`).
+public struct FieldError: Codable, Sendable, Equatable {
+    /// The request field, e.g. `email` or `password`.
+    public var field: String
+    /// Localized, human-readable message.
+    public var message: String
+    /// Machine-readable reason, e.g. `required`, `too_short`, `invalid_format`, `taken`.
+    public var code: String
+
+    public init(field: String, message: String, code: String) {
+        self.field = field
+        self.message = message
+        self.code = code
+    }
+}

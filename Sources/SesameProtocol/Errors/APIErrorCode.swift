@@ -1,0 +1,166 @@
+/// The stable numeric error codes of the Sesame API: the one place they are defined.
+/// `docs/errors.md` is generated from the same list. Codes are never reused or renumbered.
+///
+/// Ranges: 1xxx OAuth/OIDC protocol, 2xxx authentication, 3xxx accounts and profile,
+/// 4xxx abuse protection, 5xxx server.
+public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
+    // 1xxx — RFC 6749 §4.1.2.1, §5.2; OIDC Core §3.1.2.6; RFC 6750 §3.1
+    case invalidRequest = 1000
+    case invalidClient = 1001
+    case invalidGrant = 1002
+    case unauthorizedClient = 1003
+    case unsupportedGrantType = 1004
+    case invalidScope = 1005
+    case accessDenied = 1006
+    case unsupportedResponseType = 1007
+    case loginRequired = 1008
+    case consentRequired = 1009
+    case interactionRequired = 1010
+    case invalidToken = 1011
+    case insufficientScope = 1012
+    case invalidRedirectURI = 1013
+    case pkceRequired = 1014
+    case unsupportedTokenType = 1015
+    case unknownClient = 1016
+    case csrfFailed = 1017
+    case methodNotAllowed = 1018
+    case notFound = 1019
+    case invalidRequestObject = 1020
+
+    // 2xxx — authentication
+    case invalidCredentials = 2000
+    case accountLocked = 2001
+    case insufficientAuthorization = 2002
+    case invalidMFACode = 2003
+    case mfaCodeExpired = 2004
+    case mfaAttemptsExhausted = 2005
+    case mfaMethodUnavailable = 2006
+    case invalidAuthSession = 2007
+    case emailNotVerified = 2008
+
+    // 3xxx — accounts and profile
+    case validationFailed = 3000
+    case emailTaken = 3001
+    case weakPassword = 3002
+    case userNotFound = 3003
+    case invalidVerificationCode = 3004
+    case deviceNotFound = 3005
+
+    // 4xxx — abuse protection
+    case rateLimited = 4000
+    case proofOfWorkRequired = 4001
+
+    // 5xxx — server
+    case serverError = 5000
+    case temporarilyUnavailable = 5001
+
+    /// The RFC 6749 §5.2 / OIDC / draft `error` string sent with this code.
+    public var error: String {
+        switch self {
+        case .invalidRequest, .invalidRedirectURI, .pkceRequired, .csrfFailed, .methodNotAllowed,
+            .notFound, .invalidRequestObject, .validationFailed, .emailTaken, .weakPassword,
+            .invalidVerificationCode:
+            "invalid_request"
+        case .invalidClient, .unknownClient: "invalid_client"
+        case .invalidGrant, .invalidCredentials, .invalidMFACode, .mfaCodeExpired,
+            .mfaAttemptsExhausted, .invalidAuthSession:
+            "invalid_grant"
+        case .unauthorizedClient: "unauthorized_client"
+        case .unsupportedGrantType: "unsupported_grant_type"
+        case .invalidScope: "invalid_scope"
+        case .accessDenied, .accountLocked, .emailNotVerified: "access_denied"
+        case .unsupportedResponseType: "unsupported_response_type"
+        case .loginRequired: "login_required"
+        case .consentRequired: "consent_required"
+        case .interactionRequired: "interaction_required"
+        case .invalidToken: "invalid_token"
+        case .insufficientScope: "insufficient_scope"
+        case .unsupportedTokenType: "unsupported_token_type"
+        case .insufficientAuthorization, .mfaMethodUnavailable: "insufficient_authorization"
+        case .userNotFound, .deviceNotFound: "not_found"
+        case .rateLimited: "slow_down"
+        case .proofOfWorkRequired: "proof_of_work_required"
+        case .serverError: "server_error"
+        case .temporarilyUnavailable: "temporarily_unavailable"
+        }
+    }
+
+    /// HTTP status for JSON endpoints (RFC 6749 §5.2: 400, or 401 for `invalid_client`).
+    public var httpStatus: Int {
+        switch self {
+        case .invalidClient, .unknownClient, .invalidToken: 401
+        case .insufficientScope, .accessDenied, .accountLocked, .emailNotVerified: 403
+        case .userNotFound, .deviceNotFound, .notFound: 404
+        case .methodNotAllowed: 405
+        case .emailTaken: 409
+        case .rateLimited, .proofOfWorkRequired: 429
+        case .serverError: 500
+        case .temporarilyUnavailable: 503
+        default: 400
+        }
+    }
+
+    /// Localization key for `error_user_msg`: `error.` + the snake_case case name
+    /// (`invalidMFACode` → `error.invalid_mfa_code`).
+    public var messageKey: String {
+        let name = Array(String(describing: self))
+        var snake = ""
+        for (index, character) in name.enumerated() {
+            if character.isUppercase, index > 0 {
+                let previous = name[index - 1]
+                let next = index + 1 < name.count ? name[index + 1] : nil
+                if previous.isLowercase || (previous.isUppercase && next?.isLowercase == true) {
+                    snake.append("_")
+                }
+            }
+            snake.append(character)
+        }
+        return "error." + snake.lowercased()
+    }
+
+    /// Developer-facing English description used when a more specific one is not given.
+    public var defaultDescription: String {
+        switch self {
+        case .invalidRequest: "The request is missing a parameter or has an invalid one."
+        case .invalidClient: "Client authentication failed: check client_id and client secret."
+        case .invalidGrant: "The grant is invalid, expired, revoked or was issued to another client."
+        case .unauthorizedClient: "This client may not use this grant type."
+        case .unsupportedGrantType: "The grant type is not supported."
+        case .invalidScope: "The requested scope is invalid or not allowed for this client."
+        case .accessDenied: "The user or server denied the request."
+        case .unsupportedResponseType: "Only response_type=code is supported."
+        case .loginRequired: "The user must sign in; prompt=none cannot be satisfied."
+        case .consentRequired: "The user must consent; prompt=none cannot be satisfied."
+        case .interactionRequired: "User interaction is required."
+        case .invalidToken: "The access token is missing, expired, revoked or malformed."
+        case .insufficientScope: "The access token lacks the scope this resource needs."
+        case .invalidRedirectURI: "redirect_uri does not exactly match a registered redirect URI."
+        case .pkceRequired: "PKCE with code_challenge_method=S256 is required."
+        case .unsupportedTokenType: "The token type is not supported."
+        case .unknownClient: "The client_id is not registered."
+        case .csrfFailed: "The form expired or was not submitted from the login page. Try again."
+        case .methodNotAllowed: "The HTTP method is not allowed for this endpoint."
+        case .notFound: "No such resource."
+        case .invalidRequestObject: "Request objects are not supported."
+        case .invalidCredentials: "The username or password is incorrect."
+        case .accountLocked: "The account is temporarily locked after too many failed attempts."
+        case .insufficientAuthorization: "Additional authentication (MFA) is required."
+        case .invalidMFACode: "The verification code is incorrect."
+        case .mfaCodeExpired: "The verification code has expired; request a new one."
+        case .mfaAttemptsExhausted: "Too many wrong codes; start the sign-in again."
+        case .mfaMethodUnavailable: "That verification method is not available for this user."
+        case .invalidAuthSession: "The auth_session is unknown or expired; start again."
+        case .emailNotVerified: "The email address has not been verified yet."
+        case .validationFailed: "One or more fields are invalid; see error_details."
+        case .emailTaken: "An account with this email address already exists."
+        case .weakPassword: "The password does not meet the password policy."
+        case .userNotFound: "No such user."
+        case .invalidVerificationCode: "The verification code is incorrect or expired."
+        case .deviceNotFound: "No such device."
+        case .rateLimited: "Too many requests; wait and retry."
+        case .proofOfWorkRequired: "Solve the proof-of-work challenge and retry."
+        case .serverError: "The server hit an unexpected error. Retry later; quote error_id."
+        case .temporarilyUnavailable: "The server is temporarily unavailable. Retry later."
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Comparisons of secrets whose running time does not depend on where the inputs differ
+/// (RFC 9700 §4.x guidance; OWASP). Use for `state`, CSRF tokens, hashes of codes and secrets.
+public enum ConstantTime {
+    /// `true` when both byte sequences are equal. Length is not secret; contents are.
+    public static func equals<A: Collection<UInt8>, B: Collection<UInt8>>(_ lhs: A, _ rhs: B) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(lhs, rhs) { difference |= a ^ b }
+        return difference == 0
+    }
+
+    /// `true` when both strings have the same UTF-8 bytes.
+    public static func equals(_ lhs: String, _ rhs: String) -> Bool {
+        equals(Array(lhs.utf8), Array(rhs.utf8))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SesameProtocol
+
+/// Everything the server persists, behind one interface (SPEC §2). Implemented once with SQLKit
+/// (``SQLIdentityStore``), which serves SQLite (embedded default) and PostgreSQL alike: nothing
+/// above this protocol may assume a particular database.
+///
+/// All operations are atomic; redemption methods decide "first use or replay" inside one
+/// transaction / conditional update so that two concurrent redemptions cannot both win.
+public protocol IdentityStore: Sendable {
+    // MARK: Clients
+    func upsertClient(_ client: ClientRecord) async throws
+    func client(id: String) async throws -> ClientRecord?
+    func clients() async throws -> [ClientRecord]
+    /// `true` when a client was removed.
+    @discardableResult func removeClient(id: String) async throws -> Bool
+
+    // MARK: Users
+    /// Throws ``StoreError/conflict(field:)`` for a taken username or email.
+    func createUser(_ user: UserRecord) async throws
+    func updateUser(_ user: UserRecord) async throws
+    func user(id: String) async throws -> UserRecord?
+    /// Looks a user up by username or email, case-insensitively.
+    func user(login: String) async throws -> UserRecord?
+    func users() async throws -> [UserRecord]
+    @discardableResult func removeUser(id: String) async throws -> Bool
+
+    // MARK: Signing keys
+    func insertSigningKey(_ key: SigningKeyRecord) async throws
+    func updateSigningKey(_ key: SigningKeyRecord) async throws
+    func signingKeys() async throws -> [SigningKeyRecord]
+    func removeSigningKey(kid: String) async throws
+
+    // MARK: Authorization codes
+    func insertAuthorizationCode(_ code: AuthorizationCodeRecord) async throws
+    /// Atomically marks the code consumed at `now`. Expired codes are `.notFound`.
+    func redeemAuthorizationCode(digest: String, now: Date) async throws
+        -> RedemptionResult<AuthorizationCodeRecord>
+    /// Records which refresh-token family a redeemed code produced (for replay revocation).
+    func setAuthorizationCodeFamily(digest: String, familyID: String) async throws
+
+    // MARK: Refresh tokens
+    func insertRefreshToken(_ token: RefreshTokenRecord) async throws
+    /// Atomically marks the token rotated at `now`. Expired or revoked tokens are `.notFound`
+    /// (a revoked token presented again is `.replayed` so the family is revoked again).
+    func rotateRefreshToken(digest: String, now: Date) async throws
+        -> RedemptionResult<RefreshTokenRecord>
+    func refreshToken(digest: String) async throws -> RefreshTokenRecord?
+    /// Revokes every token of the family.
+    func revokeRefreshFamily(_ familyID: String, now: Date) async throws
+    /// `true` when the family has been revoked (access tokens of that family are then inactive).
+    func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool
+    /// Revokes every refresh token issued under a browser session (logout).
+    func revokeRefreshTokens(sessionID: String, now: Date) async throws
+
+    // MARK: Access-token revocation (RFC 7009 for JWT access tokens)
+    func revokeAccessToken(jti: String, expiresAt: Date) async throws
+    func isAccessTokenRevoked(jti: String) async throws -> Bool
+
+    // MARK: Browser sessions
+    func insertBrowserSession(_ session: BrowserSessionRecord) async throws
+    func browserSession(idDigest: String) async throws -> BrowserSessionRecord?
+    func removeBrowserSession(idDigest: String) async throws
+    func removeBrowserSession(sid: String) async throws
+
+    // MARK: Maintenance
+    /// Deletes expired codes, tokens, sessions and revocation entries.
+    func purgeExpired(now: Date) async throws
+
+    /// Closes connections; the store is unusable afterwards.
+    func close() async throws
+}
