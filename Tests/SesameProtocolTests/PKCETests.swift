@@ -39,7 +39,8 @@ struct PKCETests {
     ])
     func verifierSyntax(verifier: String, valid: Bool) {
         #expect(PKCE.isValidVerifier(verifier) == valid)
-        #expect((try? PKCE(verifier: verifier)) != nil == valid)
+        let constructed = (try? PKCE(verifier: verifier)) != nil
+        #expect(constructed == valid)
     }
 
     @Test("a malformed verifier never verifies, even against its own challenge")

@@ -94,7 +94,7 @@ struct PHCScrypt: Equatable {
         }
         guard values.count == 3, let logN = values["ln"], let r = values["r"], let p = values["p"],
             (1...24).contains(logN), (1...32).contains(r), (1...16).contains(p),
-            let salt = PHCBase64.decode(fields[3]), salt.count >= 8, salt.count <= 64,
+            let salt = PHCBase64.decode(fields[3]), salt.count >= 4, salt.count <= 64,
             let hash = PHCBase64.decode(fields[4]), hash.count >= 16, hash.count <= 64
         else { return nil }
         self.init(logN: logN, r: r, p: p, salt: salt, hash: hash)

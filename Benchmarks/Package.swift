@@ -1,0 +1,54 @@
+// swift-tools-version:6.1
+// Sesame benchmarks: a package of its own so the root build and `swift test` stay lean.
+// Run with `swift package benchmark` from this directory.
+import Foundation
+import PackageDescription
+
+// A path dependency's identity is its folder name (the clone may be called anything).
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
+let sesame = root.lastPathComponent.lowercased()
+
+let package = Package(
+    name: "SesameBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+    ],
+    targets: [
+        // Token endpoint and discovery under 32 concurrent connections vs the signing bound.
+        .executableTarget(
+            name: "ServerBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "SesameServer", package: sesame),
+                .product(name: "SesameProtocol", package: sesame),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ServerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // ID token validation vs jwt-kit signature-only, credential stores, refresh fan-in.
+        .executableTarget(
+            name: "SDKBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sesame", package: sesame),
+                .product(name: "SesameServer", package: sesame),
+                .product(name: "SesameProtocol", package: sesame),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/SDKBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

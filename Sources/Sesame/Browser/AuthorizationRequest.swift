@@ -1,0 +1,76 @@
+import Foundation
+import SesameProtocol
+
+/// An OAuth 2.0 authorization request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1) with PKCE S256
+/// (RFC 7636 §4.3), a fresh `state` (RFC 6749 §10.12) and `nonce` (OIDC Core §15.5.2).
+/// Fresh values are generated for every attempt and never reused.
+public struct AuthorizationRequest: Sendable {
+    /// The issuer this request goes to, kept for the RFC 9207 mix-up check.
+    public let issuer: String
+    public let clientID: String
+    public let redirectURI: URL
+    public let scopes: [String]
+    public let state: String
+    public let nonce: String
+    public let pkce: PKCE
+    public let options: SignInOptions
+    /// The full URL to open in the browser.
+    public let url: URL
+
+    /// Parameters the app may not override through ``SignInOptions/extraParameters``.
+    static let reservedParameters: Set<String> = [
+        "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
+        "code_challenge_method", "prompt", "login_hint", "max_age", "acr_values", "ui_locales",
+        "response_mode", "request", "request_uri",
+    ]
+
+    init(
+        metadata: ProviderMetadata, clientID: String, redirectURI: URL, scopes: [String],
+        options: SignInOptions
+    ) throws(SesameError) {
+        issuer = metadata.issuer
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.options = options
+        state = SecureRandom.token()
+        nonce = SecureRandom.token()
+        pkce = PKCE()
+        if let methods = metadata.codeChallengeMethodsSupported, !methods.contains(PKCE.method) {
+            throw .protocolViolation("the provider does not support PKCE S256 (code_challenge_methods_supported: \(methods))")
+        }
+        var parameters: [(String, String)] = [
+            ("response_type", "code"), ("client_id", clientID),
+            ("redirect_uri", redirectURI.absoluteString), ("scope", scopes.joined(separator: " ")),
+            ("state", state), ("nonce", nonce), ("code_challenge", pkce.challenge),
+            ("code_challenge_method", PKCE.method),
+        ]
+        if let prompt = options.prompt, !prompt.isEmpty {
+            parameters.append(("prompt", prompt.joined(separator: " ")))
+        }
+        if let loginHint = options.loginHint { parameters.append(("login_hint", loginHint)) }
+        if let maxAge = options.maxAge { parameters.append(("max_age", String(maxAge))) }
+        if let acr = options.acrValues, !acr.isEmpty {
+            parameters.append(("acr_values", acr.joined(separator: " ")))
+        }
+        if let locales = options.uiLocales, !locales.isEmpty {
+            parameters.append(("ui_locales", locales.joined(separator: " ")))
+        }
+        for (name, value) in options.extraParameters.sorted(by: { $0.key < $1.key }) {
+            guard !Self.reservedParameters.contains(name) else {
+                throw .invalidConfiguration("the extra parameter \"\(name)\" is set by Sesame itself; use the matching SignInOptions property instead")
+            }
+            parameters.append((name, value))
+        }
+        guard var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false)
+        else {
+            throw .protocolViolation("the authorization_endpoint is not a valid URL")
+        }
+        let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
+        components.percentEncodedQuery = existing + FormURLEncoding.encode(parameters)
+        guard let url = components.url else {
+            throw .protocolViolation("could not build the authorization URL")
+        }
+        self.url = url
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import SesameProtocol
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension SesameClient {
+    /// Sends `request` with the account's bearer token (RFC 6750 §2.1; never in the URL). On a
+    /// 401 it refreshes once and retries once. The token only goes to the issuer's origin and
+    /// configured ``SesameConfiguration/allowedOrigins``; any other origin throws
+    /// ``SesameError/invalidConfiguration(_:)`` without sending anything.
+    public func data(for request: URLRequest, account: Account.ID? = nil)
+        async throws(SesameError) -> (Data, HTTPURLResponse)
+    {
+        try originPolicy.check(request.url)
+        let (session, _) = try await registry.session(for: account)
+        let token = try await validAccessToken(for: session.account.id)
+        let (data, response) = try await http.send(authorized(request, token: token))
+        guard response.statusCode == 401 else { return (data, response) }
+        logger.debug("HTTP 401; refreshing once and retrying", metadata: ["host": "\(request.url?.host ?? "")"])
+        let fresh = try await refresh(session.account.id, rejectedToken: token).accessToken
+        return try await http.send(authorized(request, token: fresh))
+    }
+
+    private func authorized(_ request: URLRequest, token: String) -> URLRequest {
+        var request = request
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        return request
+    }
+
+    /// The UserInfo claims (OIDC Core §5.3) of the account; their `sub` must equal the ID
+    /// token's (§5.3.2), else ``IDTokenRule/userInfoSubject``.
+    public func userInfo(for account: Account.ID? = nil) async throws(SesameError) -> StandardClaims {
+        let metadata = try await metadata()
+        guard let endpoint = metadata.userinfoEndpoint else {
+            throw .invalidConfiguration("the provider advertises no userinfo_endpoint")
+        }
+        let (session, _) = try await registry.session(for: account)
+        var request = URLRequest(url: endpoint)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, response) = try await dataAllowingIssuer(request, account: session.account.id)
+        let claims = try ProviderHTTP.decode(StandardClaims.self, data: data, response: response, what: "userinfo")
+        guard claims.sub == session.account.subject else {
+            throw .invalidIDToken(.userInfoSubject, detail: "userinfo sub does not match the ID token sub")
+        }
+        return claims
+    }
+
+    /// Authenticated request to a provider endpoint (its origin may differ from the issuer's).
+    private func dataAllowingIssuer(_ request: URLRequest, account: Account.ID)
+        async throws(SesameError) -> (Data, HTTPURLResponse)
+    {
+        let token = try await validAccessToken(for: account)
+        let (data, response) = try await http.send(authorized(request, token: token))
+        guard response.statusCode == 401 else { return (data, response) }
+        let fresh = try await refresh(account, rejectedToken: token).accessToken
+        return try await http.send(authorized(request, token: fresh))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Logging
+import SesameProtocol
+
+extension SesameClient {
+    /// Browser sign-in: authorization code with PKCE S256, fresh `state` and `nonce`, RFC 9207
+    /// `iss` check, code exchange and full ID token validation (SPEC §1.1). The account is
+    /// stored, made current, and announced with ``SesameEvent/signedIn(_:)``.
+    public func signIn(with agent: any BrowserAgent, options: SignInOptions = .init())
+        async throws(SesameError) -> Account
+    {
+        let metadata = try await metadata()
+        let scopes = options.scopes ?? configuration.scopes
+        guard scopes.contains("openid") else {
+            throw .invalidConfiguration("the sign-in scopes must include \"openid\"")
+        }
+        let session = try await agent.start(redirectURI: configuration.redirectURI, ephemeral: options.ephemeral)
+        let redirect: URL
+        let request: AuthorizationRequest
+        do {
+            request = try AuthorizationRequest(
+                metadata: metadata, clientID: configuration.clientID, redirectURI: session.redirectURI,
+                scopes: scopes, options: options)
+            pending.register(state: request.state, redirectURI: session.redirectURI, session: session)
+            logger.info("sign-in started", metadata: ["issuer": "\(metadata.issuer)"])
+            redirect = try await session.authorize(request.url)
+            pending.remove(state: request.state)
+            await session.cancel()
+        } catch {
+            await session.cancel()
+            logger.info("sign-in did not complete", metadata: ["error": "\(error)"])
+            throw error
+        }
+        // RFC 6749 §4.1.2 + RFC 9207: bind the response to this request.
+        let response = try AuthorizationResponse(
+            url: redirect, request: request,
+            issRequired: metadata.authorizationResponseIssParameterSupported == true)
+        let tokens = try await tokenEndpoint.exchange(
+            code: response.code, verifier: request.pkce.verifier, redirectURI: session.redirectURI,
+            metadata: metadata)
+        guard let idToken = tokens.idToken else {
+            throw .protocolViolation("the token response has no id_token although the openid scope was requested")
+        }
+        // RFC 9700 §4.5.3.2: disregard all tokens until the nonce check passed.
+        let claims = try await validateIDToken(
+            idToken,
+            expected: expectations(
+                metadata: metadata, nonce: request.nonce, maxAge: options.maxAge,
+                acrValues: options.acrValues, accessToken: tokens.accessToken),
+            metadata: metadata)
+        let now = clock.now()
+        let account = Account(
+            issuer: claims.iss, subject: claims.sub,
+            displayName: claims.name ?? claims.preferredUsername, email: claims.email, lastUsedAt: now)
+        let stored = StoredSession(
+            account: account, accessToken: tokens.accessToken,
+            accessTokenExpiresAt: tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) },
+            refreshToken: tokens.refreshToken, idToken: idToken, idTokenClaims: claims, scope: tokens.scope)
+        try await registry.signIn(stored)
+        logger.info("signed in", metadata: ["account": "\(account.id)"])
+        broadcaster.publish(.signedIn(account))
+        return account
+    }
+
+    /// Hands a redirect received by the app (custom scheme, universal link) to the pending
+    /// sign-in of an ``ExternalBrowserAgent``. Returns `false`, and changes nothing, for URLs
+    /// that belong to no pending request: apps may route every deep link through here.
+    public func handleRedirect(url: URL) async -> Bool {
+        pending.deliver(url)
+    }
+}

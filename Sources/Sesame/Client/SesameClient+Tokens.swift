@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import SesameProtocol
+
+extension SesameClient {
+    /// A valid access token for the account (the current one by default), refreshed
+    /// `refreshAhead` seconds before expiry. However many tasks ask at once, one refresh runs
+    /// per account; the rotated refresh token is persisted before any caller gets the new
+    /// access token (SPEC §1.3).
+    ///
+    /// - Throws: ``SesameError/noSession``; ``SesameError/authenticationFailed(_:status:)`` when
+    ///   the refresh token was rejected (the session then ends with
+    ///   ``SignOutReason/refreshTokenRejected``); a technical error after retries (the session
+    ///   is kept).
+    public func validAccessToken(for account: Account.ID? = nil, forceRefresh: Bool = false)
+        async throws(SesameError) -> String
+    {
+        let (session, _) = try await registry.session(for: account)
+        if !forceRefresh,
+            session.accessTokenIsFresh(at: clock.now(), margin: configuration.refreshAhead)
+        {
+            return session.accessToken
+        }
+        let rejected = forceRefresh ? session.accessToken : nil
+        return try await refresh(session.account.id, rejectedToken: rejected).accessToken
+    }
+
+    /// Joins or starts the single refresh for `id`.
+    func refresh(_ id: Account.ID, rejectedToken: String?) async throws(SesameError) -> StoredSession {
+        let outcome = await refreshes.refresh(id) { [self] in
+            await self.performRefresh(id, rejectedToken: rejectedToken)
+        }
+        return try outcome.get()
+    }
+
+    /// One refresh (RFC 6749 §6). Runs inside the single-flight task.
+    private func performRefresh(_ id: Account.ID, rejectedToken: String?) async -> RefreshCoordinator.Outcome {
+        do throws(SesameError) {
+            let (session, generation) = try await registry.session(for: id)
+            // Another refresh may have finished while this caller was on its way.
+            let stillValid = session.accessTokenIsFresh(at: clock.now(), margin: configuration.refreshAhead)
+            if let rejectedToken {
+                if session.accessToken != rejectedToken { return .success(session) }
+            } else if stillValid {
+                return .success(session)
+            }
+            guard let refreshToken = session.refreshToken else {
+                throw .authenticationFailed(
+                    APIError(error: "invalid_grant", errorDescription: "the session has no refresh token; sign in again"),
+                    status: 400)
+            }
+            let metadata = try await metadata()
+            let tokens = try await refreshTokens(refreshToken, metadata: metadata, session: session, generation: generation)
+            var claims: IDTokenClaims?
+            if let idToken = tokens.idToken {
+                // OIDC Core §12.2: same iss and sub; no nonce check on refresh.
+                let validated = try await validateIDToken(
+                    idToken,
+                    expected: expectations(
+                        metadata: metadata, nonce: nil, maxAge: nil, acrValues: nil,
+                        accessToken: tokens.accessToken),
+                    metadata: metadata)
+                guard validated.sub == session.account.subject else {
+                    throw .invalidIDToken(.subject, detail: "the refreshed ID token is for another subject")
+                }
+                claims = validated
+            }
+            let now = clock.now()
+            let newClaims = claims
+            guard
+                let updated = try await registry.applyRefresh(
+                    id, generation: generation, update: { $0.apply(tokens, claims: newClaims, now: now) })
+            else {
+                logger.info("discarded a refresh that finished after the session ended", metadata: ["account": "\(id)"])
+                throw .noSession
+            }
+            logger.debug("refreshed tokens", metadata: ["account": "\(id)"])
+            broadcaster.publish(.refreshed(updated.account))
+            return .success(updated)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Calls the token endpoint with retries; `invalid_grant` ends the session.
+    private func refreshTokens(
+        _ refreshToken: String, metadata: ProviderMetadata, session: StoredSession, generation: UInt64
+    ) async throws(SesameError) -> TokenResponse {
+        do {
+            return try await retryPolicy.run { () async throws(SesameError) -> TokenResponse in
+                try await tokenEndpoint.refresh(refreshToken: refreshToken, metadata: metadata)
+            }
+        } catch {
+            if case .authenticationFailed(let apiError, _) = error, apiError.error == "invalid_grant" {
+                if let (current, currentGeneration) = try? await registry.session(for: session.account.id),
+                    currentGeneration == generation
+                {
+                    await registry.remove(current.account.id)
+                    logger.info("refresh token rejected; session ended", metadata: ["account": "\(current.account.id)"])
+                    broadcaster.publish(.signedOut(current.account, reason: .refreshTokenRejected))
+                }
+            } else {
+                logger.warning("refresh failed; session kept", metadata: ["error": "\(error)"])
+            }
+            throw error
+        }
+    }
+}

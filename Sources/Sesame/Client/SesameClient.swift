@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import SesameProtocol
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The entry point of the Sesame SDK (SPEC §1.1, §1.3): browser sign-in, sessions for several
+/// accounts, valid access tokens with single-flight refresh, authenticated HTTP, userinfo and
+/// logout. Composes small parts: ``DiscoveryClient``, ``TokenEndpointClient``,
+/// ``IDTokenValidator`` with ``JWKSKeyStore``, ``SessionRegistry`` and ``RefreshCoordinator``.
+public actor SesameClient {
+    let configuration: SesameConfiguration
+    let clock: any SesameClock
+    let logger: Logger
+    let http: ProviderHTTP
+    let discovery: DiscoveryClient
+    let keyStore: JWKSKeyStore
+    let validator: IDTokenValidator
+    let clockOffset = ServerClockOffset()
+    let tokenEndpoint: TokenEndpointClient
+    let registry: SessionRegistry
+    let refreshes = RefreshCoordinator()
+    let originPolicy: OriginPolicy
+    let retryPolicy: RetryPolicy
+    nonisolated let pending = PendingAuthorizations()
+    nonisolated let broadcaster = EventBroadcaster()
+
+    /// - Parameters:
+    ///   - configuration: issuer, client and redirect settings (checked on first use).
+    ///   - store: where sessions are persisted.
+    ///   - transport: HTTP; `URLSessionTransport` by default.
+    ///   - clock: time source for expiry and ID token checks.
+    ///   - logger: swift-log logger; set its `logLevel` to control verbosity. Secrets are never
+    ///     logged.
+    public init(
+        configuration: SesameConfiguration, store: any CredentialStore,
+        transport: any HTTPTransport = URLSessionTransport(), clock: any SesameClock = SystemClock(),
+        logger: Logger = Logger(label: "sesame")
+    ) {
+        self.init(
+            configuration: configuration, store: store, transport: transport, clock: clock,
+            logger: logger, retryPolicy: RetryPolicy())
+    }
+
+    /// As above, with an explicit ``RetryPolicy`` for transient refresh failures.
+    public init(
+        configuration: SesameConfiguration, store: any CredentialStore,
+        transport: any HTTPTransport, clock: any SesameClock, logger: Logger,
+        retryPolicy: RetryPolicy, jwksRefetchInterval: TimeInterval = 60
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        self.retryPolicy = retryPolicy
+        let http = ProviderHTTP(transport: transport)
+        self.http = http
+        discovery = DiscoveryClient(issuer: configuration.issuer, http: http, logger: logger)
+        keyStore = JWKSKeyStore(
+            http: http, clock: clock, logger: logger, minimumRefetchInterval: jwksRefetchInterval)
+        validator = IDTokenValidator(clientSecret: configuration.clientSecret)
+        tokenEndpoint = TokenEndpointClient(
+            configuration: configuration, http: http, clock: clock, clockOffset: clockOffset,
+            logger: logger)
+        registry = SessionRegistry(store: store, events: broadcaster, logger: logger)
+        originPolicy = OriginPolicy(configuration: configuration)
+    }
+
+    /// A new subscriber stream of ``SesameEvent``s (each call is an independent subscriber).
+    public nonisolated func events() -> AsyncStream<SesameEvent> {
+        broadcaster.subscribe()
+    }
+
+    /// The provider metadata from discovery (cached after the first fetch).
+    public func metadata() async throws(SesameError) -> ProviderMetadata {
+        try configuration.validate()
+        return try await discovery.metadata()
+    }
+
+    // MARK: Accounts
+
+    /// Resumes the last session at launch from the store, without network; the current account.
+    public func restore() async -> Account? {
+        await registry.load()
+        let account = await registry.currentAccount()
+        logger.debug("restored sessions", metadata: ["signedIn": "\(account != nil)"])
+        return account
+    }
+
+    /// Signed-in accounts, most recently used first.
+    public func accounts() async -> [Account] { await registry.accounts() }
+
+    /// The current account, if any.
+    public func currentAccount() async -> Account? { await registry.currentAccount() }
+
+    /// Makes another signed-in account current.
+    public func switchAccount(to id: Account.ID) async throws(SesameError) {
+        _ = try await registry.switchTo(id, at: clock.now())
+    }
+
+    /// The validated claims of the account's latest ID token (no network).
+    public func idTokenClaims(for account: Account.ID? = nil) async throws(SesameError) -> IDTokenClaims {
+        let (session, _) = try await registry.session(for: account)
+        guard let claims = session.idTokenClaims else { throw .noSession }
+        return claims
+    }
+
+    // MARK: ID tokens
+
+    /// Validates an ID token against the provider's keys, refetching the JWKS once when the
+    /// `kid` is unknown (key rotation, OIDC Core §10.1.1).
+    func validateIDToken(_ jwt: String, expected: IDTokenExpectations, metadata: ProviderMetadata)
+        async throws(SesameError) -> IDTokenClaims
+    {
+        let keys = try await keyStore.keys(from: metadata.jwksURI)
+        do {
+            return try validator.validate(jwt, expected: expected, keys: keys)
+        } catch .invalidIDToken(.unknownKey, let detail) {
+            guard let fresh = await keyStore.refetchForUnknownKey(from: metadata.jwksURI) else {
+                throw .invalidIDToken(.unknownKey, detail: detail)
+            }
+            return try validator.validate(jwt, expected: expected, keys: fresh)
+        }
+    }
+
+    func expectations(
+        metadata: ProviderMetadata, nonce: String?, maxAge: Int?, acrValues: [String]?,
+        accessToken: String?
+    ) -> IDTokenExpectations {
+        IDTokenExpectations(
+            issuer: metadata.issuer, clientID: configuration.clientID, nonce: nonce, maxAge: maxAge,
+            acrValues: acrValues, accessToken: accessToken, leeway: configuration.leeway,
+            now: clockOffset.serverNow(clock))
+    }
+}

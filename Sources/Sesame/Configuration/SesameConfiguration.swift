@@ -1,0 +1,157 @@
+import Foundation
+
+/// How an app talks to its OpenID provider (SPEC §1.3 "Configuration in code or from a JSON
+/// file"). Everything else (endpoints, keys) comes from discovery (OIDC Discovery 1.0 §4).
+///
+/// The JSON form uses snake_case keys:
+/// ```json
+/// { "issuer": "https://id.example.com", "client_id": "com.example.app",
+///   "redirect_uri": "com.example.app:/oauth2redirect",
+///   "scopes": ["openid", "profile", "email", "offline_access"],
+///   "allowed_origins": ["https://api.example.com"], "leeway": 60, "refresh_ahead": 60 }
+/// ```
+public struct SesameConfiguration: Codable, Sendable, Equatable {
+    /// The provider's issuer identifier; `https` except loopback hosts during development.
+    public var issuer: URL
+    public var clientID: String
+    /// Only for confidential desktop clients; native apps cannot keep secrets (RFC 8252 §8.5).
+    public var clientSecret: String?
+    /// The redirect URI registered for this client (RFC 8252 §7).
+    public var redirectURI: URL
+    public var scopes: [String]
+    /// Resource origins that may receive the access token; the issuer's origin always may.
+    public var allowedOrigins: [URL]
+    /// Clock-skew tolerance for `exp`/`iat`, in seconds.
+    public var leeway: TimeInterval
+    /// Refresh this many seconds before the access token expires.
+    public var refreshAhead: TimeInterval
+
+    /// The scopes requested when none are configured.
+    public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
+
+    public init(
+        issuer: URL, clientID: String, redirectURI: URL,
+        scopes: [String] = SesameConfiguration.defaultScopes, allowedOrigins: [URL] = [],
+        clientSecret: String? = nil, leeway: TimeInterval = 60, refreshAhead: TimeInterval = 60
+    ) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.allowedOrigins = allowedOrigins
+        self.leeway = leeway
+        self.refreshAhead = refreshAhead
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case issuer
+        case clientID = "client_id"
+        case clientSecret = "client_secret"
+        case redirectURI = "redirect_uri"
+        case scopes
+        case allowedOrigins = "allowed_origins"
+        case leeway
+        case refreshAhead = "refresh_ahead"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        issuer = try c.decode(URL.self, forKey: .issuer)
+        clientID = try c.decode(String.self, forKey: .clientID)
+        clientSecret = try c.decodeIfPresent(String.self, forKey: .clientSecret)
+        redirectURI = try c.decode(URL.self, forKey: .redirectURI)
+        if let list = try? c.decodeIfPresent([String].self, forKey: .scopes) {
+            scopes = list
+        } else if let text = try c.decodeIfPresent(String.self, forKey: .scopes) {
+            scopes = text.split(separator: " ").map(String.init)
+        } else {
+            scopes = Self.defaultScopes
+        }
+        allowedOrigins = try c.decodeIfPresent([URL].self, forKey: .allowedOrigins) ?? []
+        leeway = try c.decodeIfPresent(TimeInterval.self, forKey: .leeway) ?? 60
+        refreshAhead = try c.decodeIfPresent(TimeInterval.self, forKey: .refreshAhead) ?? 60
+    }
+
+    /// Reads and validates a configuration file shipped with the app.
+    public static func load(from url: URL) throws(SesameError) -> SesameConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .invalidConfiguration(
+                "Cannot read the configuration file \(url.path): \(error.localizedDescription). Check that the file is bundled with the app.")
+        }
+        let configuration: SesameConfiguration
+        do {
+            configuration = try JSONDecoder().decode(SesameConfiguration.self, from: data)
+        } catch {
+            throw .invalidConfiguration(
+                "The configuration file \(url.lastPathComponent) is not valid: \(Self.describe(error)). Required keys: issuer, client_id, redirect_uri.")
+        }
+        try configuration.validate()
+        return configuration
+    }
+
+    /// Checks the rules a usable configuration must meet; the error says which one failed.
+    public func validate() throws(SesameError) {
+        guard let scheme = issuer.scheme?.lowercased(), let host = issuer.host, !host.isEmpty
+        else {
+            throw .invalidConfiguration("issuer \"\(issuer.absoluteString)\" is not an absolute URL; use e.g. https://id.example.com.")
+        }
+        guard scheme == "https" || (scheme == "http" && LoopbackHost.contains(host)) else {
+            throw .invalidConfiguration(
+                "issuer \"\(issuer.absoluteString)\" must use https (plain http is only allowed for loopback hosts such as 127.0.0.1 during development).")
+        }
+        guard issuer.query == nil, issuer.fragment == nil else {
+            throw .invalidConfiguration("issuer must not contain a query or fragment (OpenID Connect Discovery §2).")
+        }
+        guard !clientID.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .invalidConfiguration("client_id is empty; use the client id registered with the provider.")
+        }
+        guard let redirectScheme = redirectURI.scheme, !redirectScheme.isEmpty else {
+            throw .invalidConfiguration("redirect_uri \"\(redirectURI.absoluteString)\" has no scheme; use a registered URI such as com.example.app:/oauth2redirect or http://127.0.0.1/callback.")
+        }
+        if redirectScheme.lowercased() == "http", !LoopbackHost.contains(redirectURI.host ?? "") {
+            throw .invalidConfiguration("redirect_uri \"\(redirectURI.absoluteString)\" uses http on a non-loopback host; use https, a private-use scheme, or a loopback IP (RFC 8252 §7).")
+        }
+        guard redirectURI.fragment == nil else {
+            throw .invalidConfiguration("redirect_uri must not contain a fragment (RFC 6749 §3.1.2).")
+        }
+        guard scopes.contains("openid") else {
+            throw .invalidConfiguration("scopes must include \"openid\" for OpenID Connect sign-in.")
+        }
+        for origin in allowedOrigins {
+            guard let host = origin.host, let scheme = origin.scheme?.lowercased(),
+                scheme == "https" || (scheme == "http" && LoopbackHost.contains(host))
+            else {
+                throw .invalidConfiguration("allowed origin \"\(origin.absoluteString)\" must be an https origin (or http on a loopback host).")
+            }
+        }
+        guard leeway >= 0, leeway <= 600 else {
+            throw .invalidConfiguration("leeway must be between 0 and 600 seconds (got \(leeway)).")
+        }
+        guard refreshAhead >= 0 else {
+            throw .invalidConfiguration("refresh_ahead must not be negative (got \(refreshAhead)).")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _): "missing key \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            "bad value at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": \(context.debugDescription)"
+        case .dataCorrupted(let context): "not JSON: \(context.debugDescription)"
+        default: String(describing: error)
+        }
+    }
+}
+
+/// Loopback host names allowed with plain http (RFC 8252 §7.3, §8.3).
+enum LoopbackHost {
+    static func contains(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host == "127.0.0.1" || host == "::1" || host == "localhost"
+            || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Per-sign-in options (SPEC §1.1 "Options"), sent as OIDC Core §3.1.2.1 request parameters.
+public struct SignInOptions: Sendable {
+    /// `prompt`, e.g. `["login"]`, `["consent"]`, `["none"]`.
+    public var prompt: [String]?
+    /// `login_hint`: the email or username to pre-fill.
+    public var loginHint: String?
+    /// `max_age`: the user must have authenticated within this many seconds; the ID token's
+    /// `auth_time` is then checked (§3.1.3.7 step 13).
+    public var maxAge: Int?
+    /// `acr_values`: requested authentication context classes; the returned `acr` must be one
+    /// of them (§3.1.3.7 step 12).
+    public var acrValues: [String]?
+    /// `ui_locales`: preferred languages for the login page, e.g. `["de", "en"]`.
+    public var uiLocales: [String]?
+    /// Scopes for this request instead of the configured ones (must include `openid`).
+    public var scopes: [String]?
+    /// Further parameters; they cannot override the protocol parameters Sesame sets.
+    public var extraParameters: [String: String]
+    /// No shared browser session (no SSO cookies), where the agent supports it.
+    public var ephemeral: Bool
+
+    public init(
+        prompt: [String]? = nil, loginHint: String? = nil, maxAge: Int? = nil,
+        acrValues: [String]? = nil, uiLocales: [String]? = nil, scopes: [String]? = nil,
+        extraParameters: [String: String] = [:], ephemeral: Bool = false
+    ) {
+        self.prompt = prompt
+        self.loginHint = loginHint
+        self.maxAge = maxAge
+        self.acrValues = acrValues
+        self.uiLocales = uiLocales
+        self.scopes = scopes
+        self.extraParameters = extraParameters
+        self.ephemeral = ephemeral
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import SesameProtocol
+
+/// Something that happened to a session (SPEC §1.3 "Events as an `AsyncStream`").
+public enum SesameEvent: Sendable {
+    /// An account finished browser sign-in and was stored.
+    case signedIn(Account)
+    /// An account's tokens were refreshed and the rotated refresh token persisted.
+    case refreshed(Account)
+    /// An account's session ended locally.
+    case signedOut(Account, reason: SignOutReason)
+    /// The server asked for stronger authentication for this account.
+    case stepUpRequired(Account?, APIError)
+    /// A stored record could not be read and was removed; the app keeps running (SPEC §1.4).
+    case storeRepaired(key: String, reason: String)
+}
+
+/// Why a session ended.
+public enum SignOutReason: Sendable, Equatable {
+    /// The app called `logout`.
+    case userInitiated
+    /// The token endpoint answered `invalid_grant` to a refresh (RFC 6749 §5.2): sign in again.
+    case refreshTokenRejected
+    /// The server reports the session revoked (e.g. logout from another app or device).
+    case revokedElsewhere
+}

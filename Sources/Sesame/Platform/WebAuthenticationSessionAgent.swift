@@ -1,0 +1,133 @@
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+    import AuthenticationServices
+    import Foundation
+    import Synchronization
+
+    /// A ``BrowserAgent`` on Apple platforms: `ASWebAuthenticationSession`, the in-app browser
+    /// tab RFC 8252 §6 / §B.1 recommends (never a web view). The callback is matched by the
+    /// redirect URI's scheme (private-use scheme, RFC 8252 §7.1) or, for https redirect URIs,
+    /// by host and path (claimed https, §7.2). With `ephemeral` the browser shares no cookies
+    /// (`prefersEphemeralWebBrowserSession`). User cancellation is ``SesameError/cancelled``.
+    public final class WebAuthenticationSessionAgent: BrowserAgent {
+        /// Returns the window the sheet is presented from.
+        public typealias AnchorProvider = @MainActor @Sendable () -> ASPresentationAnchor
+
+        private let anchor: AnchorProvider
+
+        public init(presentationAnchor: @escaping AnchorProvider) {
+            self.anchor = presentationAnchor
+        }
+
+        public func start(redirectURI: URL, ephemeral: Bool) async throws(SesameError)
+            -> any BrowserAgentSession
+        {
+            guard let scheme = redirectURI.scheme?.lowercased(), !scheme.isEmpty else {
+                throw .invalidConfiguration("the redirect URI has no scheme; ASWebAuthenticationSession needs one")
+            }
+            if scheme == "https", redirectURI.host == nil {
+                throw .invalidConfiguration("an https redirect URI needs a host for ASWebAuthenticationSession")
+            }
+            return Session(redirectURI: redirectURI, ephemeral: ephemeral, anchor: anchor)
+        }
+
+        final class Session: BrowserAgentSession {
+            let redirectURI: URL
+            private let ephemeral: Bool
+            private let anchor: AnchorProvider
+            private let running = Mutex<Running?>(nil)
+
+            init(redirectURI: URL, ephemeral: Bool, anchor: @escaping AnchorProvider) {
+                self.redirectURI = redirectURI
+                self.ephemeral = ephemeral
+                self.anchor = presentationAnchor
+            }
+
+            func authorize(_ authorizationURL: URL) async throws(SesameError) -> URL {
+                let result = await withTaskCancellationHandler {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Result<URL, SesameError>, Never>) in
+                        Task { @MainActor in
+                            self.present(authorizationURL, continuation: continuation)
+                        }
+                    }
+                } onCancel: {
+                    Task { await self.cancel() }
+                }
+                return try result.get()
+            }
+
+            func cancel() async {
+                let current = running.withLock { state in
+                    defer { state = nil }
+                    return state
+                }
+                await MainActor.run { current?.session.cancel() }
+            }
+
+            @MainActor
+            private func present(
+                _ url: URL, continuation: CheckedContinuation<Result<URL, SesameError>, Never>
+            ) {
+                let callback: ASWebAuthenticationSession.Callback =
+                    if redirectURI.scheme?.lowercased() == "https", let host = redirectURI.host {
+                        .https(host: host, path: redirectURI.path.isEmpty ? "/" : redirectURI.path)
+                    } else {
+                        .customScheme(redirectURI.scheme ?? "")
+                    }
+                let once = Once(continuation)
+                let session = ASWebAuthenticationSession(url: url, callback: callback) { callbackURL, error in
+                    if let callbackURL {
+                        once.resume(.success(callbackURL))
+                    } else if let error = error as? ASWebAuthenticationSessionError,
+                        error.code == .canceledLogin
+                    {
+                        once.resume(.failure(.cancelled))
+                    } else {
+                        once.resume(.failure(.technical(.platform(
+                            "ASWebAuthenticationSession failed: \(error?.localizedDescription ?? "unknown error")"))))
+                    }
+                }
+                let provider = AnchorContextProvider(anchor: anchor())
+                session.presentationContextProvider = provider
+                session.prefersEphemeralWebBrowserSession = ephemeral
+                running.withLock { $0 = Running(session: session, provider: provider) }
+                if !session.start() {
+                    once.resume(.failure(.technical(.platform("ASWebAuthenticationSession could not start"))))
+                }
+            }
+        }
+
+        /// Keeps the session and its (weakly referenced) context provider alive while it runs.
+        struct Running: @unchecked Sendable {
+            let session: ASWebAuthenticationSession
+            let provider: AnchorContextProvider
+        }
+
+        /// Resumes a continuation at most once.
+        final class Once: Sendable {
+            private let continuation: Mutex<CheckedContinuation<Result<URL, SesameError>, Never>?>
+
+            init(_ continuation: CheckedContinuation<Result<URL, SesameError>, Never>) {
+                self.continuation = Mutex(continuation)
+            }
+
+            func resume(_ result: Result<URL, SesameError>) {
+                let pending = continuation.withLock { value in
+                    defer { value = nil }
+                    return value
+                }
+                pending?.resume(returning: result)
+            }
+        }
+
+        @MainActor
+        final class AnchorContextProvider: NSObject, ASWebAuthenticationPresentationContextProviding {
+            private let anchor: ASPresentationAnchor
+
+            init(anchor: ASPresentationAnchor) { self.anchor = anchor }
+
+            nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
+                MainActor.assumeIsolated { anchor }
+            }
+        }
+    }
+#endif

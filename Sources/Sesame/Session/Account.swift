@@ -1,0 +1,39 @@
+import Crypto
+import Foundation
+import SesameProtocol
+
+/// A signed-in user as the app sees it (SPEC §1.3 "several accounts side by side").
+public struct Account: Codable, Sendable, Equatable, Identifiable {
+    /// Stable identifier derived from issuer and subject (see ``Account/makeID(issuer:subject:)``);
+    /// safe to use in store keys and UI state.
+    public var id: String
+    /// The `iss` of the account's ID token.
+    public var issuer: String
+    /// The `sub` of the account's ID token.
+    public var subject: String
+    public var displayName: String?
+    public var email: String?
+    /// When the account was last signed in, switched to or used (MRU order).
+    public var lastUsedAt: Date
+
+    public init(
+        issuer: String, subject: String, displayName: String? = nil, email: String? = nil,
+        lastUsedAt: Date
+    ) {
+        self.id = Account.makeID(issuer: issuer, subject: subject)
+        self.issuer = issuer
+        self.subject = subject
+        self.displayName = displayName
+        self.email = email
+        self.lastUsedAt = lastUsedAt
+    }
+
+    /// `base64url(SHA-256(issuer || 0x00 || subject))`, first 16 bytes: stable, opaque and
+    /// unique per (issuer, sub) pair (OIDC Core §2: `sub` is unique only within an issuer).
+    public static func makeID(issuer: String, subject: String) -> String {
+        var input = Data(issuer.utf8)
+        input.append(0)
+        input.append(contentsOf: subject.utf8)
+        return Base64URL.encode(SHA256.hash(data: input).prefix(16))
+    }
+}

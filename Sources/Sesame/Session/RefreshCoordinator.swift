@@ -1,0 +1,68 @@
+import Foundation
+
+/// Single-flight refresh (SPEC §1.3, supabase-swift `SessionManager` pattern): per account at
+/// most one refresh runs; every caller that needs one while it runs awaits the same `Task`.
+actor RefreshCoordinator {
+    typealias Outcome = Result<StoredSession, SesameError>
+
+    private var inFlight: [Account.ID: Task<Outcome, Never>] = [:]
+
+    /// Joins the refresh running for `id`, or starts `operation` as that refresh.
+    func refresh(_ id: Account.ID, operation: @escaping @Sendable () async -> Outcome) async -> Outcome {
+        if let running = inFlight[id] { return await running.value }
+        let task = Task { await operation() }
+        inFlight[id] = task
+        let outcome = await task.value
+        if inFlight[id] == task { inFlight[id] = nil }
+        return outcome
+    }
+
+    /// Whether a refresh is running for `id` (diagnostics and tests).
+    func isRefreshing(_ id: Account.ID) -> Bool { inFlight[id] != nil }
+}
+
+/// How transient refresh failures (network, HTTP 5xx) are retried before giving up; the
+/// session is kept either way (SPEC §1.3: "a network error does not" end it).
+public struct RetryPolicy: Sendable {
+    /// Pauses before the 2nd, 3rd, ... attempt; attempts = `delays.count + 1`.
+    public var delays: [Duration]
+    /// How to wait; tests pass one that returns at once.
+    public var sleep: @Sendable (Duration) async -> Void
+
+    public init(
+        delays: [Duration] = [.milliseconds(200), .milliseconds(500), .seconds(1)],
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    ) {
+        self.delays = delays
+        self.sleep = sleep
+    }
+
+    /// No retries.
+    public static let none = RetryPolicy(delays: [])
+
+    /// Runs `operation`, retrying transient failures.
+    func run<T: Sendable>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async throws(SesameError) -> T
+    ) async throws(SesameError) -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await operation()
+            } catch {
+                guard error.isTransient, attempt < delays.count, !Task.isCancelled else { throw error }
+                await sleep(delays[attempt])
+                attempt += 1
+            }
+        }
+    }
+}
+
+extension SesameError {
+    /// Network failures and 5xx answers: worth retrying, never a reason to sign out.
+    var isTransient: Bool {
+        if case .technical(.network) = self { return true }
+        if case .technical(.server) = self { return true }
+        return false
+    }
+}

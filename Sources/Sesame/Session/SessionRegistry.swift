@@ -1,0 +1,190 @@
+import Foundation
+import Logging
+import SesameProtocol
+
+/// The signed-in accounts and their credentials, kept in memory and persisted through the
+/// ``CredentialStore`` (SPEC §1.3, §1.4): one record per account plus an index record with the
+/// most-recently-used order and the current account.
+///
+/// Every change to an account's session bumps its *generation*; a refresh started under an
+/// older generation (the account logged out, or signed in afresh meanwhile) is discarded by
+/// ``applyRefresh(_:generation:update:)``. Unreadable records are removed and reported as
+/// ``SesameEvent/storeRepaired(key:reason:)``.
+actor SessionRegistry {
+    private let store: any CredentialStore
+    private let events: EventBroadcaster
+    private let logger: Logger
+    private var sessions: [Account.ID: StoredSession] = [:]
+    private var index = SessionIndex()
+    private var generations: [Account.ID: UInt64] = [:]
+    private var nextGeneration: UInt64 = 1
+    private var loaded = false
+
+    init(store: any CredentialStore, events: EventBroadcaster, logger: Logger) {
+        self.store = store
+        self.events = events
+        self.logger = logger
+    }
+
+    // MARK: Reading
+
+    /// Loads the index and sessions once (no network).
+    func load() async {
+        guard !loaded else { return }
+        loaded = true
+        if let stored = await read(SessionIndex.self, key: StoreKeys.index) { index = stored }
+        var order: [Account.ID] = []
+        for id in index.order {
+            guard let session = await read(StoredSession.self, key: StoreKeys.session(id)),
+                session.account.id == id
+            else { continue }
+            sessions[id] = session
+            generations[id] = makeGeneration()
+            order.append(id)
+        }
+        if order != index.order || (index.current.map { sessions[$0] == nil } ?? false) {
+            index.order = order
+            if let current = index.current, sessions[current] == nil { index.current = order.first }
+            try? await persistIndex()
+        }
+    }
+
+    func accounts() async -> [Account] {
+        await load()
+        return index.order.compactMap { sessions[$0]?.account }
+    }
+
+    func currentAccount() async -> Account? {
+        await load()
+        return index.current.flatMap { sessions[$0]?.account }
+    }
+
+    /// The session for `id`, or for the current account when `id` is `nil`.
+    func session(for id: Account.ID?) async throws(SesameError) -> (StoredSession, UInt64) {
+        await load()
+        guard let resolved = id ?? index.current, let session = sessions[resolved],
+            let generation = generations[resolved]
+        else { throw .noSession }
+        return (session, generation)
+    }
+
+    // MARK: Changing
+
+    /// Stores a freshly signed-in session and makes it current and most recently used.
+    func signIn(_ session: StoredSession) async throws(SesameError) {
+        await load()
+        let id = session.account.id
+        try await write(session, key: StoreKeys.session(id))
+        sessions[id] = session
+        generations[id] = makeGeneration()
+        index.order.removeAll { $0 == id }
+        index.order.insert(id, at: 0)
+        index.current = id
+        try await persistIndex()
+    }
+
+    /// Applies a refresh if the session is still the one the refresh started from; persists the
+    /// result **before** returning it. `nil` means the refresh was discarded.
+    func applyRefresh(
+        _ id: Account.ID, generation: UInt64, update: @Sendable (inout StoredSession) -> Void
+    ) async throws(SesameError) -> StoredSession? {
+        guard generations[id] == generation, var session = sessions[id] else { return nil }
+        update(&session)
+        try await write(session, key: StoreKeys.session(id))
+        // The write suspended: check again that nobody ended the session meanwhile. If they
+        // did, restore what is true now (no record, or the newer session's record).
+        guard generations[id] == generation, sessions[id] != nil else {
+            if let newer = sessions[id] {
+                try? await write(newer, key: StoreKeys.session(id))
+            } else {
+                try? await store.remove(StoreKeys.session(id))
+            }
+            return nil
+        }
+        sessions[id] = session
+        return session
+    }
+
+    /// Forgets an account locally (memory and store). Returns the removed session.
+    @discardableResult
+    func remove(_ id: Account.ID) async -> StoredSession? {
+        await load()
+        generations[id] = nil
+        let removed = sessions.removeValue(forKey: id)
+        index.order.removeAll { $0 == id }
+        if index.current == id { index.current = index.order.first }
+        do {
+            try await store.remove(StoreKeys.session(id))
+        } catch {
+            logger.warning("could not remove a session record", metadata: ["error": "\(error)"])
+        }
+        try? await persistIndex()
+        return removed
+    }
+
+    /// Makes `id` current and most recently used.
+    func switchTo(_ id: Account.ID, at now: Date) async throws(SesameError) -> Account {
+        await load()
+        guard var session = sessions[id] else { throw .noSession }
+        session.account.lastUsedAt = now
+        sessions[id] = session
+        try? await write(session, key: StoreKeys.session(id))
+        index.order.removeAll { $0 == id }
+        index.order.insert(id, at: 0)
+        index.current = id
+        try await persistIndex()
+        return session.account
+    }
+
+    // MARK: Store access
+
+    private func makeGeneration() -> UInt64 {
+        defer { nextGeneration += 1 }
+        return nextGeneration
+    }
+
+    private func persistIndex() async throws(SesameError) {
+        try await write(index, key: StoreKeys.index)
+    }
+
+    private func write<T: Encodable>(_ value: T, key: String) async throws(SesameError) {
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(value)
+        } catch {
+            throw .technical(.storage("could not encode the record \(key)"))
+        }
+        do {
+            try await store.save(data, for: key)
+        } catch {
+            throw .technical(.storage("could not save the record \(key): \(error)"))
+        }
+    }
+
+    /// Reads a record; unreadable records are removed and reported, never fatal.
+    private func read<T: Decodable>(_ type: T.Type, key: String) async -> T? {
+        let data: Data?
+        do {
+            data = try await store.load(key)
+        } catch .recordRemoved(let key, let reason) {
+            repaired(key: key, reason: reason)
+            return nil
+        } catch {
+            logger.error("the credential store is unavailable", metadata: ["error": "\(error)"])
+            return nil
+        }
+        guard let data else { return nil }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            try? await store.remove(key)
+            repaired(key: key, reason: "the record does not decode as a Sesame session")
+            return nil
+        }
+    }
+
+    private func repaired(key: String, reason: String) {
+        logger.warning("removed an unreadable credential record", metadata: ["key": "\(key)", "reason": "\(reason)"])
+        events.publish(.storeRepaired(key: key, reason: reason))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import SesameProtocol
+
+/// One account's credentials as persisted in the ``CredentialStore`` (record
+/// `sesame.session.<account id>`). Versioned so a future format can migrate or drop it.
+struct StoredSession: Codable, Sendable, Equatable {
+    static let formatVersion = 1
+
+    var version: Int = StoredSession.formatVersion
+    var account: Account
+    var accessToken: String
+    var accessTokenExpiresAt: Date?
+    var refreshToken: String?
+    var idToken: String?
+    /// The validated claims of ``idToken`` (so `idTokenClaims()` works offline).
+    var idTokenClaims: IDTokenClaims?
+    var scope: String?
+
+    /// Whether the access token is still usable `margin` seconds from `now`.
+    func accessTokenIsFresh(at now: Date, margin: TimeInterval) -> Bool {
+        guard let expiresAt = accessTokenExpiresAt else { return true }
+        return expiresAt.timeIntervalSince(now) > margin
+    }
+
+    /// Applies a refresh response (RFC 6749 §6): a missing `refresh_token` keeps the old one.
+    mutating func apply(_ tokens: TokenResponse, claims: IDTokenClaims?, now: Date) {
+        accessToken = tokens.accessToken
+        accessTokenExpiresAt = tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
+        if let refreshToken = tokens.refreshToken { self.refreshToken = refreshToken }
+        if let idToken = tokens.idToken, let claims {
+            self.idToken = idToken
+            self.idTokenClaims = claims
+            account.displayName = claims.name ?? claims.preferredUsername ?? account.displayName
+            account.email = claims.email ?? account.email
+        }
+        if let scope = tokens.scope { self.scope = scope }
+    }
+}
+
+/// The list of accounts, most recently used first, and the current one (record `sesame.index`).
+struct SessionIndex: Codable, Sendable, Equatable {
+    var version: Int = StoredSession.formatVersion
+    var order: [String] = []
+    var current: String?
+}
+
+/// Record keys in the credential store.
+enum StoreKeys {
+    static let index = "sesame.index"
+    static let sessionPrefix = "sesame.session."
+    static func session(_ id: Account.ID) -> String { sessionPrefix + id }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import SesameProtocol
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Talks to the token endpoint (RFC 6749 §3.2) and the revocation endpoint (RFC 7009):
+/// code exchange with the PKCE verifier (RFC 7636 §4.5), refresh (RFC 6749 §6) and
+/// revocation. Authenticates as a public client (`client_id` only) or, with a secret, with
+/// `client_secret_basic` (or `client_secret_post` when that is all the provider supports).
+/// Learns the server clock offset from each response's `Date` header.
+struct TokenEndpointClient: Sendable {
+    let configuration: SesameConfiguration
+    let http: ProviderHTTP
+    let clock: any SesameClock
+    let clockOffset: ServerClockOffset
+    let logger: Logger
+
+    /// RFC 6749 §4.1.3 + RFC 7636 §4.5.
+    func exchange(code: String, verifier: String, redirectURI: URL, metadata: ProviderMetadata)
+        async throws(SesameError) -> TokenResponse
+    {
+        logger.debug("exchanging authorization code", metadata: ["code": "\(Redaction.redact(code))"])
+        return try await tokenRequest(
+            [
+                ("grant_type", GrantType.authorizationCode.rawValue), ("code", code),
+                ("redirect_uri", redirectURI.absoluteString), ("code_verifier", verifier),
+            ], metadata: metadata)
+    }
+
+    /// RFC 6749 §6.
+    func refresh(refreshToken: String, metadata: ProviderMetadata) async throws(SesameError)
+        -> TokenResponse
+    {
+        logger.debug("refreshing tokens", metadata: ["refresh_token": "\(Redaction.redact(refreshToken))"])
+        return try await tokenRequest(
+            [("grant_type", GrantType.refreshToken.rawValue), ("refresh_token", refreshToken)],
+            metadata: metadata)
+    }
+
+    /// RFC 7009 §2.1. Throws ``SesameError/invalidConfiguration(_:)`` when the provider has no
+    /// revocation endpoint.
+    func revoke(token: String, hint: TokenTypeHint, metadata: ProviderMetadata) async throws(SesameError) {
+        guard let endpoint = metadata.revocationEndpoint else {
+            throw .invalidConfiguration("the provider advertises no revocation_endpoint; log out locally only (revoke: false)")
+        }
+        let request = makeRequest(
+            endpoint, [("token", token), ("token_type_hint", hint.rawValue)], metadata: metadata)
+        let (data, response) = try await http.send(request)
+        // RFC 7009 §2.2: 200 for success, also for tokens that were already invalid.
+        guard response.statusCode == 200 else {
+            throw ProviderHTTP.error(data: data, status: response.statusCode, what: "revocation")
+        }
+    }
+
+    private func tokenRequest(_ parameters: [(String, String)], metadata: ProviderMetadata)
+        async throws(SesameError) -> TokenResponse
+    {
+        let request = makeRequest(metadata.tokenEndpoint, parameters, metadata: metadata)
+        let (data, response) = try await http.send(request)
+        clockOffset.learn(dateHeader: response.value(forHTTPHeaderField: "Date"), localNow: clock.now())
+        let tokens = try ProviderHTTP.decode(TokenResponse.self, data: data, response: response, what: "token")
+        guard tokens.tokenType.lowercased() == "bearer" else {
+            throw .protocolViolation("the token endpoint returned token_type \"\(tokens.tokenType)\"; only Bearer is supported")
+        }
+        guard !tokens.accessToken.isEmpty else {
+            throw .technical(.malformedResponse("the token response has an empty access_token"))
+        }
+        return tokens
+    }
+
+    private func makeRequest(_ endpoint: URL, _ parameters: [(String, String)], metadata: ProviderMetadata)
+        -> URLRequest
+    {
+        var request = URLRequest(url: endpoint)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        var body = parameters
+        switch authenticationMethod(metadata) {
+        case .clientSecretBasic:
+            // RFC 6749 §2.3.1: form-encode id and secret, then Basic.
+            let credentials = FormURLEncoding.escape(configuration.clientID) + ":"
+                + FormURLEncoding.escape(configuration.clientSecret ?? "")
+            request.setValue(
+                "Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        case .clientSecretPost:
+            body.append(("client_id", configuration.clientID))
+            body.append(("client_secret", configuration.clientSecret ?? ""))
+        case .none:
+            body.append(("client_id", configuration.clientID))
+        }
+        request.httpBody = Data(FormURLEncoding.encode(body).utf8)
+        return request
+    }
+
+    private func authenticationMethod(_ metadata: ProviderMetadata) -> ClientAuthenticationMethod {
+        guard let secret = configuration.clientSecret, !secret.isEmpty else { return .none }
+        let supported = metadata.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"]
+        if supported.contains("client_secret_basic") { return .clientSecretBasic }
+        return supported.contains("client_secret_post") ? .clientSecretPost : .clientSecretBasic
+    }
+}

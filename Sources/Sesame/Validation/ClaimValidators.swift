@@ -1,0 +1,162 @@
+import Foundation
+import SesameProtocol
+
+/// One ID token claim rule (Auth0.swift `ClaimValidators` style): small, testable alone, and
+/// naming the ``IDTokenRule`` it enforces when it fails.
+public protocol IDTokenClaimValidator: Sendable {
+    /// Throws ``SesameError/invalidIDToken(_:detail:)`` when `claims` break the rule. `alg` is
+    /// the verified header algorithm.
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+}
+
+/// OIDC Core §2: `sub` is REQUIRED and non-empty.
+public struct SubjectValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard !claims.sub.isEmpty else {
+            throw .invalidIDToken(.subject, detail: "the ID token has no sub claim")
+        }
+    }
+}
+
+/// §3.1.3.7 step 2: `iss` exactly equals the discovered issuer.
+public struct IssuerValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard claims.iss == expected.issuer else {
+            throw .invalidIDToken(
+                .issuer, detail: "iss \"\(claims.iss)\" is not the expected issuer \"\(expected.issuer)\"")
+        }
+    }
+}
+
+/// Step 3: `aud` contains the client id and no untrusted extra audience.
+public struct AudienceValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard claims.aud.contains(expected.clientID) else {
+            throw .invalidIDToken(
+                .audience, detail: "aud \(claims.aud) does not contain the client id \"\(expected.clientID)\"")
+        }
+        for audience in claims.aud where audience != expected.clientID {
+            guard expected.trustedAudiences.contains(audience) else {
+                throw .invalidIDToken(.audience, detail: "aud contains the untrusted audience \"\(audience)\"")
+            }
+        }
+    }
+}
+
+/// Steps 4–5: with several audiences `azp` is required; when present it equals the client id.
+public struct AuthorizedPartyValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        if let azp = claims.azp {
+            guard azp == expected.clientID else {
+                throw .invalidIDToken(.authorizedParty, detail: "azp \"\(azp)\" is not the client id")
+            }
+        } else if claims.aud.count > 1 {
+            throw .invalidIDToken(.authorizedParty, detail: "azp is required when aud has several values")
+        }
+    }
+}
+
+/// Step 9: `exp` is present and in the future, allowing `leeway`.
+public struct ExpirationValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard let exp = claims.exp else {
+            throw .invalidIDToken(.expired, detail: "the ID token has no exp claim")
+        }
+        guard exp.addingTimeInterval(expected.leeway) > expected.now else {
+            throw .invalidIDToken(.expired, detail: "the ID token expired at \(exp)")
+        }
+    }
+}
+
+/// Step 10: `iat` is present, not in the future and not older than `maxIssuedAtAge`.
+public struct IssuedAtValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard let iat = claims.iat else {
+            throw .invalidIDToken(.issuedAt, detail: "the ID token has no iat claim")
+        }
+        guard iat <= expected.now.addingTimeInterval(expected.leeway) else {
+            throw .invalidIDToken(.issuedAt, detail: "iat \(iat) is in the future; check the device clock")
+        }
+        guard iat >= expected.now.addingTimeInterval(-(expected.maxIssuedAtAge + expected.leeway)) else {
+            throw .invalidIDToken(.issuedAt, detail: "iat \(iat) is too far in the past")
+        }
+    }
+}
+
+/// Step 11: `nonce` equals the one sent (constant time), when one was sent.
+public struct NonceValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard let sent = expected.nonce else { return }
+        guard let received = claims.nonce, ConstantTime.equals(received, sent) else {
+            throw .invalidIDToken(.nonce, detail: "nonce does not match the sign-in request")
+        }
+    }
+}
+
+/// Step 12: when `acr_values` were requested, `acr` is one of them.
+public struct ACRValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard let requested = expected.acrValues, !requested.isEmpty else { return }
+        guard let acr = claims.acr, requested.contains(acr) else {
+            throw .invalidIDToken(
+                .acr, detail: "acr \(claims.acr ?? "(none)") is not one of the requested \(requested)")
+        }
+    }
+}
+
+/// Step 13: with `max_age`, `auth_time` is present and not older than `max_age` (+ leeway).
+public struct AuthTimeValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard let maxAge = expected.maxAge else { return }
+        guard let authTime = claims.authTime else {
+            throw .invalidIDToken(.authTime, detail: "auth_time is required because max_age was sent")
+        }
+        let limit = authTime.addingTimeInterval(TimeInterval(maxAge) + expected.leeway)
+        guard limit >= expected.now else {
+            throw .invalidIDToken(.authTime, detail: "the user authenticated longer than max_age (\(maxAge) s) ago")
+        }
+    }
+}
+
+/// §3.1.3.8 / §3.2.2.9: when `at_hash` is present it matches the access token.
+public struct AccessTokenHashValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard let atHash = claims.atHash, let accessToken = expected.accessToken else { return }
+        guard let computed = AccessTokenHash.compute(accessToken: accessToken, alg: alg),
+            ConstantTime.equals(computed, atHash)
+        else {
+            throw .invalidIDToken(.accessTokenHash, detail: "at_hash does not match the access token")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import JWTKit
+import SesameProtocol
+
+/// Validates an ID token per OpenID Connect Core 1.0 §3.1.3.7, step by step, reporting the
+/// failed rule as ``SesameError/invalidIDToken(_:detail:)``.
+///
+/// Synchronous and allocation-light: the header and payload are each decoded once, keys come
+/// pre-parsed in a ``JWKSet``, and the claim rules are plain value checks.
+public struct IDTokenValidator: Sendable {
+    /// Asymmetric algorithms accepted by default (RFC 7518 §3.1, RFC 8037).
+    public static let defaultAlgorithms: Set<String> = [
+        "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA",
+    ]
+    /// HMAC algorithms, accepted only with a client secret as the key (§3.1.3.7 step 8, §10.1).
+    public static let hmacAlgorithms: Set<String> = ["HS256", "HS384", "HS512"]
+
+    /// The rules applied after the signature verified, in §3.1.3.7 order.
+    public static let standardRules: [any IDTokenClaimValidator] = [
+        SubjectValidator(), IssuerValidator(), AudienceValidator(), AuthorizedPartyValidator(),
+        ExpirationValidator(), IssuedAtValidator(), NonceValidator(), ACRValidator(),
+        AuthTimeValidator(), AccessTokenHashValidator(),
+    ]
+
+    public let allowedAlgorithms: Set<String>
+    public let rules: [any IDTokenClaimValidator]
+    private let hmacKey: SymmetricKey?
+    private let decoder = JSONDecoder()
+
+    /// - Parameters:
+    ///   - clientSecret: enables HS256/384/512 with the UTF-8 octets of the secret as key.
+    ///   - allowedAlgorithms: asymmetric algorithms to accept; `none` is never accepted.
+    ///   - rules: claim rules; defaults to ``standardRules``.
+    public init(
+        clientSecret: String? = nil, allowedAlgorithms: Set<String> = IDTokenValidator.defaultAlgorithms,
+        rules: [any IDTokenClaimValidator] = IDTokenValidator.standardRules
+    ) {
+        var algorithms = allowedAlgorithms.subtracting(Self.hmacAlgorithms)
+        algorithms.remove("none")
+        if let clientSecret, !clientSecret.isEmpty {
+            hmacKey = SymmetricKey(data: Data(clientSecret.utf8))
+            algorithms.formUnion(Self.hmacAlgorithms)
+        } else {
+            hmacKey = nil
+        }
+        self.allowedAlgorithms = algorithms
+        self.rules = rules
+    }
+
+    /// Verifies signature and claims; returns the validated claims.
+    public func validate(_ jwt: String, expected: IDTokenExpectations, keys: JWKSet)
+        throws(SesameError) -> IDTokenClaims
+    {
+        // Step 1 (encryption) does not apply: Sesame registers no ID token encryption.
+        // Steps 6–8: signature with an allowed algorithm and the key named by `kid`.
+        let (header, payload) = try verifySignature(jwt, keys: keys)
+        let claims: IDTokenClaims
+        do {
+            claims = try decoder.decode(IDTokenClaims.self, from: payload)
+        } catch {
+            throw .invalidIDToken(.malformed, detail: "the ID token payload is not a JSON claims object")
+        }
+        // Steps 2–5 and 9–13, §2 `sub`, and `at_hash`.
+        for rule in rules {
+            try rule.validate(claims, alg: header.alg ?? "", expected: expected)
+        }
+        return claims
+    }
+
+    /// Checks the JWS structure, algorithm and signature (§3.1.3.7 steps 6–8) and returns the
+    /// header and the payload bytes. Works for any JWS payload, not only JSON claims.
+    func verifySignature(_ jwt: String, keys: JWKSet) throws(SesameError) -> (JOSEHeader, Data) {
+        guard let jws = CompactJWS(jwt),
+            let headerBytes = Base64URLBytes.decode(jws.header),
+            let payloadBytes = Base64URLBytes.decode(jws.payload),
+            let signature = Base64URLBytes.decode(jws.signature)
+        else {
+            throw .invalidIDToken(.malformed, detail: "not a compact JWS (RFC 7515 §7.1)")
+        }
+        let header: JOSEHeader
+        do {
+            header = try decoder.decode(JOSEHeader.self, from: Data(headerBytes))
+        } catch {
+            throw .invalidIDToken(.malformed, detail: "the JOSE header is not valid JSON")
+        }
+        guard let alg = header.alg, alg != "none", allowedAlgorithms.contains(alg) else {
+            let named = header.alg ?? "(missing)"
+            let hint = Self.hmacAlgorithms.contains(named)
+                ? " (HMAC is accepted only when a client secret is configured)" : ""
+            throw .invalidIDToken(.algorithm, detail: "alg \(named) is not accepted\(hint)")
+        }
+        if let critical = header.crit, !critical.isEmpty {
+            throw .invalidIDToken(.malformed, detail: "unsupported critical header parameters \(critical)")
+        }
+        if Self.hmacAlgorithms.contains(alg) {
+            try verifyHMAC(alg: alg, signature: signature, input: jws.signingInput)
+            return (header, Data(payloadBytes))
+        }
+        switch keys.verifiers(kid: header.kid, alg: alg) {
+        case .unknownKey:
+            throw .invalidIDToken(
+                .unknownKey, detail: "no JWKS key with kid \(header.kid ?? "(none)") for \(alg)")
+        case .algorithmNotAllowed:
+            throw .invalidIDToken(
+                .algorithm, detail: "the key \(header.kid ?? "(no kid)") may not be used with \(alg)")
+        case .found(let verifiers):
+            for verifier in verifiers {
+                if (try? verifier.verify(signature, signs: jws.signingInput)) == true {
+                    return (header, Data(payloadBytes))
+                }
+            }
+            throw .invalidIDToken(.signature, detail: "the \(alg) signature does not verify")
+        }
+    }
+
+    private func verifyHMAC(alg: String, signature: [UInt8], input: ArraySlice<UInt8>)
+        throws(SesameError)
+    {
+        guard let hmacKey else {
+            throw .invalidIDToken(.algorithm, detail: "HMAC requires a client secret")
+        }
+        let expected: [UInt8]
+        switch alg {
+        case "HS256": expected = Array(HMAC<SHA256>.authenticationCode(for: input, using: hmacKey))
+        case "HS384": expected = Array(HMAC<SHA384>.authenticationCode(for: input, using: hmacKey))
+        default: expected = Array(HMAC<SHA512>.authenticationCode(for: input, using: hmacKey))
+        }
+        guard ConstantTime.equals(expected, signature) else {
+            throw .invalidIDToken(.signature, detail: "the \(alg) signature does not verify")
+        }
+    }
+}

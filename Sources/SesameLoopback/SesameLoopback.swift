@@ -1,1 +1,0 @@
-// Loopback browser agent: see LoopbackBrowserAgent.swift

@@ -1,0 +1,52 @@
+import Foundation
+import SesameProtocol
+
+/// What an administrator asks for when registering a client (`sesame client add`), in RFC 7591
+/// §2 terms. ``ServerAdmin/addClient(_:)`` validates it (``ClientValidation``) and turns it into
+/// a ``ClientRecord``.
+public struct ClientSpec: Sendable, Equatable {
+    public var clientID: String
+    public var name: String
+    /// Confidential clients (RFC 6749 §2.1) get a generated secret; public clients (native and
+    /// browser apps) authenticate with `none` and must use PKCE.
+    public var confidential: Bool
+    public var redirectURIs: [String]
+    public var postLogoutRedirectURIs: [String]
+    public var grantTypes: [GrantType]
+    public var scopes: [String]
+    /// `nil`: `client_secret_basic` for confidential clients, `none` for public ones.
+    public var tokenEndpointAuthMethod: ClientAuthenticationMethod?
+    /// `RS256` (default) or `ES256` (OIDC Core §3.1.3.7 step 7, `id_token_signed_response_alg`).
+    public var idTokenSigningAlg: String
+    public var accessTokenLifetime: Int
+    public var idTokenLifetime: Int
+    public var refreshTokenLifetime: Int
+
+    public init(
+        clientID: String, name: String? = nil, confidential: Bool = false,
+        redirectURIs: [String] = [], postLogoutRedirectURIs: [String] = [],
+        grantTypes: [GrantType] = [.authorizationCode, .refreshToken],
+        scopes: [String] = ["openid", "profile", "email", "offline_access"],
+        tokenEndpointAuthMethod: ClientAuthenticationMethod? = nil,
+        idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
+        idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600
+    ) {
+        self.clientID = clientID
+        self.name = name ?? clientID
+        self.confidential = confidential
+        self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.grantTypes = grantTypes
+        self.scopes = scopes
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.idTokenSigningAlg = idTokenSigningAlg
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+    }
+
+    /// The authentication method that applies: the explicit one, or the default for the kind.
+    public var effectiveAuthMethod: ClientAuthenticationMethod {
+        tokenEndpointAuthMethod ?? (confidential ? .clientSecretBasic : .none)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// The authorization endpoint, `GET`/`POST /authorize` (RFC 6749 §3.1, OIDC Core §3.1.2):
+/// authorization code flow with PKCE S256 only. Uses the browser SSO session when `prompt` and
+/// `max_age` allow it, answers `login_required` for `prompt=none` without one, and otherwise
+/// shows the hosted login form.
+struct AuthorizationEndpoint: Sendable {
+    let services: ServerServices
+
+    func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        guard let parameters = FormRequest.query(of: request) else {
+            return responder.errorPage(
+                .invalidRequest, "The query is malformed or repeats a parameter.", request: request,
+                context: context)
+        }
+        return try await authorize(parameters, request: request, context: context)
+    }
+
+    /// OIDC Core §3.1.2.1: the endpoint MUST support POST with a form body.
+    func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let parameters: [String: String]
+        do {
+            parameters = try await FormRequest.body(of: request, context: context)
+        } catch let failure as EndpointFailure {
+            return responder.errorPage(failure.code, failure.description ?? "", request: request, context: context)
+        }
+        return try await authorize(parameters, request: request, context: context)
+    }
+
+    private var responder: AuthorizationResponder { AuthorizationResponder(services: services) }
+
+    private func authorize(
+        _ parameters: [String: String], request: Request, context: SesameRequestContext
+    ) async throws -> Response {
+        let authorization: AuthorizationRequest
+        let client: ClientRecord
+        do {
+            (authorization, client) = try await services.requestValidator.validate(parameters)
+        } catch let error as AuthorizationRequestError {
+            if let clientID = parameters["client_id"] { context.annotations.record(clientID: clientID) }
+            return responder.refuse(error, request: request, context: context, uiLocales: parameters["ui_locales"])
+        }
+        context.annotations.record(clientID: client.clientID)
+
+        let resolver = BrowserSessionResolver(store: services.store, now: services.now)
+        let session = try await resolver.current(request)
+        switch authorization.prompt.decide(sessionAuthTime: session?.authentication.authTime, now: services.now()) {
+        case .useSession:
+            guard let session else { break }
+            context.annotations.record(outcome: "code_issued_sso")
+            return try await responder.issueCode(
+                for: authorization, authentication: session.authentication, sessionID: session.sid)
+        case .loginRequired:
+            return responder.refuse(
+                .redirect(
+                    code: .loginRequired, description: "The user must sign in (prompt=none).",
+                    redirectURI: authorization.redirectURI, state: authorization.state),
+                request: request, context: context)
+        case .showLogin:
+            break
+        }
+        context.annotations.record(outcome: "login_form")
+        return LoginEndpoint.form(
+            for: authorization, client: client, request: request, pages: services.pages,
+            cookies: services.cookies, username: authorization.loginHint ?? "", errorKey: nil)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SesameProtocol
+
+/// Builds the responses of the authorization endpoint and the login form: the code redirect
+/// (RFC 6749 §4.1.2 with the RFC 9207 `iss` parameter), error redirects (§4.1.2.1) and error
+/// pages for requests that must not redirect. Redirects use 303 (RFC 9700 §4.12).
+struct AuthorizationResponder: Sendable {
+    let services: ServerServices
+
+    /// Issues a one-time authorization code and redirects to the client.
+    func issueCode(
+        for request: AuthorizationRequest, authentication: AuthenticationContext, sessionID: String?,
+        extraHeaders: HTTPFields = [:]
+    ) async throws -> Response {
+        let code = SecureRandom.token()
+        let now = services.now()
+        try await services.store.insertAuthorizationCode(
+            AuthorizationCodeRecord(
+                codeDigest: SecretDigest.of(code), clientID: request.clientID,
+                redirectURI: request.redirectURI, scope: request.scope, nonce: request.nonce,
+                codeChallenge: request.codeChallenge, authentication: authentication,
+                sessionID: sessionID,
+                expiresAt: now.addingTimeInterval(services.authorizationCodeLifetime)))
+        var parameters = [("code", code)]
+        if let state = request.state { parameters.append(("state", state)) }
+        parameters.append(("iss", services.issuerIdentifier))
+        var response = Self.redirect(to: request.redirectURI, parameters: parameters)
+        for field in extraHeaders { response.headers.append(field) }
+        return response
+    }
+
+    /// Responds to a refused request: an error redirect, or an error page when the client or
+    /// redirect URI could not be trusted.
+    func refuse(
+        _ error: AuthorizationRequestError, request: Request, context: SesameRequestContext,
+        uiLocales: String? = nil
+    ) -> Response {
+        switch error {
+        case .page(let code, let description):
+            return errorPage(code, description, request: request, context: context, uiLocales: uiLocales)
+        case .redirect(let code, let description, let redirectURI, let state):
+            context.annotations.record(outcome: code.error)
+            var parameters = [("error", code.error), ("error_description", description)]
+            if let state { parameters.append(("state", state)) }
+            parameters.append(("iss", services.issuerIdentifier))
+            return Self.redirect(to: redirectURI, parameters: parameters)
+        }
+    }
+
+    /// An HTML error page with a fresh error id, which is also logged.
+    func errorPage(
+        _ code: APIErrorCode, _ description: String, request: Request,
+        context: SesameRequestContext, uiLocales: String? = nil
+    ) -> Response {
+        let errorID = UUID().uuidString.lowercased()
+        context.annotations.record(outcome: code.error)
+        context.annotations.record(errorID: errorID)
+        services.logger.debug(
+            "authorization refused",
+            metadata: [
+                "request_id": .string(context.id), "error_id": .string(errorID),
+                "error": .string(code.error), "error_description": .string(description),
+            ])
+        return services.pages.error(
+            code, errorID: errorID,
+            locales: LocalePreference.from(request: request, uiLocales: uiLocales),
+            status: code == .csrfFailed ? .forbidden : .badRequest)
+    }
+
+    /// `303 See Other` to `uri` with `parameters` added to its query.
+    static func redirect(to uri: String, parameters: [(String, String)]) -> Response {
+        let separator = uri.contains("?") ? "&" : "?"
+        let location = uri + separator + FormURLEncoding.encode(parameters)
+        return Response(
+            status: .seeOther,
+            headers: [.location: location, .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer"])
+    }
+}

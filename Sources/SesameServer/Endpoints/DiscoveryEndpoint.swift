@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// OpenID Connect Discovery 1.0 §4 (`/.well-known/openid-configuration`) and RFC 8414 §3
+/// (`/.well-known/oauth-authorization-server`). Advertises exactly what is implemented.
+/// The document is encoded once at start.
+struct DiscoveryEndpoint: Sendable {
+    let document: Data
+
+    init(services: ServerServices) throws {
+        let metadata = Self.metadata(services)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        self.document = try encoder.encode(metadata)
+    }
+
+    static func metadata(_ services: ServerServices) -> ProviderMetadata {
+        let url = services.endpoint
+        let secretMethods = [
+            ClientAuthenticationMethod.clientSecretBasic.rawValue,
+            ClientAuthenticationMethod.clientSecretPost.rawValue,
+        ]
+        return ProviderMetadata(
+            issuer: services.issuerIdentifier,
+            authorizationEndpoint: url("/authorize"),
+            tokenEndpoint: url("/token"),
+            jwksURI: url("/jwks"),
+            userinfoEndpoint: url("/userinfo"),
+            revocationEndpoint: url("/revoke"),
+            introspectionEndpoint: url("/introspect"),
+            endSessionEndpoint: url("/logout"),
+            scopesSupported: ["openid", "profile", "email", "phone", "address", "offline_access"],
+            responseTypesSupported: ["code"],
+            responseModesSupported: ["query"],
+            grantTypesSupported: [
+                GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue,
+                GrantType.clientCredentials.rawValue,
+            ],
+            subjectTypesSupported: ["public"],
+            idTokenSigningAlgValuesSupported: ["RS256", "ES256"],
+            tokenEndpointAuthMethodsSupported: secretMethods + [ClientAuthenticationMethod.none.rawValue],
+            revocationEndpointAuthMethodsSupported: secretMethods + [ClientAuthenticationMethod.none.rawValue],
+            introspectionEndpointAuthMethodsSupported: secretMethods,
+            claimsSupported: [
+                "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "azp", "sid",
+                "at_hash", "name", "given_name", "family_name", "middle_name", "nickname",
+                "preferred_username", "profile", "picture", "website", "email", "email_verified",
+                "gender", "birthdate", "zoneinfo", "locale", "phone_number",
+                "phone_number_verified", "address", "updated_at",
+            ],
+            codeChallengeMethodsSupported: [PKCE.method],
+            acrValuesSupported: [AuthenticationLevels.password],
+            uiLocalesSupported: ["en"],
+            claimsParameterSupported: false,
+            requestParameterSupported: false,
+            requestURIParameterSupported: false,
+            authorizationResponseIssParameterSupported: true)
+    }
+
+    func handle(_ request: Request, context: SesameRequestContext) -> Response {
+        var response = JSONResponse.make(data: document, noStore: false)
+        response.headers[.cacheControl] = "public, max-age=300"
+        response.headers[.accessControlAllowOrigin] = "*"
+        return response
+    }
+}
+
+/// `acr` values Sesame asserts (OIDC Core §2). Password sign-in is the only level until MFA.
+enum AuthenticationLevels {
+    static let password = "urn:sesame:acr:pwd"
+}

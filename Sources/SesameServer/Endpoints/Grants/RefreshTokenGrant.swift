@@ -1,0 +1,67 @@
+import Foundation
+import SesameProtocol
+
+/// RFC 6749 §6 refresh. Every use rotates the token (RFC 9700 §4.14.2); presenting an already
+/// rotated token revokes the whole family and fails with `invalid_grant`. The requested scope
+/// may narrow, never widen; the new refresh token keeps the original scope (RFC 6749 §6).
+/// The response includes a new ID token with the original `auth_time` and `sid`
+/// (OIDC Core §12.2).
+///
+/// Hot path: one client read (authentication), one atomic rotation, one insert, two signatures.
+struct RefreshTokenGrant: Sendable {
+    let services: ServerServices
+
+    func exchange(_ form: [String: String], client: ClientRecord) async throws -> TokenResponse {
+        guard let presented = form["refresh_token"], !presented.isEmpty, presented.utf8.count <= 256 else {
+            throw EndpointFailure(.invalidRequest, "refresh_token is required.")
+        }
+        let store = services.store
+        let now = services.now()
+        let record: RefreshTokenRecord
+        switch try await store.rotateRefreshToken(digest: SecretDigest.of(presented), now: now) {
+        case .notFound:
+            throw EndpointFailure(.invalidGrant, "The refresh token is unknown, expired or revoked.")
+        case .replayed(let replayed):
+            try await store.revokeRefreshFamily(replayed.familyID, now: now)
+            throw EndpointFailure(
+                .invalidGrant, "The refresh token was already used; the session has been revoked.")
+        case .redeemed(let redeemed):
+            record = redeemed
+        }
+        guard ConstantTime.equals(record.clientID, client.clientID) else {
+            try await store.revokeRefreshFamily(record.familyID, now: now)
+            throw EndpointFailure(.invalidGrant, "The refresh token was issued to another client.")
+        }
+        let granted = ScopeList.parse(record.scope)
+        var scopes = granted
+        if let requested = form["scope"] {
+            scopes = ScopeList.parse(requested)
+            if scopes.isEmpty || scopes.contains(where: { !granted.contains($0) }) {
+                throw EndpointFailure(.invalidScope, "The scope may only narrow the original grant.")
+            }
+        }
+        let scope = scopes.joined(separator: " ")
+
+        let refresh = TokenIssuer.newRefreshToken()
+        try await store.insertRefreshToken(
+            RefreshTokenRecord(
+                tokenDigest: refresh.digest, familyID: record.familyID, clientID: client.clientID,
+                scope: record.scope, authentication: record.authentication,
+                sessionID: record.sessionID, issuedAt: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime))))
+        let issuer = services.tokenIssuer
+        let access = try await issuer.accessToken(
+            client: client, subject: record.authentication.userID, scope: scope,
+            authentication: record.authentication, sessionID: record.sessionID,
+            familyID: record.familyID)
+        var idToken: String?
+        if scopes.contains("openid") {
+            idToken = try await issuer.idToken(
+                client: client, authentication: record.authentication, nonce: nil,
+                sessionID: record.sessionID, accessToken: access.token)
+        }
+        return TokenResponse(
+            accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,
+            refreshToken: refresh.token, idToken: idToken, scope: scope)
+    }
+}

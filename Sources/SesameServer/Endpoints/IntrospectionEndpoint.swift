@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// Token introspection, `POST /introspect` (RFC 7662). Only confidential clients (resource
+/// servers) may call it (§2.1, §4: the endpoint MUST be protected). Inactive, unknown, expired
+/// or revoked tokens answer `{"active": false}` only (§2.2).
+struct IntrospectionEndpoint: Sendable {
+    let services: ServerServices
+
+    func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = try await FormRequest.body(of: request, context: context)
+        let client = try await services.clientAuthenticator.authenticate(
+            request, form: form, requireConfidential: true)
+        context.annotations.record(clientID: client.clientID)
+        guard let token = form["token"], !token.isEmpty else {
+            throw EndpointFailure(.invalidRequest, "token is required.")
+        }
+        let result = try await introspect(token, hint: form["token_type_hint"].flatMap(TokenTypeHint.init))
+        context.annotations.record(outcome: result.active ? "active" : "inactive")
+        return JSONResponse.make(result)
+    }
+
+    private func introspect(_ token: String, hint: TokenTypeHint?) async throws -> IntrospectionResponse {
+        if hint == .refreshToken, let response = try await refreshToken(token) { return response }
+        if let claims = try await services.accessTokenVerifier.activeClaims(token) {
+            return IntrospectionResponse(
+                active: true, scope: claims.scope, clientID: claims.clientID,
+                tokenType: "Bearer", exp: claims.exp, iat: claims.iat, sub: claims.sub,
+                aud: [claims.aud], iss: claims.iss, jti: claims.jti, acr: claims.acr, amr: claims.amr)
+        }
+        if hint != .refreshToken, let response = try await refreshToken(token) { return response }
+        return .inactive
+    }
+
+    private func refreshToken(_ token: String) async throws -> IntrospectionResponse? {
+        guard token.utf8.count <= 256,
+            let record = try await services.store.refreshToken(digest: SecretDigest.of(token))
+        else { return nil }
+        let now = services.now()
+        guard record.rotatedAt == nil, record.revokedAt == nil, record.expiresAt > now,
+            try await !services.store.isRefreshFamilyRevoked(record.familyID)
+        else { return .inactive }
+        return IntrospectionResponse(
+            active: true, scope: record.scope, clientID: record.clientID, tokenType: "refresh_token",
+            exp: Int(record.expiresAt.timeIntervalSince1970),
+            iat: Int(record.issuedAt.timeIntervalSince1970), sub: record.authentication.userID,
+            iss: services.issuerIdentifier, acr: record.authentication.acr,
+            amr: record.authentication.amr)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SesameProtocol
+
+/// The hosted login form's target, `POST /login` (SPEC §1.1). Checks the double-submit CSRF
+/// token, validates the carried authorization request again from scratch, verifies the password
+/// (constant work whether or not the user exists), starts the browser SSO session and
+/// redirects to the client with a code.
+struct LoginEndpoint: Sendable {
+    let services: ServerServices
+
+    private var responder: AuthorizationResponder { AuthorizationResponder(services: services) }
+
+    func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form: [String: String]
+        do {
+            form = try await FormRequest.body(of: request, context: context)
+        } catch let failure as EndpointFailure {
+            return responder.errorPage(failure.code, failure.description ?? "", request: request, context: context)
+        }
+        guard CSRFProtection.verify(request: request, form: form) else {
+            return responder.errorPage(
+                .csrfFailed, "The CSRF cookie and form field are missing or differ.", request: request,
+                context: context, uiLocales: form["ui_locales"])
+        }
+        let parameters = form.filter { AuthorizationRequest.parameterNames.contains($0.key) }
+        let authorization: AuthorizationRequest
+        let client: ClientRecord
+        do {
+            (authorization, client) = try await services.requestValidator.validate(parameters)
+        } catch let error as AuthorizationRequestError {
+            return responder.refuse(error, request: request, context: context, uiLocales: form["ui_locales"])
+        }
+        context.annotations.record(clientID: client.clientID)
+
+        let username = (form["username"] ?? "").trimmingCharacters(in: .whitespaces)
+        let password = form["password"] ?? ""
+        let user = username.isEmpty ? nil : try await services.store.user(login: username)
+        guard await services.credentials.verifyPassword(password, for: user), let user else {
+            context.annotations.record(outcome: "invalid_credentials")
+            return Self.form(
+                for: authorization, client: client, request: request, pages: services.pages,
+                cookies: services.cookies, username: username, errorKey: "login.failed",
+                status: .unauthorized)
+        }
+
+        let resolver = BrowserSessionResolver(store: services.store, now: services.now)
+        try await resolver.end(request)  // a new sign-in replaces any previous session
+        let authentication = AuthenticationContext(
+            userID: user.id, authTime: services.now(), acr: AuthenticationLevels.password, amr: ["pwd"])
+        let session = try await resolver.start(authentication, lifetime: services.browserSessionLifetime)
+        context.annotations.record(outcome: "code_issued_login")
+        return try await responder.issueCode(
+            for: authorization, authentication: authentication, sessionID: session.record.sid,
+            extraHeaders: [
+                .setCookie: services.cookies.session(
+                    session.cookieValue, maxAge: Int(services.browserSessionLifetime))
+            ])
+    }
+
+    /// The login page for a validated request, setting the CSRF cookie when needed.
+    static func form(
+        for authorization: AuthorizationRequest, client: ClientRecord, request: Request,
+        pages: PageRenderer, cookies: BrowserCookies, username: String, errorKey: String?,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let csrf = CSRFProtection.token(for: request)
+        var response = pages.login(
+            PageRenderer.LoginForm(
+                clientName: client.name, hiddenFields: authorization.formParameters,
+                csrfToken: csrf.value, username: username, errorKey: errorKey),
+            locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
+            status: status)
+        if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: cookies.csrf(csrf.value))) }
+        return response
+    }
+}

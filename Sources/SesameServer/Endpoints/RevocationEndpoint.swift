@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// Token revocation, `POST /revoke` (RFC 7009). Public clients identify with `client_id`,
+/// confidential clients authenticate (§2.1).
+///
+/// - A refresh token revokes its whole family, so the access tokens of that grant become
+///   inactive too (§2.1: "SHOULD also invalidate all access tokens based on the same grant").
+/// - An access token (JWT) is revoked by `jti` until it would have expired.
+/// - Unknown tokens, and tokens of another client, get 200 and nothing happens (§2.2), so the
+///   endpoint reveals nothing about tokens the caller does not own.
+struct RevocationEndpoint: Sendable {
+    let services: ServerServices
+
+    func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = try await FormRequest.body(of: request, context: context)
+        let client = try await services.clientAuthenticator.authenticate(request, form: form)
+        context.annotations.record(clientID: client.clientID)
+        guard let token = form["token"], !token.isEmpty else {
+            throw EndpointFailure(.invalidRequest, "token is required.")
+        }
+        let hint = form["token_type_hint"]
+        if let hint, TokenTypeHint(rawValue: hint) == nil {
+            throw EndpointFailure(.unsupportedTokenType, "token_type_hint '\(hint)' is not supported.")
+        }
+        let now = services.now()
+        let store = services.store
+        var outcome = "revoke_unknown"
+        if token.utf8.count <= 256,
+            let refresh = try await store.refreshToken(digest: SecretDigest.of(token))
+        {
+            if refresh.clientID == client.clientID {
+                try await store.revokeRefreshFamily(refresh.familyID, now: now)
+                outcome = "revoked_refresh_family"
+            }
+        } else if let claims = await services.accessTokenVerifier.signedClaims(token),
+            claims.clientID == client.clientID
+        {
+            try await store.revokeAccessToken(
+                jti: claims.jti, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
+            outcome = "revoked_access_token"
+        }
+        context.annotations.record(outcome: outcome)
+        return Response(status: .ok, headers: [.cacheControl: "no-store"])
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// The token endpoint, `POST /token` (RFC 6749 §3.2): authenticates the client and dispatches
+/// to the grant. Supported grants: `authorization_code`, `refresh_token`, `client_credentials`.
+/// There is no password grant (RFC 9700 §2.4). Responses carry `Cache-Control: no-store`
+/// and `Pragma: no-cache` (RFC 6749 §5.1).
+struct TokenEndpoint: Sendable {
+    let services: ServerServices
+
+    func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = try await FormRequest.body(of: request, context: context)
+        if form["access_token"] != nil || request.uri.query?.isEmpty == false {
+            throw EndpointFailure(.invalidRequest, "Send token request parameters in the body only.")
+        }
+        let client = try await services.clientAuthenticator.authenticate(request, form: form)
+        context.annotations.record(clientID: client.clientID)
+
+        guard let grantName = form["grant_type"], !grantName.isEmpty else {
+            throw EndpointFailure(.invalidRequest, "grant_type is required.")
+        }
+        guard let grant = GrantType(rawValue: grantName), grant != .tokenExchange else {
+            throw EndpointFailure(.unsupportedGrantType, "grant_type '\(grantName)' is not supported.")
+        }
+        guard client.grantTypes.contains(grant) else {
+            throw EndpointFailure(.unauthorizedClient, "This client may not use the \(grantName) grant.")
+        }
+        let response: TokenResponse
+        switch grant {
+        case .authorizationCode:
+            response = try await AuthorizationCodeGrant(services: services).exchange(form, client: client)
+        case .refreshToken:
+            response = try await RefreshTokenGrant(services: services).exchange(form, client: client)
+        case .clientCredentials:
+            response = try await ClientCredentialsGrant(services: services).exchange(form, client: client)
+        case .tokenExchange:
+            throw EndpointFailure(.unsupportedGrantType)
+        }
+        context.annotations.record(outcome: "issued_\(grant.rawValue)")
+        return JSONResponse.make(response)
+    }
+}
+
+/// Scope helpers shared by the grants (RFC 6749 §3.3).
+enum ScopeList {
+    static func parse(_ text: String?) -> [String] {
+        var seen = Set<String>()
+        return (text ?? "").split(separator: " ").map(String.init).filter { seen.insert($0).inserted }
+    }
+}

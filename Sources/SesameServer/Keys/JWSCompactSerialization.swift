@@ -1,0 +1,74 @@
+import Foundation
+import JWTKit
+import SesameProtocol
+
+/// JWS Compact Serialization (RFC 7515 §7.1) around jwt-kit's signing algorithms, so that
+/// signing and verification run on the caller's task, in parallel, instead of queueing on one
+/// `JWTKeyCollection` actor.
+enum JWSCompactSerialization {
+    /// `BASE64URL(header) . BASE64URL(payload) . BASE64URL(signature)` with header `alg`, `kid`,
+    /// `typ` (RFC 7515 §4.1; `typ` per RFC 9068 §2.1 for access tokens).
+    static func sign(
+        _ payload: some JWTPayload, kid: String, type: String, algorithm: any JWTAlgorithm
+    ) throws -> String {
+        var header = JWTHeader()
+        header.alg = algorithm.name
+        header.kid = kid
+        header.typ = type
+        let encoder = JWTJSON.encoder()
+        let signingInput =
+            Base64URL.encode(try encoder.encode(header)) + "."
+            + Base64URL.encode(try encoder.encode(payload))
+        let signature = try algorithm.sign(Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
+    }
+
+    struct Parts {
+        let kid: String
+        let alg: String
+        let signingInput: Substring
+        let payload: Data
+        let signature: Data
+    }
+
+    /// Splits a compact JWS and reads its protected header.
+    static func parse(_ token: String) throws -> Parts {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3 else {
+            throw KeyRingError.malformedToken(reason: "expected 3 segments, got \(segments.count)")
+        }
+        guard let headerData = Base64URL.decode(String(segments[0])),
+            let payload = Base64URL.decode(String(segments[1])),
+            let signature = Base64URL.decode(String(segments[2]))
+        else { throw KeyRingError.malformedToken(reason: "a segment is not base64url") }
+        struct Header: Decodable {
+            var alg: String?
+            var kid: String?
+        }
+        guard let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
+            throw KeyRingError.malformedToken(reason: "the header is not JSON")
+        }
+        guard let kid = header.kid, let alg = header.alg else {
+            throw KeyRingError.malformedToken(reason: "the header has no kid or alg")
+        }
+        return Parts(
+            kid: kid, alg: alg, signingInput: token[token.startIndex..<segments[1].endIndex], payload: payload,
+            signature: signature)
+    }
+}
+
+/// jwt-kit's JSON conventions: dates as seconds since 1970 (RFC 7519 §2 NumericDate).
+enum JWTJSON {
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import Logging
+import Mustache
+import SesameProtocol
+
+/// Renders the hosted HTML pages from the Mustache templates in `Pages/Templates`, localized
+/// through a ``Localizer``, with ``SecurityHeaders`` on every response.
+struct PageRenderer: Sendable {
+    private let library: MustacheLibrary
+    let localizer: any Localizer
+
+    init(localizer: any Localizer) throws {
+        var library = MustacheLibrary()
+        try library.register(LoginTemplate.source, named: LoginTemplate.name)
+        try library.register(MessageTemplate.source, named: MessageTemplate.name)
+        self.library = library
+        self.localizer = localizer
+    }
+
+    /// The content of the login form.
+    struct LoginForm {
+        var clientName: String
+        /// The authorization request parameters, carried as hidden fields.
+        var hiddenFields: [(name: String, value: String)]
+        var csrfToken: String
+        var username: String
+        var errorKey: String?
+    }
+
+    func login(_ form: LoginForm, locales: [String], status: HTTPResponse.Status = .ok) -> Response {
+        let t = { (key: String) in localizer.string(key, locales: locales) }
+        var context: [String: Any] = [
+            "lang": localizer.resolvedLocale(for: locales),
+            "title": t("login.title"),
+            "heading": t("login.heading").replacingOccurrences(of: "%@", with: form.clientName),
+            "csrf_token": form.csrfToken,
+            "hidden": form.hiddenFields.map { ["name": $0.name, "value": $0.value] },
+            "username_label": t("login.username"),
+            "username": form.username,
+            "password_label": t("login.password"),
+            "submit": t("login.submit"),
+            "create_account": t("login.create_account"),
+            "forgot_password": t("login.forgot_password"),
+        ]
+        if let errorKey = form.errorKey { context["error"] = t(errorKey) }
+        return html(library.render(context, withTemplate: LoginTemplate.name) ?? "", status: status)
+    }
+
+    /// An error page for a failure that must not redirect (unknown client, bad redirect URI,
+    /// CSRF failure). Shows the localized message and the `error_id` to quote to support.
+    func error(
+        _ code: APIErrorCode, errorID: String, locales: [String],
+        status: HTTPResponse.Status? = nil
+    ) -> Response {
+        let t = { (key: String) in localizer.string(key, locales: locales) }
+        let context: [String: Any] = [
+            "lang": localizer.resolvedLocale(for: locales),
+            "title": t("error.title"),
+            "message": t(code.messageKey),
+            "help": t("error.help"),
+            "reference_label": t("error.reference"),
+            "reference": errorID,
+        ]
+        return html(
+            library.render(context, withTemplate: MessageTemplate.name) ?? "",
+            status: status ?? HTTPResponse.Status(code: code.httpStatus))
+    }
+
+    /// A simple informational page (signed out, sign-up and password-reset placeholders).
+    func message(titleKey: String, bodyKey: String, locales: [String]) -> Response {
+        let t = { (key: String) in localizer.string(key, locales: locales) }
+        let context: [String: Any] = [
+            "lang": localizer.resolvedLocale(for: locales),
+            "title": t(titleKey),
+            "message": t(bodyKey),
+        ]
+        return html(library.render(context, withTemplate: MessageTemplate.name) ?? "", status: .ok)
+    }
+
+    private func html(_ text: String, status: HTTPResponse.Status) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
+        SecurityHeaders.apply(to: &headers)
+        return Response(
+            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,13 @@
+/// A page with a title and a message: error pages (with an error reference), the signed-out
+/// page and the sign-up / password-reset placeholders.
+enum MessageTemplate {
+    static let name = "message"
+    static let source = PageLayout.wrap(
+        """
+        <h1>{{title}}</h1>
+        <p>{{message}}</p>
+        {{#help}}<p>{{help}}</p>{{/help}}
+        {{#reference}}<p>{{reference_label}}: <code>{{reference}}</code></p>{{/reference}}
+        {{#back_link}}<p><a href="{{back_link}}">{{back_label}}</a></p>{{/back_link}}
+        """)
+}

@@ -1,0 +1,33 @@
+/// The shared HTML shell of every page: inline CSS only (CSP `style-src 'self' 'unsafe-inline'`),
+/// no scripts, no external resources (RFC 9700 §4.2.4). Mustache `{{ }}` escapes HTML.
+enum PageLayout {
+    static func wrap(_ body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="{{lang}}">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="referrer" content="no-referrer">
+        <title>{{title}}</title>
+        <style>
+        body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1d1f23;margin:0}
+        main{max-width:24rem;margin:4rem auto;background:#fff;padding:2rem;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.1)}
+        h1{font-size:1.4rem;margin:0 0 1rem}
+        label{display:block;margin:1rem 0 .3rem;font-weight:600}
+        input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #b8bcc4;border-radius:6px;font-size:1rem}
+        button{margin-top:1.5rem;width:100%;padding:.7rem;border:0;border-radius:6px;background:#2457d6;color:#fff;font-size:1rem}
+        .error{background:#fdecea;color:#8a1c12;padding:.7rem;border-radius:6px}
+        .links{margin-top:1.5rem;display:flex;justify-content:space-between;font-size:.9rem}
+        code{background:#f0f1f3;padding:.1rem .3rem;border-radius:4px}
+        </style>
+        </head>
+        <body>
+        <main>
+        \(body)
+        </main>
+        </body>
+        </html>
+        """
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import SesameProtocol
+
+/// A validated authorization request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3).
+/// Only the code flow with PKCE S256 exists here.
+struct AuthorizationRequest: Sendable, Equatable {
+    var clientID: String
+    /// The redirect URI exactly as the client sent it (loopback port included).
+    var redirectURI: String
+    var scopes: [String]
+    var state: String?
+    var nonce: String?
+    /// RFC 7636 S256 `code_challenge`.
+    var codeChallenge: String
+    var prompt: PromptPolicy
+    var loginHint: String?
+    var acrValues: String?
+    var uiLocales: String?
+
+    var scope: String { scopes.joined(separator: " ") }
+
+    /// The parameters to carry through the login form (hidden fields) so that the POST can be
+    /// validated again from scratch without server-side state.
+    var formParameters: [(name: String, value: String)] {
+        var result: [(String, String)] = [
+            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
+            ("scope", scope), ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
+        ]
+        if let state { result.append(("state", state)) }
+        if let nonce { result.append(("nonce", nonce)) }
+        if !prompt.values.isEmpty { result.append(("prompt", prompt.values.sorted().joined(separator: " "))) }
+        if let maxAge = prompt.maxAge { result.append(("max_age", String(maxAge))) }
+        if let loginHint { result.append(("login_hint", loginHint)) }
+        if let acrValues { result.append(("acr_values", acrValues)) }
+        if let uiLocales { result.append(("ui_locales", uiLocales)) }
+        return result.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The parameter names ``formParameters`` may produce.
+    static let parameterNames: Set<String> = [
+        "client_id", "redirect_uri", "response_type", "scope", "code_challenge",
+        "code_challenge_method", "state", "nonce", "prompt", "max_age", "login_hint",
+        "acr_values", "ui_locales",
+    ]
+}
+
+/// Why an authorization request was refused (RFC 6749 §4.1.2.1).
+enum AuthorizationRequestError: Error, Sendable {
+    /// The client or redirect URI could not be trusted: show an error page, never redirect
+    /// (RFC 9700 §4.11.2, RFC 6749 §4.1.2.1).
+    case page(code: APIErrorCode, description: String)
+    /// Client and redirect URI are valid: send the error back to the client.
+    case redirect(code: APIErrorCode, description: String, redirectURI: String, state: String?)
+}

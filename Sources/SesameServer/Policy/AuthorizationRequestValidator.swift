@@ -1,0 +1,109 @@
+import Foundation
+import SesameProtocol
+
+/// Validates `/authorize` parameters (and the same parameters re-posted by the login form),
+/// in the order RFC 6749 §4.1.2.1 requires: first the client and redirect URI (failures show an
+/// error page), then everything else (failures redirect back with `error`).
+struct AuthorizationRequestValidator: Sendable {
+    let store: any IdentityStore
+    /// Longest accepted parameter value; keeps hidden fields and logs bounded.
+    static let maxParameterLength = 2048
+
+    func validate(_ parameters: [String: String]) async throws -> (AuthorizationRequest, ClientRecord) {
+        // 1. client_id must name a registered client (no redirect otherwise).
+        guard let clientID = parameters["client_id"], !clientID.isEmpty,
+            clientID.count <= Self.maxParameterLength
+        else {
+            throw AuthorizationRequestError.page(code: .invalidRequest, description: "client_id is required.")
+        }
+        guard let client = try await store.client(id: clientID) else {
+            throw AuthorizationRequestError.page(
+                code: .unknownClient, description: "client_id is not registered.")
+        }
+        // 2. redirect_uri is required (OIDC Core §3.1.2.1) and must match exactly, loopback
+        //    port excepted (RFC 9700 §4.1.3, RFC 8252 §7.3).
+        guard let redirectURI = parameters["redirect_uri"], !redirectURI.isEmpty,
+            RedirectURIMatcher.match(redirectURI, registered: client.redirectURIs) != nil
+        else {
+            throw AuthorizationRequestError.page(
+                code: .invalidRedirectURI,
+                description: "redirect_uri is missing or does not match a registered redirect URI.")
+        }
+        let state = parameters["state"]
+        func fail(_ code: APIErrorCode, _ description: String) -> AuthorizationRequestError {
+            .redirect(code: code, description: description, redirectURI: redirectURI, state: state)
+        }
+
+        // 3. No parameter may be absurdly long.
+        if parameters.values.contains(where: { $0.count > Self.maxParameterLength }) {
+            throw fail(.invalidRequest, "A parameter is longer than \(Self.maxParameterLength) characters.")
+        }
+        // 4. Request objects are not supported (OIDC Core §6).
+        if parameters["request"] != nil || parameters["request_uri"] != nil {
+            throw fail(.invalidRequestObject, "request and request_uri are not supported.")
+        }
+        // 5. response_type=code only (RFC 9700 §2.1.2); response_mode query only.
+        guard parameters["response_type"] == "code" else {
+            throw fail(.unsupportedResponseType, "response_type must be code.")
+        }
+        if let mode = parameters["response_mode"], mode != "query" {
+            throw fail(.invalidRequest, "response_mode must be query.")
+        }
+        guard client.grantTypes.contains(.authorizationCode) else {
+            throw fail(.unauthorizedClient, "This client may not use the authorization code grant.")
+        }
+        // 6. PKCE S256 for every client (RFC 9700 §2.1.1, RFC 8252 §8.1). An absent method
+        //    means plain (RFC 7636 §4.3), which is refused.
+        guard let challenge = parameters["code_challenge"], !challenge.isEmpty else {
+            throw fail(.pkceRequired, "code_challenge is required (PKCE S256).")
+        }
+        guard parameters["code_challenge_method"] == PKCE.method else {
+            throw fail(.pkceRequired, "code_challenge_method must be S256.")
+        }
+        guard challenge.utf8.count == 43, PKCE.isValidVerifier(challenge),
+            Base64URL.decode(challenge)?.count == 32
+        else {
+            throw fail(.invalidRequest, "code_challenge must be the base64url SHA-256 of the verifier.")
+        }
+        // 7. Scopes: present, and each allowed for this client.
+        let scopes = Self.orderedUnique((parameters["scope"] ?? "").split(separator: " ").map(String.init))
+        guard !scopes.isEmpty else { throw fail(.invalidScope, "scope is required.") }
+        if let disallowed = scopes.first(where: { !client.allowedScopes.contains($0) }) {
+            throw fail(.invalidScope, "Scope '\(disallowed)' is not allowed for this client.")
+        }
+        // 8. prompt and max_age (OIDC Core §3.1.2.1).
+        let prompt = try Self.prompt(parameters, fail: fail)
+
+        let request = AuthorizationRequest(
+            clientID: client.clientID, redirectURI: redirectURI, scopes: scopes, state: state,
+            nonce: parameters["nonce"], codeChallenge: challenge, prompt: prompt,
+            loginHint: parameters["login_hint"], acrValues: parameters["acr_values"],
+            uiLocales: parameters["ui_locales"])
+        return (request, client)
+    }
+
+    private static func prompt(
+        _ parameters: [String: String], fail: (APIErrorCode, String) -> AuthorizationRequestError
+    ) throws -> PromptPolicy {
+        let values = Set((parameters["prompt"] ?? "").split(separator: " ").map(String.init))
+        if let unknown = values.first(where: { !PromptPolicy.knownValues.contains($0) }) {
+            throw fail(.invalidRequest, "prompt value '\(unknown)' is not supported.")
+        }
+        if values.contains("none") && values.count > 1 {
+            throw fail(.invalidRequest, "prompt=none cannot be combined with other values.")
+        }
+        var maxAge: Int?
+        if let text = parameters["max_age"] {
+            guard let value = Int(text), value >= 0 else {
+                throw fail(.invalidRequest, "max_age must be a non-negative number of seconds.")
+            }
+            maxAge = value
+        }
+        return PromptPolicy(values: values, maxAge: maxAge)
+    }
+
+    private static func orderedUnique(_ items: [String]) -> [String] {
+        var seen = Set<String>()
+        return items.filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import Logging
+import SesameProtocol
+
+/// Turns every failure of a JSON endpoint into an ``APIError`` response with a fresh
+/// `error_id`, the numeric `error_code`, `error_message_key` and a localized `error_user_msg`
+/// (SPEC §1.11). The error id is recorded for the request log line; the message never includes
+/// request secrets.
+struct APIErrorMiddleware: RouterMiddleware {
+    typealias Context = SesameRequestContext
+    let localizer: any Localizer
+    let logger: Logger
+
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let failure as EndpointFailure {
+            return respond(failure, request: request, context: context)
+        } catch let error as HTTPError {
+            let code: APIErrorCode =
+                switch error.status {
+                case .notFound: .notFound
+                case .methodNotAllowed: .methodNotAllowed
+                case .contentTooLarge: .invalidRequest
+                default: error.status.code >= 500 ? .serverError : .invalidRequest
+                }
+            let failure = EndpointFailure(code, error.body, status: error.status)
+            return respond(failure, request: request, context: context)
+        } catch {
+            // Unexpected: log the type only (an error's description could echo input).
+            logger.error(
+                "unexpected error",
+                metadata: ["request_id": .string(context.id), "error_type": .string("\(type(of: error))")])
+            return respond(EndpointFailure(.serverError), request: request, context: context)
+        }
+    }
+
+    private func respond(_ failure: EndpointFailure, request: Request, context: Context) -> Response {
+        let errorID = UUID().uuidString.lowercased()
+        let locales = LocalePreference.from(request: request)
+        var body = APIError(failure.code, description: failure.description, errorID: errorID)
+        body.errorUserMessage = localizer.string(failure.code.messageKey, locales: locales)
+        context.annotations.record(errorID: errorID)
+        context.annotations.record(outcome: failure.code.error)
+        logger.debug(
+            "request failed",
+            metadata: [
+                "request_id": .string(context.id), "error_id": .string(errorID),
+                "error": .string(failure.code.error),
+                "error_description": .string(body.errorDescription ?? ""),
+            ])
+        let status = failure.status ?? HTTPResponse.Status(code: failure.code.httpStatus)
+        var response = JSONResponse.make(body, status: status, noStore: true)
+        for field in failure.headers { response.headers.append(field) }
+        return response
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// Reading `application/x-www-form-urlencoded` bodies (RFC 6749 §3.2, RFC 7009 §2.1,
+/// RFC 7662 §2.1) and query strings, rejecting repeated parameters (RFC 6749 §3.1).
+enum FormRequest {
+    /// The decoded body; throws `invalid_request` for another media type, a malformed body or
+    /// a repeated parameter.
+    static func body(of request: Request, context: SesameRequestContext) async throws -> [String: String] {
+        let contentType = request.headers[.contentType] ?? ""
+        let mediaType = contentType.split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard mediaType == "application/x-www-form-urlencoded" else {
+            throw EndpointFailure(
+                .invalidRequest, "Send the parameters as application/x-www-form-urlencoded.")
+        }
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        let text = String(buffer: buffer)
+        guard let parameters = FormURLEncoding.decode(text) else {
+            throw EndpointFailure(
+                .invalidRequest, "The body is not valid form encoding or repeats a parameter.")
+        }
+        return parameters
+    }
+
+    /// The decoded query string; `nil` when malformed or a parameter repeats.
+    static func query(of request: Request) -> [String: String]? {
+        FormURLEncoding.decode(request.uri.query ?? "")
+    }
+}

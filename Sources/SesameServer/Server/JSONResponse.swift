@@ -1,0 +1,25 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// JSON responses. Token and error responses carry `Cache-Control: no-store` and
+/// `Pragma: no-cache` (RFC 6749 §5.1).
+enum JSONResponse {
+    static func make<Body: Encodable>(
+        _ body: Body, status: HTTPResponse.Status = .ok, noStore: Bool = true
+    ) -> Response {
+        let data = (try? JSONEncoder().encode(body)) ?? Data("{}".utf8)
+        return make(data: data, status: status, noStore: noStore)
+    }
+
+    static func make(data: Data, status: HTTPResponse.Status = .ok, noStore: Bool = true) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if noStore {
+            headers[.cacheControl] = "no-store"
+            headers[HTTPField.Name("Pragma")!] = "no-cache"
+        }
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,39 @@
+import Hummingbird
+import Logging
+
+/// Writes exactly one `info` line per request: request id, method, path (never the query,
+/// which may carry a `state` or `login_hint`), status, client id and outcome.
+/// Tokens, codes, passwords and secrets never reach this line (SPEC §1.11).
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = SesameRequestContext
+    let logger: Logger
+
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            log(request: request, context: context, status: 500)
+            throw error
+        }
+        log(request: request, context: context, status: Int(response.status.code))
+        return response
+    }
+
+    private func log(request: Request, context: Context, status: Int) {
+        var metadata: Logger.Metadata = [
+            "request_id": .string(context.id),
+            "method": .string(request.method.rawValue),
+            "path": .string(request.uri.path),
+            "status": .stringConvertible(status),
+        ]
+        let annotations = context.annotations
+        if let clientID = annotations.clientID { metadata["client_id"] = .string(clientID) }
+        if let outcome = annotations.outcome { metadata["outcome"] = .string(outcome) }
+        if let errorID = annotations.errorID { metadata["error_id"] = .string(errorID) }
+        logger.info("request", metadata: metadata)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import ServiceLifecycle
+import UnixSignals
+
+/// A started server. Stop it with ``shutdown()``; ``wait()`` returns when it stops.
+public final class RunningServer: Sendable {
+    /// The issuer identifier URL, as in discovery.
+    public let issuer: URL
+    /// The bound TCP port (useful with port 0).
+    public let port: Int
+    public let store: any IdentityStore
+    public let keyRing: KeyRing
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    init(
+        issuer: URL, port: Int, store: any IdentityStore, keyRing: KeyRing, group: ServiceGroup,
+        task: Task<Void, any Error>
+    ) {
+        self.issuer = issuer
+        self.port = port
+        self.store = store
+        self.keyRing = keyRing
+        self.group = group
+        self.task = task
+    }
+
+    /// Waits until the server stops (after ``shutdown()`` or a fatal error).
+    public func wait() async throws {
+        try await task.value
+    }
+
+    /// Graceful stop: no new connections, in-flight requests finish, then the store closes.
+    /// Safe to call more than once.
+    public func shutdown() async throws {
+        await group.triggerGracefulShutdown()
+        let result = await task.result
+        try await store.close()
+        try result.get()
+    }
+
+    /// For `sesame serve`: runs until SIGINT or SIGTERM, then shuts down gracefully.
+    public func runUntilSignalled() async throws {
+        let signals = await UnixSignalsSequence(trapping: [.sigint, .sigterm])
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                for await _ in signals { return }
+            }
+            tasks.addTask { try await self.wait() }
+            try await tasks.next()
+            tasks.cancelAll()
+        }
+        try await shutdown()
+    }
+}

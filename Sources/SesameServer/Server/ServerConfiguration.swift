@@ -1,0 +1,61 @@
+import Foundation
+
+/// How to run one Sesame identity server (SPEC §2): where it listens, which issuer it names
+/// itself, where its data lives and the lifetimes that are not per client.
+public struct ServerConfiguration: Sendable {
+    /// Interface to bind. Default `127.0.0.1` (loopback only).
+    public var host: String
+    /// TCP port; `0` asks the operating system for a free port (tests).
+    public var port: Int
+    /// The OpenID Provider issuer identifier (OIDC Discovery §3, RFC 8414 §2). Default
+    /// `http://<host>:<bound port>`. Must be `https` in production; `http` is accepted for
+    /// loopback development.
+    public var issuer: URL?
+    /// Database, master key and other state.
+    public var dataDirectory: DataDirectory
+    /// A declarative seed file applied at every start (clients and users).
+    public var seedFile: URL?
+    /// Hashes passwords and client secrets (PHC strings).
+    public var passwordHasher: any PasswordHasher
+    /// RFC 6749 §4.1.2: "A maximum authorization code lifetime of 10 minutes is RECOMMENDED";
+    /// Sesame uses 60 seconds.
+    public var authorizationCodeLifetime: TimeInterval
+    /// Lifetime of the browser SSO session behind the `sesame_session` cookie.
+    public var browserSessionLifetime: TimeInterval
+    /// Clock used for every expiry decision. Injected so tests never sleep.
+    public var now: @Sendable () -> Date
+
+    public init(
+        dataDirectory: DataDirectory, host: String = "127.0.0.1", port: Int = 8080,
+        issuer: URL? = nil, seedFile: URL? = nil,
+        passwordHasher: any PasswordHasher = ScryptPasswordHasher()
+    ) {
+        self.dataDirectory = dataDirectory
+        self.host = host
+        self.port = port
+        self.issuer = issuer
+        self.seedFile = seedFile
+        self.passwordHasher = passwordHasher
+        self.authorizationCodeLifetime = 60
+        self.browserSessionLifetime = 12 * 3600
+        self.now = { Date() }
+    }
+}
+
+/// Why the server could not start. Each message says what to change.
+public enum ServerStartError: Error, Sendable, CustomStringConvertible {
+    /// The listening socket could not be bound.
+    case bindFailed(host: String, port: Int, reason: String)
+    /// The issuer URL is not an absolute `http(s)` URL without query or fragment
+    /// (OIDC Discovery §3 / RFC 8414 §2).
+    case invalidIssuer(String)
+
+    public var description: String {
+        switch self {
+        case .bindFailed(let host, let port, let reason):
+            "could not listen on \(host):\(port) (\(reason)); choose another port or stop the other process"
+        case .invalidIssuer(let issuer):
+            "issuer '\(issuer)' must be an absolute https URL (http only on loopback) without query or fragment"
+        }
+    }
+}

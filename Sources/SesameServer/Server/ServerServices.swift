@@ -1,0 +1,40 @@
+import Foundation
+import Logging
+
+/// Everything the endpoints need, built once at start and passed in (no globals).
+struct ServerServices: Sendable {
+    let issuer: URL
+    /// `issuer.absoluteString` without a trailing slash: the `iss` value everywhere.
+    let issuerIdentifier: String
+    let store: any IdentityStore
+    let keyRing: KeyRing
+    let credentials: CredentialVerifier
+    let pages: PageRenderer
+    let localizer: any Localizer
+    let cookies: BrowserCookies
+    let authorizationCodeLifetime: TimeInterval
+    let browserSessionLifetime: TimeInterval
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    var clientAuthenticator: ClientAuthenticator {
+        ClientAuthenticator(store: store, verifier: credentials)
+    }
+
+    var tokenIssuer: TokenIssuer {
+        TokenIssuer(issuer: issuerIdentifier, keyRing: keyRing, now: now)
+    }
+
+    var accessTokenVerifier: AccessTokenVerifier {
+        AccessTokenVerifier(issuer: issuerIdentifier, keyRing: keyRing, store: store, now: now)
+    }
+
+    var requestValidator: AuthorizationRequestValidator {
+        AuthorizationRequestValidator(store: store)
+    }
+
+    /// An endpoint URL under the issuer.
+    func endpoint(_ path: String) -> URL {
+        URL(string: issuerIdentifier + path)!
+    }
+}

@@ -1,0 +1,40 @@
+import Hummingbird
+import Logging
+
+/// Maps every path of the server to its endpoint (SPEC §2). Middleware order: the request log
+/// line outermost, then API errors to JSON.
+enum SesameRouter {
+    static func build(_ services: ServerServices) throws -> Router<SesameRequestContext> {
+        let router = Router(context: SesameRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(logger: services.logger))
+        router.add(middleware: APIErrorMiddleware(localizer: services.localizer, logger: services.logger))
+
+        let discovery = try DiscoveryEndpoint(services: services)
+        router.get("/.well-known/openid-configuration", use: discovery.handle)
+        router.get("/.well-known/oauth-authorization-server", use: discovery.handle)
+        router.get("/jwks", use: JWKSEndpoint(keyRing: services.keyRing).handle)
+        router.get("/health", use: HealthEndpoint().handle)
+
+        let authorization = AuthorizationEndpoint(services: services)
+        router.get("/authorize", use: authorization.get)
+        router.post("/authorize", use: authorization.post)
+        router.post("/login", use: LoginEndpoint(services: services).post)
+
+        router.post("/token", use: TokenEndpoint(services: services).post)
+        router.post("/revoke", use: RevocationEndpoint(services: services).post)
+        router.post("/introspect", use: IntrospectionEndpoint(services: services).post)
+
+        let userInfo = UserInfoEndpoint(services: services)
+        router.get("/userinfo", use: userInfo.handle)
+        router.post("/userinfo", use: userInfo.handle)
+
+        let endSession = EndSessionEndpoint(services: services)
+        router.get("/logout", use: endSession.get)
+        router.post("/logout", use: endSession.post)
+
+        let placeholders = PlaceholderPagesEndpoint(pages: services.pages)
+        router.get("/signup", use: placeholders.signUp)
+        router.get("/password-reset", use: placeholders.passwordReset)
+        return router
+    }
+}

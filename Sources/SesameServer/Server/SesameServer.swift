@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The Sesame identity server (SPEC §1.1, §2) as a library: ``start(_:logger:)`` returns a
+/// ``RunningServer`` that accepts connections; the `sesame serve` command and the tests use it.
+public enum SesameServer {
+    /// Opens the store, ensures keys, applies the seed, binds, and returns once the server
+    /// accepts connections.
+    public static func start(_ configuration: ServerConfiguration, logger: Logger) async throws -> RunningServer {
+        if let issuer = configuration.issuer { try validateIssuer(issuer) }
+        try configuration.dataDirectory.prepare()
+        let store = try await SQLIdentityStore.openSQLite(at: configuration.dataDirectory.databaseURL, logger: logger)
+        do {
+            let keyRing = KeyRing(
+                store: store, masterKey: try configuration.dataDirectory.masterKey(), logger: logger,
+                now: configuration.now)
+            try await keyRing.ensureKeys()
+            if let seedFile = configuration.seedFile {
+                let seed = try SeedConfiguration.load(from: seedFile)
+                _ = try await Seeder(store: store, hasher: configuration.passwordHasher).apply(seed)
+            }
+            return try await listen(configuration, store: store, keyRing: keyRing, logger: logger)
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
+
+    private static func listen(
+        _ configuration: ServerConfiguration, store: any IdentityStore, keyRing: KeyRing, logger: Logger
+    ) async throws -> RunningServer {
+        // The issuer may depend on the bound port, and the router depends on the issuer, so the
+        // responder is resolved lazily once the port is known.
+        let issuerBox = IssuerBox()
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let responder = DeferredResponder(box: issuerBox)
+        let app = Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "Sesame"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? configuration.port)
+                portContinuation.finish()
+            },
+            logger: logger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+
+        var iterator = portStream.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            do {
+                try await task.value
+            } catch {
+                throw ServerStartError.bindFailed(
+                    host: configuration.host, port: configuration.port, reason: "\(error)")
+            }
+            throw ServerStartError.bindFailed(
+                host: configuration.host, port: configuration.port, reason: "the server stopped at once")
+        }
+        let issuer = configuration.issuer ?? URL(string: "http://\(hostForURL(configuration.host)):\(port)")!
+        do {
+            let services = try ServerServices(
+                issuer: issuer, issuerIdentifier: issuerIdentifier(issuer), store: store, keyRing: keyRing,
+                credentials: CredentialVerifier(hasher: configuration.passwordHasher),
+                pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
+                cookies: BrowserCookies(issuer: issuer),
+                authorizationCodeLifetime: configuration.authorizationCodeLifetime,
+                browserSessionLifetime: configuration.browserSessionLifetime, now: configuration.now,
+                logger: logger)
+            issuerBox.set(try SesameRouter.build(services).buildResponder())
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = try? await task.value
+            throw error
+        }
+        logger.info("sesame server listening", metadata: ["issuer": .string(issuerIdentifier(issuer)), "port": .stringConvertible(port)])
+        return RunningServer(issuer: issuer, port: port, store: store, keyRing: keyRing, group: group, task: task)
+    }
+
+    /// OIDC Discovery §3 / RFC 8414 §2: an absolute URL without query or fragment.
+    static func validateIssuer(_ issuer: URL) throws {
+        guard let scheme = issuer.scheme, scheme == "https" || scheme == "http", issuer.host != nil,
+            issuer.query == nil, issuer.fragment == nil
+        else { throw ServerStartError.invalidIssuer(issuer.absoluteString) }
+    }
+
+    /// The `iss` string: the issuer URL without a trailing slash.
+    static func issuerIdentifier(_ issuer: URL) -> String {
+        var text = issuer.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
+    private static func hostForURL(_ host: String) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    }
+}

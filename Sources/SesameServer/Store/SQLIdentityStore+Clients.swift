@@ -1,0 +1,89 @@
+import Foundation
+import SQLKit
+import SesameProtocol
+
+// Registered clients (RFC 6749 §2, RFC 7591 §2 metadata).
+extension SQLIdentityStore {
+    public func upsertClient(_ client: ClientRecord) async throws {
+        let columns = [
+            "client_id", "name", "secret_hash", "redirect_uris", "post_logout_redirect_uris",
+            "grant_types", "allowed_scopes", "token_endpoint_auth_method", "id_token_signing_alg",
+            "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "created_at",
+        ]
+        let values: [any Encodable & Sendable] = [
+            client.clientID, client.name, client.secretHash, try StoreValue.json(client.redirectURIs),
+            try StoreValue.json(client.postLogoutRedirectURIs),
+            try StoreValue.json(client.grantTypes.map(\.rawValue)),
+            try StoreValue.json(client.allowedScopes), client.tokenEndpointAuthMethod.rawValue,
+            client.idTokenSigningAlg, client.accessTokenLifetime, client.idTokenLifetime,
+            client.refreshTokenLifetime, StoreValue.time(client.createdAt),
+        ]
+        try await database.insert(into: "clients")
+            .columns(columns)
+            .values(values)
+            .onConflict(with: ["client_id"]) { update in
+                // `created_at` keeps its first value.
+                var update = update
+                for column in columns where column != "client_id" && column != "created_at" {
+                    update = update.set(excludedValueOf: column)
+                }
+                return update
+            }
+            .run()
+    }
+
+    public func client(id: String) async throws -> ClientRecord? {
+        try await database.select().column("*").from("clients")
+            .where("client_id", .equal, id)
+            .first()
+            .map(Self.clientRecord)
+    }
+
+    public func clients() async throws -> [ClientRecord] {
+        try await database.select().column("*").from("clients")
+            .orderBy("client_id")
+            .all()
+            .map(Self.clientRecord)
+    }
+
+    /// Removes the client and every code and refresh token issued to it.
+    @discardableResult
+    public func removeClient(id: String) async throws -> Bool {
+        guard try await client(id: id) != nil else { return false }
+        try await revokeFamilies(matching: "client_id", id, now: Date())
+        try await database.delete(from: "authorization_codes").where("client_id", .equal, id).run()
+        try await database.delete(from: "refresh_tokens").where("client_id", .equal, id).run()
+        try await database.delete(from: "clients").where("client_id", .equal, id).run()
+        return true
+    }
+
+    static func clientRecord(_ row: any SQLRow) throws -> ClientRecord {
+        let grantNames = try row.json("grant_types", as: [String].self)
+        let grants = try grantNames.map { name in
+            guard let grant = GrantType(rawValue: name) else {
+                throw StoreError.unavailable(
+                    reason: "clients.grant_types holds the unknown grant \"\(name)\"; fix the client with `sesame client add`")
+            }
+            return grant
+        }
+        let methodName = try row.string("token_endpoint_auth_method")
+        guard let method = ClientAuthenticationMethod(rawValue: methodName) else {
+            throw StoreError.unavailable(
+                reason: "clients.token_endpoint_auth_method holds the unknown method \"\(methodName)\"; fix the client with `sesame client add`")
+        }
+        return ClientRecord(
+            clientID: try row.string("client_id"),
+            name: try row.string("name"),
+            secretHash: try row.optionalString("secret_hash"),
+            redirectURIs: try row.json("redirect_uris", as: [String].self),
+            postLogoutRedirectURIs: try row.json("post_logout_redirect_uris", as: [String].self),
+            grantTypes: grants,
+            allowedScopes: try row.json("allowed_scopes", as: [String].self),
+            tokenEndpointAuthMethod: method,
+            idTokenSigningAlg: try row.string("id_token_signing_alg"),
+            accessTokenLifetime: try row.decode(column: "access_token_lifetime", as: Int.self),
+            idTokenLifetime: try row.decode(column: "id_token_lifetime", as: Int.self),
+            refreshTokenLifetime: try row.decode(column: "refresh_token_lifetime", as: Int.self),
+            createdAt: try row.date("created_at"))
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import SQLKit
+
+// Authorization codes (RFC 6749 §4.1.2): single use, short-lived, stored as digests.
+extension SQLIdentityStore {
+    public func insertAuthorizationCode(_ code: AuthorizationCodeRecord) async throws {
+        try await database.insert(into: "authorization_codes")
+            .columns(
+                "code_digest", "client_id", "user_id", "redirect_uri", "scope", "nonce",
+                "code_challenge", "authentication", "session_id", "expires_at", "consumed_at",
+                "family_id"
+            )
+            .values(
+                code.codeDigest, code.clientID, code.authentication.userID, code.redirectURI,
+                code.scope, code.nonce, code.codeChallenge, try StoreValue.json(code.authentication),
+                code.sessionID, StoreValue.time(code.expiresAt), StoreValue.time(code.consumedAt),
+                code.familyID
+            )
+            .run()
+    }
+
+    /// Single use, decided by one conditional `UPDATE` (RFC 6749 §4.1.2: "MUST NOT be used more
+    /// than once"). The winner writes a random claim value into the row; re-reading the row by
+    /// primary key tells each caller whether its own update took effect. This needs neither a
+    /// transaction nor `RETURNING`, so it is atomic on every SQL database.
+    public func redeemAuthorizationCode(digest: String, now: Date) async throws
+        -> RedemptionResult<AuthorizationCodeRecord>
+    {
+        let claim = UUID().uuidString
+        try await database.update("authorization_codes")
+            .set("consumed_at", to: StoreValue.time(now))
+            .set("redemption_claim", to: claim)
+            .where("code_digest", .equal, digest)
+            .where("consumed_at", .is, SQLLiteral.null)
+            .where("expires_at", .greaterThan, StoreValue.time(now))
+            .run()
+        guard
+            let row = try await database.select().column("*").from("authorization_codes")
+                .where("code_digest", .equal, digest)
+                .first()
+        else { return .notFound }
+        let record = try Self.codeRecord(row)
+        if try row.optionalString("redemption_claim") == claim { return .redeemed(record) }
+        if record.expiresAt <= now { return .notFound }
+        if record.consumedAt != nil { return .replayed(record) }
+        return .notFound
+    }
+
+    public func setAuthorizationCodeFamily(digest: String, familyID: String) async throws {
+        try await database.update("authorization_codes")
+            .set("family_id", to: familyID)
+            .where("code_digest", .equal, digest)
+            .run()
+    }
+
+    static func codeRecord(_ row: any SQLRow) throws -> AuthorizationCodeRecord {
+        AuthorizationCodeRecord(
+            codeDigest: try row.string("code_digest"),
+            clientID: try row.string("client_id"),
+            redirectURI: try row.string("redirect_uri"),
+            scope: try row.string("scope"),
+            nonce: try row.optionalString("nonce"),
+            codeChallenge: try row.string("code_challenge"),
+            authentication: try row.json("authentication", as: AuthenticationContext.self),
+            sessionID: try row.optionalString("session_id"),
+            expiresAt: try row.date("expires_at"),
+            consumedAt: try row.optionalDate("consumed_at"),
+            familyID: try row.optionalString("family_id"))
+    }
+}

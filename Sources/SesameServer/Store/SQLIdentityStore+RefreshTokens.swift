@@ -1,0 +1,127 @@
+import Foundation
+import SQLKit
+
+// Refresh tokens with rotation and reuse detection (RFC 9700 §4.14.2, OAuth 2.1 §4.3.1):
+// every use rotates the token; a rotated or revoked token presented again is `.replayed`, and
+// the caller revokes its whole family.
+extension SQLIdentityStore {
+    public func insertRefreshToken(_ token: RefreshTokenRecord) async throws {
+        try await database.insert(into: "refresh_tokens")
+            .columns(
+                "token_digest", "family_id", "client_id", "user_id", "scope", "authentication",
+                "session_id", "issued_at", "expires_at", "rotated_at", "revoked_at"
+            )
+            .values(
+                token.tokenDigest, token.familyID, token.clientID, token.authentication.userID,
+                token.scope, try StoreValue.json(token.authentication), token.sessionID,
+                StoreValue.time(token.issuedAt), StoreValue.time(token.expiresAt),
+                StoreValue.time(token.rotatedAt), StoreValue.time(token.revokedAt)
+            )
+            .run()
+    }
+
+    /// One conditional `UPDATE` (plus a primary-key read) per rotation; see
+    /// `redeemAuthorizationCode(digest:now:)` for the claim technique. A token whose family was
+    /// revoked cannot rotate even if it was inserted after the revocation (a successor issued
+    /// concurrently with a replay).
+    public func rotateRefreshToken(digest: String, now: Date) async throws
+        -> RedemptionResult<RefreshTokenRecord>
+    {
+        let claim = UUID().uuidString
+        try await database.update("refresh_tokens")
+            .set("rotated_at", to: StoreValue.time(now))
+            .set("redemption_claim", to: claim)
+            .where("token_digest", .equal, digest)
+            .where("rotated_at", .is, SQLLiteral.null)
+            .where("revoked_at", .is, SQLLiteral.null)
+            .where("expires_at", .greaterThan, StoreValue.time(now))
+            .where(
+                SQLRaw(
+                    "NOT EXISTS (SELECT 1 FROM revoked_refresh_families WHERE revoked_refresh_families.family_id = refresh_tokens.family_id)"
+                )
+            )
+            .run()
+        guard
+            let row = try await database.select().column("*").from("refresh_tokens")
+                .where("token_digest", .equal, digest)
+                .first()
+        else { return .notFound }
+        let record = try Self.refreshRecord(row)
+        if try row.optionalString("redemption_claim") == claim { return .redeemed(record) }
+        if record.expiresAt <= now { return .notFound }
+        return .replayed(record)
+    }
+
+    public func refreshToken(digest: String) async throws -> RefreshTokenRecord? {
+        try await database.select().column("*").from("refresh_tokens")
+            .where("token_digest", .equal, digest)
+            .first()
+            .map(Self.refreshRecord)
+    }
+
+    public func revokeRefreshFamily(_ familyID: String, now: Date) async throws {
+        try await revokeFamilies(ids: [familyID], now: now)
+    }
+
+    public func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool {
+        try await database.select().column("family_id").from("revoked_refresh_families")
+            .where("family_id", .equal, familyID)
+            .first() != nil
+    }
+
+    /// Logout (OIDC RP-Initiated Logout §2, Back-Channel Logout): revokes the families of every
+    /// refresh token issued under the session.
+    public func revokeRefreshTokens(sessionID: String, now: Date) async throws {
+        try await revokeFamilies(matching: "session_id", sessionID, now: now)
+    }
+
+    /// Revokes the families of every refresh token whose `column` equals `value`.
+    func revokeFamilies(matching column: String, _ value: String, now: Date) async throws {
+        let families = try await database.select().distinct().column("family_id")
+            .from("refresh_tokens")
+            .where(SQLIdentifier(column), .equal, value)
+            .all(decodingColumn: "family_id", as: String.self)
+        try await revokeFamilies(ids: families, now: now)
+    }
+
+    /// Records each family as revoked (kept until its last token expires) and marks its tokens.
+    func revokeFamilies(ids: [String], now: Date) async throws {
+        for familyID in ids {
+            let latest = try await database.select()
+                .column(SQLFunction("MAX", args: SQLIdentifier("expires_at")), as: "latest")
+                .from("refresh_tokens")
+                .where("family_id", .equal, familyID)
+                .first(decodingColumn: "latest", as: Double?.self) ?? nil
+            // Access tokens minted from the family may outlive its refresh tokens slightly.
+            let keepUntil = max(latest ?? 0, StoreValue.time(now)) + Self.revokedFamilyRetention
+            try await database.insert(into: "revoked_refresh_families")
+                .columns("family_id", "revoked_at", "expires_at")
+                .values(familyID, StoreValue.time(now), keepUntil)
+                .onConflict(with: ["family_id"]) { $0.set(excludedValueOf: "expires_at") }
+                .run()
+            try await database.update("refresh_tokens")
+                .set("revoked_at", to: StoreValue.time(now))
+                .where("family_id", .equal, familyID)
+                .where("revoked_at", .is, SQLLiteral.null)
+                .run()
+        }
+    }
+
+    /// How long a revoked family is remembered after its last refresh token expires (covers
+    /// access tokens minted from it; longer than any sane access-token lifetime).
+    static let revokedFamilyRetention: TimeInterval = 24 * 3600
+
+    static func refreshRecord(_ row: any SQLRow) throws -> RefreshTokenRecord {
+        RefreshTokenRecord(
+            tokenDigest: try row.string("token_digest"),
+            familyID: try row.string("family_id"),
+            clientID: try row.string("client_id"),
+            scope: try row.string("scope"),
+            authentication: try row.json("authentication", as: AuthenticationContext.self),
+            sessionID: try row.optionalString("session_id"),
+            issuedAt: try row.date("issued_at"),
+            expiresAt: try row.date("expires_at"),
+            rotatedAt: try row.optionalDate("rotated_at"),
+            revokedAt: try row.optionalDate("revoked_at"))
+    }
+}

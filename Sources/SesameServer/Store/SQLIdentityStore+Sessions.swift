@@ -1,0 +1,68 @@
+import Foundation
+import SQLKit
+
+// Browser SSO sessions and access-token revocation entries.
+extension SQLIdentityStore {
+    public func insertBrowserSession(_ session: BrowserSessionRecord) async throws {
+        try await database.insert(into: "browser_sessions")
+            .columns("id_digest", "sid", "user_id", "authentication", "created_at", "expires_at")
+            .values(
+                session.idDigest, session.sid, session.authentication.userID,
+                try StoreValue.json(session.authentication), StoreValue.time(session.createdAt),
+                StoreValue.time(session.expiresAt)
+            )
+            .run()
+    }
+
+    /// The session, expired or not: callers compare `expiresAt` with their clock.
+    public func browserSession(idDigest: String) async throws -> BrowserSessionRecord? {
+        guard
+            let row = try await database.select().column("*").from("browser_sessions")
+                .where("id_digest", .equal, idDigest)
+                .first()
+        else { return nil }
+        return BrowserSessionRecord(
+            idDigest: try row.string("id_digest"),
+            sid: try row.string("sid"),
+            authentication: try row.json("authentication", as: AuthenticationContext.self),
+            createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"))
+    }
+
+    public func removeBrowserSession(idDigest: String) async throws {
+        try await database.delete(from: "browser_sessions").where("id_digest", .equal, idDigest).run()
+    }
+
+    public func removeBrowserSession(sid: String) async throws {
+        try await database.delete(from: "browser_sessions").where("sid", .equal, sid).run()
+    }
+
+    // MARK: Access-token revocation (RFC 7009 §2.2 for self-contained access tokens)
+
+    /// Remembers the `jti` until the token would have expired anyway.
+    public func revokeAccessToken(jti: String, expiresAt: Date) async throws {
+        try await database.insert(into: "revoked_access_tokens")
+            .columns("jti", "expires_at")
+            .values(jti, StoreValue.time(expiresAt))
+            .ignoringConflicts(with: "jti")
+            .run()
+    }
+
+    public func isAccessTokenRevoked(jti: String) async throws -> Bool {
+        try await database.select().column("jti").from("revoked_access_tokens")
+            .where("jti", .equal, jti)
+            .first() != nil
+    }
+
+    // MARK: Maintenance
+
+    public func purgeExpired(now: Date) async throws {
+        let cutoff = StoreValue.time(now)
+        for table in [
+            "authorization_codes", "refresh_tokens", "revoked_refresh_families",
+            "revoked_access_tokens", "browser_sessions",
+        ] {
+            try await database.delete(from: table).where("expires_at", .lessThanOrEqual, cutoff).run()
+        }
+    }
+}

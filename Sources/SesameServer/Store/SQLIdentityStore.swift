@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+import SQLiteKit
+import SesameProtocol
+import Synchronization
+
+/// The one ``IdentityStore`` implementation, written against SQLKit's `any SQLDatabase` so the
+/// same queries serve SQLite (the embedded default, ``openSQLite(at:logger:)``) and PostgreSQL
+/// later (``init(database:logger:onClose:)``).
+///
+/// Portability rules (SPEC §2, "nothing may assume SQLite"): queries use SQLKit builders only;
+/// column types are `TEXT`, `BIGINT`, `DOUBLE PRECISION` (epoch seconds) and `BOOLEAN`;
+/// arrays and claims are JSON in `TEXT`. Dialect differences (opening, pragmas, constraint
+/// error recognition) live in ``SQLiteBackend`` and ``StoreDialect``.
+///
+/// Concurrency: no multi-statement transactions. Every write that must be atomic is a single
+/// conditional statement (see `redeemAuthorizationCode(digest:now:)`).
+public final class SQLIdentityStore: IdentityStore {
+    let database: any SQLDatabase
+    let logger: Logger
+    private let onClose: @Sendable () async throws -> Void
+    private let closed = Mutex(false)
+
+    /// Wraps an open database and runs the migrations before returning.
+    /// - Parameter onClose: releases whatever the caller created for `database` (connections,
+    ///   pools, threads); called once by ``close()``.
+    public init(
+        database: any SQLDatabase, logger: Logger,
+        onClose: @escaping @Sendable () async throws -> Void = {}
+    ) {
+        self.database = database
+        self.logger = logger
+        self.onClose = onClose
+    }
+
+    /// Opens (creating if needed) the SQLite file at `url` with WAL journaling, a busy timeout
+    /// and foreign keys, and runs the migrations.
+    public static func openSQLite(at url: URL, logger: Logger) async throws -> SQLIdentityStore {
+        let backend = try await SQLiteBackend.open(at: url, logger: logger)
+        let store = SQLIdentityStore(
+            database: backend.database, logger: logger, onClose: { try await backend.close() })
+        do {
+            try await store.migrate()
+        } catch {
+            try? await backend.close()
+            throw error
+        }
+        return store
+    }
+
+    /// Applies pending versioned migrations (idempotent).
+    public func migrate() async throws {
+        try await StoreMigrations.run(on: database, logger: logger)
+    }
+
+    /// Releases the connection, its thread pool and event loop. Further calls do nothing.
+    public func close() async throws {
+        let alreadyClosed = closed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        if !alreadyClosed { try await onClose() }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// Versioned schema migrations, recorded in `schema_migrations` (SPEC §2). Each migration runs
+/// once per database; running them again is a no-op, and two processes racing at start-up are
+/// harmless (`IF NOT EXISTS` everywhere, the version row is inserted ignoring conflicts).
+///
+/// Types are portable (``StoreDialect``): the same DDL runs on SQLite and PostgreSQL.
+enum StoreMigrations {
+    struct Migration: Sendable {
+        let version: Int
+        let name: String
+        let apply: @Sendable (any SQLDatabase) async throws -> Void
+    }
+
+    /// Every migration, in order. Append only: never edit a released migration.
+    static let all: [Migration] = [
+        Migration(version: 1, name: "initial schema", apply: createInitialSchema)
+    ]
+
+    static func run(on database: any SQLDatabase, logger: Logger) async throws {
+        do {
+            try await database.create(table: "schema_migrations").ifNotExists()
+                .column("version", type: .bigint, .primaryKey(autoIncrement: false))
+                .column("name", type: .text, .notNull)
+                .column("applied_at", type: StoreDialect.timestamp, .notNull)
+                .run()
+            let applied = Set(
+                try await database.select().column("version").from("schema_migrations")
+                    .all(decodingColumn: "version", as: Int.self))
+            for migration in all where !applied.contains(migration.version) {
+                logger.info(
+                    "applying store migration",
+                    metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+                try await migration.apply(database)
+                try await database.insert(into: "schema_migrations")
+                    .columns("version", "name", "applied_at")
+                    .values(migration.version, migration.name, Date().timeIntervalSince1970)
+                    .ignoringConflicts(with: "version")
+                    .run()
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.unavailable(
+                reason: "the schema migration failed (\(error)); check that the data directory holds a Sesame database and is writable")
+        }
+    }
+
+    // MARK: - Version 1
+
+    private static func createInitialSchema(_ db: any SQLDatabase) async throws {
+        let time = StoreDialect.timestamp
+        let bool = StoreDialect.boolean
+
+        try await db.create(table: "clients").ifNotExists()
+            .column("client_id", type: .text, .primaryKey(autoIncrement: false))
+            .column("name", type: .text, .notNull)
+            .column("secret_hash", type: .text)
+            .column("redirect_uris", type: .text, .notNull)
+            .column("post_logout_redirect_uris", type: .text, .notNull)
+            .column("grant_types", type: .text, .notNull)
+            .column("allowed_scopes", type: .text, .notNull)
+            .column("token_endpoint_auth_method", type: .text, .notNull)
+            .column("id_token_signing_alg", type: .text, .notNull)
+            .column("access_token_lifetime", type: .bigint, .notNull)
+            .column("id_token_lifetime", type: .bigint, .notNull)
+            .column("refresh_token_lifetime", type: .bigint, .notNull)
+            .column("created_at", type: time, .notNull)
+            .run()
+
+        try await db.create(table: "users").ifNotExists()
+            .column("id", type: .text, .primaryKey(autoIncrement: false))
+            .column("username", type: .text, .notNull, .unique)
+            .column("email", type: .text, .notNull, .unique)
+            .column("email_verified", type: bool, .notNull)
+            .column("password_hash", type: .text)
+            .column("claims", type: .text, .notNull)
+            .column("created_at", type: time, .notNull)
+            .column("updated_at", type: time, .notNull)
+            .run()
+
+        try await db.create(table: "signing_keys").ifNotExists()
+            .column("kid", type: .text, .primaryKey(autoIncrement: false))
+            .column("algorithm", type: .text, .notNull)
+            .column("sealed_private_key", type: .text, .notNull)
+            .column("created_at", type: time, .notNull)
+            .column("activates_at", type: time, .notNull)
+            .column("retired_at", type: time)
+            .column("expires_at", type: time)
+            .run()
+
+        try await db.create(table: "authorization_codes").ifNotExists()
+            .column("code_digest", type: .text, .primaryKey(autoIncrement: false))
+            .column("client_id", type: .text, .notNull)
+            .column("user_id", type: .text, .notNull)
+            .column("redirect_uri", type: .text, .notNull)
+            .column("scope", type: .text, .notNull)
+            .column("nonce", type: .text)
+            .column("code_challenge", type: .text, .notNull)
+            .column("authentication", type: .text, .notNull)
+            .column("session_id", type: .text)
+            .column("expires_at", type: time, .notNull)
+            .column("consumed_at", type: time)
+            .column("family_id", type: .text)
+            // Random value written by the winning redemption (see `redeemAuthorizationCode`).
+            .column("redemption_claim", type: .text)
+            .run()
+
+        try await db.create(table: "refresh_tokens").ifNotExists()
+            .column("token_digest", type: .text, .primaryKey(autoIncrement: false))
+            .column("family_id", type: .text, .notNull)
+            .column("client_id", type: .text, .notNull)
+            .column("user_id", type: .text, .notNull)
+            .column("scope", type: .text, .notNull)
+            .column("authentication", type: .text, .notNull)
+            .column("session_id", type: .text)
+            .column("issued_at", type: time, .notNull)
+            .column("expires_at", type: time, .notNull)
+            .column("rotated_at", type: time)
+            .column("revoked_at", type: time)
+            .column("redemption_claim", type: .text)
+            .run()
+
+        // A row per revoked refresh-token family; kept until every token of the family expired.
+        try await db.create(table: "revoked_refresh_families").ifNotExists()
+            .column("family_id", type: .text, .primaryKey(autoIncrement: false))
+            .column("revoked_at", type: time, .notNull)
+            .column("expires_at", type: time, .notNull)
+            .run()
+
+        try await db.create(table: "revoked_access_tokens").ifNotExists()
+            .column("jti", type: .text, .primaryKey(autoIncrement: false))
+            .column("expires_at", type: time, .notNull)
+            .run()
+
+        try await db.create(table: "browser_sessions").ifNotExists()
+            .column("id_digest", type: .text, .primaryKey(autoIncrement: false))
+            .column("sid", type: .text, .notNull, .unique)
+            .column("user_id", type: .text, .notNull)
+            .column("authentication", type: .text, .notNull)
+            .column("created_at", type: time, .notNull)
+            .column("expires_at", type: time, .notNull)
+            .run()
+
+        let indexes: [(name: String, table: String, column: String)] = [
+            ("authorization_codes_expires_at", "authorization_codes", "expires_at"),
+            ("authorization_codes_client_id", "authorization_codes", "client_id"),
+            ("authorization_codes_user_id", "authorization_codes", "user_id"),
+            ("refresh_tokens_family_id", "refresh_tokens", "family_id"),
+            ("refresh_tokens_session_id", "refresh_tokens", "session_id"),
+            ("refresh_tokens_client_id", "refresh_tokens", "client_id"),
+            ("refresh_tokens_user_id", "refresh_tokens", "user_id"),
+            ("refresh_tokens_expires_at", "refresh_tokens", "expires_at"),
+            ("revoked_refresh_families_expires_at", "revoked_refresh_families", "expires_at"),
+            ("revoked_access_tokens_expires_at", "revoked_access_tokens", "expires_at"),
+            ("browser_sessions_user_id", "browser_sessions", "user_id"),
+            ("browser_sessions_expires_at", "browser_sessions", "expires_at"),
+        ]
+        for index in indexes {
+            try await db.raw(
+                "CREATE INDEX IF NOT EXISTS \(ident: index.name) ON \(ident: index.table) (\(ident: index.column))"
+            ).run()
+        }
+    }
+}

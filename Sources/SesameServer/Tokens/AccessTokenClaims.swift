@@ -1,0 +1,37 @@
+import Foundation
+import JWTKit
+
+/// The JWT access token payload of RFC 9068 §2.2 (`iss`, `exp`, `aud`, `sub`, `client_id`,
+/// `iat`, `jti`, plus `scope`, `auth_time`, `acr`, `amr`), with two private claims:
+/// `sid` (browser session) and `fid` (refresh-token family), so that revoking the family makes
+/// the access token inactive at `/userinfo` and `/introspect`.
+///
+/// The header `typ` is `at+jwt` (RFC 9068 §2.1), which keeps ID tokens from being accepted as
+/// access tokens. `aud` is the issuer URL: Sesame's own APIs are the resource server.
+struct AccessTokenClaims: JWTPayload, Equatable {
+    var iss: String
+    /// The user id, or the client id for client_credentials tokens (RFC 9068 §2.2).
+    var sub: String
+    var aud: String
+    var exp: Int
+    var iat: Int
+    var jti: String
+    var clientID: String
+    var scope: String
+    var authTime: Int?
+    var acr: String?
+    var amr: [String]?
+    var sid: String?
+    var fid: String?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, exp, iat, jti, scope, acr, amr, sid, fid
+        case clientID = "client_id"
+        case authTime = "auth_time"
+    }
+
+    var scopes: Set<String> { Set(scope.split(separator: " ").map(String.init)) }
+
+    /// Claim checks are made by ``AccessTokenVerifier``; JWTKit only checks the signature.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

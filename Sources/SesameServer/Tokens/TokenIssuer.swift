@@ -1,0 +1,58 @@
+import Crypto
+import Foundation
+import SesameProtocol
+
+/// Mints ID tokens and RFC 9068 access tokens with the ``KeyRing``, and random refresh tokens.
+struct TokenIssuer: Sendable {
+    /// The issuer identifier, exactly as in discovery.
+    let issuer: String
+    let keyRing: KeyRing
+    let now: @Sendable () -> Date
+
+    /// Access tokens are always RS256, which every resource server supports (RFC 9068 §2.1).
+    static let accessTokenAlgorithm = "RS256"
+
+    /// A new access token and its claims.
+    func accessToken(
+        client: ClientRecord, subject: String, scope: String,
+        authentication: AuthenticationContext?, sessionID: String?, familyID: String?
+    ) async throws -> (token: String, claims: AccessTokenClaims) {
+        let issuedAt = Int(now().timeIntervalSince1970)
+        let claims = AccessTokenClaims(
+            iss: issuer, sub: subject, aud: issuer, exp: issuedAt + client.accessTokenLifetime,
+            iat: issuedAt, jti: SecureRandom.token(byteCount: 16), clientID: client.clientID,
+            scope: scope,
+            authTime: authentication.map { Int($0.authTime.timeIntervalSince1970) },
+            acr: authentication?.acr, amr: authentication?.amr, sid: sessionID, fid: familyID)
+        let token = try await keyRing.sign(claims, algorithm: Self.accessTokenAlgorithm, type: "at+jwt")
+        return (token, claims)
+    }
+
+    /// An ID token (OIDC Core §2, §3.1.3.6), signed with the client's `idTokenSigningAlg`.
+    func idToken(
+        client: ClientRecord, authentication: AuthenticationContext, nonce: String?,
+        sessionID: String?, accessToken: String
+    ) async throws -> String {
+        let issuedAt = Int(now().timeIntervalSince1970)
+        let claims = IDTokenClaims(
+            iss: issuer, sub: authentication.userID, aud: client.clientID, azp: client.clientID,
+            exp: issuedAt + client.idTokenLifetime, iat: issuedAt,
+            authTime: Int(authentication.authTime.timeIntervalSince1970), nonce: nonce,
+            acr: authentication.acr, amr: authentication.amr.isEmpty ? nil : authentication.amr,
+            sid: sessionID, atHash: Self.atHash(accessToken))
+        return try await keyRing.sign(claims, algorithm: client.idTokenSigningAlg, type: "JWT")
+    }
+
+    /// A new refresh token: 256 random bits (RFC 6749 §10.10), stored only as a digest.
+    static func newRefreshToken() -> (token: String, digest: String) {
+        let token = SecureRandom.token()
+        return (token, SecretDigest.of(token))
+    }
+
+    /// OIDC Core §3.1.3.6: base64url of the left half of SHA-256 of the ASCII access token
+    /// (the hash matching RS256 and ES256).
+    static func atHash(_ accessToken: String) -> String {
+        let digest = Array(SHA256.hash(data: Data(accessToken.utf8)))
+        return Base64URL.encode(digest.prefix(digest.count / 2))
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import Sesame
+import SesameLoopback
+
+/// `sesame login`: browser sign-in through the loopback redirect (RFC 8252 §7.3) against any
+/// OpenID provider, remembering issuer, client id, redirect URI and scopes for later commands.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in with the browser (authorization code + PKCE, loopback redirect).",
+        discussion: """
+            Opens the system browser ($BROWSER when set, else xdg-open / open) at the \
+            provider's authorization endpoint and waits on 127.0.0.1 for the redirect. The \
+            issuer, client id, redirect URI and scopes are remembered in <config-dir>/config.json, \
+            so later commands need no flags and a later `sesame login` adds another account.
+            Example: sesame login --issuer http://127.0.0.1:8080 --client-id sesame-cli
+            """)
+
+    @Option(help: "The OpenID provider's issuer URL (default: the remembered one).")
+    var issuer: String?
+    @Option(name: .customLong("client-id"), help: "The registered client id (default: the remembered one).")
+    var clientID: String?
+    @Option(name: .customLong("scope"), help: "Scopes to request (repeatable or space separated; default: openid profile email offline_access).")
+    var scopes: [String] = []
+    @Flag(name: .customLong("no-browser"), help: "Print the URL to open instead of starting a browser.")
+    var noBrowser = false
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: "The loopback redirect URI, e.g. http://127.0.0.1:8400/callback to pin the port for providers that match exactly (default: http://127.0.0.1/callback on a free port).")
+    var redirectURI: String?
+    @Option(name: .customLong("allow-origin"), help: "An API origin `sesame curl` may send the token to (repeatable, remembered).")
+    var allowOrigins: [String] = []
+    @Option(name: .customLong("login-hint"), help: "Pre-fill this username or email on the login page.")
+    var loginHint: String?
+    @Option(help: "Seconds to wait for the browser to come back.")
+    var timeout: Int = 300
+    @OptionGroup var configDir: ConfigDirOption
+    @OptionGroup var json: JSONOption
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let directory = configDir.directory
+            let remembered = try CLIProfile.load(from: directory)
+            let profile = try makeProfile(remembered: remembered)
+            try await refuseProviderChange(from: remembered, to: profile)
+            let session = try ClientSession.open(configDir, profile: profile)
+            // Discovery first: an unreachable or wrong issuer fails here, before any progress.
+            _ = try await session.client.metadata()
+            let opener: any BrowserOpener =
+                noBrowser ? PrintingBrowserOpener() : EnvironmentBrowserOpener()
+            let agent = LoopbackBrowserAgent(opener: opener, timeout: .seconds(timeout))
+            Terminal.progress(
+                noBrowser
+                    ? "Waiting for you to sign in at \(profile.issuer.absoluteString) ..."
+                    : "Opening the browser to sign in at \(profile.issuer.absoluteString) ...")
+            var options = SignInOptions(loginHint: loginHint)
+            if remembered != nil, await session.client.currentAccount() != nil {
+                // Another account: ask the provider for a fresh login instead of SSO.
+                options.prompt = ["login"]
+            }
+            var account = try await session.client.signIn(with: agent, options: options)
+            try profile.save(to: directory)
+            if let claims = try? await session.client.userInfo(for: account.id) {
+                AccountLabels.remember(claims, for: account, in: directory)
+                account = AccountLabels.load(from: directory).enrich(account)
+            }
+            if json.enabled {
+                try Terminal.json(AccountSummary(account, current: true))
+            } else {
+                Terminal.out(
+                    "Signed in as \(AccountSummary.label(account)) at \(account.issuer).")
+            }
+        }
+    }
+
+    /// One config directory holds the accounts of one provider and client: signing in to
+    /// another while accounts remain would mix their sessions in one store.
+    private func refuseProviderChange(from remembered: CLIProfile?, to profile: CLIProfile) async throws {
+        guard let remembered,
+            remembered.issuer != profile.issuer || remembered.clientID != profile.clientID
+        else { return }
+        let accounts = try await ClientSession.open(configDir, profile: remembered).client.accounts()
+        guard accounts.isEmpty else {
+            throw CLIError(
+                "this config directory is signed in to \(remembered.issuer.absoluteString) as client \(remembered.clientID)",
+                hint: "Run `sesame logout --all` first, or pass another --config-dir for \(profile.issuer.absoluteString).")
+        }
+    }
+
+    private func makeProfile(remembered: CLIProfile?) throws -> CLIProfile {
+        guard let issuerText = issuer ?? remembered?.issuer.absoluteString,
+            let clientID = clientID ?? remembered?.clientID
+        else {
+            throw CLIError(
+                "no issuer and client id to sign in with",
+                hint: "Pass --issuer URL --client-id ID (they are remembered afterwards).")
+        }
+        guard let issuerURL = URL(string: issuerText), issuerURL.scheme != nil, issuerURL.host != nil
+        else {
+            throw CLIError(
+                "--issuer '\(issuerText)' is not an absolute URL",
+                hint: "Use e.g. https://id.example.com or http://127.0.0.1:8080.")
+        }
+        let sameProvider =
+            remembered.map { $0.issuer == issuerURL && $0.clientID == clientID } ?? false
+        let redirect: URL
+        if let redirectURI {
+            guard let url = URL(string: redirectURI), url.scheme == "http",
+                ["127.0.0.1", "[::1]", "::1"].contains(url.host ?? "")
+            else {
+                throw CLIError(
+                    "--redirect-uri '\(redirectURI)' is not a loopback http URI",
+                    hint: "Use e.g. http://127.0.0.1:8400/callback (RFC 8252 §7.3; not localhost, §8.3).")
+            }
+            redirect = url
+        } else {
+            redirect = (sameProvider ? remembered?.redirectURI : nil) ?? CLIProfile.defaultRedirectURI
+        }
+        let scopeList = scopes.flatMap { $0.split(separator: " ").map(String.init) }
+        let origins = (sameProvider ? remembered?.allowedOrigins ?? [] : []) + allowOrigins
+        for origin in allowOrigins { _ = try ClientSession.origin(origin) }
+        return CLIProfile(
+            issuer: issuerURL, clientID: clientID, redirectURI: redirect,
+            scopes: scopeList.isEmpty
+                ? (sameProvider ? remembered?.scopes : nil) ?? CLIProfile.defaultScopes
+                : scopeList,
+            allowedOrigins: Array(Set(origins)).sorted())
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SesameServer
+
+/// `sesame serve`: the OpenID provider on the embedded default (SQLite in `./.sesame`),
+/// listening on 127.0.0.1:8080 until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Sesame identity server.",
+        discussion: """
+            The first stdout line is `Issuer: <url>` (with --port 0 it names the port the \
+            system chose). Logs go to stderr. Stops cleanly on Ctrl-C or SIGTERM.
+            """)
+
+    @Option(help: "The interface to listen on.")
+    var host: String = "127.0.0.1"
+    @Option(help: "The TCP port (0 picks a free one).")
+    var port: Int = 8080
+    @Option(help: "The public issuer URL, when it differs from http://<host>:<port> (e.g. behind TLS).")
+    var issuer: String?
+    @Option(name: .customLong("config"), help: "A seed file (JSON) with clients and users, applied at start.")
+    var seedFile: String?
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+    @OptionGroup var dataDir: DataDirOption
+
+    func validate() throws {
+        guard (0...65535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535.")
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let logger = CLILogging.logger(label: "sesame.server", level: logLevel)
+            var issuerURL: URL?
+            if let issuer {
+                guard let url = URL(string: issuer), url.scheme != nil, url.host != nil else {
+                    throw CLIError("--issuer '\(issuer)' is not an absolute URL", hint: "Use e.g. https://id.example.com.")
+                }
+                issuerURL = url
+            }
+            var seedURL: URL?
+            if let seedFile {
+                guard FileManager.default.isReadableFile(atPath: seedFile) else {
+                    throw CLIError("cannot read the seed file '\(seedFile)'", hint: "Check the --config path.")
+                }
+                seedURL = URL(fileURLWithPath: seedFile)
+            }
+            let configuration = ServerConfiguration(
+                dataDirectory: DataDirectory(url: dataDir.url), host: host, port: port,
+                issuer: issuerURL, seedFile: seedURL)
+            let signals = ShutdownSignals()
+            let server = try await SesameServer.start(configuration, logger: logger)
+            Terminal.out("Issuer: \(server.issuer.absoluteString)")
+            Terminal.out("Data directory: \(dataDir.url.path)")
+            Terminal.out("Discovery: \(server.issuer.absoluteString)/.well-known/openid-configuration")
+            try await printFirstSteps(server)
+            Terminal.out("Press Ctrl-C to stop.")
+            try await Self.run(server, until: signals, logger: logger)
+        }
+    }
+
+    /// On an empty store, the exact commands that make the server usable.
+    private func printFirstSteps(_ server: RunningServer) async throws {
+        let dataDirFlag = dataDir.path == "./.sesame" ? "" : " --data-dir \(dataDir.path)"
+        if try await server.store.clients().isEmpty {
+            Terminal.out("No clients yet. Create one for the CLI with:")
+            Terminal.out("  sesame client add sesame-cli --redirect-uri http://127.0.0.1/callback\(dataDirFlag)")
+        }
+        if try await server.store.users().isEmpty {
+            Terminal.out("No users yet. Create one with:")
+            Terminal.out("  sesame user add alice --email alice@example.com\(dataDirFlag)")
+        }
+        let clientID =
+            try await server.store.clients().first { !$0.isConfidential }?.clientID ?? "sesame-cli"
+        Terminal.out("Sign in from a terminal with:")
+        Terminal.out("  sesame login --issuer \(server.issuer.absoluteString) --client-id \(clientID)")
+    }
+
+    /// Serves until SIGINT/SIGTERM (then a graceful shutdown) or until the server stops.
+    static func run(_ server: RunningServer, until signals: ShutdownSignals, logger: Logger) async throws {
+        try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                try await server.wait()
+                return nil
+            }
+            group.addTask { await signals.next() }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            if let signal = first {
+                logger.info("\(signal) received; shutting down")
+                try await server.shutdown()
+            }
+            try await group.waitForAll()
+        }
+        logger.info("Stopped")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import Sesame
+
+/// The SDK client behind the terminal commands: the remembered ``CLIProfile`` plus the
+/// encrypted credential store in the config directory (`credentials/`, key `credentials.key`).
+struct ClientSession: Sendable {
+    let directory: ConfigDirectory
+    let profile: CLIProfile
+    let client: SesameClient
+
+    /// Opens the session for `profile` (or the remembered one). `extraOrigins` are allowed to
+    /// receive the access token for this run only (`sesame curl --allow-origin`).
+    static func open(
+        _ option: ConfigDirOption, profile: CLIProfile? = nil, extraOrigins: [String] = []
+    ) throws -> ClientSession {
+        let directory = option.directory
+        let profile = try profile ?? CLIProfile.require(from: directory)
+        try directory.prepare()
+        let origins = try (profile.allowedOrigins + extraOrigins).map(Self.origin)
+        let configuration = SesameConfiguration(
+            issuer: profile.issuer, clientID: profile.clientID, redirectURI: profile.redirectURI,
+            scopes: profile.scopes, allowedOrigins: origins)
+        try configuration.validate()
+        let store = try EncryptedFileCredentialStore(
+            directory: directory.credentialsURL, keySource: .keyFile(directory.credentialsKeyURL))
+        let client = SesameClient(
+            configuration: configuration, store: store, transport: URLSessionTransport(),
+            clock: SystemClock(), logger: CLILogging.clientLogger())
+        return ClientSession(directory: directory, profile: profile, client: client)
+    }
+
+    /// The account commands act on: the current one, or a clear "sign in" error.
+    func currentAccount() async throws -> Account {
+        if let account = await client.currentAccount() { return labels.enrich(account) }
+        throw CLIError(
+            "not signed in at \(profile.issuer.absoluteString)",
+            hint: "Run `sesame login` first.", exitCode: CLIError.notSignedInExitCode)
+    }
+
+    /// The signed-in accounts (most recently used first) with cached email and name.
+    func accounts() async -> [Account] {
+        let labels = self.labels
+        return await client.accounts().map(labels.enrich)
+    }
+
+    var labels: AccountLabels { AccountLabels.load(from: directory) }
+
+    /// Finds an account by id, email (case-insensitive), subject or display name.
+    func account(matching selector: String) async throws -> Account {
+        let accounts = await accounts()
+        let lowered = selector.lowercased()
+        let matches = accounts.filter {
+            $0.id == selector || $0.subject == selector || $0.email?.lowercased() == lowered
+        }
+        if matches.count == 1 { return matches[0] }
+        let byName = accounts.filter { $0.displayName?.lowercased() == lowered }
+        if matches.isEmpty, byName.count == 1 { return byName[0] }
+        if matches.count > 1 || byName.count > 1 {
+            throw CLIError(
+                "'\(selector)' matches several accounts",
+                hint: "Use the account id shown by `sesame accounts`.")
+        }
+        throw CLIError(
+            "no signed-in account matches '\(selector)'",
+            hint: "See `sesame accounts` for ids and emails, or sign in with `sesame login`.",
+            exitCode: CLIError.notSignedInExitCode)
+    }
+
+    /// Parses an origin given on the command line (`https://api.example.com`).
+    static func origin(_ text: String) throws(CLIError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme, url.host != nil,
+            ["http", "https"].contains(scheme.lowercased())
+        else {
+            throw CLIError(
+                "'\(text)' is not an origin", hint: "Use the form https://api.example.com[:port].")
+        }
+        return url
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// The demo's "person": signs in on Sesame's hosted login page over real HTTP, printing each
+/// hop (SPEC §3). It is the handler of a `HeadlessBrowserAgent`: it gets the authorization URL
+/// and returns the redirect back to the app **without following it**.
+///
+/// Never prints the password, the code or `state`: only field names and redacted values.
+struct HostedLoginDriver: Sendable {
+    let username: String
+    let password: String
+    /// Receives one line per hop.
+    let say: @Sendable (String) -> Void
+
+    static let maximumHops = 8
+
+    func signIn(at authorizationURL: URL) async throws -> URL {
+        guard let redirectURI = Self.queryValue("redirect_uri", in: authorizationURL),
+            let redirect = URL(string: redirectURI)
+        else {
+            throw CLIError("the authorization URL has no redirect_uri")
+        }
+        let browser = ScriptedBrowser()
+        var page = try await browser.get(authorizationURL)
+        say("GET \(Self.pathOnly(authorizationURL)) → \(Self.describe(page))")
+        var submitted = false
+        for _ in 0..<Self.maximumHops {
+            if (300..<400).contains(page.status), let location = page.location {
+                if Self.isRedirect(location, to: redirect) {
+                    return location
+                }
+                page = try await browser.get(location)
+                say("GET \(Self.pathOnly(location)) → \(Self.describe(page))")
+                continue
+            }
+            guard page.status == 200, let form = HTMLForm.loginForm(in: page.body) else {
+                throw CLIError(
+                    "the login page at \(Self.pathOnly(page.url)) answered HTTP \(page.status) without a login form",
+                    hint: "Check the server log.")
+            }
+            if submitted {
+                throw CLIError(
+                    "the login page was shown again after submitting the credentials of \(username)",
+                    hint: "Check the username and password.")
+            }
+            submitted = true
+            guard let action = URL(string: form.action, relativeTo: page.url)?.absoluteURL else {
+                throw CLIError("the login form's action '\(form.action)' is not a URL")
+            }
+            let fields = form.fields(username: username, password: password)
+            page = try await browser.post(action, fields: fields)
+            say("POST \(Self.pathOnly(action)) (\(Self.summary(of: fields, in: form))) → \(Self.describe(page))")
+        }
+        throw CLIError("the login did not come back to \(redirectURI) after \(Self.maximumHops) hops")
+    }
+
+    /// `username=alice, password=<hidden>, 10 hidden fields incl. csrf_token`: what a person
+    /// typed, and how much the page carried along, without any value that could be secret.
+    static func summary(of fields: [(String, String)], in form: HTMLForm) -> String {
+        var typed: [String] = []
+        var hidden: [String] = []
+        for (name, value) in fields {
+            switch form.inputs.first(where: { $0.name == name })?.type {
+            case "password": typed.append("\(name)=<hidden>")
+            case "text", "email": typed.append("\(name)=\(value)")
+            default: hidden.append(name)
+            }
+        }
+        if !hidden.isEmpty {
+            let csrf = hidden.first { $0.lowercased().contains("csrf") }
+            typed.append(
+                "\(hidden.count) hidden field\(hidden.count == 1 ? "" : "s")"
+                    + (csrf.map { " incl. \($0)" } ?? ""))
+        }
+        return typed.joined(separator: ", ")
+    }
+
+    /// `true` when `location` is the app's redirect URI (scheme, host, port and path).
+    static func isRedirect(_ location: URL, to redirect: URL) -> Bool {
+        location.scheme == redirect.scheme && location.host == redirect.host
+            && location.port == redirect.port && location.path == redirect.path
+    }
+
+    static func queryValue(_ name: String, in url: URL) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+            .first { $0.name == name }?.value
+    }
+
+    /// `scheme://host:port/path` without the query (which may carry secrets).
+    static func pathOnly(_ url: URL) -> String {
+        url.path.isEmpty ? "/" : url.path
+    }
+
+    /// A redirect URL with every query value redacted except `iss`.
+    static func redacted(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return pathOnly(url)
+        }
+        components.queryItems = components.queryItems?.map { item in
+            item.name == "iss" || item.name == "error"
+                ? item : URLQueryItem(name: item.name, value: "<redacted>")
+        }
+        return components.string?.removingPercentEncoding ?? pathOnly(url)
+    }
+
+    private static func describe(_ page: ScriptedBrowser.Page) -> String {
+        if (300..<400).contains(page.status), let location = page.location {
+            return "\(page.status) to \(redacted(location))"
+        }
+        if page.status == 200, HTMLForm.loginForm(in: page.body) != nil {
+            return "200 login page"
+        }
+        return "\(page.status)"
+    }
+}

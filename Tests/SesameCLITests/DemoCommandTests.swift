@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+@Suite("sesame demo")
+struct DemoCommandTests {
+    @Test("walks every step against a throwaway server and exits 0")
+    func demoPasses() async throws {
+        let result = try await CLIProcess.run(["demo"])
+        try #require(result.status == 0, "\(result)")
+        for step in 1...8 {
+            #expect(result.stdout.contains("[\(step)/8] "), "step \(step) missing:\n\(result.stdout)")
+        }
+        #expect(result.stdout.contains("All 8 steps passed."))
+        // The login hops are shown, the code and state are not.
+        #expect(result.stdout.contains("POST "))
+        #expect(result.stdout.contains("code=<redacted>"))
+        #expect(!result.stdout.contains("password=") || result.stdout.contains("password=<hidden>"))
+        for line in result.stdout.split(separator: "\n") where line.contains("code=") {
+            #expect(line.contains("code=<redacted>"), "unredacted: \(line)")
+        }
+        // The temporary data directory is gone.
+        let dataLine = try #require(
+            result.stdout.split(separator: "\n").first { $0.contains("Data directory (temporary): ") })
+        let path = String(dataLine.split(separator: ": ", maxSplits: 1)[1])
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}

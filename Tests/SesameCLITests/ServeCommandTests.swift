@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `sesame serve` on its own: first-start guidance, the seed file, and clean signal handling.
+@Suite("sesame serve")
+struct ServeCommandTests {
+    @Test("on an empty data directory it prints the issuer first, then how to add a client and a user")
+    func firstStart() async throws {
+        let temp = try TempDirectory("first-start")
+        defer { temp.remove() }
+        let server = try CLIProcess.Started(["serve", "--port", "0", "--data-dir", temp.path("data")])
+        let issuerLine = try await server.whileRunning {
+            let issuerLine = try await server.firstLine(startingWith: "Issuer: ")
+            _ = try await server.firstLine(startingWith: "Press Ctrl-C")
+            // The printed issuer is the one discovery names (OIDC Discovery §4.3).
+            let issuer = String(issuerLine.dropFirst("Issuer: ".count))
+            let discovery = try #require(URL(string: "\(issuer)/.well-known/openid-configuration"))
+            let (body, _) = try await URLSession.shared.data(from: discovery)
+            let metadata = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+            #expect(metadata?["issuer"] as? String == issuer)
+            return issuerLine
+        }
+        let status = try await server.terminate()
+        #expect(status == 0, "\(server.stderr())")
+        let lines = server.stdout().split(separator: "\n").map(String.init)
+        #expect(lines.first == issuerLine)
+        #expect(lines.contains { $0.contains("sesame client add ") && $0.contains("--data-dir") })
+        #expect(lines.contains { $0.contains("sesame user add ") })
+        #expect(issuerLine.hasPrefix("Issuer: http://127.0.0.1:"))
+    }
+
+    @Test("--config seeds clients and users at start")
+    func seedFile() async throws {
+        let temp = try TempDirectory("seed")
+        defer { temp.remove() }
+        let seed = temp.url.appendingPathComponent("seed.json")
+        try Data(
+            """
+            {"clients": [{"client_id": "seeded-app", "redirect_uris": ["http://127.0.0.1/callback"]}],
+             "users": [{"username": "erin", "email": "erin@example.com", "password": "a-long-seed-password"}]}
+            """.utf8
+        ).write(to: seed)
+        let data = temp.path("data")
+        let server = try CLIProcess.Started([
+            "serve", "--port", "0", "--data-dir", data, "--config", seed.path,
+        ])
+        _ = try await server.whileRunning { try await server.firstLine(startingWith: "Press Ctrl-C") }
+        #expect(!server.stdout().contains("No clients yet"))
+        #expect(server.stdout().contains("--client-id seeded-app"))
+        #expect(try await server.terminate() == 0)
+
+        let clients = try await CLIProcess.run(["client", "list", "--data-dir", data])
+        #expect(clients.stdout.contains("seeded-app"), "\(clients)")
+        let users = try await CLIProcess.run(["user", "list", "--data-dir", data])
+        #expect(users.stdout.contains("erin@example.com"), "\(users)")
+    }
+
+    @Test("a missing seed file is one error line")
+    func missingSeed() async throws {
+        let temp = try TempDirectory("noseed")
+        defer { temp.remove() }
+        let result = try await CLIProcess.run([
+            "serve", "--port", "0", "--data-dir", temp.path("data"), "--config", temp.path("nope.json"),
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("--config"), "\(result)")
+    }
+}

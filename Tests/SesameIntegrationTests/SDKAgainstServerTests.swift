@@ -1,0 +1,178 @@
+import Crypto
+import Foundation
+import Logging
+import Sesame
+import SesameLoopback
+import SesameProtocol
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The SDK against the real Sesame server, in process, over real HTTP on 127.0.0.1.
+@Suite("SDK against the Sesame server")
+struct SDKAgainstServerTests {
+    func tempDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("sesame-sdk-store-\(UUID().uuidString)")
+    }
+
+    func client(
+        _ server: IntegrationServer, store: any CredentialStore = InMemoryCredentialStore(),
+        transport: any HTTPTransport = URLSessionTransport(), clock: any SesameClock = SystemClock(),
+        redirectURI: String = IntegrationServer.redirectURI
+    ) -> SesameClient {
+        var logger = Logger(label: "sesame.it.sdk")
+        logger.logLevel = .error
+        return SesameClient(
+            configuration: server.configuration(redirectURI: redirectURI), store: store,
+            transport: transport, clock: clock, logger: logger,
+            retryPolicy: RetryPolicy(delays: [.zero], sleep: { _ in }))
+    }
+
+    @Test func browserSignInWithHeadlessAgent() async throws {
+        try await withServer { server in
+            let client = client(server)
+            let metadata = try await client.metadata()
+            #expect(metadata.issuer == server.issuer.absoluteString)
+            let account = try await client.signIn(with: server.agent())
+            #expect(account.issuer == server.issuer.absoluteString)
+            let claims = try await client.idTokenClaims()
+            #expect(claims.sub == account.subject)
+            #expect(claims.aud.contains(IntegrationServer.clientID))
+            let profile = try await client.userInfo()
+            #expect(profile.sub == account.subject)
+            #expect(profile.email == "ada@example.com")
+            #expect(!(try await client.validAccessToken()).isEmpty)
+        }
+    }
+
+    @Test func browserSignInWithLoopbackAgent() async throws {
+        try await withServer { server in
+            let client = client(server, redirectURI: IntegrationServer.loopbackRedirectURI)
+            let browser = TestBrowser(username: IntegrationServer.username, password: IntegrationServer.password)
+            let agent = LoopbackBrowserAgent(opener: ScriptedOpener(browser: browser), timeout: .seconds(30))
+            let account = try await client.signIn(with: agent)
+            #expect(account.subject == (try await client.idTokenClaims()).sub)
+        }
+    }
+
+    @Test func resumeAfterRestartFromTheFileStore() async throws {
+        try await withServer { server in
+            let directory = tempDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let key = SymmetricKey(size: .bits256)
+            let store = try EncryptedFileCredentialStore(directory: directory, keySource: .key(key))
+            let account = try await client(server, store: store).signIn(with: server.agent())
+
+            // A new process: new store instance on the same directory, new client, no network.
+            let transport = ObservingTransport()
+            let reopened = try EncryptedFileCredentialStore(directory: directory, keySource: .key(key))
+            let relaunched = client(server, store: reopened, transport: transport)
+            #expect(await relaunched.restore() == account)
+            #expect(await relaunched.accounts().map(\.id) == [account.id])
+            _ = try await relaunched.validAccessToken()
+            #expect(transport.state.withLock { $0.tokenRequests } == 0)
+        }
+    }
+
+    @Test func thousandConcurrentCallersCauseOneRefresh() async throws {
+        try await withServer { server in
+            let clock = TestClock(Date())
+            let transport = ObservingTransport()
+            let client = client(server, transport: transport, clock: clock)
+            _ = try await client.signIn(with: server.agent())
+            let before = try await client.validAccessToken()
+            clock.advance(by: 3600)  // the 900 s access token has expired on the device clock
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<1000 { group.addTask { try await client.validAccessToken() } }
+                var all = Set<String>()
+                for try await token in group { all.insert(token) }
+                return all
+            }
+            #expect(transport.state.withLock { $0.refreshRequests } == 1)
+            #expect(tokens.count == 1)
+            #expect(tokens.first != before)
+            // The refreshed token works at the server.
+            #expect(try await client.userInfo().sub == (try await client.idTokenClaims()).sub)
+        }
+    }
+
+    @Test func refreshRacingLogoutIsDiscarded() async throws {
+        try await withServer { server in
+            let clock = TestClock(Date())
+            let gate = Gate()
+            let transport = ObservingTransport(refreshGate: gate)
+            let store = InMemoryCredentialStore()
+            let client = client(server, store: store, transport: transport, clock: clock)
+            _ = try await client.signIn(with: server.agent())
+            clock.advance(by: 3600)
+            let refresh = Task { try await client.validAccessToken() }
+            await gate.arrival()
+            _ = try await client.logout(revoke: false)
+            await gate.open()
+            await #expect(throws: SesameError.self) { try await refresh.value }
+            #expect(await client.accounts().isEmpty)
+            #expect(await client.currentAccount() == nil)
+            #expect(try await store.keys().filter { $0.hasPrefix("sesame.session.") }.isEmpty)
+        }
+    }
+
+    @Test func unauthorizedRefreshesAndRetriesOnce() async throws {
+        try await withServer { server in
+            let transport = ObservingTransport()
+            let client = client(server, transport: transport)
+            _ = try await client.signIn(with: server.agent())
+            let userinfo = try #require(try await client.metadata().userinfoEndpoint)
+            transport.state.withLock { $0.spoilNextBearer = true }
+            let (data, response) = try await client.data(for: URLRequest(url: userinfo))
+            #expect(response.statusCode == 200)
+            #expect(String(decoding: data, as: UTF8.self).contains("ada@example.com"))
+            #expect(transport.state.withLock { $0.refreshRequests } == 1)
+            let bearers = transport.state.withLock { $0.bearersSent }
+            #expect(bearers.count == 2)
+            #expect(bearers[0] != bearers[1])
+        }
+    }
+
+    @Test func logoutRevokesAtTheServer() async throws {
+        try await withServer { server in
+            let transport = ObservingTransport()
+            let store = InMemoryCredentialStore()
+            let client = client(server, store: store, transport: transport)
+            let account = try await client.signIn(with: server.agent())
+            let sessionData = try #require(try await store.load("sesame.session.\(account.id)"))
+            let stored = try JSONSerialization.jsonObject(with: sessionData) as? [String: Any]
+            let refreshToken = try #require(stored?["refreshToken"] as? String)
+            let result = try await client.logout(revoke: true)
+            #expect(result.revoked)
+            #expect(transport.state.withLock { $0.revocations } >= 1)
+            #expect(await client.currentAccount() == nil)
+
+            // The revoked refresh token no longer works at the token endpoint.
+            let metadata = try await client.metadata()
+            var request = URLRequest(url: metadata.tokenEndpoint)
+            request.httpMethod = "POST"
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(FormURLEncoding.encode([
+                "grant_type": "refresh_token", "refresh_token": refreshToken,
+                "client_id": IntegrationServer.clientID,
+            ]).utf8)
+            let (body, response) = try await URLSessionTransport().send(request)
+            #expect(response.statusCode == 400)
+            #expect(String(decoding: body, as: UTF8.self).contains("invalid_grant"))
+        }
+    }
+}
+
+/// A browser opener that drives the real login page and then visits the loopback redirect.
+struct ScriptedOpener: BrowserOpener {
+    let browser: TestBrowser
+    func open(_ url: URL) async throws {
+        let browser = self.browser
+        Task {
+            let redirect = try await browser.signIn(url)
+            _ = try await browser.visit(redirect)
+        }
+    }
+}

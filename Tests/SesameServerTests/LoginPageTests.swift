@@ -1,0 +1,118 @@
+import Foundation
+import SesameProtocol
+import Testing
+
+@Suite("Hosted login page")
+struct LoginPageTests {
+    static let requiredHeaders = [
+        "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+        "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
+    ]
+
+    @Test("security headers: CSP frame-ancestors none, no scripts, X-Frame-Options; no external resources")
+    func securityHeaders() async throws {
+        try await withTestServer { server in
+            let page = try await OAuthFlow(browser: server.client()).authorize(.init())
+            #expect(page.status == 200)
+            let csp = try #require(page.header("Content-Security-Policy"))
+            #expect(csp.contains("frame-ancestors 'none'"))
+            #expect(csp.contains("default-src 'none'"))
+            #expect(csp.contains("form-action 'self'"))
+            #expect(!csp.contains("script-src"))
+            for (name, value) in Self.requiredHeaders { #expect(page.header(name) == value, "\(name)") }
+            #expect(!page.text.contains("<script"))
+            #expect(!page.text.contains("src=\"http"))
+            #expect(!page.text.contains("href=\"http"))
+
+            let errorPage = try await server.client().get("/authorize", query: ["client_id": "nobody"])
+            #expect(errorPage.header("Content-Security-Policy") != nil)
+            #expect(errorPage.header("X-Frame-Options") == "DENY")
+        }
+    }
+
+    @Test("CSRF cookie is HttpOnly, SameSite=Strict, not Secure on loopback")
+    func csrfCookieAttributes() async throws {
+        try await withTestServer { server in
+            let page = try await OAuthFlow(browser: server.client()).authorize(.init())
+            let cookie = try #require(page.setCookies.first { $0.hasPrefix("sesame_csrf=") })
+            #expect(cookie.contains("HttpOnly"))
+            #expect(cookie.contains("SameSite=Strict"))
+            #expect(!cookie.contains("Secure"))
+        }
+    }
+
+    @Test("a login POST without the matching CSRF cookie is refused and issues no code")
+    func csrfFailure() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let flow = OAuthFlow(browser: browser)
+            let page = try await flow.authorize(.init())
+
+            browser.setCookie("sesame_csrf", nil)
+            let noCookie = try await flow.submitLogin(page: page)
+            #expect(noCookie.status == 403)
+            #expect(noCookie.location == nil)
+            #expect(browser.cookie("sesame_session") == nil)
+
+            browser.setCookie("sesame_csrf", SecureRandom.token())
+            let wrongCookie = try await flow.submitLogin(page: page)
+            #expect(wrongCookie.status == 403)
+            #expect(wrongCookie.location == nil)
+        }
+    }
+
+    @Test("wrong password or unknown user shows the form again with an error and no session")
+    func wrongPassword() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let flow = OAuthFlow(browser: browser)
+            let page = try await flow.authorize(.init())
+            let wrong = try await flow.submitLogin(page: page, password: "not the password")
+            #expect(wrong.status == 401)
+            #expect(wrong.location == nil)
+            #expect(wrong.text.contains("incorrect"))
+            #expect(HTMLForm(html: wrong.text).fields["username"] == Fixtures.username)
+            #expect(browser.cookie("sesame_session") == nil)
+
+            let unknown = try await flow.submitLogin(page: page, username: "mallory")
+            #expect(unknown.status == 401)
+            #expect(unknown.location == nil)
+
+            // The re-rendered form still works.
+            let retry = try await flow.submitLogin(page: wrong)
+            #expect(retry.status == 303)
+            #expect(retry.locationQuery["code"] != nil)
+        }
+    }
+
+    @Test("tampered hidden fields are validated again on POST")
+    func tamperedForm() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let page = try await OAuthFlow(browser: browser).authorize(.init())
+            var fields = HTMLForm(html: page.text).fields
+            fields["username"] = Fixtures.username
+            fields["password"] = Fixtures.password
+            fields["redirect_uri"] = "https://evil.example.com/cb"
+            let response = try await browser.postForm("/login", fields)
+            #expect(response.status == 400)
+            #expect(response.location == nil)
+        }
+    }
+
+    @Test("login_hint prefills the username; sign-up and reset pages are placeholders")
+    func hintAndPlaceholders() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let page = try await OAuthFlow(browser: browser).authorize(.init(), extra: ["login_hint": "bob@example.com"])
+            #expect(HTMLForm(html: page.text).fields["username"] == "bob@example.com")
+            let signup = try await browser.get("/signup")
+            #expect(signup.status == 200)
+            #expect(signup.text.contains("coming soon"))
+            #expect(!signup.text.contains("<form"))
+            let reset = try await browser.get("/password-reset")
+            #expect(reset.status == 200)
+            #expect(reset.text.contains("coming soon"))
+        }
+    }
+}

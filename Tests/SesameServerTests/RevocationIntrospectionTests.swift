@@ -1,0 +1,98 @@
+import Foundation
+import SesameProtocol
+import Testing
+
+@Suite("Revocation (RFC 7009) and introspection (RFC 7662)")
+struct RevocationIntrospectionTests {
+    @Test("introspection requires a confidential client")
+    func introspectionNeedsClientAuth() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
+            let anonymous = try await browser.postForm("/introspect", ["token": tokens.accessToken])
+            #expect(anonymous.status == 401)
+            #expect(try anonymous.json(APIError.self).error == "invalid_client")
+            let publicClient = try await browser.postForm(
+                "/introspect", ["token": tokens.accessToken, "client_id": Fixtures.nativeApp])
+            #expect(publicClient.status == 401)
+            let wrongSecret = try await browser.postForm(
+                "/introspect", ["token": tokens.accessToken],
+                headers: HTTPTestClient.basic(Fixtures.backend, "nope"))
+            #expect(wrongSecret.status == 401)
+        }
+    }
+
+    @Test("active access and refresh tokens introspect with their claims")
+    func activeTokens() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
+            let user = try #require(try await server.store.user(login: Fixtures.username))
+            let access = try await browser.introspect(tokens.accessToken).json(IntrospectionResponse.self)
+            #expect(access.active)
+            #expect(access.sub == user.id)
+            #expect(access.clientID == Fixtures.nativeApp)
+            #expect(access.scope == "openid profile email offline_access")
+            #expect(access.iss == server.issuer)
+            let refresh = try await browser.introspect(try #require(tokens.refreshToken))
+                .json(IntrospectionResponse.self)
+            #expect(refresh.active)
+            #expect(refresh.tokenType == "refresh_token")
+            let garbage = try await browser.introspect("not-a-token").json(IntrospectionResponse.self)
+            #expect(garbage == .inactive)
+        }
+    }
+
+    @Test("revoking an access token makes it inactive and unusable at userinfo")
+    func revokeAccessToken() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
+            #expect(try await browser.userInfo(tokens.accessToken).status == 200)
+            let revoke = try await browser.postForm(
+                "/revoke", ["token": tokens.accessToken, "client_id": Fixtures.nativeApp])
+            #expect(revoke.status == 200)
+            let result = try await browser.introspect(tokens.accessToken).json(IntrospectionResponse.self)
+            #expect(result == .inactive)
+            #expect(try await browser.userInfo(tokens.accessToken).status == 401)
+            // The refresh token of the grant still works: only the access token was revoked.
+            let refreshToken = try #require(tokens.refreshToken)
+            #expect(try await browser.refresh(refreshToken).status == 200)
+        }
+    }
+
+    @Test("revoking a refresh token revokes its family and the family's access tokens")
+    func revokeRefreshToken() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
+            let refresh = try #require(tokens.refreshToken)
+            let revoke = try await browser.postForm(
+                "/revoke",
+                ["token": refresh, "token_type_hint": "refresh_token", "client_id": Fixtures.nativeApp])
+            #expect(revoke.status == 200)
+            #expect(try await browser.introspect(refresh).json(IntrospectionResponse.self) == .inactive)
+            #expect(try await browser.introspect(tokens.accessToken).json(IntrospectionResponse.self) == .inactive)
+            #expect(try await browser.refresh(refresh).status == 400)
+        }
+    }
+
+    @Test("another client's revocation request and unknown tokens change nothing and answer 200")
+    func foreignAndUnknownTokens() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
+            let foreign = try await browser.postForm(
+                "/revoke", ["token": try #require(tokens.refreshToken), "client_id": Fixtures.secondApp])
+            #expect(foreign.status == 200)
+            let stillActive = try await browser.introspect(try #require(tokens.refreshToken))
+            #expect(try stillActive.json(IntrospectionResponse.self).active)
+            let unknown = try await browser.postForm(
+                "/revoke", ["token": "unknown", "client_id": Fixtures.nativeApp])
+            #expect(unknown.status == 200)
+            let badHint = try await browser.postForm(
+                "/revoke", ["token": "x", "token_type_hint": "id_token", "client_id": Fixtures.nativeApp])
+            #expect(try badHint.json(APIError.self).error == "unsupported_token_type")
+        }
+    }
+}

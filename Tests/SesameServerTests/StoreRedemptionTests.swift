@@ -1,0 +1,233 @@
+import Foundation
+import SesameProtocol
+import Testing
+@testable import SesameServer
+
+/// Single use of authorization codes and rotation of refresh tokens, decided atomically.
+@Suite("Store: codes and refresh tokens")
+struct StoreRedemptionTests {
+    enum Outcome: Equatable { case redeemed, replayed, notFound }
+
+    static func outcome<R>(_ result: RedemptionResult<R>) -> Outcome {
+        switch result {
+        case .redeemed: .redeemed
+        case .replayed: .replayed
+        case .notFound: .notFound
+        }
+    }
+
+    @Test("a code is redeemed once; the second use is a replay carrying the family")
+    func codeSingleUse() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let code = StoreSamples.code(expiresAt: now.addingTimeInterval(60))
+            try await store.insertAuthorizationCode(code)
+
+            guard case .redeemed(let redeemed) = try await store.redeemAuthorizationCode(digest: code.codeDigest, now: now)
+            else { Issue.record("first redemption did not win"); return }
+            #expect(redeemed.consumedAt == now)
+            #expect(redeemed.authentication == code.authentication)
+            #expect(redeemed.codeChallenge == code.codeChallenge)
+            #expect(redeemed.nonce == code.nonce)
+
+            try await store.setAuthorizationCodeFamily(digest: code.codeDigest, familyID: "family-1")
+            guard case .replayed(let replayed) = try await store.redeemAuthorizationCode(
+                digest: code.codeDigest, now: now.addingTimeInterval(1))
+            else { Issue.record("second redemption was not a replay"); return }
+            #expect(replayed.familyID == "family-1")
+            #expect(replayed.consumedAt == now)
+
+            let unknown = try await store.redeemAuthorizationCode(digest: SecretDigest.of("nope"), now: now)
+            #expect(Self.outcome(unknown) == .notFound)
+        }
+    }
+
+    @Test("20 concurrent redemptions of one code: exactly one wins")
+    func concurrentCodeRedemption() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let code = StoreSamples.code(expiresAt: now.addingTimeInterval(60))
+            try await store.insertAuthorizationCode(code)
+            let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        Self.outcome(try await store.redeemAuthorizationCode(digest: code.codeDigest, now: now))
+                    }
+                }
+                return try await group.reduce(into: [Outcome]()) { $0.append($1) }
+            }
+            #expect(outcomes.count == 20)
+            #expect(outcomes.filter { $0 == .redeemed }.count == 1)
+            #expect(outcomes.filter { $0 == .replayed }.count == 19)
+        }
+    }
+
+    @Test("an expired code is not found, before and after use")
+    func expiredCode() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let code = StoreSamples.code(expiresAt: now.addingTimeInterval(60))
+            try await store.insertAuthorizationCode(code)
+            let late = try await store.redeemAuthorizationCode(digest: code.codeDigest, now: now.addingTimeInterval(60))
+            #expect(Self.outcome(late) == .notFound)
+            let onTime = try await store.redeemAuthorizationCode(digest: code.codeDigest, now: now.addingTimeInterval(59))
+            #expect(Self.outcome(onTime) == .redeemed)
+            let replayLate = try await store.redeemAuthorizationCode(digest: code.codeDigest, now: now.addingTimeInterval(61))
+            #expect(Self.outcome(replayLate) == .notFound)
+        }
+    }
+
+    @Test("a refresh token rotates once; reuse is a replay; expired is not found")
+    func refreshRotation() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let token = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
+            try await store.insertRefreshToken(token)
+            guard case .redeemed(let rotated) = try await store.rotateRefreshToken(digest: token.tokenDigest, now: now)
+            else { Issue.record("first rotation did not win"); return }
+            #expect(rotated.rotatedAt == now)
+            #expect(rotated.familyID == token.familyID)
+            #expect(rotated.authentication == token.authentication)
+            #expect(try await store.refreshToken(digest: token.tokenDigest)?.rotatedAt == now)
+
+            let again = try await store.rotateRefreshToken(digest: token.tokenDigest, now: now.addingTimeInterval(1))
+            #expect(Self.outcome(again) == .replayed)
+
+            let expiring = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(10))
+            try await store.insertRefreshToken(expiring)
+            let expired = try await store.rotateRefreshToken(digest: expiring.tokenDigest, now: now.addingTimeInterval(10))
+            #expect(Self.outcome(expired) == .notFound)
+            let missing = try await store.rotateRefreshToken(digest: SecretDigest.of("nope"), now: now)
+            #expect(Self.outcome(missing) == .notFound)
+        }
+    }
+
+    @Test("20 concurrent rotations of one refresh token: exactly one wins")
+    func concurrentRotation() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let token = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
+            try await store.insertRefreshToken(token)
+            let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { Self.outcome(try await store.rotateRefreshToken(digest: token.tokenDigest, now: now)) }
+                }
+                return try await group.reduce(into: [Outcome]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .redeemed }.count == 1)
+            #expect(outcomes.filter { $0 == .replayed }.count == 19)
+        }
+    }
+
+    @Test("revoking a family revokes all its tokens, and a successor inserted later cannot rotate")
+    func familyRevocation() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let later = now.addingTimeInterval(3600)
+            let first = StoreSamples.refreshToken(family: "fam-a", expiresAt: later)
+            let second = StoreSamples.refreshToken(family: "fam-a", expiresAt: later)
+            let other = StoreSamples.refreshToken(family: "fam-b", expiresAt: later)
+            for token in [first, second, other] { try await store.insertRefreshToken(token) }
+            #expect(try await store.isRefreshFamilyRevoked("fam-a") == false)
+
+            try await store.revokeRefreshFamily("fam-a", now: now)
+            #expect(try await store.isRefreshFamilyRevoked("fam-a"))
+            #expect(try await store.isRefreshFamilyRevoked("fam-b") == false)
+            #expect(try await store.refreshToken(digest: first.tokenDigest)?.revokedAt == now)
+            #expect(try await store.refreshToken(digest: second.tokenDigest)?.revokedAt == now)
+            #expect(try await store.refreshToken(digest: other.tokenDigest)?.revokedAt == nil)
+
+            // A revoked token presented again is a replay (so the caller revokes again).
+            let revoked = try await store.rotateRefreshToken(digest: second.tokenDigest, now: now)
+            #expect(Self.outcome(revoked) == .replayed)
+            // A successor written concurrently with the revocation cannot be used either.
+            let straggler = StoreSamples.refreshToken(family: "fam-a", expiresAt: later)
+            try await store.insertRefreshToken(straggler)
+            let late = try await store.rotateRefreshToken(digest: straggler.tokenDigest, now: now)
+            #expect(Self.outcome(late) == .replayed)
+            let unaffected = try await store.rotateRefreshToken(digest: other.tokenDigest, now: now)
+            #expect(Self.outcome(unaffected) == .redeemed)
+        }
+    }
+
+    @Test("logout revokes the refresh tokens of that browser session only")
+    func revokeBySession() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let later = now.addingTimeInterval(3600)
+            let mine = StoreSamples.refreshToken(sessionID: "sid-1", expiresAt: later)
+            let theirs = StoreSamples.refreshToken(sessionID: "sid-2", expiresAt: later)
+            try await store.insertRefreshToken(mine)
+            try await store.insertRefreshToken(theirs)
+            try await store.revokeRefreshTokens(sessionID: "sid-1", now: now)
+            #expect(try await store.refreshToken(digest: mine.tokenDigest)?.revokedAt == now)
+            #expect(try await store.isRefreshFamilyRevoked(mine.familyID))
+            #expect(try await store.refreshToken(digest: theirs.tokenDigest)?.revokedAt == nil)
+            #expect(Self.outcome(try await store.rotateRefreshToken(digest: mine.tokenDigest, now: now)) == .replayed)
+            #expect(Self.outcome(try await store.rotateRefreshToken(digest: theirs.tokenDigest, now: now)) == .redeemed)
+        }
+    }
+
+    @Test("access-token revocation is remembered until the token's expiry")
+    func accessTokenRevocation() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            #expect(try await store.isAccessTokenRevoked(jti: "jti-1") == false)
+            try await store.revokeAccessToken(jti: "jti-1", expiresAt: now.addingTimeInterval(300))
+            try await store.revokeAccessToken(jti: "jti-1", expiresAt: now.addingTimeInterval(300))
+            #expect(try await store.isAccessTokenRevoked(jti: "jti-1"))
+            #expect(try await store.isAccessTokenRevoked(jti: "jti-2") == false)
+            try await store.purgeExpired(now: now.addingTimeInterval(299))
+            #expect(try await store.isAccessTokenRevoked(jti: "jti-1"))
+            try await store.purgeExpired(now: now.addingTimeInterval(300))
+            #expect(try await store.isAccessTokenRevoked(jti: "jti-1") == false)
+        }
+    }
+
+    @Test("browser sessions are stored by digest and removed by digest or sid")
+    func browserSessions() async throws {
+        try await withSandboxStore { store, _ in
+            let later = StoreSamples.now().addingTimeInterval(3600)
+            let first = StoreSamples.session(sid: "sid-a", expiresAt: later)
+            let second = StoreSamples.session(sid: "sid-b", expiresAt: later)
+            try await store.insertBrowserSession(first)
+            try await store.insertBrowserSession(second)
+            #expect(try await store.browserSession(idDigest: first.idDigest) == first)
+            try await store.removeBrowserSession(idDigest: first.idDigest)
+            #expect(try await store.browserSession(idDigest: first.idDigest) == nil)
+            #expect(try await store.browserSession(idDigest: second.idDigest) == second)
+            try await store.removeBrowserSession(sid: "sid-b")
+            #expect(try await store.browserSession(idDigest: second.idDigest) == nil)
+        }
+    }
+
+    @Test("purgeExpired removes expired codes, tokens and sessions and keeps live ones")
+    func purgeExpired() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let soon = now.addingTimeInterval(10)
+            let later = now.addingTimeInterval(3600)
+            let oldCode = StoreSamples.code(expiresAt: soon)
+            let liveCode = StoreSamples.code(expiresAt: later)
+            let oldToken = StoreSamples.refreshToken(expiresAt: soon)
+            let liveToken = StoreSamples.refreshToken(expiresAt: later)
+            let oldSession = StoreSamples.session(expiresAt: soon)
+            let liveSession = StoreSamples.session(expiresAt: later)
+            try await store.insertAuthorizationCode(oldCode)
+            try await store.insertAuthorizationCode(liveCode)
+            try await store.insertRefreshToken(oldToken)
+            try await store.insertRefreshToken(liveToken)
+            try await store.insertBrowserSession(oldSession)
+            try await store.insertBrowserSession(liveSession)
+
+            try await store.purgeExpired(now: soon)
+            #expect(try await store.refreshToken(digest: oldToken.tokenDigest) == nil)
+            #expect(try await store.refreshToken(digest: liveToken.tokenDigest) != nil)
+            #expect(try await store.browserSession(idDigest: oldSession.idDigest) == nil)
+            #expect(try await store.browserSession(idDigest: liveSession.idDigest) != nil)
+            let codeRows = try await store.database.select().column("code_digest").from("authorization_codes")
+                .all(decodingColumn: "code_digest", as: String.self)
+            #expect(codeRows == [liveCode.codeDigest])
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import SesameProtocol
+import Testing
+@testable import SesameServer
+
+/// Persistence across a restart: close the store, reopen the same file.
+@Suite("Store: restart and schema")
+struct StoreRestartTests {
+    @Test("clients, users, keys and refresh tokens survive close and reopen")
+    func restartKeepsEverything() async throws {
+        let sandbox = try StoreSandbox.make()
+        defer { sandbox.remove() }
+        let masterKey = try sandbox.dataDirectory.masterKey()
+        let now = StoreSamples.now()
+
+        let first = try await sandbox.open()
+        let client = StoreSamples.client("demo")
+        let user = StoreSamples.user("alice")
+        let token = StoreSamples.refreshToken(userID: user.id, expiresAt: now.addingTimeInterval(3600))
+        try await first.upsertClient(client)
+        try await first.createUser(user)
+        try await first.insertRefreshToken(token)
+        let ring = KeyRing(store: first, masterKey: masterKey, logger: StoreSamples.logger)
+        try await ring.ensureKeys()
+        let kids = try await ring.keys().map(\.kid)
+        try await first.close()
+        try await first.close()  // idempotent
+
+        let second = try await sandbox.open()
+        #expect(try await second.client(id: "demo") == client)
+        #expect(try await second.user(id: user.id) == user)
+        #expect(try await second.refreshToken(digest: token.tokenDigest) == token)
+        #expect(try await second.signingKeys().map(\.kid) == kids)
+        let rotated = try await second.rotateRefreshToken(digest: token.tokenDigest, now: now)
+        guard case .redeemed = rotated else { Issue.record("the token did not rotate after restart"); return }
+        try await second.close()
+    }
+
+    @Test("the database runs in WAL mode and migrations are recorded once")
+    func walAndMigrations() async throws {
+        try await withSandboxStore { store, sandbox in
+            let mode = try await store.database.raw("PRAGMA journal_mode").first(decodingColumn: "journal_mode", as: String.self)
+            #expect(mode?.lowercased() == "wal")
+            try await store.migrate()
+            let reopened = try await sandbox.open()
+            let versions = try await reopened.database.select().column("version").from("schema_migrations")
+                .all(decodingColumn: "version", as: Int.self)
+            #expect(versions == StoreMigrations.all.map(\.version))
+            try await reopened.close()
+        }
+    }
+
+    @Test("opening a file that is not a database fails with a clear error")
+    func corruptFile() async throws {
+        let sandbox = try StoreSandbox.make()
+        defer { sandbox.remove() }
+        try Data(repeating: 0x42, count: 4096).write(to: sandbox.databaseURL)
+        await #expect {
+            _ = try await sandbox.open()
+        } throws: { error in
+            guard case StoreError.unavailable(let reason) = error else { return false }
+            return reason.contains(sandbox.databaseURL.path)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import SesameProtocol
+@testable import SesameServer
+
+/// The clients and users every server test starts with.
+enum Fixtures {
+    /// A public native app: loopback and private-use-scheme redirects.
+    static let nativeApp = "native-app"
+    static let nativeRedirect = "com.example.app:/oauth2redirect"
+    static let loopbackRegistered = "http://127.0.0.1/callback"
+    static let nativePostLogout = "com.example.app:/signed-out"
+
+    /// A second public app of the same vendor (browser SSO), ID tokens ES256.
+    static let secondApp = "second-app"
+    static let secondRedirect = "com.example.second:/cb"
+
+    /// A confidential backend client (client_credentials, introspection).
+    static let backend = "backend"
+    static let backendSecret = "backend-secret-" + String(repeating: "x", count: 32)
+    static let backendRedirect = "https://backend.example.com/callback"
+
+    /// A public client without the refresh_token grant.
+    static let noRefreshApp = "no-refresh-app"
+    static let noRefreshRedirect = "com.example.norefresh:/cb"
+
+    static let username = "alice"
+    static let email = "alice@example.com"
+    static let password = "correct horse battery staple"
+
+    static func seed(_ store: any IdentityStore) async throws {
+        let hasher = TestServer.hasher
+        try await store.upsertClient(
+            ClientRecord(
+                clientID: nativeApp, name: "Native App",
+                redirectURIs: [nativeRedirect, loopbackRegistered],
+                postLogoutRedirectURIs: [nativePostLogout],
+                allowedScopes: ["openid", "profile", "email", "phone", "address", "offline_access"]))
+        try await store.upsertClient(
+            ClientRecord(
+                clientID: secondApp, name: "Second App", redirectURIs: [secondRedirect],
+                idTokenSigningAlg: "ES256"))
+        try await store.upsertClient(
+            ClientRecord(
+                clientID: backend, name: "Backend", secretHash: try hasher.hash(backendSecret),
+                redirectURIs: [backendRedirect],
+                grantTypes: [.authorizationCode, .refreshToken, .clientCredentials],
+                allowedScopes: ["openid", "profile", "email", "api.read", "api.write"],
+                tokenEndpointAuthMethod: .clientSecretBasic))
+        try await store.upsertClient(
+            ClientRecord(
+                clientID: noRefreshApp, name: "No Refresh", redirectURIs: [noRefreshRedirect],
+                grantTypes: [.authorizationCode]))
+        var claims = StandardClaims(sub: "")
+        claims.name = "Alice Example"
+        claims.givenName = "Alice"
+        claims.phoneNumber = "+15550100"
+        try await store.createUser(
+            UserRecord(
+                username: username, email: email, emailVerified: true,
+                passwordHash: try hasher.hash(password), claims: claims))
+    }
+}

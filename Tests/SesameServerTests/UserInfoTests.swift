@@ -1,0 +1,73 @@
+import Foundation
+import SesameProtocol
+import Testing
+@testable import SesameServer
+
+@Suite("UserInfo endpoint")
+struct UserInfoTests {
+    @Test("sub equals the ID token's sub; claims follow the scopes")
+    func claimsByScope() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (tokens, _) = try await OAuthFlow(browser: browser, scope: "openid email").tokens()
+            let response = try await browser.userInfo(tokens.accessToken)
+            #expect(response.status == 200)
+            let claims = try response.json(StandardClaims.self)
+            let idToken = try await server.keyRing.verify(try #require(tokens.idToken), as: IDTokenClaims.self)
+            #expect(claims.sub == idToken.sub)
+            #expect(claims.email == Fixtures.email)
+            #expect(claims.emailVerified == true)
+            #expect(claims.name == nil)
+            #expect(claims.phoneNumber == nil)
+
+            let (all, _) = try await OAuthFlow(browser: browser, scope: "openid profile phone").tokens(
+                extra: ["prompt": "login"])
+            let full = try await browser.userInfo(all.accessToken).json(StandardClaims.self)
+            #expect(full.name == "Alice Example")
+            #expect(full.givenName == "Alice")
+            #expect(full.preferredUsername == Fixtures.username)
+            #expect(full.phoneNumber == "+15550100")
+            #expect(full.email == nil)
+        }
+    }
+
+    @Test("only the Bearer header is accepted; bad tokens get 401 with WWW-Authenticate")
+    func bearerOnly() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
+            let missing = try await browser.get("/userinfo")
+            #expect(missing.status == 401)
+            #expect(missing.header("WWW-Authenticate")?.contains("invalid_token") == true)
+
+            let inQuery = try await browser.get("/userinfo", query: ["access_token": tokens.accessToken])
+            #expect(inQuery.status == 401)
+
+            let idTokenAsAccess = try await browser.userInfo(try #require(tokens.idToken))
+            #expect(idTokenAsAccess.status == 401)
+
+            var tampered = tokens.accessToken
+            tampered.removeLast(2)
+            tampered += tampered.hasSuffix("A") ? "BB" : "AA"
+            #expect(try await browser.userInfo(tampered).status == 401)
+
+            let clientCredentials = try await browser.postForm(
+                "/token", ["grant_type": "client_credentials"],
+                headers: HTTPTestClient.basic(Fixtures.backend, Fixtures.backendSecret)
+            ).json(TokenResponse.self)
+            #expect(try await browser.userInfo(clientCredentials.accessToken).status != 200)
+        }
+    }
+
+    @Test("an expired access token is refused")
+    func expired() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
+            server.clock.advance(by: 901)
+            let response = try await browser.userInfo(tokens.accessToken)
+            #expect(response.status == 401)
+            #expect(try response.json(APIError.self).error == "invalid_token")
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Sesame
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Kills a writer process (`CredentialStoreCrashWriter`) with SIGKILL in the middle of its writes,
+/// many times, and checks after each kill that every record is readable and holds a generation
+/// that is the old one or a newer one: never a torn or corrupt record (SPEC §1.4: atomic replace).
+@Suite("EncryptedFileCredentialStore crash safety")
+struct EncryptedFileCredentialStoreCrashTests {
+    static let recordNames = ["session.alice", "session.bob", "device-secret"]
+
+    @Test("records survive SIGKILL during writes: always old or new, never corrupt")
+    func killDuringWrites() async throws {
+        let writer = try #require(
+            Self.locateWriter(),
+            "the CredentialStoreCrashWriter executable was not found next to the test bundle; run `swift build --build-tests`"
+        )
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sesame-crash-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("credentials")
+        let keyFile = root.appendingPathComponent("credentials.key")
+        _ = try EncryptedFileCredentialStore(directory: directory, keySource: .keyFile(keyFile))
+
+        var lastSeen: [String: Int] = [:]
+        for _ in 0..<30 {
+            let status = try await Self.runAndKill(
+                writer, arguments: [directory.path, keyFile.path] + Self.recordNames, logDirectory: root)
+            #expect(status == .killed, "the writer stopped on its own: \(status)")
+
+            let store = try EncryptedFileCredentialStore(directory: directory, keySource: .keyFile(keyFile))
+            let keys = try await store.keys()
+            #expect(Set(keys).isSubset(of: Self.recordNames), "unexpected keys \(keys)")
+            for name in Self.recordNames {
+                // A corrupt record would throw recordRemoved here and fail the test.
+                guard let data = try await store.load(name) else {
+                    #expect(lastSeen[name] == nil, "\(name) disappeared after generation \(lastSeen[name] ?? 0)")
+                    continue
+                }
+                let generation = try #require(Self.generation(in: data, name: name), "\(name) holds foreign contents")
+                #expect(generation >= lastSeen[name, default: 0], "\(name) went back from \(lastSeen[name] ?? 0) to \(generation)")
+                lastSeen[name] = generation
+            }
+        }
+        // The kills must have interrupted real work, or the test proved nothing.
+        let highest = lastSeen.values.max() ?? 0
+        // Each run completes at least one generation and continues from the stored one.
+        #expect(highest >= 30, "the writer reached only generation \(highest) in 30 runs")
+    }
+
+    /// The generation in a writer payload ("<name>|<generation>|padding"), `nil` if malformed.
+    static func generation(in data: Data, name: String) -> Int? {
+        let parts = String(decoding: data.prefix(200), as: UTF8.self).split(separator: "|", maxSplits: 2)
+        guard parts.count == 3, parts[0] == name, parts[2].allSatisfy({ $0 == "x" }) else { return nil }
+        guard data.count == parts[0].utf8.count + parts[1].utf8.count + 2 + 4096 + (Int(parts[1]) ?? 0) % 97 else {
+            return nil
+        }
+        return Int(parts[1])
+    }
+
+    enum Exit: Equatable, CustomStringConvertible {
+        case killed
+        case exited(Int32, stderr: String)
+
+        var description: String {
+            switch self {
+            case .killed: "killed"
+            case .exited(let status, let stderr): "exit status \(status): \(stderr)"
+            }
+        }
+    }
+
+    /// Starts `executable`, waits until it has completed its first generation, lets it run a
+    /// random short while longer, then kills it with SIGKILL.
+    static func runAndKill(_ executable: URL, arguments: [String], logDirectory: URL) async throws -> Exit {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let errorLog = logDirectory.appendingPathComponent("writer-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: errorLog)
+        defer {
+            try? errorHandle.close()
+            try? FileManager.default.removeItem(at: errorLog)
+        }
+        process.standardOutput = output
+        process.standardError = errorHandle
+        let (progress, progressSink) = AsyncStream.makeStream(of: String.self)
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            if chunk.isEmpty {
+                handle.readabilityHandler = nil
+                progressSink.finish()
+            } else {
+                progressSink.yield(String(decoding: chunk, as: UTF8.self))
+            }
+        }
+        let (termination, terminationSink) = AsyncStream.makeStream(of: Exit.self)
+        process.terminationHandler = { finished in
+            let reason: Exit = finished.terminationReason == .uncaughtSignal
+                ? .killed
+                : .exited(finished.terminationStatus, stderr: (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "")
+            terminationSink.yield(reason)
+            terminationSink.finish()
+            progressSink.finish()
+        }
+        try process.run()
+        // Wait for "generation N": the store is open and at least one full round of writes is done.
+        var seen = ""
+        for await chunk in progress {
+            seen += chunk
+            if seen.contains("generation ") { break }
+        }
+        try await Task.sleep(for: .milliseconds(Int.random(in: 0...40)))
+        kill(process.processIdentifier, SIGKILL)
+        var exit = Exit.killed
+        for await reason in termination { exit = reason }
+        output.fileHandleForReading.readabilityHandler = nil
+        return exit
+    }
+
+    /// The writer built beside the test bundle (`.build/<triple>/debug/CredentialStoreCrashWriter`).
+    static func locateWriter() -> URL? {
+        var starts = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        starts += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
+        starts.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug"))
+        for start in starts {
+            var directory = start.standardizedFileURL
+            for _ in 0..<5 {
+                let candidate = directory.appendingPathComponent("CredentialStoreCrashWriter")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                directory.deleteLastPathComponent()
+            }
+        }
+        return nil
+    }
+}
