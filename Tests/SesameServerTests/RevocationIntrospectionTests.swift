@@ -15,9 +15,10 @@ struct RevocationIntrospectionTests {
             let publicClient = try await browser.postForm(
                 "/introspect", ["token": tokens.accessToken, "client_id": Fixtures.nativeApp])
             #expect(publicClient.status == 401)
-            let wrongSecret = try await browser.postForm(
+            let wrongSecret = try await browser.rawPostForm(
                 "/introspect", ["token": tokens.accessToken],
                 headers: HTTPTestClient.basic(Fixtures.backend, "nope"))
+            #expect(wrongSecret.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
             #expect(wrongSecret.status == 401)
         }
     }

@@ -39,7 +39,9 @@ struct TokenEndpointTests {
     func wrongSecret() async throws {
         try await withTestServer { server in
             let client = server.client()
-            let basic = try await client.postForm(
+            // HTTP Basic failures challenge with WWW-Authenticate, which URLSession on Linux
+            // swallows; read the raw response.
+            let basic = try await client.rawPostForm(
                 "/token", ["grant_type": "client_credentials"],
                 headers: HTTPTestClient.basic(Fixtures.backend, "wrong"))
             #expect(basic.status == 401)

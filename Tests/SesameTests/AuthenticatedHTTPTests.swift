@@ -51,6 +51,24 @@ struct AuthenticatedHTTPTests {
         #expect(provider.with { $0.refreshRequests } == 1)
     }
 
+    @Test func stepUpChallengeIsAnEventNotARefresh() async throws {
+        let provider = FakeProvider(clock: clock)
+        let client = makeClient(provider, clock: clock)
+        let account = try await client.signIn(with: headlessAgent(provider))
+        let events = client.events()
+        provider.with { $0.requireStepUp = true }
+        let (_, response) = try await client.data(for: URLRequest(url: URL(string: "https://api.test/pay")!))
+        #expect(response.statusCode == 401)
+        #expect(provider.with { $0.refreshRequests } == 0)
+        var iterator = events.makeAsyncIterator()
+        guard case .stepUpRequired(let who, let apiError) = await iterator.next() else {
+            Issue.record("expected stepUpRequired")
+            return
+        }
+        #expect(who?.id == account.id)
+        #expect(apiError.error == "insufficient_user_authentication")
+    }
+
     @Test func tokenIsNeverSentToAForeignOrigin() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)

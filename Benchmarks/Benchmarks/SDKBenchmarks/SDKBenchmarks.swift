@@ -71,12 +71,12 @@ func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
-let validationConfiguration = Benchmark.Configuration(
+var validationConfiguration: Benchmark.Configuration { Benchmark.Configuration(
     metrics: [.wallClock, validationsPerSecond, jwtKitPerSecond, percentOfJWTKit],
-    warmupIterations: 2, maxDuration: .seconds(5), maxIterations: 15)
+    warmupIterations: 2, maxDuration: .seconds(5), maxIterations: 15) }
 
-let storeConfiguration = Benchmark.Configuration(
-    metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 5, maxDuration: .seconds(3), maxIterations: 2_000)
+var storeConfiguration: Benchmark.Configuration { Benchmark.Configuration(
+    metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 5, maxDuration: .seconds(3), maxIterations: 2_000) }
 
 let record = Data(repeating: 0x5A, count: 2_048)
 

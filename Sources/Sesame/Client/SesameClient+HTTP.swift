@@ -19,6 +19,11 @@ extension SesameClient {
         let token = try await validAccessToken(for: session.account.id)
         let (data, response) = try await http.send(authorized(request, token: token))
         guard response.statusCode == 401 else { return (data, response) }
+        if let challenge = StepUpChallenge(response) {
+            // RFC 9470 §3: a fresh token would not help; the user must authenticate again.
+            broadcaster.publish(.stepUpRequired(session.account, challenge.apiError))
+            return (data, response)
+        }
         logger.debug("HTTP 401; refreshing once and retrying", metadata: ["host": "\(request.url?.host ?? "")"])
         let fresh = try await refresh(session.account.id, rejectedToken: token).accessToken
         return try await http.send(authorized(request, token: fresh))
@@ -57,5 +62,20 @@ extension SesameClient {
         guard response.statusCode == 401 else { return (data, response) }
         let fresh = try await refresh(account, rejectedToken: token).accessToken
         return try await http.send(authorized(request, token: fresh))
+    }
+}
+
+/// An RFC 9470 §3 step-up challenge: `WWW-Authenticate: Bearer
+/// error="insufficient_user_authentication"`, optionally with `acr_values` and `max_age`.
+struct StepUpChallenge {
+    let apiError: APIError
+
+    init?(_ response: HTTPURLResponse) {
+        guard let header = response.value(forHTTPHeaderField: "WWW-Authenticate"),
+            header.contains("insufficient_user_authentication")
+        else { return nil }
+        apiError = APIError(
+            error: "insufficient_user_authentication",
+            errorDescription: "the resource requires a stronger or more recent authentication: \(header)")
     }
 }

@@ -12,10 +12,15 @@ extension SesameClient {
     ///   the refresh token was rejected (the session then ends with
     ///   ``SignOutReason/refreshTokenRejected``); a technical error after retries (the session
     ///   is kept).
-    public func validAccessToken(for account: Account.ID? = nil, forceRefresh: Bool = false)
+    public nonisolated func validAccessToken(for account: Account.ID? = nil, forceRefresh: Bool = false)
         async throws(SesameError) -> String
     {
-        let (session, _) = try await registry.session(for: account)
+        let session: StoredSession
+        if let cached = registry.cachedSession(for: account) {
+            session = cached.0
+        } else {
+            session = try await registry.session(for: account).0
+        }
         if !forceRefresh,
             session.accessTokenIsFresh(at: clock.now(), margin: configuration.refreshAhead)
         {
@@ -26,7 +31,7 @@ extension SesameClient {
     }
 
     /// Joins or starts the single refresh for `id`.
-    func refresh(_ id: Account.ID, rejectedToken: String?) async throws(SesameError) -> StoredSession {
+    nonisolated func refresh(_ id: Account.ID, rejectedToken: String?) async throws(SesameError) -> StoredSession {
         let outcome = await refreshes.refresh(id) { [self] in
             await self.performRefresh(id, rejectedToken: rejectedToken)
         }

@@ -1,24 +1,35 @@
 import Foundation
+import Synchronization
 
 /// Single-flight refresh (SPEC §1.3, supabase-swift `SessionManager` pattern): per account at
 /// most one refresh runs; every caller that needs one while it runs awaits the same `Task`.
-actor RefreshCoordinator {
+///
+/// A lock rather than an actor: joining a running refresh is one dictionary lookup, with no
+/// actor hop, so thousands of waiters cost little more than their `await`.
+final class RefreshCoordinator: Sendable {
     typealias Outcome = Result<StoredSession, SesameError>
 
-    private var inFlight: [Account.ID: Task<Outcome, Never>] = [:]
+    private let inFlight = Mutex<[Account.ID: Task<Outcome, Never>]>([:])
 
     /// Joins the refresh running for `id`, or starts `operation` as that refresh.
     func refresh(_ id: Account.ID, operation: @escaping @Sendable () async -> Outcome) async -> Outcome {
-        if let running = inFlight[id] { return await running.value }
-        let task = Task { await operation() }
-        inFlight[id] = task
+        let (task, started) = inFlight.withLock { running -> (Task<Outcome, Never>, Bool) in
+            if let task = running[id] { return (task, false) }
+            let task = Task { await operation() }
+            running[id] = task
+            return (task, true)
+        }
         let outcome = await task.value
-        if inFlight[id] == task { inFlight[id] = nil }
+        if started {
+            inFlight.withLock { running in
+                if running[id] == task { running[id] = nil }
+            }
+        }
         return outcome
     }
 
     /// Whether a refresh is running for `id` (diagnostics and tests).
-    func isRefreshing(_ id: Account.ID) -> Bool { inFlight[id] != nil }
+    func isRefreshing(_ id: Account.ID) -> Bool { inFlight.withLock { $0[id] != nil } }
 }
 
 /// How transient refresh failures (network, HTTP 5xx) are retried before giving up; the

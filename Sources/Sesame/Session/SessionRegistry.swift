@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SesameProtocol
+import Synchronization
 
 /// The signed-in accounts and their credentials, kept in memory and persisted through the
 /// ``CredentialStore`` (SPEC §1.3, §1.4): one record per account plus an index record with the
@@ -19,6 +20,15 @@ actor SessionRegistry {
     private var generations: [Account.ID: UInt64] = [:]
     private var nextGeneration: UInt64 = 1
     private var loaded = false
+    /// A copy of the state for lock-based reads without an actor hop (the hot path of
+    /// `validAccessToken()`); republished after every change.
+    private nonisolated let snapshot = Mutex<Snapshot?>(nil)
+
+    struct Snapshot: Sendable {
+        var sessions: [Account.ID: StoredSession]
+        var generations: [Account.ID: UInt64]
+        var current: Account.ID?
+    }
 
     init(store: any CredentialStore, events: EventBroadcaster, logger: Logger) {
         self.store = store
@@ -47,6 +57,7 @@ actor SessionRegistry {
             if let current = index.current, sessions[current] == nil { index.current = order.first }
             try? await persistIndex()
         }
+        publishSnapshot()
     }
 
     func accounts() async -> [Account] {
@@ -68,6 +79,22 @@ actor SessionRegistry {
         return (session, generation)
     }
 
+    /// The session from the snapshot, without an actor hop; `nil` before ``load()`` or when
+    /// there is no such session (callers then ask ``session(for:)``).
+    nonisolated func cachedSession(for id: Account.ID?) -> (StoredSession, UInt64)? {
+        snapshot.withLock { snapshot in
+            guard let snapshot, let resolved = id ?? snapshot.current,
+                let session = snapshot.sessions[resolved], let generation = snapshot.generations[resolved]
+            else { return nil }
+            return (session, generation)
+        }
+    }
+
+    private func publishSnapshot() {
+        let state = Snapshot(sessions: sessions, generations: generations, current: index.current)
+        snapshot.withLock { $0 = state }
+    }
+
     // MARK: Changing
 
     /// Stores a freshly signed-in session and makes it current and most recently used.
@@ -80,6 +107,7 @@ actor SessionRegistry {
         index.order.removeAll { $0 == id }
         index.order.insert(id, at: 0)
         index.current = id
+        publishSnapshot()
         try await persistIndex()
     }
 
@@ -102,6 +130,7 @@ actor SessionRegistry {
             return nil
         }
         sessions[id] = session
+        publishSnapshot()
         return session
     }
 
@@ -113,6 +142,7 @@ actor SessionRegistry {
         let removed = sessions.removeValue(forKey: id)
         index.order.removeAll { $0 == id }
         if index.current == id { index.current = index.order.first }
+        publishSnapshot()
         do {
             try await store.remove(StoreKeys.session(id))
         } catch {
@@ -132,6 +162,7 @@ actor SessionRegistry {
         index.order.removeAll { $0 == id }
         index.order.insert(id, at: 0)
         index.current = id
+        publishSnapshot()
         try await persistIndex()
         return session.account
     }

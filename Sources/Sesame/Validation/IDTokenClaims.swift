@@ -62,32 +62,43 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        iss = try c.decodeIfPresent(String.self, forKey: .iss) ?? ""
-        sub = try c.decodeIfPresent(String.self, forKey: .sub) ?? ""
-        if let single = try? c.decode(String.self, forKey: .aud) {
-            aud = [single]
-        } else {
-            aud = try c.decodeIfPresent([String].self, forKey: .aud) ?? []
+        iss = ""
+        sub = ""
+        aud = []
+        // Only the keys present are decoded: validation runs on every token, so the cost stays
+        // proportional to the token, not to the number of claims Sesame knows.
+        for key in c.allKeys {
+            switch key {
+            case .iss: iss = try c.decode(String.self, forKey: key)
+            case .sub: sub = try c.decode(String.self, forKey: key)
+            case .aud:
+                if let single = try? c.decode(String.self, forKey: key) {
+                    aud = [single]
+                } else {
+                    aud = try c.decode([String].self, forKey: key)
+                }
+            case .exp: exp = try Self.numericDate(c, key)
+            case .iat: iat = try Self.numericDate(c, key)
+            case .authTime: authTime = try Self.numericDate(c, key)
+            case .updatedAt: updatedAt = try? Self.numericDate(c, key)
+            case .nonce: nonce = try c.decodeIfPresent(String.self, forKey: key)
+            case .acr: acr = try c.decodeIfPresent(String.self, forKey: key)
+            case .amr: amr = try c.decodeIfPresent([String].self, forKey: key)
+            case .azp: azp = try c.decodeIfPresent(String.self, forKey: key)
+            case .sid: sid = try c.decodeIfPresent(String.self, forKey: key)
+            case .atHash: atHash = try c.decodeIfPresent(String.self, forKey: key)
+            // Profile claims are informational: a provider's odd type does not fail sign-in.
+            case .name: name = try? c.decodeIfPresent(String.self, forKey: key)
+            case .givenName: givenName = try? c.decodeIfPresent(String.self, forKey: key)
+            case .familyName: familyName = try? c.decodeIfPresent(String.self, forKey: key)
+            case .nickname: nickname = try? c.decodeIfPresent(String.self, forKey: key)
+            case .preferredUsername: preferredUsername = try? c.decodeIfPresent(String.self, forKey: key)
+            case .picture: picture = try? c.decodeIfPresent(String.self, forKey: key)
+            case .email: email = try? c.decodeIfPresent(String.self, forKey: key)
+            case .emailVerified: emailVerified = try? c.decodeIfPresent(Bool.self, forKey: key)
+            case .locale: locale = try? c.decodeIfPresent(String.self, forKey: key)
+            }
         }
-        exp = try Self.numericDate(c, .exp)
-        iat = try Self.numericDate(c, .iat)
-        authTime = try Self.numericDate(c, .authTime)
-        updatedAt = try Self.numericDate(c, .updatedAt)
-        nonce = try c.decodeIfPresent(String.self, forKey: .nonce)
-        acr = try c.decodeIfPresent(String.self, forKey: .acr)
-        amr = try c.decodeIfPresent([String].self, forKey: .amr)
-        azp = try c.decodeIfPresent(String.self, forKey: .azp)
-        sid = try c.decodeIfPresent(String.self, forKey: .sid)
-        atHash = try c.decodeIfPresent(String.self, forKey: .atHash)
-        name = try? c.decodeIfPresent(String.self, forKey: .name)
-        givenName = try? c.decodeIfPresent(String.self, forKey: .givenName)
-        familyName = try? c.decodeIfPresent(String.self, forKey: .familyName)
-        nickname = try? c.decodeIfPresent(String.self, forKey: .nickname)
-        preferredUsername = try? c.decodeIfPresent(String.self, forKey: .preferredUsername)
-        picture = try? c.decodeIfPresent(String.self, forKey: .picture)
-        email = try? c.decodeIfPresent(String.self, forKey: .email)
-        emailVerified = try? c.decodeIfPresent(Bool.self, forKey: .emailVerified)
-        locale = try? c.decodeIfPresent(String.self, forKey: .locale)
     }
 
     public func encode(to encoder: any Encoder) throws {

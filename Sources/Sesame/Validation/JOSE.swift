@@ -47,21 +47,46 @@ enum Base64URLBytes {
     }()
 
     static func decode(_ input: ArraySlice<UInt8>) -> [UInt8]? {
-        if input.count % 4 == 1 { return nil }
-        var output = [UInt8]()
-        output.reserveCapacity(input.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for char in input {
-            let value = table[Int(char)]
-            if value == 0xFF { return nil }
-            buffer = (buffer << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+        let count = input.count
+        if count % 4 == 1 { return nil }
+        let outputCount = count / 4 * 3 + max(0, count % 4 - 1)
+        return input.withUnsafeBufferPointer { source -> [UInt8]? in
+            table.withUnsafeBufferPointer { table -> [UInt8]? in
+                var valid = true
+                let output = [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
+                    var out = 0
+                    var index = 0
+                    while index + 4 <= count {
+                        let a = table[Int(source[index])], b = table[Int(source[index + 1])]
+                        let c = table[Int(source[index + 2])], d = table[Int(source[index + 3])]
+                        if (a | b | c | d) & 0xC0 != 0 { valid = false; break }
+                        let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                        buffer[out] = UInt8(truncatingIfNeeded: value >> 16)
+                        buffer[out + 1] = UInt8(truncatingIfNeeded: value >> 8)
+                        buffer[out + 2] = UInt8(truncatingIfNeeded: value)
+                        out += 3
+                        index += 4
+                    }
+                    let rest = count - index
+                    if valid && rest >= 2 {
+                        let a = table[Int(source[index])], b = table[Int(source[index + 1])]
+                        let c = rest == 3 ? table[Int(source[index + 2])] : 0
+                        if (a | b | c) & 0xC0 != 0 {
+                            valid = false
+                        } else {
+                            let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                            buffer[out] = UInt8(truncatingIfNeeded: value >> 16)
+                            out += 1
+                            if rest == 3 {
+                                buffer[out] = UInt8(truncatingIfNeeded: value >> 8)
+                                out += 1
+                            }
+                        }
+                    }
+                    initialized = valid ? out : 0
+                }
+                return valid ? output : nil
             }
         }
-        return output
     }
 }

@@ -95,6 +95,7 @@ final class HTTPTestClient: Sendable {
 
     private func send(_ original: URLRequest) async throws -> TestResponse {
         var request = original
+        request.timeoutInterval = 20
         let cookieHeader = jar.withLock { jar in
             jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         }
@@ -137,5 +138,13 @@ private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
+    }
+
+    /// Never answer a credential prompt (tests use ``RawHTTP`` to see such 401 responses).
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 }

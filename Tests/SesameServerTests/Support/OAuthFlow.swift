@@ -40,9 +40,14 @@ struct OAuthFlow {
         return try await browser.postForm("/login", fields)
     }
 
-    /// Full browser sign-in; returns the authorization code from the redirect.
+    /// Browser sign-in; returns the authorization code from the redirect. When the browser
+    /// already has an SSO session the server redirects at once and no form is submitted.
     func signIn(_ attempt: Attempt, extra: [String: String] = [:]) async throws -> String {
         let page = try await authorize(attempt, extra: extra)
+        if page.status == 303 {
+            #expect(page.locationQuery["state"] == attempt.state)
+            return try #require(page.locationQuery["code"], "no code in \(page.location ?? "")")
+        }
         try #require(page.status == 200, "expected the login form, got \(page.status) \(page.text)")
         let redirect = try await submitLogin(page: page)
         try #require(redirect.status == 303, "login failed: \(redirect.status) \(redirect.text)")

@@ -56,6 +56,7 @@ final class FakeProvider: HTTPTransport, @unchecked Sendable {
         var tokenCounter = 0
         var refreshFailures: [Int] = []   // statuses to answer to the next refreshes
         var rejectResourceRequests = 0
+        var requireStepUp = false
         var resourceTokens: [String] = []
         var userinfoSub: String?
         var signingKey: ES256TestKey
@@ -151,6 +152,12 @@ final class FakeProvider: HTTPTransport, @unchecked Sendable {
             return raw(200, Data())
         case ("api.test", _):
             let token = bearer(request) ?? ""
+            if with({ $0.requireStepUp }) {
+                with { $0.resourceTokens.append(token) }
+                return raw(401, Data(), headers: [
+                    "WWW-Authenticate": #"Bearer error="insufficient_user_authentication", acr_values="urn:sesame:mfa""#,
+                ])
+            }
             let reject = with { s -> Bool in
                 s.resourceTokens.append(token)
                 defer { s.rejectResourceRequests = max(0, s.rejectResourceRequests - 1) }
@@ -231,10 +238,10 @@ final class FakeProvider: HTTPTransport, @unchecked Sendable {
         raw(status, try! JSONSerialization.data(withJSONObject: body))
     }
 
-    private func raw(_ status: Int, _ data: Data) -> (Data, HTTPURLResponse) {
+    private func raw(_ status: Int, _ data: Data, headers: [String: String] = [:]) -> (Data, HTTPURLResponse) {
         let response = HTTPURLResponse(
             url: URL(string: issuer)!, statusCode: status, httpVersion: "HTTP/1.1",
-            headerFields: ["Content-Type": "application/json"])!
+            headerFields: ["Content-Type": "application/json"].merging(headers) { $1 })!
         return (data, response)
     }
 }

@@ -79,7 +79,7 @@ func idTokenClaims(
 /// Loads a JSON vector from /work/shared/vectors, resolved from this file's path.
 enum Vectors {
     static func load(_ name: String, file: String = #filePath) throws -> [String: Any] {
-        var url = URL(fileURLWithPath: file)
+        var url = URL(fileURLWithPath: file).resolvingSymlinksInPath()
         while url.pathComponents.count > 1 {
             url.deleteLastPathComponent()
             let candidate = url.appendingPathComponent("shared/vectors/\(name)")
