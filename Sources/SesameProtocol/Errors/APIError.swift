@@ -24,11 +24,19 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
     public var errorMessageKey: String?
     /// Field-level validation failures.
     public var errorDetails: [FieldError]?
+    /// draft-ietf-oauth-first-party-apps §5.2.2: the session to continue an
+    /// `insufficient_authorization` exchange with.
+    public var authSession: String?
+    /// With `insufficient_authorization`: the MFA methods the user can use (`email`, `sms`, `totp`).
+    public var mfaMethods: [String]?
+    /// With a wrong code or PIN: attempts left before the exchange is cancelled.
+    public var remainingAttempts: Int?
 
     public init(
         error: String, errorDescription: String? = nil, errorURI: String? = nil,
         errorID: String? = nil, errorCode: Int? = nil, errorUserMessage: String? = nil,
-        errorMessageKey: String? = nil, errorDetails: [FieldError]? = nil
+        errorMessageKey: String? = nil, errorDetails: [FieldError]? = nil,
+        authSession: String? = nil, mfaMethods: [String]? = nil, remainingAttempts: Int? = nil
     ) {
         self.error = error
         self.errorDescription = errorDescription
@@ -38,6 +46,9 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
         self.errorUserMessage = errorUserMessage
         self.errorMessageKey = errorMessageKey
         self.errorDetails = errorDetails
+        self.authSession = authSession
+        self.mfaMethods = mfaMethods
+        self.remainingAttempts = remainingAttempts
     }
 
     /// An error for a code from the table, with its default description and message key.
@@ -70,6 +81,9 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
         case errorUserMessage = "error_user_msg"
         case errorMessageKey = "error_message_key"
         case errorDetails = "error_details"
+        case authSession = "auth_session"
+        case mfaMethods = "mfa_methods"
+        case remainingAttempts = "remaining_attempts"
     }
 }
 

@@ -10,17 +10,21 @@ public final class RunningServer: Sendable {
     public let port: Int
     public let store: any IdentityStore
     public let keyRing: KeyRing
+    /// Where email and SMS go; an ``OutboxMessageSender`` unless configured otherwise.
+    public let messageSender: any MessageSender
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     init(
-        issuer: URL, port: Int, store: any IdentityStore, keyRing: KeyRing, group: ServiceGroup,
+        issuer: URL, port: Int, store: any IdentityStore, keyRing: KeyRing,
+        messageSender: any MessageSender, group: ServiceGroup,
         task: Task<Void, any Error>
     ) {
         self.issuer = issuer
         self.port = port
         self.store = store
         self.keyRing = keyRing
+        self.messageSender = messageSender
         self.group = group
         self.task = task
     }

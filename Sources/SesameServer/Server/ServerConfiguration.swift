@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var browserSessionLifetime: TimeInterval
     /// Clock used for every expiry decision. Injected so tests never sleep.
     public var now: @Sendable () -> Date
+    /// Delivery of email and SMS (verification codes, MFA codes, password reset). `nil`: the
+    /// embedded outbox in the store, which `sesame outbox` prints.
+    public var messageSender: (any MessageSender)?
 
     public init(
         dataDirectory: DataDirectory, host: String = "127.0.0.1", port: Int = 8080,
@@ -39,6 +42,7 @@ public struct ServerConfiguration: Sendable {
         self.authorizationCodeLifetime = 60
         self.browserSessionLifetime = 12 * 3600
         self.now = { Date() }
+        self.messageSender = nil
     }
 }
 

@@ -7,6 +7,12 @@ struct ServerServices: Sendable {
     /// `issuer.absoluteString` without a trailing slash: the `iss` value everywhere.
     let issuerIdentifier: String
     let store: any IdentityStore
+    /// MFA enrolments, auth sessions and one-time codes (first-party sign-in slice).
+    let mfaStore: any MFAStore
+    /// Verification codes, outbox and devices (accounts slice).
+    let accountStore: any AccountStore
+    /// Where email and SMS messages go (outbox by default).
+    let messageSender: any MessageSender
     let keyRing: KeyRing
     let credentials: CredentialVerifier
     let pages: PageRenderer

@@ -33,6 +33,8 @@ enum SesameRouter {
         router.post("/logout", use: endSession.post)
 
         let placeholders = PlaceholderPagesEndpoint(pages: services.pages)
+        FirstPartyRoutes.register(on: router, services: services)
+        AccountRoutes.register(on: router, services: services)
         router.get("/signup", use: placeholders.signUp)
         router.get("/password-reset", use: placeholders.passwordReset)
         return router

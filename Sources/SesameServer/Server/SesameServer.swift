@@ -22,7 +22,9 @@ public enum SesameServer {
                 let seed = try SeedConfiguration.load(from: seedFile)
                 _ = try await Seeder(store: store, hasher: configuration.passwordHasher).apply(seed)
             }
-            return try await listen(configuration, store: store, keyRing: keyRing, logger: logger)
+            let messageSender = configuration.messageSender ?? OutboxMessageSender(store: store)
+            return try await listen(
+                configuration, store: store, messageSender: messageSender, keyRing: keyRing, logger: logger)
         } catch {
             try? await store.close()
             throw error
@@ -30,7 +32,8 @@ public enum SesameServer {
     }
 
     private static func listen(
-        _ configuration: ServerConfiguration, store: any IdentityStore, keyRing: KeyRing, logger: Logger
+        _ configuration: ServerConfiguration, store: SQLIdentityStore, messageSender: any MessageSender,
+        keyRing: KeyRing, logger: Logger
     ) async throws -> RunningServer {
         // The issuer may depend on the bound port, and the router depends on the issuer, so the
         // responder is resolved lazily once the port is known.
@@ -68,7 +71,8 @@ public enum SesameServer {
         let issuer = configuration.issuer ?? URL(string: "http://\(hostForURL(configuration.host)):\(port)")!
         do {
             let services = try ServerServices(
-                issuer: issuer, issuerIdentifier: issuerIdentifier(issuer), store: store, keyRing: keyRing,
+                issuer: issuer, issuerIdentifier: issuerIdentifier(issuer), store: store,
+                mfaStore: store, accountStore: store, messageSender: messageSender, keyRing: keyRing,
                 credentials: CredentialVerifier(hasher: configuration.passwordHasher),
                 pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
                 cookies: BrowserCookies(issuer: issuer),
@@ -82,7 +86,9 @@ public enum SesameServer {
             throw error
         }
         logger.info("sesame server listening", metadata: ["issuer": .string(issuerIdentifier(issuer)), "port": .stringConvertible(port)])
-        return RunningServer(issuer: issuer, port: port, store: store, keyRing: keyRing, group: group, task: task)
+        return RunningServer(
+            issuer: issuer, port: port, store: store, keyRing: keyRing, messageSender: messageSender,
+            group: group, task: task)
     }
 
     /// OIDC Discovery §3 / RFC 8414 §2: an absolute URL without query or fragment.

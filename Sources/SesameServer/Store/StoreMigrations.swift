@@ -15,9 +15,11 @@ enum StoreMigrations {
     }
 
     /// Every migration, in order. Append only: never edit a released migration.
+    /// Versions 1–99: core; 100–199: first-party sign-in and MFA (`FirstPartyMigrations`);
+    /// 200–299: accounts, messaging and devices (`AccountMigrations`).
     static let all: [Migration] = [
         Migration(version: 1, name: "initial schema", apply: createInitialSchema)
-    ]
+    ] + FirstPartyMigrations.all + AccountMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
         do {
