@@ -3,7 +3,10 @@ import SesameProtocol
 
 /// The one error type of the Sesame SDK (SPEC §1.11). Every case says what happened and, in
 /// ``description``, what the app or user can do about it.
-public enum SesameError: Error, Sendable, CustomStringConvertible {
+// `indirect`: payloads are boxed so the error stays one pointer wide. With the larger unboxed
+// layout, Swift 6.3 crashed (bad refcount in "outlined copy of SesameError") when a
+// `throws(SesameError)` async function's error was caught through an untyped `catch ... as`.
+public indirect enum SesameError: Error, Sendable, CustomStringConvertible {
     /// The user closed the browser or cancelled sign-in.
     case cancelled
     /// The server rejected the request (HTTP 400 and other 4xx except 401): the decoded API error,
