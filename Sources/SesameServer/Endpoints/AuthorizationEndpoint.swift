@@ -10,23 +10,16 @@ struct AuthorizationEndpoint: Sendable {
     let services: ServerServices
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        guard let parameters = FormRequest.query(of: request) else {
-            return responder.errorPage(
-                .invalidRequest, "The query is malformed or repeats a parameter.", request: request,
-                context: context)
+        try await responder.withParameters(of: request, context: context, fromBody: false) {
+            try await authorize($0, request: request, context: context)
         }
-        return try await authorize(parameters, request: request, context: context)
     }
 
     /// OIDC Core §3.1.2.1: the endpoint MUST support POST with a form body.
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let parameters: [String: String]
-        do {
-            parameters = try await FormRequest.body(of: request, context: context)
-        } catch let failure as EndpointFailure {
-            return responder.errorPage(failure.code, failure.description ?? "", request: request, context: context)
+        try await responder.withParameters(of: request, context: context, fromBody: true) {
+            try await authorize($0, request: request, context: context)
         }
-        return try await authorize(parameters, request: request, context: context)
     }
 
     private var responder: AuthorizationResponder { AuthorizationResponder(services: services) }

@@ -78,3 +78,30 @@ struct AuthorizationResponder: Sendable {
             headers: [.location: location, .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer"])
     }
 }
+
+extension AuthorizationResponder {
+    /// Reads the parameters of a browser-facing endpoint from the query (`GET`) or the form
+    /// body (`POST`; OIDC Core §3.1.2.1 and RP-Initiated Logout §2 require both), answering an
+    /// HTML error page when they are malformed or repeated, then hands them to `handle`.
+    func withParameters(
+        of request: Request, context: SesameRequestContext, fromBody: Bool,
+        _ handle: ([String: String]) async throws -> Response
+    ) async throws -> Response {
+        let parameters: [String: String]
+        if fromBody {
+            do {
+                parameters = try await FormRequest.body(of: request, context: context)
+            } catch let failure as EndpointFailure {
+                return errorPage(failure.code, failure.description ?? "", request: request, context: context)
+            }
+        } else {
+            guard let query = FormRequest.query(of: request) else {
+                return errorPage(
+                    .invalidRequest, "The query is malformed or repeats a parameter.", request: request,
+                    context: context)
+            }
+            parameters = query
+        }
+        return try await handle(parameters)
+    }
+}

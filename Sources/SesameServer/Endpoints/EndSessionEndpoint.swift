@@ -14,22 +14,15 @@ struct EndSessionEndpoint: Sendable {
     let services: ServerServices
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        guard let parameters = FormRequest.query(of: request) else {
-            return responder.errorPage(
-                .invalidRequest, "The query is malformed or repeats a parameter.", request: request,
-                context: context)
+        try await responder.withParameters(of: request, context: context, fromBody: false) {
+            try await logout($0, request: request, context: context)
         }
-        return try await logout(parameters, request: request, context: context)
     }
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let parameters: [String: String]
-        do {
-            parameters = try await FormRequest.body(of: request, context: context)
-        } catch let failure as EndpointFailure {
-            return responder.errorPage(failure.code, failure.description ?? "", request: request, context: context)
+        try await responder.withParameters(of: request, context: context, fromBody: true) {
+            try await logout($0, request: request, context: context)
         }
-        return try await logout(parameters, request: request, context: context)
     }
 
     private var responder: AuthorizationResponder { AuthorizationResponder(services: services) }

@@ -1,6 +1,5 @@
 import Foundation
 import ServiceLifecycle
-import UnixSignals
 
 /// A started server. Stop it with ``shutdown()``; ``wait()`` returns when it stops.
 public final class RunningServer: Sendable {
@@ -41,19 +40,5 @@ public final class RunningServer: Sendable {
         let result = await task.result
         try await store.close()
         try result.get()
-    }
-
-    /// For `sesame serve`: runs until SIGINT or SIGTERM, then shuts down gracefully.
-    public func runUntilSignalled() async throws {
-        let signals = await UnixSignalsSequence(trapping: [.sigint, .sigterm])
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                for await _ in signals { return }
-            }
-            tasks.addTask { try await self.wait() }
-            try await tasks.next()
-            tasks.cancelAll()
-        }
-        try await shutdown()
     }
 }
