@@ -38,37 +38,3 @@ public struct StringTableLocalizer: Localizer {
         return fallback
     }
 }
-
-/// The user's preferred locales: OIDC `ui_locales` (space-separated, OIDC Core §3.1.2.1) first,
-/// then `Accept-Language` (RFC 9110 §12.5.4) by quality.
-enum LocalePreference {
-    static func from(request: Request, uiLocales: String? = nil) -> [String] {
-        var result: [String] = []
-        if let uiLocales {
-            result += uiLocales.split(separator: " ").map(String.init)
-        }
-        if let header = request.headers[.acceptLanguage] {
-            let weighted = header.split(separator: ",").compactMap { part -> (String, Double)? in
-                let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-                guard let tag = pieces.first, !tag.isEmpty, tag != "*" else { return nil }
-                let quality = pieces.dropFirst().first { $0.hasPrefix("q=") }
-                    .flatMap { Double($0.dropFirst(2)) } ?? 1
-                return (tag, quality)
-            }
-            result += weighted.enumerated()
-                .sorted { $0.element.1 != $1.element.1 ? $0.element.1 > $1.element.1 : $0.offset < $1.offset }
-                .map(\.element.0)
-        }
-        return result
-    }
-
-    /// Maps regional Chinese tags to the script tags of SPEC §1.11 and normalizes case.
-    static func canonical(_ tag: String) -> String {
-        let lower = tag.replacingOccurrences(of: "_", with: "-").lowercased()
-        switch lower {
-        case "zh-cn", "zh-sg", "zh-hans": return "zh-Hans"
-        case "zh-tw", "zh-hk", "zh-mo", "zh-hant": return "zh-Hant"
-        default: return lower
-        }
-    }
-}

@@ -23,6 +23,21 @@ public enum EnglishStrings {
         "password_reset.title": "Reset your password",
         "password_reset.body": "Self-service password reset is coming soon. Until then, ask your administrator to reset your password.",
         "common.back_to_sign_in": "Back to sign in",
+        "message.email_verification.subject": "Confirm your email address",
+        "message.email_verification.body": "Your verification code is {code}. It expires soon. If you did not create an account, ignore this message.",
+        "message.password_reset.subject": "Reset your password",
+        "message.password_reset.body": "Your password reset code is {code}. It expires soon. If you did not ask to reset your password, ignore this message.",
+        "message.mfa_code.subject": "Your sign-in code",
+        "message.mfa_code.body": "Your sign-in code is {code}. It expires soon. Never share it with anyone.",
+        "message.mfa_code.sms": "Your sign-in code is {code}. Never share it.",
+        "message.email_change.subject": "Confirm your new email address",
+        "message.email_change.body": "Your code to confirm this email address is {code}. If you did not ask for this change, ignore this message.",
+        "mfa.title": "Verify it's you",
+        "mfa.code_label": "Verification code",
+        "mfa.submit": "Verify",
+        "mfa.method.email": "Email me a code",
+        "mfa.method.sms": "Text me a code",
+        "mfa.method.totp": "Use my authenticator app",
     ]
 
     static let errors: [String: String] = Dictionary(
