@@ -148,6 +148,30 @@ private struct BrokenBrowser: BrowserOpener {
 
 @Suite("LoopbackBrowserAgent")
 struct LoopbackBrowserAgentTests {
+    /// Starts a session on the default loopback redirect and an `authorize` that waits for the
+    /// browser; returns once the (silent) browser was opened, i.e. the request is pending.
+    static func pendingAuthorization() async throws
+        -> (session: any BrowserAgentSession, redirectURI: URL, pending: Task<URL, any Error>)
+    {
+        let browser = SilentBrowser()
+        let session = try await LoopbackBrowserAgent(opener: browser).start(
+            redirectURI: URL(string: "http://127.0.0.1/callback")!, ephemeral: false)
+        let redirectURI = session.redirectURI
+        let pending = Task {
+            try await session.authorize(Self.authorizationURL(redirectURI: redirectURI))
+        }
+        _ = await browser.opened.first { _ in true }
+        return (session, redirectURI, pending)
+    }
+
+    /// Records an issue unless `result` is a failure with ``SesameError/cancelled``.
+    static func expectCancelled(_ result: Result<URL, any Error>) {
+        guard case .failure(let error) = result, case .cancelled? = error as? SesameError else {
+            Issue.record("expected .cancelled, got \(result)")
+            return
+        }
+    }
+
     /// What an SDK would send: an authorization URL carrying the session's redirect URI.
     static func authorizationURL(redirectURI: URL, state: String = "s-\(UUID().uuidString)") -> URL {
         var components = URLComponents(string: "https://idp.example.com/authorize")!
@@ -294,41 +318,18 @@ struct LoopbackBrowserAgentTests {
 
     @Test("cancel() ends a pending authorize with .cancelled and closes the port")
     func cancelWhilePending() async throws {
-        let browser = SilentBrowser()
-        let session = try await LoopbackBrowserAgent(opener: browser).start(
-            redirectURI: URL(string: "http://127.0.0.1/callback")!, ephemeral: false)
-        let redirectURI = session.redirectURI
-        let pending = Task {
-            try await session.authorize(Self.authorizationURL(redirectURI: redirectURI))
-        }
-        // The browser was opened: the request is pending.
-        _ = await browser.opened.first { _ in true }
+        let (session, redirectURI, pending) = try await Self.pendingAuthorization()
         await session.cancel()
-        let result = await pending.result
-        guard case .failure(let error) = result, case .cancelled? = error as? SesameError else {
-            Issue.record("expected .cancelled, got \(result)")
-            return
-        }
+        Self.expectCancelled(await pending.result)
         #expect(await Self.isListening(redirectURI) == false)
         await session.cancel()  // safe to call again
     }
 
     @Test("cancelling the waiting task ends authorize with .cancelled")
     func taskCancellation() async throws {
-        let browser = SilentBrowser()
-        let session = try await LoopbackBrowserAgent(opener: browser).start(
-            redirectURI: URL(string: "http://127.0.0.1/callback")!, ephemeral: false)
-        let redirectURI = session.redirectURI
-        let pending = Task {
-            try await session.authorize(Self.authorizationURL(redirectURI: redirectURI))
-        }
-        _ = await browser.opened.first { _ in true }
+        let (_, redirectURI, pending) = try await Self.pendingAuthorization()
         pending.cancel()
-        let result = await pending.result
-        guard case .failure(let error) = result, case .cancelled? = error as? SesameError else {
-            Issue.record("expected .cancelled, got \(result)")
-            return
-        }
+        Self.expectCancelled(await pending.result)
         #expect(await Self.isListening(redirectURI) == false)
     }
 
