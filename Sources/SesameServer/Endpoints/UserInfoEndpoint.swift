@@ -10,20 +10,12 @@ struct UserInfoEndpoint: Sendable {
     let services: ServerServices
 
     func handle(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        guard let token = Self.bearerToken(request) else {
-            throw Self.invalidToken("Send the access token in an Authorization: Bearer header.")
-        }
-        guard let claims = try await services.accessTokenVerifier.activeClaims(token) else {
-            throw Self.invalidToken("The access token is invalid, expired or revoked.")
-        }
-        context.annotations.record(clientID: claims.clientID)
+        let (claims, user) = try await BearerAuthentication(services: services)
+            .authenticate(request, context: context)
         guard claims.scopes.contains("openid") else {
             throw EndpointFailure(
                 .insufficientScope, "The access token lacks the openid scope.",
                 headers: [.wwwAuthenticate: #"Bearer error="insufficient_scope", scope="openid""#])
-        }
-        guard let user = try await services.store.user(id: claims.sub) else {
-            throw Self.invalidToken("The token's user no longer exists.")
         }
         context.annotations.record(outcome: "userinfo")
         return JSONResponse.make(Self.filter(user, scopes: claims.scopes))
@@ -59,21 +51,5 @@ struct UserInfoEndpoint: Sendable {
         }
         if scopes.contains("address") { result.address = all.address }
         return result
-    }
-
-    /// RFC 6750 §2.1 `Authorization: Bearer <token>`.
-    static func bearerToken(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
-    }
-
-    /// RFC 6750 §3: 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
-    static func invalidToken(_ description: String) -> EndpointFailure {
-        EndpointFailure(
-            .invalidToken, description, status: .unauthorized,
-            headers: [.wwwAuthenticate: #"Bearer realm="sesame", error="invalid_token""#])
     }
 }

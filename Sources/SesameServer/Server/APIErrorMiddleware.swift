@@ -41,9 +41,14 @@ struct APIErrorMiddleware: RouterMiddleware {
 
     private func respond(_ failure: EndpointFailure, request: Request, context: Context) -> Response {
         let errorID = UUID().uuidString.lowercased()
-        let locales = LocalePreference.from(request: request)
-        var body = APIError(failure.code, description: failure.description, errorID: errorID)
+        let locales = LocalePreference.from(request: request, uiLocales: failure.uiLocales)
+        var body = APIError(
+            failure.code, description: failure.description, details: failure.details,
+            errorID: errorID)
         body.errorUserMessage = localizer.string(failure.code.messageKey, locales: locales)
+        body.authSession = failure.authSession
+        body.mfaMethods = failure.mfaMethods
+        body.remainingAttempts = failure.remainingAttempts
         context.annotations.record(errorID: errorID)
         context.annotations.record(outcome: failure.code.error)
         logger.debug(

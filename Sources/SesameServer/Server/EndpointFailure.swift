@@ -12,14 +12,26 @@ struct EndpointFailure: Error, Sendable {
     var status: HTTPResponse.Status?
     /// Extra response headers, e.g. `WWW-Authenticate` (RFC 6750 §3, RFC 6749 §5.2).
     var headers: HTTPFields = [:]
+    /// `error_details`: messages already localized by the endpoint (see
+    /// ``Localizer/fieldError(field:code:locales:arguments:)``).
+    var details: [FieldError]?
+    /// draft-ietf-oauth-first-party-apps §5.2.2 continuation fields.
+    var authSession: String?
+    var mfaMethods: [String]?
+    var remainingAttempts: Int?
+    /// `ui_locales` sent in the request body, preferred over `Accept-Language` for
+    /// `error_user_msg`.
+    var uiLocales: String?
 
     init(
         _ code: APIErrorCode, _ description: String? = nil, status: HTTPResponse.Status? = nil,
-        headers: HTTPFields = [:]
+        headers: HTTPFields = [:], details: [FieldError]? = nil, uiLocales: String? = nil
     ) {
         self.code = code
         self.description = description
         self.status = status
         self.headers = headers
+        self.details = details
+        self.uiLocales = uiLocales
     }
 }

@@ -38,6 +38,15 @@ public enum EnglishStrings {
         "mfa.method.email": "Email me a code",
         "mfa.method.sms": "Text me a code",
         "mfa.method.totp": "Use my authenticator app",
+        "mfa.sent": "We sent a code to {destination}.",
+        "mfa.choose": "Choose how to verify",
+        "field.required": "This field is required.",
+        "field.invalid_format": "This value is not in the expected format.",
+        "field.too_short": "Use at least {min} characters.",
+        "field.too_long": "Use at most {max} characters.",
+        "field.taken": "This value is already in use.",
+        "field.not_writable": "This field cannot be changed here.",
+        "field.weak_password": "This password is too easy to guess. Avoid common passwords and your email or username.",
     ]
 
     static let errors: [String: String] = Dictionary(

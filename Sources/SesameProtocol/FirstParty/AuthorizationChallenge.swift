@@ -1,0 +1,82 @@
+import Foundation
+
+/// Wire values of OAuth 2.0 for First-Party Applications (draft-ietf-oauth-first-party-apps),
+/// `POST /authorize-challenge`, shared by the server and the SDK.
+///
+/// Requests are `application/x-www-form-urlencoded` with the parameter names in
+/// ``AuthorizationChallengeParameter``. A success is HTTP 200 with
+/// ``AuthorizationChallengeResponse``; a continuation is HTTP 400 ``APIError`` with
+/// `error: "insufficient_authorization"`, `auth_session` and `mfa_methods` (draft §5.2.2).
+public enum AuthorizationChallengeParameter {
+    public static let clientID = "client_id"
+    public static let scope = "scope"
+    public static let codeChallenge = "code_challenge"
+    public static let codeChallengeMethod = "code_challenge_method"
+    /// Username or email.
+    public static let username = "username"
+    public static let password = "password"
+    public static let acrValues = "acr_values"
+    /// `0` asks for re-authentication: a short-lived access token and no refresh token.
+    public static let maxAge = "max_age"
+    public static let uiLocales = "ui_locales"
+    /// draft §5.1: continues an exchange that answered `insufficient_authorization`.
+    public static let authSession = "auth_session"
+    /// The MFA method the user chose (``MFAMethod``): sends an email/SMS code.
+    public static let mfaMethod = "mfa_method"
+    /// The one-time code the user typed.
+    public static let mfaCode = "mfa_code"
+}
+
+/// draft-ietf-oauth-first-party-apps §5.2.1: the successful answer. The code is redeemed at
+/// `/token` (grant `authorization_code`, `code_verifier`, no `redirect_uri`).
+public struct AuthorizationChallengeResponse: Codable, Sendable, Equatable {
+    public var authorizationCode: String
+
+    public init(authorizationCode: String) {
+        self.authorizationCode = authorizationCode
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case authorizationCode = "authorization_code"
+    }
+}
+
+/// A second factor a user can have (SPEC §1.8).
+public enum MFAMethod: String, Codable, Sendable, CaseIterable, Hashable {
+    /// A one-time code sent to the user's verified email address.
+    case email
+    /// A one-time code sent by SMS to the user's phone number.
+    case sms
+    /// RFC 6238 time-based one-time password from an authenticator app.
+    case totp
+
+    /// The RFC 8176 `amr` value for this method.
+    public var authenticationMethodReference: String {
+        switch self {
+        case .email, .totp: AuthenticationMethodReference.oneTimePassword
+        case .sms: AuthenticationMethodReference.sms
+        }
+    }
+}
+
+/// Sesame's `acr` values (OIDC Core §2, advertised in `acr_values_supported`).
+public enum AuthenticationContextClass {
+    /// Signed in with a password only.
+    public static let password = "urn:sesame:acr:pwd"
+    /// Password plus a second factor.
+    public static let multiFactor = "urn:sesame:acr:mfa"
+    /// Both, weakest first.
+    public static let all = [password, multiFactor]
+}
+
+/// RFC 8176 authentication method reference values used in `amr`.
+public enum AuthenticationMethodReference {
+    /// §2 `pwd`: password-based authentication.
+    public static let password = "pwd"
+    /// §2 `otp`: one-time password (TOTP and emailed codes).
+    public static let oneTimePassword = "otp"
+    /// §2 `sms`: confirmation by SMS.
+    public static let sms = "sms"
+    /// §2 `mfa`: multiple-factor authentication.
+    public static let multiFactor = "mfa"
+}
