@@ -14,6 +14,24 @@ struct EncodingTests {
         }
     }
 
+    @Test("base64url agrees with Foundation's base64 (RFC 4648 §5 alphabet swap, no padding)")
+    func base64URLMatchesFoundation() throws {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<200 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let reference = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == reference)
+            #expect(Base64URL.encode(bytes[...]) == reference)
+            let padded = reference + String(repeating: "=", count: (4 - reference.count % 4) % 4)
+            #expect(Base64URL.decode(padded) == Data(bytes))
+        }
+        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
+        #expect(Base64URL.decode("-_8=") == Data([0xFB, 0xFF]))
+        #expect(Base64URL.decode("-_8==") == nil)
+    }
+
     @Test("base64url rejects the standard alphabet and impossible lengths")
     func base64URLRejects() {
         #expect(Base64URL.decode("ab+c") == nil)

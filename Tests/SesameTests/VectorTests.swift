@@ -71,13 +71,13 @@ struct JOSEEncodingTests {
         for length in 0..<70 {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
             let encoded = Base64URL.encode(bytes)
-            #expect(Base64URLBytes.decode(ArraySlice(Array(encoded.utf8))) == bytes, "length \(length)")
+            #expect(Base64URL.decode(bytes: ArraySlice(Array(encoded.utf8))) == bytes, "length \(length)")
         }
     }
 
     @Test func base64URLBytesRejectsForeignCharacters() {
         for bad in ["ab+c", "ab/c", "abc=", "a", "ab cd", "abcd\u{7F}"] {
-            #expect(Base64URLBytes.decode(ArraySlice(Array(bad.utf8))) == nil, "\(bad)")
+            #expect(Base64URL.decode(bytes: ArraySlice(Array(bad.utf8))) == nil, "\(bad)")
         }
     }
 }

@@ -7,15 +7,23 @@ import SesameProtocol
 enum AccessTokenHash {
     /// The expected `at_hash` for `accessToken` under `alg`, or `nil` for an unknown `alg`.
     static func compute(accessToken: String, alg: String) -> String? {
-        let data = Data(accessToken.utf8)
-        let digest: [UInt8]
-        switch alg {
-        case "RS256", "ES256", "PS256", "HS256": digest = Array(SHA256.hash(data: data))
-        case "RS384", "ES384", "PS384", "HS384": digest = Array(SHA384.hash(data: data))
-        case "RS512", "ES512", "PS512", "HS512", "EdDSA", "Ed25519":
-            digest = Array(SHA512.hash(data: data))
-        default: return nil
+        var token = accessToken
+        return token.withUTF8 { bytes -> String? in
+            let input = UnsafeRawBufferPointer(bytes)
+            switch alg {
+            case "RS256", "ES256", "PS256", "HS256": return leftHalf(of: SHA256.hash(data: input))
+            case "RS384", "ES384", "PS384", "HS384": return leftHalf(of: SHA384.hash(data: input))
+            case "RS512", "ES512", "PS512", "HS512", "EdDSA", "Ed25519":
+                return leftHalf(of: SHA512.hash(data: input))
+            default: return nil
+            }
         }
-        return Base64URL.encode(digest.prefix(digest.count / 2))
+    }
+
+    private static func leftHalf(of digest: some Digest) -> String {
+        digest.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return Base64URL.encode(buffer: UnsafeBufferPointer(rebasing: bytes.prefix(bytes.count / 2)))
+        }
     }
 }

@@ -133,3 +133,96 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
         try c.decodeIfPresent(Double.self, forKey: key).map(Date.init(timeIntervalSince1970:))
     }
 }
+
+extension IDTokenClaims {
+    /// The claims ``init(jwtPayload:)`` reads; the raw value is a bit in the duplicate check.
+    private enum Member: Int {
+        case iss, sub, aud, exp, iat, authTime, updatedAt, nonce, acr, azp, sid, atHash, amr
+        case name, givenName, familyName, nickname, preferredUsername, picture, email, locale
+        case emailVerified
+
+        static let byName: [String: Member] = [
+            "iss": .iss, "sub": .sub, "aud": .aud, "exp": .exp, "iat": .iat,
+            "auth_time": .authTime, "updated_at": .updatedAt, "nonce": .nonce, "acr": .acr,
+            "azp": .azp, "sid": .sid, "at_hash": .atHash, "amr": .amr, "name": .name,
+            "given_name": .givenName, "family_name": .familyName, "nickname": .nickname,
+            "preferred_username": .preferredUsername, "picture": .picture, "email": .email,
+            "locale": .locale, "email_verified": .emailVerified,
+        ]
+    }
+
+    /// Reads a JWT claims set with ``JWTJSONReader`` (the validation hot path): the same
+    /// acceptance rules as the `Decodable` initializer, and a repeated claim it reads is rejected
+    /// (RFC 7519 §4).
+    init(jwtPayload bytes: [UInt8]) throws {
+        self.init(iss: "", sub: "", aud: [])
+        var seen = 0
+        try JWTJSONReader.forEachMember(in: bytes) { key, value in
+            guard let member = Member.byName[key] else { return }
+            let bit = 1 << member.rawValue
+            guard seen & bit == 0 else { throw JWTJSONReader.Malformed(reason: "duplicate claim \(key)") }
+            seen |= bit
+            switch member {
+            case .iss: iss = try Self.string(value, key)
+            case .sub: sub = try Self.string(value, key)
+            case .aud:
+                switch value {
+                case .string(let single): aud = [single]
+                case .stringArray(let many): aud = many
+                default: throw JWTJSONReader.Malformed(reason: "aud is not a string or array of strings")
+                }
+            case .exp: exp = try Self.numericDate(value, key)
+            case .iat: iat = try Self.numericDate(value, key)
+            case .authTime: authTime = try Self.numericDate(value, key)
+            case .updatedAt: updatedAt = try? Self.numericDate(value, key)
+            case .nonce: nonce = try Self.optionalString(value, key)
+            case .acr: acr = try Self.optionalString(value, key)
+            case .azp: azp = try Self.optionalString(value, key)
+            case .sid: sid = try Self.optionalString(value, key)
+            case .atHash: atHash = try Self.optionalString(value, key)
+            case .amr:
+                switch value {
+                case .stringArray(let values): amr = values
+                case .null: amr = nil
+                default: throw JWTJSONReader.Malformed(reason: "amr is not an array of strings")
+                }
+            // Profile claims are informational: a provider's odd type does not fail sign-in.
+            case .name: name = Self.lenientString(value)
+            case .givenName: givenName = Self.lenientString(value)
+            case .familyName: familyName = Self.lenientString(value)
+            case .nickname: nickname = Self.lenientString(value)
+            case .preferredUsername: preferredUsername = Self.lenientString(value)
+            case .picture: picture = Self.lenientString(value)
+            case .email: email = Self.lenientString(value)
+            case .locale: locale = Self.lenientString(value)
+            case .emailVerified:
+                if case .bool(let flag) = value { emailVerified = flag }
+            }
+        }
+    }
+
+    private static func string(_ value: JWTJSONReader.Value, _ name: String) throws -> String {
+        guard case .string(let text) = value else {
+            throw JWTJSONReader.Malformed(reason: "\(name) is not a string")
+        }
+        return text
+    }
+
+    private static func optionalString(_ value: JWTJSONReader.Value, _ name: String) throws -> String? {
+        if case .null = value { return nil }
+        return try string(value, name)
+    }
+
+    private static func lenientString(_ value: JWTJSONReader.Value) -> String? {
+        if case .string(let text) = value { return text }
+        return nil
+    }
+
+    private static func numericDate(_ value: JWTJSONReader.Value, _ name: String) throws -> Date? {
+        switch value {
+        case .number(let seconds): return Date(timeIntervalSince1970: seconds)
+        case .null: return nil
+        default: throw JWTJSONReader.Malformed(reason: "\(name) is not a NumericDate")
+        }
+    }
+}

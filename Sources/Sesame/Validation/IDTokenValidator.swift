@@ -26,7 +26,6 @@ public struct IDTokenValidator: Sendable {
     public let allowedAlgorithms: Set<String>
     public let rules: [any IDTokenClaimValidator]
     private let hmacKey: SymmetricKey?
-    private let decoder = JSONDecoder()
 
     /// - Parameters:
     ///   - clientSecret: enables HS256/384/512 with the UTF-8 octets of the secret as key.
@@ -57,7 +56,7 @@ public struct IDTokenValidator: Sendable {
         let (header, payload) = try verifySignature(jwt, keys: keys)
         let claims: IDTokenClaims
         do {
-            claims = try decoder.decode(IDTokenClaims.self, from: payload)
+            claims = try IDTokenClaims(jwtPayload: payload)
         } catch {
             throw .invalidIDToken(.malformed, detail: "the ID token payload is not a JSON claims object")
         }
@@ -70,17 +69,17 @@ public struct IDTokenValidator: Sendable {
 
     /// Checks the JWS structure, algorithm and signature (§3.1.3.7 steps 6–8) and returns the
     /// header and the payload bytes. Works for any JWS payload, not only JSON claims.
-    func verifySignature(_ jwt: String, keys: JWKSet) throws(SesameError) -> (JOSEHeader, Data) {
+    func verifySignature(_ jwt: String, keys: JWKSet) throws(SesameError) -> (JOSEHeader, [UInt8]) {
         guard let jws = CompactJWS(jwt),
-            let headerBytes = Base64URLBytes.decode(jws.header),
-            let payloadBytes = Base64URLBytes.decode(jws.payload),
-            let signature = Base64URLBytes.decode(jws.signature)
+            let headerBytes = Base64URL.decode(bytes: jws.header),
+            let payloadBytes = Base64URL.decode(bytes: jws.payload),
+            let signature = Base64URL.decode(bytes: jws.signature)
         else {
             throw .invalidIDToken(.malformed, detail: "not a compact JWS (RFC 7515 §7.1)")
         }
         let header: JOSEHeader
         do {
-            header = try decoder.decode(JOSEHeader.self, from: Data(headerBytes))
+            header = try JOSEHeader(json: headerBytes)
         } catch {
             throw .invalidIDToken(.malformed, detail: "the JOSE header is not valid JSON")
         }
@@ -95,7 +94,7 @@ public struct IDTokenValidator: Sendable {
         }
         if Self.hmacAlgorithms.contains(alg) {
             try verifyHMAC(alg: alg, signature: signature, input: jws.signingInput)
-            return (header, Data(payloadBytes))
+            return (header, payloadBytes)
         }
         switch keys.verifiers(kid: header.kid, alg: alg) {
         case .unknownKey:
@@ -107,7 +106,7 @@ public struct IDTokenValidator: Sendable {
         case .found(let verifiers):
             for verifier in verifiers {
                 if (try? verifier.verify(signature, signs: jws.signingInput)) == true {
-                    return (header, Data(payloadBytes))
+                    return (header, payloadBytes)
                 }
             }
             throw .invalidIDToken(.signature, detail: "the \(alg) signature does not verify")
