@@ -27,10 +27,10 @@ extension SQLIdentityStore {
     public func rotateRefreshToken(digest: String, now: Date) async throws
         -> RedemptionResult<RefreshTokenRecord>
     {
-        let claim = UUID().uuidString
-        try await database.update("refresh_tokens")
+        // One statement on the hot path: the conditional UPDATE marks the token rotated and
+        // RETURNING hands back exactly the row this caller won (SQLite ≥ 3.35, PostgreSQL).
+        let won = try await database.update("refresh_tokens")
             .set("rotated_at", to: StoreValue.time(now))
-            .set("redemption_claim", to: claim)
             .where("token_digest", .equal, digest)
             .where("rotated_at", .is, SQLLiteral.null)
             .where("revoked_at", .is, SQLLiteral.null)
@@ -40,14 +40,16 @@ extension SQLIdentityStore {
                     "NOT EXISTS (SELECT 1 FROM revoked_refresh_families WHERE revoked_refresh_families.family_id = refresh_tokens.family_id)"
                 )
             )
-            .run()
+            .returning("*")
+            .first()
+        if let won { return .redeemed(try Self.refreshRecord(won)) }
+        // Lost: unknown, expired, or already rotated/revoked (a replay).
         guard
             let row = try await database.select().column("*").from("refresh_tokens")
                 .where("token_digest", .equal, digest)
                 .first()
         else { return .notFound }
         let record = try Self.refreshRecord(row)
-        if try row.optionalString("redemption_claim") == claim { return .redeemed(record) }
         if record.expiresAt <= now { return .notFound }
         return .replayed(record)
     }
