@@ -29,18 +29,20 @@ enum LocalePreference {
             .map(\.element.0)
     }
 
-    /// Normalizes case and maps tags to the SPEC §1.11 locale set: regional and script Chinese
-    /// tags to `zh-Hans` / `zh-Hant` (bare `zh` → `zh-Hans`), Norwegian (`no`, `nn`, `nb-*`) to `nb`.
-    /// Other region subtags fall back to the language in ``StringTableLocalizer``.
+    /// Normalizes case and maps tags to the SPEC §1.11 locale set: Chinese to `zh-Hans` /
+    /// `zh-Hant` (an explicit script subtag wins; else TW, HK, MO → Hant; else — CN, SG, bare
+    /// `zh` — Hans), Norwegian (`no`, `nn`, `nb-*`) to `nb`. Other region subtags fall back to
+    /// the language in ``StringTableLocalizer``.
     static func canonical(_ tag: String) -> String {
-        let lower = tag.replacingOccurrences(of: "_", with: "-").lowercased()
+        let lower = tag.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
+            .lowercased()
         let parts = lower.split(separator: "-").map(String.init)
         guard let language = parts.first else { return lower }
         switch language {
         case "zh":
-            if parts.contains("hant") || parts.contains(where: { ["tw", "hk", "mo"].contains($0) }) {
-                return "zh-Hant"
-            }
+            if parts.contains("hans") { return "zh-Hans" }
+            if parts.contains("hant") { return "zh-Hant" }
+            if parts.contains(where: { ["tw", "hk", "mo"].contains($0) }) { return "zh-Hant" }
             return "zh-Hans"
         case "no", "nn", "nb": return "nb"
         default: return lower

@@ -1,10 +1,9 @@
 import Hummingbird
 
-/// Looks up user-facing strings (login page, error pages, `error_user_msg`) by message key.
+/// Looks up user-facing strings (login page, error pages, `error_user_msg`, messages) by key.
 ///
-/// SPEC §1.11 asks for 19 locales; this release ships English and the seam: a later table per
-/// locale plugs in without touching callers. Keys are the ``APIErrorCode/messageKey`` values
-/// (`error.invalid_grant`) and page keys (`login.title`).
+/// SPEC §1.11: 19 locales (``StringTables/tags``). Keys are the ``APIErrorCode/messageKey``
+/// values (`error.invalid_grant`) and page keys (`login.title`).
 public protocol Localizer: Sendable {
     /// The string for `key` in the first of `locales` that has it, else English, else the key.
     func string(_ key: String, locales: [String]) -> String
@@ -12,12 +11,15 @@ public protocol Localizer: Sendable {
     func resolvedLocale(for locales: [String]) -> String
 }
 
-/// A ``Localizer`` over in-memory string tables keyed by BCP 47 tag.
+/// A ``Localizer`` over in-memory string tables keyed by BCP 47 tag. Resolution, for each
+/// preferred tag in order: the canonical tag (``LocalePreference/canonical(_:)``), then its
+/// language; if none matches, English. A key missing from the chosen table falls back to
+/// English.
 public struct StringTableLocalizer: Localizer {
     private let tables: [String: [String: String]]
     private let fallback: String
 
-    public init(tables: [String: [String: String]] = ["en": EnglishStrings.table], fallback: String = "en") {
+    public init(tables: [String: [String: String]] = StringTables.all, fallback: String = "en") {
         self.tables = tables
         self.fallback = fallback
     }

@@ -7,13 +7,14 @@ import SesameProtocol
 /// Renders the hosted HTML pages from the Mustache templates in `Pages/Templates`, localized
 /// through a ``Localizer``, with ``SecurityHeaders`` on every response.
 struct PageRenderer: Sendable {
-    private let library: MustacheLibrary
+    let library: MustacheLibrary
     let localizer: any Localizer
 
     init(localizer: any Localizer) throws {
         var library = MustacheLibrary()
         try library.register(LoginTemplate.source, named: LoginTemplate.name)
         try library.register(MessageTemplate.source, named: MessageTemplate.name)
+        try library.register(MFATemplate.source, named: MFATemplate.name)
         self.library = library
         self.localizer = localizer
     }
@@ -32,6 +33,7 @@ struct PageRenderer: Sendable {
         let t = { (key: String) in localizer.string(key, locales: locales) }
         var context: [String: Any] = [
             "lang": localizer.resolvedLocale(for: locales),
+            "dir": direction(for: locales),
             "title": t("login.title"),
             "heading": t("login.heading").replacingOccurrences(of: "%@", with: form.clientName),
             "csrf_token": form.csrfToken,
@@ -56,6 +58,7 @@ struct PageRenderer: Sendable {
         let t = { (key: String) in localizer.string(key, locales: locales) }
         let context: [String: Any] = [
             "lang": localizer.resolvedLocale(for: locales),
+            "dir": direction(for: locales),
             "title": t("error.title"),
             "message": t(code.messageKey),
             "help": t("error.help"),
@@ -72,13 +75,20 @@ struct PageRenderer: Sendable {
         let t = { (key: String) in localizer.string(key, locales: locales) }
         let context: [String: Any] = [
             "lang": localizer.resolvedLocale(for: locales),
+            "dir": direction(for: locales),
             "title": t(titleKey),
             "message": t(bodyKey),
         ]
         return html(library.render(context, withTemplate: MessageTemplate.name) ?? "", status: .ok)
     }
 
-    private func html(_ text: String, status: HTTPResponse.Status) -> Response {
+    /// The `dir` of the `<html>` element: `rtl` when `locales` resolve to a right-to-left
+    /// locale (Arabic), else `ltr` (SPEC §1.11).
+    func direction(for locales: [String]) -> String {
+        TextDirection.of(localizer.resolvedLocale(for: locales)).rawValue
+    }
+
+    func html(_ text: String, status: HTTPResponse.Status) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
         SecurityHeaders.apply(to: &headers)
         return Response(

@@ -1,6 +1,8 @@
 import SesameProtocol
 
-/// The English string table: page texts and one `error_user_msg` per ``APIErrorCode``.
+/// The English string table (SPEC §1.11): page texts, email/SMS messages, MFA texts, field
+/// errors and one `error_user_msg` per ``APIErrorCode``. It defines the key set: every table in
+/// ``StringTables/all`` has exactly these keys and the same placeholders (`%@`, `{code}`, …).
 public enum EnglishStrings {
     public static let table: [String: String] = pages.merging(errors) { page, _ in page }
 
@@ -40,6 +42,7 @@ public enum EnglishStrings {
         "mfa.method.totp": "Use my authenticator app",
         "mfa.sent": "We sent a code to {destination}.",
         "mfa.choose": "Choose how to verify",
+        "mfa.totp_hint": "Enter the 6-digit code from your authenticator app.",
         "field.required": "This field is required.",
         "field.invalid_format": "This value is not in the expected format.",
         "field.too_short": "Use at least {min} characters.",
@@ -52,23 +55,60 @@ public enum EnglishStrings {
     static let errors: [String: String] = Dictionary(
         uniqueKeysWithValues: APIErrorCode.allCases.map { ($0.messageKey, userMessage(for: $0)) })
 
-    /// End-user wording: what happened and what to do.
+    /// End-user wording: what happened and what to do. Every code has its own line so that a
+    /// new code cannot ship without an English message; the other locales translate these.
     static func userMessage(for code: APIErrorCode) -> String {
+        let unacceptableRequest =
+            "The app sent a request the sign-in service could not accept. Try again, or contact the app's developer."
+        let notRegistered = "This app is not registered with the sign-in service. Contact the app's developer."
+        let sessionExpired = "Your session has expired. Please sign in again."
+        let signInAgain = "Please sign in again."
+        let serviceProblem = "The sign-in service has a problem. Try again in a few minutes."
         switch code {
-        case .invalidCredentials: "The username or password is incorrect. Check them and try again."
-        case .csrfFailed: "This sign-in form expired. Go back to the app and try again."
-        case .unknownClient, .invalidClient:
-            "This app is not registered with the sign-in service. Contact the app's developer."
+        case .invalidRequest, .unsupportedGrantType, .unsupportedResponseType, .pkceRequired,
+            .unsupportedTokenType, .methodNotAllowed, .invalidRequestObject:
+            return unacceptableRequest
+        case .invalidClient, .unknownClient: return notRegistered
+        case .invalidGrant, .invalidToken: return sessionExpired
+        case .unauthorizedClient:
+            return "This app is not allowed to sign you in this way. Contact the app's developer."
+        case .invalidScope:
+            return "This app asked for access that the sign-in service cannot grant. Contact the app's developer."
+        case .accessDenied:
+            return "Access was denied. If you think this is a mistake, contact your administrator."
+        case .loginRequired, .consentRequired, .interactionRequired: return signInAgain
+        case .insufficientScope:
+            return "This app does not have permission to do this. Sign in again, or contact the app's developer."
         case .invalidRedirectURI:
-            "This app sent an invalid return address. Contact the app's developer."
-        case .loginRequired, .interactionRequired, .consentRequired: "Please sign in again."
-        case .invalidGrant, .invalidToken: "Your session has expired. Please sign in again."
-        case .accountLocked: "Your account is temporarily locked. Try again later."
-        case .rateLimited: "Too many attempts. Wait a moment and try again."
-        case .serverError, .temporarilyUnavailable:
-            "The sign-in service has a problem. Try again in a few minutes."
-        case .accessDenied: "Access was denied."
-        default: "The app sent a request the sign-in service could not accept. Try again, or contact the app's developer."
+            return "This app sent an invalid return address. Contact the app's developer."
+        case .csrfFailed: return "This sign-in form expired. Go back to the app and try again."
+        case .notFound:
+            return "The page or item you asked for does not exist. Go back to the app and try again."
+        case .invalidCredentials: return "The username or password is incorrect. Check them and try again."
+        case .accountLocked: return "Your account is temporarily locked. Try again later."
+        case .insufficientAuthorization:
+            return "Additional verification is required. Complete the verification step to continue."
+        case .invalidMFACode: return "The verification code is incorrect. Check it and try again."
+        case .mfaCodeExpired: return "The verification code has expired. Request a new code and try again."
+        case .mfaAttemptsExhausted: return "Too many incorrect codes were entered. Start signing in again."
+        case .mfaMethodUnavailable:
+            return "This verification method is not available for your account. Choose another method."
+        case .invalidAuthSession: return "Your sign-in attempt has expired. Start signing in again."
+        case .emailNotVerified:
+            return "Your email address has not been verified yet. Verify it with the code we sent you, then try again."
+        case .validationFailed:
+            return "Some of the information you entered is not valid. Correct the marked fields and try again."
+        case .emailTaken:
+            return "An account with this email address already exists. Sign in instead, or reset your password."
+        case .weakPassword:
+            return "This password is too easy to guess. Choose a longer password that is harder to guess."
+        case .userNotFound: return "No account was found. Check your details and try again."
+        case .invalidVerificationCode:
+            return "The code is incorrect or has expired. Check it, or request a new code."
+        case .deviceNotFound: return "This device was not found. It may already have been removed."
+        case .rateLimited: return "Too many attempts. Wait a moment and try again."
+        case .proofOfWorkRequired: return "An extra security check is needed. Wait a moment and try again."
+        case .serverError, .temporarilyUnavailable: return serviceProblem
         }
     }
 }

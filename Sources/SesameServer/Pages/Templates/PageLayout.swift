@@ -1,10 +1,12 @@
 /// The shared HTML shell of every page: inline CSS only (CSP `style-src 'self' 'unsafe-inline'`),
 /// no scripts, no external resources (RFC 9700 §4.2.4). Mustache `{{ }}` escapes HTML.
+/// `lang` is the resolved locale and `dir` its writing direction (`rtl` for Arabic; `ltr` when a
+/// page does not set it), SPEC §1.11.
 enum PageLayout {
     static func wrap(_ body: String) -> String {
         """
         <!DOCTYPE html>
-        <html lang="{{lang}}">
+        <html lang="{{lang}}" dir="{{dir}}{{^dir}}ltr{{/dir}}">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
