@@ -101,7 +101,7 @@ struct TokenEndpointTests {
         }
     }
 
-    @Test("only form bodies are accepted; repeated parameters are refused")
+    @Test("only form bodies are accepted; repeated parameters are refused; an oversized body is 413")
     func bodyFormat() async throws {
         try await withTestServer { server in
             let client = server.client()
@@ -117,6 +117,13 @@ struct TokenEndpointTests {
                 headers: ["Content-Type": "application/x-www-form-urlencoded"])
             #expect(repeated.status == 400)
             #expect(try repeated.json(APIError.self).error == "invalid_request")
+
+            let padding = String(repeating: "a", count: 70 * 1024)
+            let oversized = try await client.post(
+                "/token", body: Data("grant_type=client_credentials&client_id=backend&pad=\(padding)".utf8),
+                headers: ["Content-Type": "application/x-www-form-urlencoded"])
+            #expect(oversized.status == 413)
+            #expect(try oversized.json(APIError.self).error == "invalid_request")
         }
     }
 

@@ -1,5 +1,113 @@
-/// Persistence for account self-service: verification codes, the message outbox, devices.
-/// Implemented by ``SQLIdentityStore`` (see `SQLIdentityStore+Accounts.swift`).
-public protocol AccountStore: Sendable {}
+import Foundation
+import SesameProtocol
 
-extension SQLIdentityStore: AccountStore {}
+/// Persistence for account self-service (SPEC §1.8): one-time verification codes, the message
+/// outbox, devices, and revoking a user's sessions. Implemented by ``SQLIdentityStore``
+/// (`SQLIdentityStore+Accounts.swift`, schema in ``AccountMigrations``).
+///
+/// Like ``IdentityStore``, every operation that must be atomic is one conditional statement:
+/// an attempt is reserved before a code is compared, so concurrent guesses never exceed the
+/// limit, and a code is consumed by exactly one caller.
+public protocol AccountStore: Sendable {
+    // MARK: Verification codes
+
+    /// Stores the code, replacing the user's pending code of the same purpose (and its attempts).
+    func saveVerificationCode(_ code: VerificationCodeRecord) async throws
+    /// The user's pending code for `purpose`, expired or not.
+    func verificationCode(userID: String, purpose: String) async throws -> VerificationCodeRecord?
+    /// Counts one answer before it is compared. Returns the code with the attempts made
+    /// including this one, or `nil` when there is no unexpired code or `maxAttempts` were used.
+    /// Under concurrent answers for the same code a caller may get `nil` although its attempt
+    /// was counted (never the reverse), so the limit holds without a transaction.
+    func reserveVerificationAttempt(
+        userID: String, purpose: String, maxAttempts: Int, now: Date
+    ) async throws -> VerificationCodeRecord?
+    /// Ends the code atomically: `true` for exactly one caller, which may then act on it.
+    func consumeVerificationCode(userID: String, purpose: String, codeDigest: String) async throws -> Bool
+    func removeVerificationCodes(userID: String) async throws
+
+    // MARK: Outbox
+
+    /// Appends the message and returns its id (increasing: later messages have larger ids).
+    @discardableResult func enqueueMessage(_ message: OutboundMessage) async throws -> Int64
+    /// Messages oldest first, optionally only those to `recipient` (case-insensitive) and/or
+    /// with `purpose`.
+    func outboxEntries(to recipient: String?, purpose: String?) async throws -> [OutboxEntry]
+    /// Records the hand-over to a relay and erases the body (it holds a one-time code).
+    func markMessageDelivered(id: Int64, at date: Date) async throws
+
+    // MARK: Devices
+
+    /// Registers the device, or updates the name and type of the user's device with that id
+    /// (keeping `created_at`). Returns the stored device.
+    func saveDevice(_ registration: DeviceRegistration, userID: String, now: Date) async throws -> Device
+    /// The user's devices, oldest first.
+    func devices(userID: String) async throws -> [Device]
+    /// `true` when the device existed.
+    @discardableResult func removeDevice(userID: String, deviceID: String) async throws -> Bool
+    func removeDevices(userID: String) async throws
+
+    // MARK: Sessions
+
+    /// Revokes every refresh-token family of the user (and so the access tokens minted from
+    /// them) and ends their browser sessions, except the family and session named (the
+    /// caller's own, e.g. after a password change).
+    func revokeAllTokens(
+        userID: String, now: Date, keepingFamily: String?, keepingSession: String?
+    ) async throws
+
+    // MARK: Maintenance
+
+    /// Deletes expired verification codes.
+    func purgeExpiredAccountData(now: Date) async throws
+}
+
+extension AccountStore {
+    /// Revokes every refresh token and browser session of the user (password reset).
+    func revokeAllTokens(userID: String, now: Date) async throws {
+        try await revokeAllTokens(userID: userID, now: now, keepingFamily: nil, keepingSession: nil)
+    }
+}
+
+/// A pending one-time code (email verification, password reset, email change), stored only as
+/// a ``SecretDigest``. One per user and purpose.
+public struct VerificationCodeRecord: Sendable, Codable, Equatable {
+    public var userID: String
+    /// `email_verification`, `password_reset` or `email_change` (``VerificationPurpose``).
+    public var purpose: String
+    public var codeDigest: String
+    /// Where the code was sent; for `email_change` the address the change switches to.
+    public var target: String
+    /// Answers counted so far (right or wrong).
+    public var attempts: Int
+    public var createdAt: Date
+    public var expiresAt: Date
+
+    public init(
+        userID: String, purpose: String, codeDigest: String, target: String, attempts: Int = 0,
+        createdAt: Date, expiresAt: Date
+    ) {
+        self.userID = userID
+        self.purpose = purpose
+        self.codeDigest = codeDigest
+        self.target = target
+        self.attempts = attempts
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// One message in the outbox.
+public struct OutboxEntry: Sendable, Codable, Equatable {
+    public var id: Int64
+    public var message: OutboundMessage
+    /// When a relay (SMTP) accepted it; `nil` while it waits in the outbox. The body of a
+    /// delivered message is erased.
+    public var deliveredAt: Date?
+
+    public init(id: Int64, message: OutboundMessage, deliveredAt: Date? = nil) {
+        self.id = id
+        self.message = message
+        self.deliveredAt = deliveredAt
+    }
+}

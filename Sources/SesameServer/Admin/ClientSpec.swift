@@ -21,6 +21,8 @@ public struct ClientSpec: Sendable, Equatable {
     public var accessTokenLifetime: Int
     public var idTokenLifetime: Int
     public var refreshTokenLifetime: Int
+    /// Whether sign-ins ask for a second factor (issue #5).
+    public var mfaPolicy: MFAPolicy
 
     public init(
         clientID: String, name: String? = nil, confidential: Bool = false,
@@ -29,7 +31,8 @@ public struct ClientSpec: Sendable, Equatable {
         scopes: [String] = ["openid", "profile", "email", "offline_access"],
         tokenEndpointAuthMethod: ClientAuthenticationMethod? = nil,
         idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
-        idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600
+        idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
+        mfaPolicy: MFAPolicy = .whenEnrolled
     ) {
         self.clientID = clientID
         self.name = name ?? clientID
@@ -43,6 +46,7 @@ public struct ClientSpec: Sendable, Equatable {
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.mfaPolicy = mfaPolicy
     }
 
     /// The authentication method that applies: the explicit one, or the default for the kind.

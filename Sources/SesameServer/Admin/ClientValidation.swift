@@ -21,7 +21,7 @@ public enum ClientValidation {
         redirectURIs: [String], postLogoutRedirectURIs: [String], grantTypes: [String],
         scopes: [String], tokenEndpointAuthMethod: String?, idTokenSigningAlg: String,
         accessTokenLifetime: Int, idTokenLifetime: Int, refreshTokenLifetime: Int,
-        createdAt: Date = Date()
+        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled
     ) throws(Issue) -> ClientRecord {
         try checkClientID(clientID)
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -58,7 +58,16 @@ public enum ClientValidation {
             grantTypes: grants, allowedScopes: scopes, tokenEndpointAuthMethod: method,
             idTokenSigningAlg: idTokenSigningAlg, accessTokenLifetime: accessTokenLifetime,
             idTokenLifetime: idTokenLifetime, refreshTokenLifetime: refreshTokenLifetime,
-            createdAt: createdAt)
+            createdAt: createdAt, mfaPolicy: mfaPolicy)
+    }
+
+    /// `mfa_policy`: `never`, `when_enrolled` or `always` (``MFAPolicy``).
+    public static func checkMFAPolicy(_ name: String) throws(Issue) -> MFAPolicy {
+        guard let policy = MFAPolicy(rawValue: name) else {
+            let supported = MFAPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+            throw Issue(field: "mfa_policy", reason: "\"\(name)\" is unknown; use one of \(supported)")
+        }
+        return policy
     }
 
     /// 1–128 URL-safe characters (RFC 3986 §2.3 unreserved), so the id is safe in URLs and logs.

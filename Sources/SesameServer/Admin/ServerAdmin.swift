@@ -70,7 +70,7 @@ public struct ServerAdmin: Sendable {
                 tokenEndpointAuthMethod: spec.tokenEndpointAuthMethod?.rawValue,
                 idTokenSigningAlg: spec.idTokenSigningAlg,
                 accessTokenLifetime: spec.accessTokenLifetime, idTokenLifetime: spec.idTokenLifetime,
-                refreshTokenLifetime: spec.refreshTokenLifetime)
+                refreshTokenLifetime: spec.refreshTokenLifetime, mfaPolicy: spec.mfaPolicy)
         } catch {
             throw AdminError.invalidClient(field: error.field, reason: error.reason)
         }

@@ -17,6 +17,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     public var accessTokenLifetime: Int?
     public var idTokenLifetime: Int?
     public var refreshTokenLifetime: Int?
+    /// `never`, `when_enrolled` (default) or `always` (``MFAPolicy``).
+    public var mfaPolicy: String?
 
     public init(
         clientID: String, name: String? = nil, secret: String? = nil,
@@ -41,6 +43,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         case accessTokenLifetime = "access_token_lifetime"
         case idTokenLifetime = "id_token_lifetime"
         case refreshTokenLifetime = "refresh_token_lifetime"
+        case mfaPolicy = "mfa_policy"
     }
 
     /// The validated record, defaults filled in as for ``ClientSpec``.
@@ -60,7 +63,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             accessTokenLifetime: accessTokenLifetime ?? defaults.accessTokenLifetime,
             idTokenLifetime: idTokenLifetime ?? defaults.idTokenLifetime,
             refreshTokenLifetime: refreshTokenLifetime ?? defaults.refreshTokenLifetime,
-            createdAt: createdAt)
+            createdAt: createdAt,
+            mfaPolicy: try mfaPolicy.map(ClientValidation.checkMFAPolicy) ?? defaults.mfaPolicy)
     }
 }
 

@@ -42,6 +42,19 @@ struct AuthorizationEndpoint: Sendable {
         switch authorization.prompt.decide(sessionAuthTime: session?.authentication.authTime, now: services.now()) {
         case .useSession:
             guard let session else { break }
+            // SSO must not skip a second factor the client or acr_values require (issue #5).
+            guard try await HostedMFAStep(services: services).satisfies(
+                session.authentication, client: client, acrValues: authorization.acrValues)
+            else {
+                if authorization.prompt.isNone {
+                    return responder.refuse(
+                        .redirect(
+                            code: .loginRequired, description: "The user must complete a second factor (prompt=none).",
+                            redirectURI: authorization.redirectURI, state: authorization.state),
+                        request: request, context: context)
+                }
+                break
+            }
             context.annotations.record(outcome: "code_issued_sso")
             return try await responder.issueCode(
                 for: authorization, authentication: session.authentication, sessionID: session.sid)

@@ -5,8 +5,9 @@ import SesameProtocol
 
 /// The hosted login form's target, `POST /login` (SPEC §1.1). Checks the double-submit CSRF
 /// token, validates the carried authorization request again from scratch, verifies the password
-/// (constant work whether or not the user exists), starts the browser SSO session and
-/// redirects to the client with a code.
+/// (constant work whether or not the user exists), asks for a second factor when the client's
+/// MFA policy, the user's enrolments or `acr_values` require one (``HostedMFAStep``), starts the
+/// browser SSO session and redirects to the client with a code.
 struct LoginEndpoint: Sendable {
     let services: ServerServices
 
@@ -33,6 +34,12 @@ struct LoginEndpoint: Sendable {
             return responder.refuse(error, request: request, context: context, uiLocales: form["ui_locales"])
         }
         context.annotations.record(clientID: client.clientID)
+        if let authSession = form[AuthorizationChallengeParameter.authSession] {
+            return try await HostedMFAStep(services: services).resume(
+                authSession, form: form, authorization: authorization, client: client, request: request,
+                context: context
+            ) { try await completeSignIn($0, authorization: authorization, request: request, context: context) }
+        }
 
         let username = (form["username"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
@@ -45,10 +52,23 @@ struct LoginEndpoint: Sendable {
                 status: .unauthorized)
         }
 
-        let resolver = BrowserSessionResolver(store: services.store, now: services.now)
-        try await resolver.end(request)  // a new sign-in replaces any previous session
+        if let mfaStep = try await HostedMFAStep(services: services).begin(
+            authorization: authorization, client: client, user: user, request: request, context: context)
+        {
+            return mfaStep
+        }
         let authentication = AuthenticationContext(
             userID: user.id, authTime: services.now(), acr: AuthenticationLevels.password, amr: ["pwd"])
+        return try await completeSignIn(authentication, authorization: authorization, request: request, context: context)
+    }
+
+    /// Starts the browser SSO session for a finished authentication and redirects with a code.
+    private func completeSignIn(
+        _ authentication: AuthenticationContext, authorization: AuthorizationRequest, request: Request,
+        context: SesameRequestContext
+    ) async throws -> Response {
+        let resolver = BrowserSessionResolver(store: services.store, now: services.now)
+        try await resolver.end(request)  // a new sign-in replaces any previous session
         let session = try await resolver.start(authentication, lifetime: services.browserSessionLifetime)
         context.annotations.record(outcome: "code_issued_login")
         return try await responder.issueCode(

@@ -1,6 +1,30 @@
 import Hummingbird
+import SesameProtocol
 
-/// Routes of OAuth 2.0 for First-Party Applications and MFA enrolment.
+/// Routes of OAuth 2.0 for First-Party Applications and MFA enrolment (issue #5 contract).
+/// The hosted login page's MFA step posts to `/login` like the password form.
 enum FirstPartyRoutes {
-    static func register(on router: Router<SesameRequestContext>, services: ServerServices) {}
+    static func register(on router: Router<SesameRequestContext>, services: ServerServices) {
+        router.post("/authorize-challenge", use: AuthorizationChallengeEndpoint(services: services).post)
+
+        let enrollment = MFAEnrollmentEndpoints(services: services)
+        router.get("/api/mfa", use: enrollment.list)
+        router.post("/api/mfa/email", use: enrollment.enableEmail)
+        // One route per method: the trie prefers the static `/api/mfa/totp` node of the POST
+        // routes over a `:method` parameter, so a parameter route alone would not match them.
+        for method in MFAMethod.allCases {
+            router.delete("/api/mfa/\(method.rawValue)") { try await enrollment.remove(method, request: $0, context: $1) }
+        }
+        router.delete("/api/mfa/:method") { request, context in
+            try await enrollment.remove(nil, request: request, context: context)
+        }
+
+        let totp = TOTPEnrollmentEndpoint(services: services)
+        router.post("/api/mfa/totp", use: totp.start)
+        router.post("/api/mfa/totp/confirm", use: totp.confirm)
+
+        let sms = SMSEnrollmentEndpoint(services: services)
+        router.post("/api/mfa/sms", use: sms.start)
+        router.post("/api/mfa/sms/confirm", use: sms.confirm)
+    }
 }

@@ -71,6 +71,17 @@ public actor KeyRing {
         if generated { _ = try await reloadFresh() }
     }
 
+    /// Seals a secret that must be readable later (a TOTP secret) with the master key, binding
+    /// `context` (e.g. `totp:<user id>`) as additional authenticated data.
+    nonisolated func sealSecret(_ plaintext: String, context: String) throws -> String {
+        try sealer.seal(plaintext, kid: context)
+    }
+
+    /// Opens a value sealed by ``sealSecret(_:context:)`` with the same `context`.
+    nonisolated func openSecret(_ sealed: String, context: String) throws -> String {
+        try sealer.open(sealed, kid: context)
+    }
+
     /// `{"keys":[...]}` with every published, unexpired key (`kty`, `kid`, `use`, `alg`, and
     /// `n`/`e` or `crv`/`x`/`y`). Cached; rebuilt only when the set of published keys changes.
     public func jwks() async throws -> Data {

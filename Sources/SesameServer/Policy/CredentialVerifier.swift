@@ -41,6 +41,12 @@ final class CredentialVerifier: Sendable {
         return result ?? false
     }
 
+    /// A PHC hash of a new password, computed on the thread pool (account self-service).
+    func hashPassword(_ password: String) async throws -> String {
+        let hasher = self.hasher
+        return try await NIOThreadPool.singleton.runIfActive { try hasher.hash(password) }
+    }
+
     /// `true` when `secret` is the client's secret.
     func verifyClientSecret(_ secret: String, for client: ClientRecord) async -> Bool {
         guard let phc = client.secretHash else { return false }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import SesameProtocol
 
 /// Reading `application/x-www-form-urlencoded` bodies (RFC 6749 §3.2, RFC 7009 §2.1,
@@ -16,7 +17,14 @@ enum FormRequest {
             throw EndpointFailure(
                 .invalidRequest, "Send the parameters as application/x-www-form-urlencoded.")
         }
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        } catch is NIOTooManyBytesError {
+            throw EndpointFailure(
+                .invalidRequest, "The body is larger than \(context.maxUploadSize / 1024) KiB; send fewer or shorter parameters.",
+                status: .contentTooLarge)
+        }
         let text = String(buffer: buffer)
         guard let parameters = FormURLEncoding.decode(text) else {
             throw EndpointFailure(

@@ -27,6 +27,9 @@ public struct ServerConfiguration: Sendable {
     /// Delivery of email and SMS (verification codes, MFA codes, password reset). `nil`: the
     /// embedded outbox in the store, which `sesame outbox` prints.
     public var messageSender: (any MessageSender)?
+    /// An SMTP relay for email when ``messageSender`` is `nil` (SMS then stays in the outbox).
+    /// `nil`: the embedded outbox.
+    public var smtp: SMTPConfiguration?
 
     public init(
         dataDirectory: DataDirectory, host: String = "127.0.0.1", port: Int = 8080,
@@ -43,6 +46,7 @@ public struct ServerConfiguration: Sendable {
         self.browserSessionLifetime = 12 * 3600
         self.now = { Date() }
         self.messageSender = nil
+        self.smtp = nil
     }
 }
 
@@ -53,6 +57,8 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
     /// The issuer URL is not an absolute `http(s)` URL without query or fragment
     /// (OIDC Discovery §3 / RFC 8414 §2).
     case invalidIssuer(String)
+    /// The SMTP settings cannot work; the text says which setting to change.
+    case invalidSMTPConfiguration(String)
 
     public var description: String {
         switch self {
@@ -60,6 +66,8 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
             "could not listen on \(host):\(port) (\(reason)); choose another port or stop the other process"
         case .invalidIssuer(let issuer):
             "issuer '\(issuer)' must be an absolute https URL (http only on loopback) without query or fragment"
+        case .invalidSMTPConfiguration(let reason):
+            "invalid SMTP settings: \(reason)"
         }
     }
 }

@@ -22,7 +22,7 @@ public enum SesameServer {
                 let seed = try SeedConfiguration.load(from: seedFile)
                 _ = try await Seeder(store: store, hasher: configuration.passwordHasher).apply(seed)
             }
-            let messageSender = configuration.messageSender ?? OutboxMessageSender(store: store)
+            let messageSender = try configuration.resolvedMessageSender(store: store, logger: logger)
             return try await listen(
                 configuration, store: store, messageSender: messageSender, keyRing: keyRing, logger: logger)
         } catch {

@@ -9,6 +9,7 @@ extension SQLIdentityStore {
             "client_id", "name", "secret_hash", "redirect_uris", "post_logout_redirect_uris",
             "grant_types", "allowed_scopes", "token_endpoint_auth_method", "id_token_signing_alg",
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "created_at",
+            "mfa_policy",
         ]
         let values: [any Encodable & Sendable] = [
             client.clientID, client.name, client.secretHash, try StoreValue.json(client.redirectURIs),
@@ -16,7 +17,7 @@ extension SQLIdentityStore {
             try StoreValue.json(client.grantTypes.map(\.rawValue)),
             try StoreValue.json(client.allowedScopes), client.tokenEndpointAuthMethod.rawValue,
             client.idTokenSigningAlg, client.accessTokenLifetime, client.idTokenLifetime,
-            client.refreshTokenLifetime, StoreValue.time(client.createdAt),
+            client.refreshTokenLifetime, StoreValue.time(client.createdAt), client.mfaPolicy.rawValue,
         ]
         try await database.insert(into: "clients")
             .columns(columns)
@@ -71,6 +72,11 @@ extension SQLIdentityStore {
             throw StoreError.unavailable(
                 reason: "clients.token_endpoint_auth_method holds the unknown method \"\(methodName)\"; fix the client with `sesame client add`")
         }
+        let policyName = try row.string("mfa_policy")
+        guard let mfaPolicy = MFAPolicy(rawValue: policyName) else {
+            throw StoreError.unavailable(
+                reason: "clients.mfa_policy holds the unknown policy \"\(policyName)\"; fix the client with `sesame client add`")
+        }
         return ClientRecord(
             clientID: try row.string("client_id"),
             name: try row.string("name"),
@@ -84,6 +90,7 @@ extension SQLIdentityStore {
             accessTokenLifetime: try row.decode(column: "access_token_lifetime", as: Int.self),
             idTokenLifetime: try row.decode(column: "id_token_lifetime", as: Int.self),
             refreshTokenLifetime: try row.decode(column: "refresh_token_lifetime", as: Int.self),
-            createdAt: try row.date("created_at"))
+            createdAt: try row.date("created_at"),
+            mfaPolicy: mfaPolicy)
     }
 }

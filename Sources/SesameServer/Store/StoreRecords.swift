@@ -25,6 +25,8 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     public var idTokenLifetime: Int
     public var refreshTokenLifetime: Int
     public var createdAt: Date
+    /// Whether sign-ins ask for a second factor (issue #5).
+    public var mfaPolicy: MFAPolicy
 
     public var isConfidential: Bool { secretHash != nil }
 
@@ -36,7 +38,7 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         tokenEndpointAuthMethod: ClientAuthenticationMethod = .none,
         idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
-        createdAt: Date = Date()
+        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled
     ) {
         self.clientID = clientID
         self.name = name
@@ -51,6 +53,7 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
         self.createdAt = createdAt
+        self.mfaPolicy = mfaPolicy
     }
 }
 

@@ -88,6 +88,17 @@ final class HTTPTestClient: Sendable {
         return try await send(request)
     }
 
+    /// Any method, e.g. `PATCH` or `DELETE` with a JSON body.
+    func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:])
+        async throws -> TestResponse
+    {
+        var request = URLRequest(url: resolve(path))
+        request.httpMethod = method
+        request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return try await send(request)
+    }
+
     private func resolve(_ pathOrURL: String) -> URL {
         if pathOrURL.hasPrefix("http://") || pathOrURL.hasPrefix("https://") { return URL(string: pathOrURL)! }
         return URL(string: baseURL.absoluteString + pathOrURL)!

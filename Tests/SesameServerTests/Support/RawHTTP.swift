@@ -11,13 +11,21 @@ import Darwin
 /// A one-shot HTTP/1.1 exchange over a plain socket, for the one case URLSession on Linux
 /// cannot report: a `401` carrying `WWW-Authenticate: Basic` (FoundationNetworking turns it
 /// into a credential prompt and never delivers the response). The blocking socket work runs on
-/// the NIO thread pool, never on the cooperative pool.
+/// a thread pool of its own: never on the cooperative pool, and never on
+/// `NIOThreadPool.singleton`, which the server under test uses for password hashing (a
+/// blocked exchange there could wait for a hash that has no thread left to run on).
 enum RawHTTP {
+    private static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 4)
+        pool.start()
+        return pool
+    }()
+
     static func send(
         host: String = "127.0.0.1", port: Int, method: String, path: String, headers: [String: String],
         body: Data
     ) async throws -> TestResponse {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await pool.runIfActive {
             try exchange(host: host, port: port, method: method, path: path, headers: headers, body: body)
         }
     }

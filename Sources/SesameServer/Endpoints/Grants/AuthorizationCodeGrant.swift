@@ -10,6 +10,10 @@ import SesameProtocol
 /// A refresh token is issued whenever the client is registered for the `refresh_token` grant
 /// (native first-party apps need one even without `offline_access`). An ID token is issued
 /// when `openid` was requested.
+///
+/// Codes from `/authorize-challenge` (draft-ietf-oauth-first-party-apps §5.2.1) have no
+/// redirect URI, and the token request sends none. A re-authentication code (`max_age=0`)
+/// gives an access token of at most 5 minutes and no refresh token.
 struct AuthorizationCodeGrant: Sendable {
     let services: ServerServices
 
@@ -17,9 +21,7 @@ struct AuthorizationCodeGrant: Sendable {
         guard let code = form["code"], !code.isEmpty, code.utf8.count <= 256 else {
             throw EndpointFailure(.invalidRequest, "code is required.")
         }
-        guard let redirectURI = form["redirect_uri"], !redirectURI.isEmpty else {
-            throw EndpointFailure(.invalidRequest, "redirect_uri is required (RFC 6749 §4.1.3).")
-        }
+        let redirectURI = form["redirect_uri"] ?? ""
         let digest = SecretDigest.of(code)
         let store = services.store
         let now = services.now()
@@ -37,8 +39,18 @@ struct AuthorizationCodeGrant: Sendable {
         guard ConstantTime.equals(record.clientID, client.clientID) else {
             throw EndpointFailure(.invalidGrant, "The code was issued to another client.")
         }
-        guard record.redirectURI == redirectURI else {
-            throw EndpointFailure(.invalidGrant, "redirect_uri differs from the authorization request.")
+        if record.redirectURI == FirstPartyCode.noRedirectURI {
+            guard redirectURI.isEmpty else {
+                throw EndpointFailure(
+                    .invalidGrant, "This code came from /authorize-challenge; send no redirect_uri.")
+            }
+        } else {
+            guard !redirectURI.isEmpty else {
+                throw EndpointFailure(.invalidRequest, "redirect_uri is required (RFC 6749 §4.1.3).")
+            }
+            guard record.redirectURI == redirectURI else {
+                throw EndpointFailure(.invalidGrant, "redirect_uri differs from the authorization request.")
+            }
         }
         guard let verifier = form["code_verifier"], !verifier.isEmpty else {
             throw EndpointFailure(.invalidGrant, "code_verifier is required (PKCE S256).")
@@ -47,6 +59,15 @@ struct AuthorizationCodeGrant: Sendable {
             throw EndpointFailure(.invalidGrant, "code_verifier does not match the code_challenge.")
         }
 
+        var client = client
+        var reauthentication = false
+        if record.redirectURI == FirstPartyCode.noRedirectURI {
+            reauthentication = try await services.mfaStore.isReauthenticationCode(digest: digest)
+        }
+        if reauthentication {
+            client.accessTokenLifetime = min(
+                client.accessTokenLifetime, FirstPartyCode.reauthenticationAccessTokenLifetime)
+        }
         let familyID = UUID().uuidString.lowercased()
         try await store.setAuthorizationCodeFamily(digest: digest, familyID: familyID)
         let issuer = services.tokenIssuer
@@ -54,7 +75,7 @@ struct AuthorizationCodeGrant: Sendable {
             client: client, subject: record.authentication.userID, scope: record.scope,
             authentication: record.authentication, sessionID: record.sessionID, familyID: familyID)
         var refreshToken: String?
-        if client.grantTypes.contains(.refreshToken) {
+        if client.grantTypes.contains(.refreshToken), !reauthentication {
             let refresh = TokenIssuer.newRefreshToken()
             try await store.insertRefreshToken(
                 RefreshTokenRecord(

@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// `DELETE /api/account` (bearer access token) ``AccountDeletionRequest`` → 204 (SPEC §1.8;
+/// issue #5 contract). The password confirms it (wrong → `invalid_credentials`, 2000). Removes
+/// the user with their refresh tokens (families revoked, so access tokens stop working),
+/// browser sessions, authorization codes, devices, pending codes and MFA data. Messages already
+/// in the outbox stay there.
+struct AccountDeletionEndpoint: Sendable {
+    let services: ServerServices
+
+    func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let validation = AccountValidation(request: request, services: services, user: user)
+        let input = try await JSONRequest.decode(
+            AccountDeletionRequest.self, from: request, context: context, required: ["password"],
+            validation: validation
+        ).value
+        guard await services.credentials.verifyPassword(input.password, for: user) else {
+            context.annotations.record(outcome: "invalid_credentials")
+            throw EndpointFailure(.invalidCredentials, "password is not the account's password.")
+        }
+        try await services.mfaStore.removeMFAData(userID: user.id)
+        try await services.accountStore.removeDevices(userID: user.id)
+        try await services.accountStore.removeVerificationCodes(userID: user.id)
+        try await services.accountStore.revokeAllTokens(userID: user.id, now: services.now())
+        try await services.store.removeUser(id: user.id)
+        context.annotations.record(outcome: "account_deleted")
+        return AccountResponses.noContent()
+    }
+}
+
+/// Bodiless answers of the account APIs.
+enum AccountResponses {
+    /// 204 with `Cache-Control: no-store`.
+    static func noContent() -> Response {
+        Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// `POST /api/password` (bearer access token) ``PasswordChangeRequest`` → 200 `{}`
+/// (SPEC §1.8: the current password is required). A wrong current password is
+/// `invalid_credentials` (2000). The user's other refresh tokens and browser sessions are
+/// revoked; the token family and session the request came from stay signed in.
+struct PasswordChangeEndpoint: Sendable {
+    let services: ServerServices
+
+    func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let (claims, user) = try await BearerAuthentication(services: services)
+            .authenticate(request, context: context)
+        let validation = AccountValidation(request: request, services: services, user: user)
+        let input = try await JSONRequest.decode(
+            PasswordChangeRequest.self, from: request, context: context,
+            required: ["current_password", "new_password"], validation: validation
+        ).value
+        guard await services.credentials.verifyPassword(input.currentPassword, for: user) else {
+            context.annotations.record(outcome: "invalid_credentials")
+            throw EndpointFailure(.invalidCredentials, "current_password is not the account's password.")
+        }
+        let violations = validation.password(
+            input.newPassword, field: "new_password", email: user.email, username: user.username)
+        if !violations.isEmpty { throw validation.failure(violations) }
+
+        var updated = user
+        let now = services.now()
+        updated.passwordHash = try await services.credentials.hashPassword(input.newPassword)
+        updated.updatedAt = now
+        try await services.store.updateUser(updated)
+        try await services.accountStore.revokeAllTokens(
+            userID: user.id, now: now, keepingFamily: claims.fid, keepingSession: claims.sid)
+        context.annotations.record(outcome: "password_changed")
+        return JSONResponse.make([String: String]())
+    }
+}

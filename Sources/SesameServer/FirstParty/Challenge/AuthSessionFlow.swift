@@ -1,0 +1,165 @@
+import Foundation
+import SesameProtocol
+
+/// The second-factor step of a first-party sign-in, shared by `POST /authorize-challenge` and
+/// the hosted login page: creating the `auth_session` (draft-ietf-oauth-first-party-apps
+/// §5.2.2), choosing a method (sending an email/SMS code), and verifying the answer.
+///
+/// Rules (issue #5 contract): the `auth_session` is 256 random bits, stored only as a digest,
+/// bound to client, user, PKCE challenge and scope; it lives 5 minutes, extended when a code is
+/// sent so that an expired code can be replaced (never beyond 15 minutes in all); codes live 5
+/// minutes; 5 wrong answers end it; it is deleted when a code is issued.
+struct AuthSessionFlow: Sendable {
+    let services: ServerServices
+
+    static let lifetime: TimeInterval = 5 * 60
+    static let maximumLifetime: TimeInterval = 15 * 60
+    static let maxCodesSent = 5
+
+    /// What the session is for; the fields of the future authorization code.
+    struct Binding: Sendable {
+        var client: ClientRecord
+        var user: UserRecord
+        var scope: String
+        var codeChallenge: String
+        var redirectURI = ""
+        var nonce: String?
+        var firstFactor: [String]
+        var reauthentication = false
+        var uiLocales: String?
+    }
+
+    /// Starts a session offering `methods`; returns the `auth_session` value (shown once) and
+    /// the stored record.
+    func begin(_ binding: Binding, methods: [MFAMethod]) async throws -> (token: String, record: AuthSessionRecord) {
+        let token = SecureRandom.token()
+        let now = services.now()
+        try await services.mfaStore.purgeExpiredMFAData(now: now)
+        let record =
+            AuthSessionRecord(
+                sessionDigest: SecretDigest.of(token), clientID: binding.client.clientID,
+                userID: binding.user.id, scope: binding.scope, codeChallenge: binding.codeChallenge,
+                redirectURI: binding.redirectURI, nonce: binding.nonce, methods: methods,
+                firstFactor: binding.firstFactor, reauthentication: binding.reauthentication,
+                uiLocales: binding.uiLocales, createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime))
+        try await services.mfaStore.insertAuthSession(record)
+        return (token, record)
+    }
+
+    /// The live session named by `token` and its user; ``MFAFailure/unknownSession`` otherwise.
+    func session(_ token: String) async throws -> (record: AuthSessionRecord, user: UserRecord) {
+        guard !token.isEmpty, token.utf8.count <= 256,
+            let record = try await services.mfaStore.authSession(digest: SecretDigest.of(token)),
+            record.expiresAt > services.now(),
+            let user = try await services.store.user(id: record.userID)
+        else { throw MFAFailure.unknownSession }
+        return (record, user)
+    }
+
+    /// Chooses `method`. Email and SMS get a fresh code (replacing an earlier one); TOTP is
+    /// only recorded. Returns the masked destination of a sent code.
+    func choose(_ method: MFAMethod, session: AuthSessionRecord, user: UserRecord, locales: [String])
+        async throws -> String?
+    {
+        guard session.methods.contains(method) else {
+            let offered = session.methods.map(\.rawValue).joined(separator: ", ")
+            throw MFAFailure.methodUnavailable(
+                "mfa_method \(method.rawValue) is not available for this sign-in; choose one of: \(offered).")
+        }
+        let store = services.mfaStore
+        let channel: OutboundMessage.Channel
+        let recipient: String
+        let masked: String
+        switch method {
+        case .totp:
+            try await store.recordAuthSessionDelivery(
+                digest: session.sessionDigest, method: .totp, codeDigest: nil, codeExpiresAt: nil,
+                expiresAt: session.expiresAt)
+            return nil
+        case .email:
+            guard user.emailVerified else { throw MFAFailure.emailNotVerified }
+            (channel, recipient, masked) = (.email, user.email, MaskedDestination.email(user.email))
+        case .sms:
+            let enrollment = try await store.mfaEnrollments(userID: user.id)
+                .first { $0.method == .sms && $0.confirmed }
+            guard let phone = enrollment?.phoneNumber else {
+                throw MFAFailure.methodUnavailable("No confirmed phone number; choose another method.")
+            }
+            (channel, recipient, masked) = (.sms, phone, MaskedDestination.phone(phone))
+        }
+        guard session.codesSent < Self.maxCodesSent else { throw MFAFailure.tooManyCodes }
+        let code = OneTimeCode.generate()
+        let now = services.now()
+        let codeExpiresAt = now.addingTimeInterval(OneTimeCode.lifetime)
+        let expiresAt = min(
+            session.createdAt.addingTimeInterval(Self.maximumLifetime),
+            max(session.expiresAt, codeExpiresAt.addingTimeInterval(Self.lifetime)))
+        try await store.recordAuthSessionDelivery(
+            digest: session.sessionDigest, method: method, codeDigest: SecretDigest.of(code),
+            codeExpiresAt: codeExpiresAt, expiresAt: expiresAt)
+        try await MFACodeDelivery(services: services).send(code, channel: channel, to: recipient, locales: locales)
+        return masked
+    }
+
+    /// Checks the answer. On success the session is consumed and the authentication it
+    /// establishes is returned (`acr` `urn:sesame:acr:mfa`, `amr` per RFC 8176, `auth_time` now).
+    func verify(_ code: String, session: AuthSessionRecord, user: UserRecord) async throws -> AuthenticationContext {
+        guard let method = session.chosenMethod ?? (session.methods.contains(.totp) ? .totp : nil) else {
+            throw MFAFailure.noMethodChosen
+        }
+        guard OneTimeCode.isWellFormed(code) else { throw MFAFailure.malformedCode }
+        let store = services.mfaStore
+        let now = services.now()
+        var sentCode: String?
+        if method != .totp {
+            guard let digest = session.codeDigest, let expiresAt = session.codeExpiresAt else {
+                throw MFAFailure.noMethodChosen
+            }
+            guard expiresAt > now else { throw MFAFailure.codeExpired }
+            sentCode = digest
+        }
+        // The attempt is counted before the comparison (see MFAStore).
+        guard
+            let attempts = try await store.reserveAuthSessionAttempt(
+                digest: session.sessionDigest, maxAttempts: OneTimeCode.maxAttempts)
+        else {
+            try await store.removeAuthSession(digest: session.sessionDigest)
+            throw MFAFailure.attemptsExhausted
+        }
+        let correct: Bool
+        if let sentCode {
+            correct = OneTimeCode.matches(code, digest: sentCode)
+        } else if let enrollment = try await store.mfaEnrollments(userID: user.id)
+            .first(where: { $0.method == .totp && $0.confirmed })
+        {
+            correct = try await TOTPAuthenticator(services: services).verify(code, enrollment: enrollment)
+        } else {
+            correct = false
+        }
+        guard correct else {
+            let remaining = OneTimeCode.maxAttempts - attempts
+            if remaining <= 0 {
+                try await store.removeAuthSession(digest: session.sessionDigest)
+                throw MFAFailure.attemptsExhausted
+            }
+            throw MFAFailure.wrongCode(remaining: remaining)
+        }
+        guard try await store.consumeAuthSession(digest: session.sessionDigest, now: now) else {
+            throw MFAFailure.unknownSession
+        }
+        return AuthenticationContext(
+            userID: user.id, authTime: now, acr: AuthenticationContextClass.multiFactor,
+            amr: Self.amr(firstFactor: session.firstFactor, method: method))
+    }
+
+    /// RFC 8176 `amr`: the first factor's values, the method's (`otp` or `sms`), then `mfa`.
+    static func amr(firstFactor: [String], method: MFAMethod) -> [String] {
+        var result = firstFactor.filter { $0 != AuthenticationMethodReference.multiFactor }
+        if result.isEmpty { result = [AuthenticationMethodReference.password] }
+        if !result.contains(method.authenticationMethodReference) {
+            result.append(method.authenticationMethodReference)
+        }
+        result.append(AuthenticationMethodReference.multiFactor)
+        return result
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// The authorization challenge endpoint of OAuth 2.0 for First-Party Applications
+/// (draft-ietf-oauth-first-party-apps §5), `POST /authorize-challenge`, form-encoded (SPEC §1.2;
+/// issue #5 contract). Never the password grant (RFC 9700 §2.4): the password buys an
+/// authorization code, redeemed at `/token` with the PKCE verifier.
+///
+/// One request is one of:
+/// - **sign-in**: `username` + `password` (+ client, PKCE, scope, optional `acr_values`,
+///   `max_age`), answered with a code (200) or an MFA continuation;
+/// - **step-up**: `Authorization: Bearer` + `acr_values=urn:sesame:acr:mfa`, always an MFA
+///   continuation (``StepUp``);
+/// - **continuation**: `auth_session` + `mfa_method` (send a code) or `mfa_code` (verify).
+///
+/// A continuation is HTTP 400 `insufficient_authorization` (error_code 2002) carrying
+/// `auth_session` and `mfa_methods` (draft §5.2.2).
+struct AuthorizationChallengeEndpoint: Sendable {
+    let services: ServerServices
+
+    func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = try await FormRequest.body(of: request, context: context)
+        let uiLocales = form[AuthorizationChallengeParameter.uiLocales]
+        do {
+            // Passwords and codes never travel in a URL (SPEC §1.4, security rules).
+            if request.uri.query?.isEmpty == false {
+                throw EndpointFailure(.invalidRequest, "Send the parameters in the form body, not the URL.")
+            }
+            if let authSession = form[AuthorizationChallengeParameter.authSession] {
+                return try await continueSession(authSession, form: form, request: request, context: context)
+            }
+            if BearerAuthentication.bearerToken(request) != nil {
+                return try await StepUp(services: services).start(form, request: request, context: context)
+            }
+            return try await signIn(form, request: request, context: context)
+        } catch var failure as EndpointFailure {
+            if failure.uiLocales == nil { failure.uiLocales = uiLocales }
+            throw failure
+        } catch let failure as MFAFailure {
+            throw failure.endpointFailure(uiLocales: uiLocales)
+        }
+    }
+
+    // MARK: Sign-in with username and password
+
+    private func signIn(
+        _ form: [String: String], request: Request, context: SesameRequestContext
+    ) async throws -> Response {
+        let challenge = try await AuthorizationChallengeRequest.validate(form, request: request, services: services)
+        context.annotations.record(clientID: challenge.client.clientID)
+        let locales = LocalePreference.from(request: request, uiLocales: challenge.uiLocales)
+        let username = (form[AuthorizationChallengeParameter.username] ?? "").trimmingCharacters(in: .whitespaces)
+        let password = form[AuthorizationChallengeParameter.password] ?? ""
+        let missing = [("username", username), ("password", password)].filter { $0.1.isEmpty }.map(\.0)
+        if !missing.isEmpty {
+            throw EndpointFailure(
+                .validationFailed,
+                "\(missing.joined(separator: " and ")) \(missing.count == 1 ? "is" : "are") required.",
+                details: missing.map { services.localizer.fieldError(field: $0, code: "required", locales: locales) })
+        }
+
+        // Constant work: an unknown user costs one hash verification too.
+        let user = try await services.store.user(login: username)
+        guard await services.credentials.verifyPassword(password, for: user), let user else {
+            context.annotations.record(outcome: "invalid_credentials")
+            throw EndpointFailure(.invalidCredentials)
+        }
+
+        let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
+        let requirement = MFARequirement(
+            policy: challenge.client.mfaPolicy, requested: challenge.asksForMFA, emailFallback: true)
+        let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified)
+        switch requirement.decide(usable: usable, emailVerified: user.emailVerified) {
+        case .notRequired:
+            let authentication = AuthenticationContext(
+                userID: user.id, authTime: services.now(), acr: AuthenticationContextClass.password,
+                amr: [AuthenticationMethodReference.password])
+            return try await issue(challenge, authentication: authentication, context: context)
+        case .unavailable:
+            throw EndpointFailure(
+                .mfaMethodUnavailable,
+                "This sign-in needs a second factor but the user has none and no verified email address; verify the email address or enrol TOTP or SMS first.")
+        case .required(let methods):
+            let (token, _) = try await AuthSessionFlow(services: services).begin(
+                AuthSessionFlow.Binding(
+                    client: challenge.client, user: user, scope: challenge.scope,
+                    codeChallenge: challenge.codeChallenge, firstFactor: [AuthenticationMethodReference.password],
+                    reauthentication: challenge.reauthentication, uiLocales: challenge.uiLocales),
+                methods: methods)
+            context.annotations.record(outcome: "mfa_required")
+            throw Self.continuation(
+                token, methods: methods, description: "A second factor is required; choose one of mfa_methods.")
+        }
+    }
+
+    // MARK: Continuation of an auth session
+
+    private func continueSession(
+        _ token: String, form: [String: String], request: Request, context: SesameRequestContext
+    ) async throws -> Response {
+        let flow = AuthSessionFlow(services: services)
+        let (session, user) = try await flow.session(token)
+        // Sessions of the hosted login page continue there only.
+        guard session.redirectURI == FirstPartyCode.noRedirectURI else { throw MFAFailure.unknownSession }
+        try await authenticateClient(of: session, form: form, request: request)
+        context.annotations.record(clientID: session.clientID)
+        let uiLocales = form[AuthorizationChallengeParameter.uiLocales] ?? session.uiLocales
+        do {
+            if let code = form[AuthorizationChallengeParameter.mfaCode] {
+                let authentication = try await flow.verify(code, session: session, user: user)
+                let authorizationCode = try await FirstPartyCode.issue(
+                    services: services, clientID: session.clientID, scope: session.scope,
+                    codeChallenge: session.codeChallenge, authentication: authentication,
+                    reauthentication: session.reauthentication)
+                context.annotations.record(outcome: "code_issued_mfa")
+                return JSONResponse.make(AuthorizationChallengeResponse(authorizationCode: authorizationCode))
+            }
+            guard let name = form[AuthorizationChallengeParameter.mfaMethod] else {
+                throw EndpointFailure(.invalidRequest, "Send mfa_method or mfa_code with auth_session.")
+            }
+            guard let method = MFAMethod(rawValue: name) else {
+                throw EndpointFailure(.invalidRequest, "mfa_method must be email, sms or totp.")
+            }
+            let locales = LocalePreference.from(request: request, uiLocales: uiLocales)
+            let destination = try await flow.choose(method, session: session, user: user, locales: locales)
+            context.annotations.record(outcome: "mfa_method_chosen")
+            throw Self.continuation(
+                token, methods: [method],
+                description: destination.map { "A code was sent to \($0)." }
+                    ?? "Enter the code from the authenticator app.")
+        } catch let failure as MFAFailure {
+            throw failure.endpointFailure(uiLocales: uiLocales)
+        } catch var failure as EndpointFailure {
+            if failure.uiLocales == nil { failure.uiLocales = uiLocales }
+            throw failure
+        }
+    }
+
+    /// Continuations authenticate confidential clients again; a public client may omit
+    /// `client_id`, but if sent it must name the session's client.
+    private func authenticateClient(
+        of session: AuthSessionRecord, form: [String: String], request: Request
+    ) async throws {
+        let basic = try ClientAuthenticator.basicCredentials(request)
+        if form["client_id"] != nil || basic != nil {
+            let client = try await services.clientAuthenticator.authenticate(request, form: form)
+            guard client.clientID == session.clientID else { throw MFAFailure.unknownSession }
+            return
+        }
+        guard let client = try await services.store.client(id: session.clientID) else {
+            throw MFAFailure.unknownSession
+        }
+        if client.isConfidential {
+            throw EndpointFailure(
+                .invalidClient, "Authenticate the client on every request: send client_id and its secret.",
+                status: .unauthorized)
+        }
+    }
+
+    // MARK: Answers
+
+    private func issue(
+        _ challenge: AuthorizationChallengeRequest, authentication: AuthenticationContext,
+        context: SesameRequestContext
+    ) async throws -> Response {
+        let code = try await FirstPartyCode.issue(
+            services: services, clientID: challenge.client.clientID, scope: challenge.scope,
+            codeChallenge: challenge.codeChallenge, authentication: authentication,
+            reauthentication: challenge.reauthentication)
+        context.annotations.record(outcome: "code_issued_password")
+        return JSONResponse.make(AuthorizationChallengeResponse(authorizationCode: code))
+    }
+
+    /// draft §5.2.2: `insufficient_authorization` with the session to continue.
+    static func continuation(_ token: String, methods: [MFAMethod], description: String) -> EndpointFailure {
+        var failure = EndpointFailure(.insufficientAuthorization, description)
+        failure.authSession = token
+        failure.mfaMethods = methods.map(\.rawValue)
+        return failure
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// The validated parameters that start a first-party sign-in or a step-up at
+/// `POST /authorize-challenge` (draft-ietf-oauth-first-party-apps §5.1; issue #5 contract),
+/// checked in the order of the authorization endpoint: client, grant, PKCE, scope.
+struct AuthorizationChallengeRequest: Sendable {
+    var client: ClientRecord
+    var scopes: [String]
+    /// RFC 7636 S256 challenge.
+    var codeChallenge: String
+    var acrValues: String?
+    /// `max_age=0`: re-authentication (short-lived access token, no refresh token).
+    var reauthentication: Bool
+    var uiLocales: String?
+
+    var scope: String { scopes.joined(separator: " ") }
+    var asksForMFA: Bool { MFARequirement.asksForMFA(acrValues) }
+
+    /// Longest accepted parameter value (as for `/authorize`).
+    static let maxParameterLength = AuthorizationRequestValidator.maxParameterLength
+
+    /// Authenticates the client (`client_secret_basic`/`_post`, or `client_id` alone for public
+    /// clients) and validates the rest. `defaultScope` applies when `scope` is absent (step-up
+    /// keeps the token's scope).
+    static func validate(
+        _ form: [String: String], request: Request, services: ServerServices, defaultScope: String? = nil
+    ) async throws -> AuthorizationChallengeRequest {
+        if form.values.contains(where: { $0.count > maxParameterLength }) {
+            throw EndpointFailure(.invalidRequest, "A parameter is longer than \(maxParameterLength) characters.")
+        }
+        let client = try await services.clientAuthenticator.authenticate(request, form: form)
+        guard client.grantTypes.contains(.authorizationCode) else {
+            throw EndpointFailure(.unauthorizedClient, "This client may not use the authorization code grant.")
+        }
+        // PKCE S256 only (RFC 9700 §2.1.1); an absent method means plain, which is refused.
+        guard let challenge = form["code_challenge"], !challenge.isEmpty else {
+            throw EndpointFailure(.pkceRequired, "code_challenge is required (PKCE S256).")
+        }
+        guard form["code_challenge_method"] == PKCE.method else {
+            throw EndpointFailure(.pkceRequired, "code_challenge_method must be S256.")
+        }
+        guard challenge.utf8.count == 43, PKCE.isValidVerifier(challenge), Base64URL.decode(challenge)?.count == 32
+        else {
+            throw EndpointFailure(.invalidRequest, "code_challenge must be the base64url SHA-256 of the verifier.")
+        }
+        let scopes = ScopeList.parse(form["scope"] ?? defaultScope)
+        guard !scopes.isEmpty else { throw EndpointFailure(.invalidScope, "scope is required.") }
+        if let disallowed = scopes.first(where: { !client.allowedScopes.contains($0) }) {
+            throw EndpointFailure(.invalidScope, "Scope '\(disallowed)' is not allowed for this client.")
+        }
+        var reauthentication = false
+        if let text = form["max_age"] {
+            guard let maxAge = Int(text), maxAge >= 0 else {
+                throw EndpointFailure(.invalidRequest, "max_age must be a non-negative number of seconds.")
+            }
+            // A password sign-in is always fresh; only 0 changes what is issued.
+            reauthentication = maxAge == 0
+        }
+        return AuthorizationChallengeRequest(
+            client: client, scopes: scopes, codeChallenge: challenge, acrValues: form["acr_values"],
+            reauthentication: reauthentication, uiLocales: form["ui_locales"])
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import SesameProtocol
+
+/// Authorization codes issued by `POST /authorize-challenge` (draft-ietf-oauth-first-party-apps
+/// §5.2.1). They go through the same store path as `/authorize` codes (single use, 60 s, PKCE
+/// checked at `/token`), without a redirect URI: the stored `redirect_uri` is empty and the
+/// token request sends none (``AuthorizationCodeGrant``).
+enum FirstPartyCode {
+    /// The stored redirect URI of a first-party code: none.
+    static let noRedirectURI = ""
+
+    /// A re-authentication (`max_age=0`) code's access token lives at most this long.
+    static let reauthenticationAccessTokenLifetime = 300
+
+    /// Issues a code for `authentication`; returns it (shown once, stored as a digest).
+    static func issue(
+        services: ServerServices, clientID: String, scope: String, codeChallenge: String,
+        authentication: AuthenticationContext, reauthentication: Bool
+    ) async throws -> String {
+        let code = SecureRandom.token()
+        let digest = SecretDigest.of(code)
+        let expiresAt = services.now().addingTimeInterval(services.authorizationCodeLifetime)
+        // The marker is written first, so the code never exists without it.
+        if reauthentication {
+            try await services.mfaStore.markReauthenticationCode(digest: digest, expiresAt: expiresAt)
+        }
+        try await services.store.insertAuthorizationCode(
+            AuthorizationCodeRecord(
+                codeDigest: digest, clientID: clientID, redirectURI: noRedirectURI, scope: scope,
+                nonce: nil, codeChallenge: codeChallenge, authentication: authentication,
+                sessionID: nil, expiresAt: expiresAt))
+        return code
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SesameProtocol
+
+/// The second factor on the hosted login page (browser flow, SPEC §1.1/§1.2; issue #5): after a
+/// correct password, when the client's ``MFAPolicy``, the user's enrolments or `acr_values`
+/// ask for it, `/login` answers with the MFA page instead of the redirect. The page posts back
+/// to `/login` with the same CSRF token and hidden authorization parameters plus
+/// `auth_session`, first `mfa_method` (a code is sent), then `mfa_code`. A correct code
+/// finishes the sign-in exactly as a password does, with `acr` `urn:sesame:acr:mfa`.
+///
+/// The auth session is the one of ``AuthSessionFlow``, bound also to the browser request's
+/// redirect URI and nonce, so it cannot be carried to another request or to the native endpoint.
+struct HostedMFAStep: Sendable {
+    let services: ServerServices
+
+    private var flow: AuthSessionFlow { AuthSessionFlow(services: services) }
+
+    /// After a correct password: `nil` when no second factor is needed, else the page to show.
+    func begin(
+        authorization: AuthorizationRequest, client: ClientRecord, user: UserRecord, request: Request,
+        context: SesameRequestContext
+    ) async throws -> Response? {
+        let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
+        let requirement = MFARequirement(
+            policy: client.mfaPolicy, requested: MFARequirement.asksForMFA(authorization.acrValues),
+            emailFallback: true)
+        let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified)
+        switch requirement.decide(usable: usable, emailVerified: user.emailVerified) {
+        case .notRequired:
+            return nil
+        case .unavailable:
+            context.annotations.record(outcome: APIErrorCode.mfaMethodUnavailable.error)
+            return LoginEndpoint.form(
+                for: authorization, client: client, request: request, pages: services.pages,
+                cookies: services.cookies, username: user.username,
+                errorKey: APIErrorCode.mfaMethodUnavailable.messageKey, status: .forbidden)
+        case .required(let methods):
+            let (token, session) = try await flow.begin(
+                AuthSessionFlow.Binding(
+                    client: client, user: user, scope: authorization.scope,
+                    codeChallenge: authorization.codeChallenge, redirectURI: authorization.redirectURI,
+                    nonce: authorization.nonce, firstFactor: [AuthenticationMethodReference.password],
+                    uiLocales: authorization.uiLocales),
+                methods: methods)
+            context.annotations.record(outcome: "mfa_required")
+            guard methods.count == 1 else {
+                return page(authorization, request: request, token: token, methods: methods)
+            }
+            // One method only: no choice to make.
+            do {
+                return try await choose(
+                    methods[0], token: token, session: session, user: user, authorization: authorization,
+                    request: request)
+            } catch let failure as MFAFailure {
+                return page(
+                    authorization, request: request, token: token, methods: methods,
+                    errorKey: failure.code.messageKey, status: .badRequest)
+            }
+        }
+    }
+
+    /// Whether a browser SSO session's authentication is enough for `client`: a session that
+    /// used a second factor always is; a password-only one only when neither the client's
+    /// policy nor `acr_values` would ask this user for a second factor now.
+    func satisfies(
+        _ authentication: AuthenticationContext, client: ClientRecord, acrValues: String?
+    ) async throws -> Bool {
+        if authentication.acr == AuthenticationContextClass.multiFactor { return true }
+        guard let user = try await services.store.user(id: authentication.userID) else { return false }
+        let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
+        let requirement = MFARequirement(
+            policy: client.mfaPolicy, requested: MFARequirement.asksForMFA(acrValues), emailFallback: true)
+        let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified)
+        return requirement.decide(usable: usable, emailVerified: user.emailVerified) == .notRequired
+    }
+
+    /// A post of the MFA page (`auth_session` present). `finish` completes the sign-in.
+    func resume(
+        _ token: String, form: [String: String], authorization: AuthorizationRequest, client: ClientRecord,
+        request: Request, context: SesameRequestContext,
+        finish: (AuthenticationContext) async throws -> Response
+    ) async throws -> Response {
+        var methods: [MFAMethod] = []
+        do {
+            let (session, user) = try await flow.session(token)
+            guard session.clientID == client.clientID, session.redirectURI == authorization.redirectURI,
+                session.codeChallenge == authorization.codeChallenge, session.scope == authorization.scope,
+                session.nonce == authorization.nonce
+            else { throw MFAFailure.unknownSession }
+            methods = session.methods
+            if let code = form[AuthorizationChallengeParameter.mfaCode] {
+                let authentication = try await flow.verify(
+                    code.trimmingCharacters(in: .whitespaces), session: session, user: user)
+                context.annotations.record(outcome: "mfa_verified")
+                return try await finish(authentication)
+            }
+            if let method = form[AuthorizationChallengeParameter.mfaMethod].flatMap(MFAMethod.init(rawValue:)) {
+                return try await choose(
+                    method, token: token, session: session, user: user, authorization: authorization, request: request)
+            }
+            return page(authorization, request: request, token: token, methods: methods)
+        } catch let failure as MFAFailure {
+            context.annotations.record(outcome: failure.code.error)
+            switch failure {
+            case .wrongCode, .malformedCode:
+                return page(
+                    authorization, request: request, token: token, methods: [], errorKey: failure.code.messageKey,
+                    status: .badRequest)
+            case .codeExpired, .methodUnavailable, .emailNotVerified, .noMethodChosen:
+                return page(
+                    authorization, request: request, token: token, methods: methods,
+                    errorKey: failure.code.messageKey, status: .badRequest)
+            case .unknownSession, .attemptsExhausted, .tooManyCodes:
+                // Start again from the password.
+                return LoginEndpoint.form(
+                    for: authorization, client: client, request: request, pages: services.pages,
+                    cookies: services.cookies, username: "", errorKey: failure.code.messageKey,
+                    status: .badRequest)
+            }
+        }
+    }
+
+    private func choose(
+        _ method: MFAMethod, token: String, session: AuthSessionRecord, user: UserRecord,
+        authorization: AuthorizationRequest, request: Request
+    ) async throws -> Response {
+        let locales = LocalePreference.from(request: request, uiLocales: authorization.uiLocales)
+        let sentTo = try await flow.choose(method, session: session, user: user, locales: locales)
+        return page(authorization, request: request, token: token, methods: [], sentTo: sentTo, totp: method == .totp)
+    }
+
+    private func page(
+        _ authorization: AuthorizationRequest, request: Request, token: String, methods: [MFAMethod],
+        sentTo: String? = nil, totp: Bool = false, errorKey: String? = nil, status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let csrf = CSRFProtection.token(for: request)
+        var response = services.pages.mfa(
+            PageRenderer.MFAForm(
+                hiddenFields: authorization.formParameters, csrfToken: csrf.value, authSession: token,
+                methods: methods, sentTo: sentTo, totp: totp, errorKey: errorKey),
+            locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
+            status: status)
+        if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }
+        return response
+    }
+}

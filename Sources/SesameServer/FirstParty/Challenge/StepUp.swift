@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// Step-up of an existing session (SPEC §1.2; issue #5 contract): the app presents its
+/// current access token (`Authorization: Bearer`, RFC 6750 §2.1) with `client_id`,
+/// `acr_values=urn:sesame:acr:mfa` and fresh PKCE parameters, and gets an MFA continuation.
+/// The code that completes it carries `acr` `urn:sesame:acr:mfa` and `amr` with `mfa`.
+///
+/// Only enrolled second factors are offered: a user without one is told to enrol (2006).
+struct StepUp: Sendable {
+    let services: ServerServices
+
+    func start(_ form: [String: String], request: Request, context: SesameRequestContext) async throws -> Response {
+        let (claims, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let challenge = try await AuthorizationChallengeRequest.validate(
+            form, request: request, services: services, defaultScope: claims.scope)
+        context.annotations.record(clientID: challenge.client.clientID)
+        guard ConstantTime.equals(claims.clientID, challenge.client.clientID) else {
+            throw EndpointFailure(.invalidGrant, "The access token was issued to another client.")
+        }
+        guard challenge.asksForMFA else {
+            throw EndpointFailure(
+                .invalidRequest,
+                "A step-up needs acr_values=\(AuthenticationContextClass.multiFactor); to sign in with a password, send no Authorization header.")
+        }
+        let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
+        let methods = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified)
+        guard !methods.isEmpty else {
+            throw EndpointFailure(
+                .mfaMethodUnavailable,
+                "The user has no second factor; enrol one first (POST /api/mfa/totp, /api/mfa/sms or /api/mfa/email).")
+        }
+        let (token, _) = try await AuthSessionFlow(services: services).begin(
+            AuthSessionFlow.Binding(
+                client: challenge.client, user: user, scope: challenge.scope,
+                codeChallenge: challenge.codeChallenge,
+                firstFactor: claims.amr ?? [AuthenticationMethodReference.password],
+                reauthentication: challenge.reauthentication, uiLocales: challenge.uiLocales),
+            methods: methods)
+        context.annotations.record(outcome: "step_up_required")
+        throw AuthorizationChallengeEndpoint.continuation(
+            token, methods: methods, description: "Step-up: confirm with a second factor; choose one of mfa_methods.")
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// SMS enrolment (issue #5 contract): `POST /api/mfa/sms` `{"phone_number": "+4712345678"}`
+/// (E.164) sends a code by SMS and answers 202 with the pending enrolment
+/// (`confirmed: false`); `POST /api/mfa/sms/confirm` `{"code"}` confirms the number.
+struct SMSEnrollmentEndpoint: Sendable {
+    let services: ServerServices
+
+    func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let body = try await MFAJSONBody.decode(
+            SMSEnrollmentRequest.self, from: request, context: context, localizer: services.localizer)
+        let locales = LocalePreference.from(request: request)
+        guard PhoneNumber.isValidE164(body.phoneNumber) else {
+            let code = body.phoneNumber.isEmpty ? "required" : "invalid_format"
+            throw EndpointFailure(
+                .validationFailed, "phone_number must be in E.164 form, e.g. +4712345678.",
+                details: [services.localizer.fieldError(field: "phone_number", code: code, locales: locales)])
+        }
+        let existing = try await services.mfaStore.mfaEnrollments(userID: user.id).first { $0.method == .sms }
+        if existing?.confirmed == true {
+            throw EndpointFailure(
+                .invalidRequest, "SMS codes are already set up; remove them with DELETE /api/mfa/sms to use another number.")
+        }
+        let code = OneTimeCode.generate()
+        let now = services.now()
+        let enrollment = MFAEnrollmentRecord(
+            userID: user.id, method: .sms, confirmed: false, phoneNumber: body.phoneNumber,
+            codeDigest: SecretDigest.of(code), codeExpiresAt: now.addingTimeInterval(OneTimeCode.lifetime),
+            createdAt: now)
+        try await services.mfaStore.saveMFAEnrollment(enrollment)
+        try await MFACodeDelivery(services: services).send(code, channel: .sms, to: body.phoneNumber, locales: locales)
+        context.annotations.record(outcome: "mfa_sms_started")
+        return JSONResponse.make(MFAEnrollmentEndpoints.status(enrollment, user: user), status: .accepted)
+    }
+
+    func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let body = try await MFAJSONBody.decode(
+            MFACodeSubmission.self, from: request, context: context, localizer: services.localizer)
+        let enrollment = try await EnrollmentConfirmation(services: services).confirm(
+            .sms, user: user, code: body.code, locales: LocalePreference.from(request: request)
+        ) { pending in
+            guard let digest = pending.codeDigest else { return false }
+            return OneTimeCode.matches(body.code, digest: digest)
+        }
+        context.annotations.record(outcome: "mfa_sms_confirmed")
+        return JSONResponse.make(MFAEnrollmentEndpoints.status(enrollment, user: user))
+    }
+}

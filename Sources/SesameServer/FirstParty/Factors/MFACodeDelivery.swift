@@ -1,0 +1,30 @@
+import Foundation
+import SesameProtocol
+
+/// Sends one-time codes by email or SMS through the server's ``MessageSender``, in the user's
+/// language: `message.mfa_code.subject` / `.body` for email, `message.mfa_code.sms` for SMS,
+/// with `{code}` replaced. The code exists in clear only in the message; it is never logged.
+struct MFACodeDelivery: Sendable {
+    let services: ServerServices
+
+    /// Purpose recorded on every MFA message (`OutboundMessage.purpose`).
+    static let purpose = "mfa_code"
+
+    func send(_ code: String, channel: OutboundMessage.Channel, to recipient: String, locales: [String]) async throws {
+        let t = { (key: String) in
+            services.localizer.string(key, locales: locales).replacingOccurrences(of: "{code}", with: code)
+        }
+        let message =
+            switch channel {
+            case .email:
+                OutboundMessage(
+                    channel: .email, to: recipient, subject: t("message.mfa_code.subject"),
+                    body: t("message.mfa_code.body"), purpose: Self.purpose, createdAt: services.now())
+            case .sms:
+                OutboundMessage(
+                    channel: .sms, to: recipient, body: t("message.mfa_code.sms"), purpose: Self.purpose,
+                    createdAt: services.now())
+            }
+        try await services.messageSender.send(message)
+    }
+}

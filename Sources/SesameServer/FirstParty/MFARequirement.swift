@@ -1,0 +1,45 @@
+import SesameProtocol
+
+/// Decides whether a sign-in needs a second factor and which methods the user may use for it
+/// (issue #5 contract, "Client MFA policy"), from the client's ``MFAPolicy``, the requested
+/// `acr_values` and the user's enrolments.
+struct MFARequirement: Sendable, Equatable {
+    enum Decision: Sendable, Equatable {
+        /// Password alone suffices: `acr` `urn:sesame:acr:pwd`.
+        case notRequired
+        /// A second factor is needed; the user may use any of these (never empty).
+        case required([MFAMethod])
+        /// A second factor is needed but the user has no way to give one.
+        case unavailable
+    }
+
+    var policy: MFAPolicy
+    /// `acr_values` asked for `urn:sesame:acr:mfa`, or this is a step-up.
+    var requested: Bool
+    /// Offer email codes to a user without an enrolled method whose email is verified.
+    var emailFallback: Bool
+
+    func decide(usable: [MFAMethod], emailVerified: Bool) -> Decision {
+        let needed =
+            requested || policy == .always || (policy == .whenEnrolled && !usable.isEmpty)
+        guard needed else { return .notRequired }
+        if !usable.isEmpty { return .required(usable) }
+        if emailFallback && emailVerified { return .required([.email]) }
+        return .unavailable
+    }
+
+    /// The methods a user can use now, in ``MFAMethod/allCases`` order: confirmed TOTP and SMS
+    /// enrolments, and email codes when enrolled and the address is still verified.
+    static func usableMethods(_ enrollments: [MFAEnrollmentRecord], emailVerified: Bool) -> [MFAMethod] {
+        MFAMethod.allCases.filter { method in
+            guard let enrollment = enrollments.first(where: { $0.method == method }), enrollment.confirmed
+            else { return false }
+            return method != .email || emailVerified
+        }
+    }
+
+    /// `true` when the space-separated `acr_values` ask for multi-factor authentication.
+    static func asksForMFA(_ acrValues: String?) -> Bool {
+        (acrValues ?? "").split(separator: " ").contains { $0 == AuthenticationContextClass.multiFactor }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import SesameProtocol
+
+extension OpenAPIPaths {
+    private typealias Operation = OpenAPI.Operation
+
+    // MARK: Accounts (SPEC §1.8; issue #5 contract)
+
+    static var accountPaths: [String: OpenAPI.PathItem] {
+        let codeErrors = merged(
+            badRequest,
+            ["400": .error("invalid_verification_code (3004) with remaining_attempts: wrong, expired or used code (5 answers per code, 15 minutes).")])
+        let passwordErrors: Responses = [
+            "400": .error("weak_password (3002) or validation_failed (3000) with error_details.")
+        ]
+        let wrongPassword: Responses = ["400": .error("invalid_credentials (2000): wrong password.")]
+        let deviceID = OpenAPI.Parameter(
+            name: "device_id", in: "path", required: true, description: "The app-chosen device id.",
+            schema: .string())
+        return [
+            "/api/signup": OpenAPI.PathItem(
+                post: Operation(
+                    "signUp", tag: "Accounts", summary: "Create an account",
+                    description: "Sends an email_verification code. The account can sign in before it is verified.",
+                    requestBody: .json("SignUpRequest"),
+                    responses: merged(
+                        ["201": .json("SignUpResponse", "Created, email not yet verified.")],
+                        ["409": .error("email_taken (3001) with an error_details entry `taken`.")],
+                        ["401": .error("invalid_client (1016): unknown client_id.")],
+                        ["503": .error("temporarily_unavailable (5001): the code could not be sent; nothing was created.")],
+                        passwordErrors, badRequest),
+                    security: noAuthentication)),
+            "/api/signup/confirm": OpenAPI.PathItem(
+                post: Operation(
+                    "confirmSignUp", tag: "Accounts", summary: "Verify the email address with the emailed code",
+                    requestBody: .json("EmailVerificationRequest"),
+                    responses: merged(["200": .json("EmailVerificationStatus", "Verified.")], codeErrors),
+                    security: noAuthentication)),
+            "/api/password/reset": OpenAPI.PathItem(
+                post: Operation(
+                    "requestPasswordReset", tag: "Accounts", summary: "Email a password reset code",
+                    description: "Always 202, whether or not the address has an account.",
+                    requestBody: .json("PasswordResetRequest"),
+                    responses: merged(["202": .json("Empty", "Accepted.")], badRequest),
+                    security: noAuthentication)),
+            "/api/password/reset/confirm": OpenAPI.PathItem(
+                post: Operation(
+                    "confirmPasswordReset", tag: "Accounts", summary: "Set a new password with the emailed code",
+                    description: "Revokes the user's refresh tokens and browser sessions.",
+                    requestBody: .json("PasswordResetConfirmation"),
+                    responses: merged(["200": .json("Empty", "Password changed.")], passwordErrors, codeErrors),
+                    security: noAuthentication)),
+            "/api/password": OpenAPI.PathItem(
+                post: Operation(
+                    "changePassword", tag: "Accounts", summary: "Change the password",
+                    description: "Other sessions and refresh tokens of the user are revoked.",
+                    requestBody: .json("PasswordChangeRequest"),
+                    responses: merged(
+                        ["200": .json("Empty", "Password changed.")], wrongPassword, passwordErrors, badRequest,
+                        invalidToken),
+                    security: bearer)),
+            "/api/email": OpenAPI.PathItem(
+                post: Operation(
+                    "requestEmailChange", tag: "Accounts", summary: "Send a code to a new email address",
+                    requestBody: .json("EmailChangeRequest"),
+                    responses: merged(
+                        ["202": .json("Empty", "A code went to the new address.")],
+                        ["409": .error("email_taken (3001).")], badRequest, invalidToken),
+                    security: bearer)),
+            "/api/email/confirm": OpenAPI.PathItem(
+                post: Operation(
+                    "confirmEmailChange", tag: "Accounts", summary: "Switch to the new address with its code",
+                    requestBody: .json("EmailChangeConfirmation"),
+                    responses: merged(
+                        ["200": .json("EmailVerificationStatus", "The new, verified address.")],
+                        ["409": .error("email_taken (3001): the address was taken meanwhile.")], codeErrors,
+                        invalidToken),
+                    security: bearer)),
+            "/api/account": OpenAPI.PathItem(
+                delete: Operation(
+                    "deleteAccount", tag: "Accounts", summary: "Delete the account",
+                    description: "Removes the user, tokens, sessions, devices and MFA data.",
+                    requestBody: .json("AccountDeletionRequest"),
+                    responses: merged(["204": .empty("Deleted.")], wrongPassword, badRequest, invalidToken),
+                    security: bearer)),
+            "/api/profile": OpenAPI.PathItem(
+                get: Operation(
+                    "getProfile", tag: "Profile", summary: "The user's standard claims",
+                    responses: merged(["200": .json("StandardClaims", "Every claim the user has.")], invalidToken),
+                    security: bearer),
+                patch: Operation(
+                    "updateProfile", tag: "Profile", summary: "Update standard claims",
+                    description: "Read-only members answer 400 with `not_writable` details; formats: birthdate YYYY[-MM-DD], zoneinfo IANA, locale BCP 47, phone_number E.164, profile/picture/website http(s) URLs.",
+                    requestBody: .json("ProfileUpdate"),
+                    responses: merged(["200": .json("StandardClaims", "The updated claims.")], badRequest, invalidToken),
+                    security: bearer)),
+            "/api/devices": OpenAPI.PathItem(
+                get: Operation(
+                    "listDevices", tag: "Devices", summary: "The user's devices",
+                    responses: merged(["200": .json("DeviceList", "Oldest first.")], invalidToken),
+                    security: bearer),
+                post: Operation(
+                    "registerDevice", tag: "Devices", summary: "Register or rename a device",
+                    requestBody: .json("DeviceRegistration"),
+                    responses: merged(["201": .json("Device", "The stored device.")], badRequest, invalidToken),
+                    security: bearer)),
+            "/api/devices/{device_id}": OpenAPI.PathItem(
+                delete: Operation(
+                    "removeDevice", tag: "Devices", summary: "Remove a device", parameters: [deviceID],
+                    responses: merged(
+                        ["204": .empty("Removed.")], ["404": .error("device_not_found (3005).")], invalidToken),
+                    security: bearer)),
+            "/api/openapi.json": OpenAPI.PathItem(
+                get: Operation(
+                    "getOpenAPIDocument", tag: "Operations", summary: "This document (OpenAPI 3.1)",
+                    responses: ["200": .empty("The OpenAPI document.")], security: noAuthentication)),
+        ]
+    }
+
+    // MARK: MFA enrolment (issue #5 contract)
+
+    static var mfaPaths: [String: OpenAPI.PathItem] {
+        let codeErrors = merged(
+            ["400": .error("invalid_mfa_code (2003, remaining_attempts), mfa_code_expired (2004) or mfa_attempts_exhausted (2005, the pending enrolment is discarded); validation_failed (3000) for a malformed body.")],
+            ["404": .error("not_found (1019): nothing pending to confirm.")], invalidToken)
+        let alreadySetUp: Responses = ["400": .error("invalid_request (1000): already set up; remove it first.")]
+        let enrolled = "The enrolment (`confirmed`, masked `destination`)."
+        func removal(_ method: String?) -> Operation {
+            let parameter = OpenAPI.Parameter(
+                name: "method", in: "path", required: true, description: "The second factor.",
+                schema: .string(values: MFAMethod.allCases.map(\.rawValue)))
+            return Operation(
+                "removeMFA" + (method.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Method"), tag: "MFA",
+                summary: "Remove " + (method.map { "the \($0) factor" } ?? "a second factor"),
+                parameters: method == nil ? [parameter] : nil,
+                responses: merged(
+                    ["204": .empty("Removed.")], ["404": .error("not_found (1019): not enrolled.")], invalidToken),
+                security: bearer)
+        }
+        var paths: [String: OpenAPI.PathItem] = [
+            "/api/mfa": OpenAPI.PathItem(
+                get: Operation(
+                    "listMFAMethods", tag: "MFA", summary: "The user's second factors",
+                    responses: merged(["200": .json("MFAEnrollmentList", "Enrolled and pending methods.")], invalidToken),
+                    security: bearer)),
+            "/api/mfa/totp": OpenAPI.PathItem(
+                post: Operation(
+                    "startTOTPEnrollment", tag: "MFA", summary: "Create a TOTP secret (RFC 6238)",
+                    description: "Pending until confirmed with a code from the authenticator app.",
+                    responses: merged(["200": .json("TOTPEnrollment", "Secret and otpauth URI.")], alreadySetUp, invalidToken),
+                    security: bearer)),
+            "/api/mfa/totp/confirm": OpenAPI.PathItem(
+                post: Operation(
+                    "confirmTOTPEnrollment", tag: "MFA", summary: "Confirm TOTP with a code",
+                    requestBody: .json("MFACodeSubmission"),
+                    responses: merged(["200": .json("MFAEnrollmentStatus", enrolled)], codeErrors),
+                    security: bearer)),
+            "/api/mfa/email": OpenAPI.PathItem(
+                post: Operation(
+                    "enableEmailMFA", tag: "MFA", summary: "Enable email codes to the verified address",
+                    responses: merged(
+                        ["200": .json("MFAEnrollmentStatus", enrolled)],
+                        ["403": .error("email_not_verified (2008).")], invalidToken),
+                    security: bearer)),
+            "/api/mfa/sms": OpenAPI.PathItem(
+                post: Operation(
+                    "startSMSEnrollment", tag: "MFA", summary: "Send an SMS code to a phone number",
+                    requestBody: .json("SMSEnrollmentRequest"),
+                    responses: merged(
+                        ["202": .json("MFAEnrollmentStatus", "Pending until confirmed with the texted code.")],
+                        alreadySetUp, badRequest, invalidToken),
+                    security: bearer)),
+            "/api/mfa/sms/confirm": OpenAPI.PathItem(
+                post: Operation(
+                    "confirmSMSEnrollment", tag: "MFA", summary: "Confirm SMS with the code",
+                    requestBody: .json("MFACodeSubmission"),
+                    responses: merged(["200": .json("MFAEnrollmentStatus", enrolled)], codeErrors),
+                    security: bearer)),
+            "/api/mfa/{method}": OpenAPI.PathItem(delete: removal(nil)),
+        ]
+        for method in MFAMethod.allCases {
+            paths["/api/mfa/\(method.rawValue)", default: OpenAPI.PathItem()].delete = removal(method.rawValue)
+        }
+        return paths
+    }
+}

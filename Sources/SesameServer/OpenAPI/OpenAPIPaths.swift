@@ -1,0 +1,119 @@
+import Foundation
+import SesameProtocol
+
+/// `paths` of the OpenAPI document: one entry per JSON endpoint the router registers
+/// (``SesameRouter``, ``FirstPartyRoutes``, ``AccountRoutes``). The HTML pages (`/authorize`,
+/// `/login`, `/logout`, `/signup`, `/password-reset`) are not JSON APIs and are not listed.
+enum OpenAPIPaths {
+    typealias Responses = [String: OpenAPI.ResponseObject]
+
+    static var all: [String: OpenAPI.PathItem] {
+        protocolPaths.merging(accountPaths) { first, _ in first }
+            .merging(mfaPaths) { first, _ in first }
+    }
+
+    // MARK: Shared pieces
+
+    static let bearer: [[String: [String]]] = [["bearerAuth": []]]
+    static let clientAuthentication: [[String: [String]]] = [["clientBasic": []], [:]]
+    static let noAuthentication: [[String: [String]]] = []
+
+    static let invalidToken: Responses = [
+        "401": .error("invalid_token (1011): the Bearer access token is missing, expired or revoked.")
+    ]
+    static let badRequest: Responses = [
+        "400": .error(
+            "invalid_request (1000) for a wrong content type, malformed JSON or a too-large body; validation_failed (3000) with error_details per field.")
+    ]
+
+    /// The responses of `parts`; descriptions of the same status are joined.
+    static func merged(_ parts: Responses...) -> Responses {
+        parts.reduce(into: [:]) { result, part in
+            result.merge(part) { first, second in
+                var joined = first
+                joined.description += " Or: " + second.description
+                return joined
+            }
+        }
+    }
+
+    // MARK: OAuth 2.0 / OpenID Connect
+
+    private static var protocolPaths: [String: OpenAPI.PathItem] {
+        let metadata = OpenAPI.Operation(
+            "getProviderMetadata", tag: "OpenID Connect",
+            summary: "Provider metadata (OpenID Connect Discovery 1.0 §4, RFC 8414 §3)",
+            responses: ["200": .json("ProviderMetadata", "The metadata; cacheable for 5 minutes.")],
+            security: noAuthentication)
+        var rfc8414 = metadata
+        rfc8414.operationId = "getAuthorizationServerMetadata"
+        let userInfo = OpenAPI.Operation(
+            "getUserInfo", tag: "OpenID Connect", summary: "UserInfo (OIDC Core §5.3)",
+            description: "Claims released for the token's scopes (OIDC Core §5.4). Bearer header only (RFC 6750 §2.1).",
+            responses: merged(
+                ["200": .json("StandardClaims", "The user's claims.")], invalidToken,
+                ["403": .error("insufficient_scope (1012): the token lacks openid.")]),
+            security: bearer)
+        var userInfoPost = userInfo
+        userInfoPost.operationId = "postUserInfo"
+        return [
+            "/.well-known/openid-configuration": OpenAPI.PathItem(get: metadata),
+            "/.well-known/oauth-authorization-server": OpenAPI.PathItem(get: rfc8414),
+            "/jwks": OpenAPI.PathItem(
+                get: OpenAPI.Operation(
+                    "getJWKS", tag: "OpenID Connect", summary: "Signing keys (RFC 7517 §5)",
+                    responses: ["200": .json("JWKS", "Served as application/jwk-set+json; cacheable for 60 s.")],
+                    security: noAuthentication)),
+            "/health": OpenAPI.PathItem(
+                get: OpenAPI.Operation(
+                    "getHealth", tag: "Operations", summary: "Liveness: `{\"status\":\"ok\"}`",
+                    responses: ["200": .empty("The server is running.")], security: noAuthentication)),
+            "/token": OpenAPI.PathItem(
+                post: OpenAPI.Operation(
+                    "postToken", tag: "OAuth 2.0", summary: "Token endpoint (RFC 6749 §3.2)",
+                    description: "Grants: authorization_code (PKCE S256), refresh_token (rotated), client_credentials. No password grant (RFC 9700 §2.4).",
+                    requestBody: .form("TokenRequest"),
+                    responses: [
+                        "200": .json("TokenResponse", "Tokens; Cache-Control: no-store."),
+                        "400": .error("invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, unauthorized_client."),
+                        "401": .error("invalid_client (1001): client authentication failed."),
+                    ],
+                    security: clientAuthentication)),
+            "/revoke": OpenAPI.PathItem(
+                post: OpenAPI.Operation(
+                    "postRevoke", tag: "OAuth 2.0", summary: "Token revocation (RFC 7009)",
+                    description: "A refresh token revokes its whole grant. Unknown tokens also answer 200 (§2.2).",
+                    requestBody: .form("RevocationRequest"),
+                    responses: [
+                        "200": .empty("Revoked (or unknown)."),
+                        "400": .error("invalid_request or unsupported_token_type."),
+                        "401": .error("invalid_client (1001)."),
+                    ],
+                    security: clientAuthentication)),
+            "/introspect": OpenAPI.PathItem(
+                post: OpenAPI.Operation(
+                    "postIntrospect", tag: "OAuth 2.0", summary: "Token introspection (RFC 7662)",
+                    requestBody: .form("IntrospectionRequest"),
+                    responses: [
+                        "200": .json("IntrospectionResponse", "Active token details, or {\"active\":false}."),
+                        "400": .error("invalid_request."),
+                        "401": .error("invalid_client (1001): only confidential clients may introspect."),
+                    ],
+                    security: [["clientBasic": []]])),
+            "/userinfo": OpenAPI.PathItem(get: userInfo, post: userInfoPost),
+            "/authorize-challenge": OpenAPI.PathItem(
+                post: OpenAPI.Operation(
+                    "postAuthorizationChallenge", tag: "First-party sign-in",
+                    summary: "Native sign-in (draft-ietf-oauth-first-party-apps)",
+                    description: "Start with username, password and PKCE; answer MFA with auth_session + mfa_method, then auth_session + mfa_code. Step-up: Authorization: Bearer with acr_values=urn:sesame:acr:mfa. Redeem authorization_code at /token.",
+                    requestBody: .form("AuthorizationChallengeRequest"),
+                    responses: [
+                        "200": .json("AuthorizationChallengeResponse", "Signed in: an authorization code."),
+                        "400": .error(
+                            "insufficient_authorization (2002) with auth_session and mfa_methods; invalid_grant for wrong credentials (2000), a wrong code (2003, remaining_attempts), an expired code (2004), no attempts left (2005) or an unknown auth_session (2007)."),
+                        "401": .error("invalid_client (1016): unknown client_id."),
+                    ],
+                    security: noAuthentication)),
+        ]
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import SesameProtocol
+
+extension OpenAPISchemas {
+    /// The account API bodies (issue #5 contract), from the ``SesameProtocol`` types.
+    static func accountTypes(into catalog: inout Catalog) {
+        let profile = ProfileUpdate(
+            name: "n", givenName: "n", familyName: "n", middleName: "n", nickname: "n",
+            preferredUsername: "n", profile: "n", picture: "n", website: "n", gender: "n",
+            birthdate: "n", zoneinfo: "n", locale: "n", phoneNumber: "n", address: fullAddress)
+        catalog.add(
+            "SignUpRequest",
+            SignUpRequest(clientID: "c", email: "e", password: "p", username: "u", profile: profile),
+            SignUpRequest(clientID: "c", email: "e", password: "p"),
+            "Sign-up: credentials plus optional standard claims. `username` defaults to the email.")
+        let signedUp = SignUpResponse(sub: "s", email: "e", emailVerified: false)
+        catalog.add("SignUpResponse", signedUp, signedUp, "The new account; a verification code went to `email`.")
+        let verification = EmailVerificationRequest(email: "e", code: "123456")
+        catalog.add("EmailVerificationRequest", verification, verification, "The emailed sign-up code.")
+        catalog.add(
+            "EmailVerificationStatus", EmailVerificationStatus(email: "e", emailVerified: true),
+            EmailVerificationStatus(emailVerified: true), "The verified address.")
+        let reset = PasswordResetRequest(email: "e")
+        catalog.add("PasswordResetRequest", reset, reset, "The account's email address.")
+        let resetConfirmation = PasswordResetConfirmation(email: "e", code: "123456", newPassword: "p")
+        catalog.add(
+            "PasswordResetConfirmation", resetConfirmation, resetConfirmation,
+            "The emailed reset code and the new password.")
+        let change = PasswordChangeRequest(currentPassword: "p", newPassword: "q")
+        catalog.add("PasswordChangeRequest", change, change, "The current and the new password.")
+        let emailChange = EmailChangeRequest(newEmail: "e")
+        catalog.add("EmailChangeRequest", emailChange, emailChange, "The new address; a code goes there.")
+        let emailConfirmation = EmailChangeConfirmation(code: "123456")
+        catalog.add(
+            "EmailChangeConfirmation", emailConfirmation, emailConfirmation, "The code sent to the new address.")
+        let deletion = AccountDeletionRequest(password: "p")
+        catalog.add("AccountDeletionRequest", deletion, deletion, "The password confirms the deletion.")
+        catalog.add(
+            "ProfileUpdate", profile, ProfileUpdate(),
+            "Partial standard claims: absent or null leaves a claim, \"\" clears it. Not writable: \(ProfileUpdate.readOnlyClaims.sorted().joined(separator: ", ")).")
+        let device = Device(deviceID: "d", name: "n", type: "t", createdAt: 1)
+        catalog.add("Device", device, Device(deviceID: "d", name: "n", createdAt: 1), "A registered device.")
+        catalog.add(
+            "DeviceList", DeviceList(devices: [device]),
+            DeviceList(devices: [Device(deviceID: "d", name: "n", createdAt: 1)]), "The user's devices.")
+        catalog.add(
+            "DeviceRegistration", DeviceRegistration(deviceID: "d", name: "n", type: "t"),
+            DeviceRegistration(deviceID: "d", name: "n"),
+            "Registers a device, or renames the one with this `device_id`.")
+    }
+
+    /// `application/x-www-form-urlencoded` requests (RFC 6749 §3.2, RFC 7009 §2.1, RFC 7662
+    /// §2.1, draft-ietf-oauth-first-party-apps §5.1).
+    static func formRequests(into catalog: inout Catalog) {
+        typealias Schema = OpenAPI.Schema
+        let clientID = Schema.string("The client identifier (public clients; others may use HTTP Basic).")
+        let clientSecret = Schema.string("client_secret_post authentication (prefer HTTP Basic).")
+        catalog.schemas["TokenRequest"] = .object(
+            [
+                "grant_type": .string(
+                    "RFC 6749 grant; there is no password grant.",
+                    values: [
+                        GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue,
+                        GrantType.clientCredentials.rawValue,
+                    ]),
+                "code": .string("authorization_code: the code."),
+                "redirect_uri": .string("authorization_code: as in the authorization request (absent for codes from /authorize-challenge)."),
+                "code_verifier": .string("authorization_code: the RFC 7636 PKCE verifier (S256)."),
+                "refresh_token": .string("refresh_token: the token; it is rotated."),
+                "scope": .string("Space-separated scopes (refresh_token: a subset; client_credentials)."),
+                "client_id": clientID, "client_secret": clientSecret,
+            ], required: ["grant_type"], description: "RFC 6749 §4.1.3, §6, §4.4 token request.")
+        let hint = Schema.string("A hint of the token's type.", values: ["access_token", "refresh_token"])
+        catalog.schemas["RevocationRequest"] = .object(
+            ["token": .string("The token to revoke."), "token_type_hint": hint, "client_id": clientID,
+             "client_secret": clientSecret],
+            required: ["token"], description: "RFC 7009 §2.1 revocation request.")
+        catalog.schemas["IntrospectionRequest"] = .object(
+            ["token": .string("The token to inspect."), "token_type_hint": hint, "client_secret": clientSecret,
+             "client_id": clientID],
+            required: ["token"], description: "RFC 7662 §2.1 introspection request (confidential clients).")
+        typealias Parameter = AuthorizationChallengeParameter
+        catalog.schemas["AuthorizationChallengeRequest"] = .object(
+            [
+                Parameter.clientID: clientID,
+                Parameter.scope: .string("Space-separated scopes (start)."),
+                Parameter.codeChallenge: .string("RFC 7636 S256 challenge (start)."),
+                Parameter.codeChallengeMethod: .string("Only S256.", values: [PKCE.method]),
+                Parameter.username: .string("Username or email (start)."),
+                Parameter.password: .string("Password (start)."),
+                Parameter.acrValues: .string(
+                    "Requested ACR; urn:sesame:acr:mfa with a Bearer token asks for step-up.",
+                    values: AuthenticationContextClass.all),
+                Parameter.maxAge: .string("`0` re-authenticates: a ≤ 5-minute access token, no refresh token."),
+                Parameter.uiLocales: .string("Preferred languages for error_user_msg and messages."),
+                Parameter.authSession: .string("Continues an insufficient_authorization answer."),
+                Parameter.mfaMethod: .string(
+                    "The second factor to use; email and sms send a code.",
+                    values: MFAMethod.allCases.map(\.rawValue)),
+                Parameter.mfaCode: .string("The one-time code the user typed."),
+            ], required: [Parameter.clientID],
+            description: "draft-ietf-oauth-first-party-apps §5.1: start (credentials + PKCE), choose a method (auth_session + mfa_method) or verify (auth_session + mfa_code).")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import SesameProtocol
+
+/// `components.schemas` of the OpenAPI document. JSON bodies are inferred from the
+/// ``SesameProtocol`` wire types themselves (``OpenAPI/Schema/inferred(full:minimal:description:)``);
+/// form-encoded requests are listed parameter by parameter.
+enum OpenAPISchemas {
+    static func all(_ services: ServerServices) -> [String: OpenAPI.Schema] {
+        var catalog = Catalog()
+        protocolTypes(services, into: &catalog)
+        accountTypes(into: &catalog)
+        formRequests(into: &catalog)
+        catalog.schemas["APIErrorCode"] = errorCode
+        catalog.schemas["Empty"] = OpenAPI.Schema(type: "object", description: "An empty JSON object, `{}`.")
+        return catalog.schemas
+    }
+
+    /// Schemas by name.
+    struct Catalog {
+        var schemas: [String: OpenAPI.Schema] = [:]
+
+        /// Adds the schema inferred from `full` and `minimal` values of a wire type.
+        mutating func add<Value: Encodable>(_ name: String, _ full: Value, _ minimal: Value, _ description: String) {
+            schemas[name] = .inferred(full: full, minimal: minimal, description: description)
+        }
+    }
+
+    /// The stable numeric error codes (SPEC §1.11), with the table in `x-error-codes`.
+    static var errorCode: OpenAPI.Schema {
+        var schema = OpenAPI.Schema.integer(
+            "Stable numeric error code; codes are never reused. See x-error-codes for each code's `error`, HTTP status and meaning.")
+        schema.integerValues = APIErrorCode.allCases.map(\.rawValue)
+        schema.errorCodes = APIErrorCode.allCases.map {
+            OpenAPI.Schema.ErrorCodeEntry(
+                code: $0.rawValue, error: $0.error, httpStatus: $0.httpStatus, messageKey: $0.messageKey,
+                description: $0.defaultDescription)
+        }
+        return schema
+    }
+
+    // MARK: JSON wire types
+
+    private static func protocolTypes(_ services: ServerServices, into catalog: inout Catalog) {
+        let url = URL(string: "https://id.example.com/x")!
+        let discovery = DiscoveryEndpoint.metadata(services)
+        var fullDiscovery = discovery
+        fullDiscovery.registrationEndpoint = fullDiscovery.registrationEndpoint ?? url
+        fullDiscovery.authorizationChallengeEndpoint = fullDiscovery.authorizationChallengeEndpoint ?? url
+        fullDiscovery.userinfoSigningAlgValuesSupported = ["RS256"]
+        fullDiscovery.tokenEndpointAuthSigningAlgValuesSupported = ["RS256"]
+        fullDiscovery.serviceDocumentation = url
+        catalog.add(
+            "ProviderMetadata", fullDiscovery,
+            ProviderMetadata(
+                issuer: discovery.issuer, authorizationEndpoint: url, tokenEndpoint: url, jwksURI: url),
+            "OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata.")
+        let rsa = PublishedJWK.rsa(modulus: Data([1]), exponent: Data([1]), kid: "k")
+        let ec = PublishedJWK.ec(x: "x", y: "y", kid: "k")
+        catalog.add("JWKS", JWKSDocument(keys: [rsa, ec]), JWKSDocument(keys: [rsa, ec]), "RFC 7517 §5 JSON Web Key Set.")
+        catalog.add(
+            "TokenResponse",
+            TokenResponse(
+                accessToken: "a", expiresIn: 1, refreshToken: "r", idToken: "i", scope: "s",
+                issuedTokenType: "t", deviceSecret: "d"),
+            TokenResponse(accessToken: "a"), "RFC 6749 §5.1 / OIDC Core §3.1.3.3 token response.")
+        catalog.add(
+            "IntrospectionResponse",
+            IntrospectionResponse(
+                active: true, scope: "s", clientID: "c", username: "u", tokenType: "t", exp: 1, iat: 1,
+                nbf: 1, sub: "s", aud: ["a"], iss: "i", jti: "j", acr: "a", amr: ["pwd"]),
+            .inactive, "RFC 7662 §2.2 introspection response; inactive tokens are `{\"active\":false}`.")
+        catalog.add("StandardClaims", fullClaims, StandardClaims(sub: "s"), "OIDC Core §5.1 standard claims.")
+        catalog.add(
+            "APIError",
+            APIError(
+                error: "e", errorDescription: "d", errorURI: "u", errorID: "i", errorCode: 1000,
+                errorUserMessage: "m", errorMessageKey: "k",
+                errorDetails: [FieldError(field: "f", message: "m", code: "c")], authSession: "s",
+                mfaMethods: ["email"], remainingAttempts: 1),
+            APIError(error: "e"),
+            "Every error (RFC 6749 §5.2 plus SPEC §1.11): `error_code` is from APIErrorCode, `error_details[].code` one of \(FieldErrorCode.all.joined(separator: ", ")).")
+        catalog.add(
+            "AuthorizationChallengeResponse", AuthorizationChallengeResponse(authorizationCode: "c"),
+            AuthorizationChallengeResponse(authorizationCode: "c"),
+            "draft-ietf-oauth-first-party-apps §5.2.1: redeem the code at /token.")
+        catalog.add(
+            "MFAEnrollmentList",
+            MFAEnrollmentList(methods: [MFAEnrollmentStatus(method: .email, confirmed: true, destination: "d")]),
+            MFAEnrollmentList(methods: [MFAEnrollmentStatus(method: .email, confirmed: true)]),
+            "The user's second factors (`method`: email, sms or totp).")
+        catalog.add(
+            "MFAEnrollmentStatus", MFAEnrollmentStatus(method: .sms, confirmed: false, destination: "d"),
+            MFAEnrollmentStatus(method: .sms, confirmed: false), "One second factor.")
+        let code = MFACodeSubmission(code: "123456")
+        catalog.add("MFACodeSubmission", code, code, "A 6-digit one-time code.")
+        let totp = TOTPEnrollment(secret: "s", otpauthURI: "u")
+        catalog.add("TOTPEnrollment", totp, totp, "RFC 6238 secret (base32) and otpauth:// URI.")
+        let sms = SMSEnrollmentRequest(phoneNumber: "+4712345678")
+        catalog.add("SMSEnrollmentRequest", sms, sms, "E.164 phone number for SMS codes.")
+    }
+
+    static var fullClaims: StandardClaims {
+        var claims = StandardClaims(sub: "s")
+        claims.name = "n"
+        claims.givenName = "n"
+        claims.familyName = "n"
+        claims.middleName = "n"
+        claims.nickname = "n"
+        claims.preferredUsername = "n"
+        claims.profile = "n"
+        claims.picture = "n"
+        claims.website = "n"
+        claims.email = "n"
+        claims.emailVerified = true
+        claims.gender = "n"
+        claims.birthdate = "n"
+        claims.zoneinfo = "n"
+        claims.locale = "n"
+        claims.phoneNumber = "n"
+        claims.phoneNumberVerified = true
+        claims.address = fullAddress
+        claims.updatedAt = 1
+        return claims
+    }
+
+    static let fullAddress = AddressClaim(
+        formatted: "f", streetAddress: "s", locality: "l", region: "r", postalCode: "p", country: "c")
+}

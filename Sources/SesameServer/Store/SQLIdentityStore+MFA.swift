@@ -1,0 +1,255 @@
+import Foundation
+import SQLKit
+import SesameProtocol
+
+// MFA enrolments, auth sessions and re-authentication markers (``MFAStore``, issue #5).
+// Attempt limits, TOTP replay protection and session consumption are single conditional
+// UPDATEs plus a primary-key read ("claim" technique, see `redeemAuthorizationCode`).
+extension SQLIdentityStore {
+    // MARK: Enrolments
+
+    public func mfaEnrollments(userID: String) async throws -> [MFAEnrollmentRecord] {
+        try await database.select().column("*").from("mfa_enrollments")
+            .where("user_id", .equal, userID)
+            .all()
+            .compactMap(Self.enrollmentRecord)
+            .sorted { $0.method.rawValue < $1.method.rawValue }
+    }
+
+    public func saveMFAEnrollment(_ enrollment: MFAEnrollmentRecord) async throws {
+        let columns = [
+            "user_id", "method", "confirmed", "sealed_secret", "phone_number", "code_digest",
+            "code_expires_at", "attempts", "attempt_claim", "last_used_step", "step_claim",
+            "created_at", "confirmed_at",
+        ]
+        let values: [any Encodable & Sendable] = [
+            enrollment.userID, enrollment.method.rawValue, enrollment.confirmed,
+            enrollment.sealedSecret, enrollment.phoneNumber, enrollment.codeDigest,
+            StoreValue.time(enrollment.codeExpiresAt), enrollment.attempts, String?.none,
+            Int64?.none, String?.none, StoreValue.time(enrollment.createdAt),
+            StoreValue.time(enrollment.confirmedAt),
+        ]
+        try await database.insert(into: "mfa_enrollments")
+            .columns(columns)
+            .values(values)
+            .onConflict(with: ["user_id", "method"]) { update in
+                var update = update
+                for column in columns where column != "user_id" && column != "method" {
+                    update = update.set(excludedValueOf: column)
+                }
+                return update
+            }
+            .run()
+    }
+
+    @discardableResult
+    public func removeMFAEnrollment(userID: String, method: MFAMethod) async throws -> Bool {
+        guard try await enrollmentRow(userID: userID, method: method) != nil else { return false }
+        try await database.delete(from: "mfa_enrollments")
+            .where("user_id", .equal, userID)
+            .where("method", .equal, method.rawValue)
+            .run()
+        return true
+    }
+
+    public func reserveEnrollmentAttempt(userID: String, method: MFAMethod, maxAttempts: Int) async throws -> Int? {
+        try await reserveAttempt(
+            table: "mfa_enrollments", keys: [("user_id", userID), ("method", method.rawValue)],
+            maxAttempts: maxAttempts)
+    }
+
+    public func confirmMFAEnrollment(userID: String, method: MFAMethod, at date: Date) async throws {
+        try await database.update("mfa_enrollments")
+            .set("confirmed", to: true)
+            .set("confirmed_at", to: StoreValue.time(date))
+            .set("code_digest", to: SQLLiteral.null)
+            .set("code_expires_at", to: SQLLiteral.null)
+            .set("attempts", to: 0)
+            .where("user_id", .equal, userID)
+            .where("method", .equal, method.rawValue)
+            .run()
+    }
+
+    public func useTOTPStep(userID: String, step: Int64) async throws -> Bool {
+        let claim = UUID().uuidString
+        try await database.update("mfa_enrollments")
+            .set("last_used_step", to: step)
+            .set("step_claim", to: claim)
+            .where("user_id", .equal, userID)
+            .where("method", .equal, MFAMethod.totp.rawValue)
+            .where(group: { $0.where("last_used_step", .is, SQLLiteral.null).orWhere("last_used_step", .lessThan, step) })
+            .run()
+        let row = try await enrollmentRow(userID: userID, method: .totp)
+        return try row?.optionalString("step_claim") == claim
+    }
+
+    // MARK: Auth sessions
+
+    public func insertAuthSession(_ session: AuthSessionRecord) async throws {
+        try await database.insert(into: "mfa_auth_sessions")
+            .columns(
+                "session_digest", "client_id", "user_id", "scope", "code_challenge", "redirect_uri",
+                "nonce", "methods", "first_factor", "reauthentication", "ui_locales", "chosen_method",
+                "code_digest", "code_expires_at", "codes_sent", "attempts", "created_at", "expires_at"
+            )
+            .values(
+                session.sessionDigest, session.clientID, session.userID, session.scope,
+                session.codeChallenge, session.redirectURI, session.nonce,
+                try StoreValue.json(session.methods.map(\.rawValue)), try StoreValue.json(session.firstFactor),
+                session.reauthentication, session.uiLocales, session.chosenMethod?.rawValue,
+                session.codeDigest, StoreValue.time(session.codeExpiresAt), session.codesSent,
+                session.attempts, StoreValue.time(session.createdAt), StoreValue.time(session.expiresAt)
+            )
+            .run()
+    }
+
+    public func authSession(digest: String) async throws -> AuthSessionRecord? {
+        try await database.select().column("*").from("mfa_auth_sessions")
+            .where("session_digest", .equal, digest)
+            .first()
+            .map(Self.authSessionRecord)
+    }
+
+    public func recordAuthSessionDelivery(
+        digest: String, method: MFAMethod, codeDigest: String?, codeExpiresAt: Date?, expiresAt: Date
+    ) async throws {
+        try await database.update("mfa_auth_sessions")
+            .set("chosen_method", to: method.rawValue)
+            .set("code_digest", to: codeDigest)
+            .set("code_expires_at", to: StoreValue.time(codeExpiresAt))
+            .set("codes_sent", to: SQLBinaryExpression(SQLColumn("codes_sent"), .add, SQLLiteral.numeric(codeDigest == nil ? "0" : "1")))
+            .set("expires_at", to: StoreValue.time(expiresAt))
+            .where("session_digest", .equal, digest)
+            .run()
+    }
+
+    public func reserveAuthSessionAttempt(digest: String, maxAttempts: Int) async throws -> Int? {
+        try await reserveAttempt(
+            table: "mfa_auth_sessions", keys: [("session_digest", digest)], maxAttempts: maxAttempts)
+    }
+
+    public func consumeAuthSession(digest: String, now: Date) async throws -> Bool {
+        let claim = UUID().uuidString
+        try await database.update("mfa_auth_sessions")
+            .set("consumed_claim", to: claim)
+            .where("session_digest", .equal, digest)
+            .where("consumed_claim", .is, SQLLiteral.null)
+            .where("expires_at", .greaterThan, StoreValue.time(now))
+            .run()
+        let won =
+            try await database.select().column("consumed_claim").from("mfa_auth_sessions")
+            .where("session_digest", .equal, digest)
+            .first()?
+            .optionalString("consumed_claim") == claim
+        if won { try await removeAuthSession(digest: digest) }
+        return won
+    }
+
+    public func removeAuthSession(digest: String) async throws {
+        try await database.delete(from: "mfa_auth_sessions").where("session_digest", .equal, digest).run()
+    }
+
+    // MARK: Re-authentication codes
+
+    public func markReauthenticationCode(digest: String, expiresAt: Date) async throws {
+        try await database.insert(into: "reauthentication_codes")
+            .columns("code_digest", "expires_at")
+            .values(digest, StoreValue.time(expiresAt))
+            .ignoringConflicts(with: "code_digest")
+            .run()
+    }
+
+    public func isReauthenticationCode(digest: String) async throws -> Bool {
+        try await database.select().column("code_digest").from("reauthentication_codes")
+            .where("code_digest", .equal, digest)
+            .first() != nil
+    }
+
+    // MARK: Maintenance
+
+    public func removeMFAData(userID: String) async throws {
+        try await database.delete(from: "mfa_enrollments").where("user_id", .equal, userID).run()
+        try await database.delete(from: "mfa_auth_sessions").where("user_id", .equal, userID).run()
+    }
+
+    public func purgeExpiredMFAData(now: Date) async throws {
+        let cutoff = StoreValue.time(now)
+        for table in ["mfa_auth_sessions", "reauthentication_codes"] {
+            try await database.delete(from: table).where("expires_at", .lessThanOrEqual, cutoff).run()
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Increments `attempts` of one row unless it reached `maxAttempts`, tagging the row with a
+    /// random claim; returns the count including this attempt, or `nil` when none was left.
+    ///
+    /// Attempts only grow, so a re-read count below the limit proves this update applied even
+    /// when a concurrent one overwrote the claim. At the limit without our claim the outcome
+    /// is unknown and the attempt is refused: each comparison of a code is preceded by its
+    /// own increment, so no more than `maxAttempts` comparisons can ever happen.
+    private func reserveAttempt(
+        table: String, keys: [(column: String, value: String)], maxAttempts: Int
+    ) async throws -> Int? {
+        let claim = UUID().uuidString
+        var update = database.update(table)
+            .set("attempts", to: SQLBinaryExpression(SQLColumn("attempts"), .add, SQLLiteral.numeric("1")))
+            .set("attempt_claim", to: claim)
+            .where("attempts", .lessThan, maxAttempts)
+        var select = database.select().column("attempts").column("attempt_claim").from(table)
+        for key in keys {
+            update = update.where(key.column, .equal, key.value)
+            select = select.where(key.column, .equal, key.value)
+        }
+        try await update.run()
+        guard let row = try await select.first() else { return nil }
+        let attempts = try row.decode(column: "attempts", as: Int.self)
+        if try row.optionalString("attempt_claim") == claim || attempts < maxAttempts { return attempts }
+        return nil
+    }
+
+    private func enrollmentRow(userID: String, method: MFAMethod) async throws -> (any SQLRow)? {
+        try await database.select().column("*").from("mfa_enrollments")
+            .where("user_id", .equal, userID)
+            .where("method", .equal, method.rawValue)
+            .first()
+    }
+
+    /// `nil` for a method this version does not know (a newer server wrote it).
+    static func enrollmentRecord(_ row: any SQLRow) throws -> MFAEnrollmentRecord? {
+        guard let method = MFAMethod(rawValue: try row.string("method")) else { return nil }
+        return MFAEnrollmentRecord(
+            userID: try row.string("user_id"),
+            method: method,
+            confirmed: try row.decode(column: "confirmed", as: Bool.self),
+            sealedSecret: try row.optionalString("sealed_secret"),
+            phoneNumber: try row.optionalString("phone_number"),
+            codeDigest: try row.optionalString("code_digest"),
+            codeExpiresAt: try row.optionalDate("code_expires_at"),
+            attempts: try row.decode(column: "attempts", as: Int.self),
+            createdAt: try row.date("created_at"),
+            confirmedAt: try row.optionalDate("confirmed_at"))
+    }
+
+    static func authSessionRecord(_ row: any SQLRow) throws -> AuthSessionRecord {
+        AuthSessionRecord(
+            sessionDigest: try row.string("session_digest"),
+            clientID: try row.string("client_id"),
+            userID: try row.string("user_id"),
+            scope: try row.string("scope"),
+            codeChallenge: try row.string("code_challenge"),
+            redirectURI: try row.string("redirect_uri"),
+            nonce: try row.optionalString("nonce"),
+            methods: try row.json("methods", as: [String].self).compactMap(MFAMethod.init(rawValue:)),
+            firstFactor: try row.json("first_factor", as: [String].self),
+            reauthentication: try row.decode(column: "reauthentication", as: Bool.self),
+            uiLocales: try row.optionalString("ui_locales"),
+            chosenMethod: try row.optionalString("chosen_method").flatMap(MFAMethod.init(rawValue:)),
+            codeDigest: try row.optionalString("code_digest"),
+            codeExpiresAt: try row.optionalDate("code_expires_at"),
+            codesSent: try row.decode(column: "codes_sent", as: Int.self),
+            attempts: try row.decode(column: "attempts", as: Int.self),
+            createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"))
+    }
+}

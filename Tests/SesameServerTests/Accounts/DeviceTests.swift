@@ -1,0 +1,75 @@
+import Foundation
+import SesameProtocol
+import Testing
+@testable import SesameServer
+
+@Suite("Devices API")
+struct DeviceTests {
+    @Test("register, list, re-register (rename), remove; a second removal is 404 device_not_found")
+    func crud() async throws {
+        try await withAccountAPI { api in
+            let tokens = try await api.signInAlice()
+            let token = tokens.accessToken
+            #expect(try await api.call("GET", "/api/devices", token: token).json(DeviceList.self).devices.isEmpty)
+
+            let watch = try await api.post("/api/devices", ["device_id": "watch-1", "name": "Watch", "type": "watchos"], token: token)
+            #expect(watch.status == 201, "\(watch.text)")
+            let registered = try watch.json(Device.self)
+            #expect(registered.deviceID == "watch-1")
+            #expect(registered.type == "watchos")
+            api.server.clock.advance(by: 10)
+            _ = try await api.post("/api/devices", ["device_id": "phone/2 ü", "name": "Phone"], token: token)
+
+            api.server.clock.advance(by: 10)
+            let renamed = try await api.post("/api/devices", ["device_id": "watch-1", "name": "Old watch"], token: token)
+            #expect(renamed.status == 201)
+            #expect(try renamed.json(Device.self).createdAt == registered.createdAt, "created_at stays")
+
+            let list = try await api.call("GET", "/api/devices", token: token).json(DeviceList.self)
+            #expect(list.devices.map(\.deviceID) == ["watch-1", "phone/2 ü"])
+            #expect(list.devices.first?.name == "Old watch")
+            #expect(list.devices.first?.type == nil)
+
+            let encoded = "phone%2F2%20%C3%BC"
+            let removed = try await api.call("DELETE", "/api/devices/\(encoded)", token: token)
+            #expect(removed.status == 204)
+            #expect(removed.header("Cache-Control") == "no-store")
+            let again = try await api.call("DELETE", "/api/devices/\(encoded)", token: token)
+            #expect(again.status == 404)
+            #expect(again.apiError?.code == .deviceNotFound)
+            #expect(try await api.call("GET", "/api/devices", token: token).json(DeviceList.self).devices.count == 1)
+        }
+    }
+
+    @Test("devices are per user; every devices endpoint needs a bearer token")
+    func isolationAndAuthentication() async throws {
+        try await withAccountAPI { api in
+            let alice = try await api.signInAlice()
+            _ = try await api.post("/api/devices", ["device_id": "shared-id", "name": "Alice's"], token: alice.accessToken)
+            _ = try await api.signUp(email: "bob@example.com")
+            let bob = try #require(try await api.signIn("bob@example.com", AccountAPI.password))
+            #expect(try await api.call("GET", "/api/devices", token: bob.accessToken).json(DeviceList.self).devices.isEmpty)
+            let foreign = try await api.call("DELETE", "/api/devices/shared-id", token: bob.accessToken)
+            #expect(foreign.status == 404)
+
+            for (method, path) in [("GET", "/api/devices"), ("POST", "/api/devices"), ("DELETE", "/api/devices/x")] {
+                let response = try await api.call(method, path, method == "POST" ? ["device_id": "d", "name": "n"] : nil)
+                #expect(response.status == 401, "\(method) \(path)")
+                #expect(response.apiError?.code == .invalidToken)
+            }
+        }
+    }
+
+    @Test("missing and over-long fields are validation errors")
+    func validation() async throws {
+        try await withAccountAPI { api in
+            let token = try await api.signInAlice().accessToken
+            let missing = try await api.post("/api/devices", ["device_id": "d"], token: token)
+            #expect(missing.detailCodes == ["name: required"])
+            let long = try await api.post(
+                "/api/devices", ["device_id": String(repeating: "d", count: 129), "name": "n", "type": String(repeating: "t", count: 33)],
+                token: token)
+            #expect(long.detailCodes == ["device_id: too_long", "type: too_long"])
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Logging
+import SesameProtocol
+import Testing
+@testable import SesameServer
+
+@Suite("OpenAPI document")
+struct OpenAPIDocumentTests {
+    /// Routes that serve HTML pages or redirects, not JSON.
+    static let pages: Set<String> = [
+        "GET /authorize", "POST /authorize", "POST /login", "GET /logout", "POST /logout", "GET /signup",
+        "GET /password-reset",
+    ]
+
+    private func document(_ server: TestServer) async throws -> [String: Any] {
+        let response = try await server.client().get("/api/openapi.json")
+        try #require(response.status == 200)
+        #expect(response.header("Cache-Control") == "no-store")
+        #expect(response.header("Content-Type") == "application/json")
+        return try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    }
+
+    /// The routes the server registers, as `METHOD /path/{param}`.
+    private func registeredRoutes(_ server: TestServer) throws -> Set<String> {
+        let services = try ServerServices(
+            issuer: server.baseURL, issuerIdentifier: server.issuer, store: server.store,
+            mfaStore: try #require(server.store as? any MFAStore),
+            accountStore: try #require(server.store as? any AccountStore),
+            messageSender: server.running.messageSender, keyRing: server.keyRing,
+            credentials: CredentialVerifier(hasher: TestServer.hasher),
+            pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
+            cookies: BrowserCookies(issuer: server.baseURL), authorizationCodeLifetime: 60,
+            browserSessionLifetime: 3600, now: { Date() }, logger: Logger(label: "openapi.test"))
+        return Set(try SesameRouter.build(services).routes.map { "\($0.method.rawValue) \($0.path)" })
+    }
+
+    @Test("every JSON route the router registers is described, with the method it answers")
+    func coversEveryRoute() async throws {
+        try await withTestServer { server in
+            let document = try await document(server)
+            #expect(document["openapi"] as? String == "3.1.0")
+            let paths = try #require(document["paths"] as? [String: [String: Any]])
+            var described: Set<String> = []
+            for (path, item) in paths {
+                for method in item.keys { described.insert("\(method.uppercased()) \(path)") }
+            }
+            let routes = try registeredRoutes(server)
+            #expect(routes.contains("POST /api/signup"), "the route list is real: \(routes.sorted())")
+            #expect(routes.contains("DELETE /api/devices/{device_id}"))
+            let json = routes.subtracting(Self.pages)
+            let missing = json.subtracting(described)
+            #expect(missing.isEmpty, "not in the OpenAPI document: \(missing.sorted())")
+            let stale = described.subtracting(routes)
+            #expect(stale.isEmpty, "described but not registered: \(stale.sorted())")
+            for required in ["POST /token", "POST /authorize-challenge", "GET /jwks", "POST /introspect", "POST /revoke",
+                "GET /userinfo", "GET /.well-known/openid-configuration", "GET /api/mfa"] {
+                #expect(described.contains(required), "\(required)")
+            }
+        }
+    }
+
+    @Test("every $ref resolves; the error code table lists every APIErrorCode")
+    func referencesAndErrorTable() async throws {
+        try await withTestServer { server in
+            let document = try await document(server)
+            let components = try #require(document["components"] as? [String: Any])
+            let schemas = try #require(components["schemas"] as? [String: Any])
+            var references: Set<String> = []
+            func collect(_ value: Any) {
+                if let object = value as? [String: Any] {
+                    if let ref = object["$ref"] as? String { references.insert(ref) }
+                    object.values.forEach(collect)
+                } else if let array = value as? [Any] {
+                    array.forEach(collect)
+                }
+            }
+            collect(document)
+            #expect(!references.isEmpty)
+            for reference in references {
+                let name = reference.replacingOccurrences(of: "#/components/schemas/", with: "")
+                #expect(schemas[name] != nil, "\(reference) does not resolve")
+            }
+
+            let errorCode = try #require(schemas["APIErrorCode"] as? [String: Any])
+            let table = try #require(errorCode["x-error-codes"] as? [[String: Any]])
+            #expect(table.compactMap { $0["code"] as? Int } == APIErrorCode.allCases.map(\.rawValue))
+            let emailTaken = try #require(table.first { $0["code"] as? Int == 3001 })
+            #expect(emailTaken["http_status"] as? Int == 409)
+            #expect(emailTaken["error"] as? String == "invalid_request")
+            let info = try #require(document["info"] as? [String: Any])
+            #expect((info["description"] as? String)?.contains("| 3004 |") == true)
+            let security = try #require(components["securitySchemes"] as? [String: [String: Any]])
+            #expect(security["bearerAuth"]?["scheme"] as? String == "bearer")
+        }
+    }
+
+    @Test("schemas are read off the wire types: members, types and required fields")
+    func schemasMatchWireTypes() async throws {
+        try await withTestServer { server in
+            let document = try await document(server)
+            let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+            let signUp = try #require(schemas["SignUpRequest"])
+            let properties = try #require(signUp["properties"] as? [String: [String: Any]])
+            #expect(Set(properties.keys).isSuperset(of: ["client_id", "email", "password", "username", "name", "address"]))
+            #expect(signUp["required"] as? [String] == ["client_id", "email", "password"])
+            #expect(properties["address"]?["type"] as? String == "object")
+
+            let apiError = try #require(schemas["APIError"]?["properties"] as? [String: [String: Any]])
+            #expect(apiError["error_code"]?["type"] as? String == "integer")
+            #expect(apiError["remaining_attempts"]?["type"] as? String == "integer")
+            #expect((apiError["error_details"]?["items"] as? [String: Any])?["type"] as? String == "object")
+            #expect(schemas["APIError"]?["required"] as? [String] == ["error"])
+
+            let status = try #require(schemas["EmailVerificationStatus"]?["properties"] as? [String: [String: Any]])
+            #expect(status["email_verified"]?["type"] as? String == "boolean")
+            let jwk = try #require((schemas["JWKS"]?["properties"] as? [String: [String: Any]])?["keys"]?["items"] as? [String: Any])
+            let keyMembers = Set((jwk["properties"] as? [String: Any])?.keys.map { $0 } ?? [])
+            #expect(keyMembers.isSuperset(of: ["kty", "kid", "n", "e", "crv", "x", "y"]), "RSA and EC members merged")
+            #expect(jwk["required"] as? [String] == ["alg", "kid", "kty", "use"])
+
+            let token = try #require(schemas["TokenRequest"]?["properties"] as? [String: [String: Any]])
+            #expect(token["grant_type"]?["enum"] as? [String] == ["authorization_code", "refresh_token", "client_credentials"])
+        }
+    }
+}
