@@ -23,6 +23,7 @@ struct SesameCommand: AsyncParsableCommand {
             ServeCommand.self, DemoCommand.self,
             LoginCommand.self, WhoamiCommand.self, TokenCommand.self, AccountsCommand.self,
             SwitchCommand.self, LogoutCommand.self, CurlCommand.self,
-            ClientCommand.self, UserCommand.self, KeysCommand.self,
+            SignUpCommand.self, ProfileCommand.self,
+            ClientCommand.self, UserCommand.self, KeysCommand.self, OutboxCommand.self,
         ])
 }

@@ -38,28 +38,50 @@ extension SesameClient {
         let tokens = try await tokenEndpoint.exchange(
             code: response.code, verifier: request.pkce.verifier, redirectURI: session.redirectURI,
             metadata: metadata)
-        guard let idToken = tokens.idToken else {
-            throw .protocolViolation("the token response has no id_token although the openid scope was requested")
-        }
         // RFC 9700 §4.5.3.2: disregard all tokens until the nonce check passed.
-        let claims = try await validateIDToken(
-            idToken,
+        return try await establishSession(
+            tokens,
             expected: expectations(
                 metadata: metadata, nonce: request.nonce, maxAge: options.maxAge,
                 acrValues: options.acrValues, accessToken: tokens.accessToken),
-            metadata: metadata)
+            metadata: metadata, username: nil)
+    }
+
+    /// Token response of a code exchange → validated session, stored, made current and
+    /// announced with ``SesameEvent/signedIn(_:)``. Shared by browser and native sign-in.
+    ///
+    /// - Parameter username: the login name the user typed (native sign-in), remembered for
+    ///   re-authentication; else the ID token's `preferred_username` or `email`.
+    func establishSession(
+        _ tokens: TokenResponse, expected: IDTokenExpectations, metadata: ProviderMetadata,
+        username: String?
+    ) async throws(SesameError) -> Account {
+        let stored = try await validatedSession(tokens, expected: expected, metadata: metadata, username: username)
+        try await registry.signIn(stored)
+        logger.info("signed in", metadata: ["account": "\(stored.account.id)"])
+        broadcaster.publish(.signedIn(stored.account))
+        return stored.account
+    }
+
+    /// Validates the ID token of a token response (OIDC Core §3.1.3.7) and builds the session
+    /// to store, without storing it.
+    func validatedSession(
+        _ tokens: TokenResponse, expected: IDTokenExpectations, metadata: ProviderMetadata,
+        username: String?
+    ) async throws(SesameError) -> StoredSession {
+        guard let idToken = tokens.idToken else {
+            throw .protocolViolation("the token response has no id_token although the openid scope was requested")
+        }
+        let claims = try await validateIDToken(idToken, expected: expected, metadata: metadata)
         let now = clock.now()
         let account = Account(
             issuer: claims.iss, subject: claims.sub,
             displayName: claims.name ?? claims.preferredUsername, email: claims.email, lastUsedAt: now)
-        let stored = StoredSession(
+        return StoredSession(
             account: account, accessToken: tokens.accessToken,
             accessTokenExpiresAt: tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) },
-            refreshToken: tokens.refreshToken, idToken: idToken, idTokenClaims: claims, scope: tokens.scope)
-        try await registry.signIn(stored)
-        logger.info("signed in", metadata: ["account": "\(account.id)"])
-        broadcaster.publish(.signedIn(account))
-        return account
+            refreshToken: tokens.refreshToken, idToken: idToken, idTokenClaims: claims, scope: tokens.scope,
+            username: username ?? claims.preferredUsername ?? claims.email)
     }
 
     /// Hands a redirect received by the app (custom scheme, universal link) to the pending

@@ -6,10 +6,12 @@ import SesameProtocol
     import FoundationNetworking
 #endif
 
-/// The entry point of the Sesame SDK (SPEC §1.1, §1.3): browser sign-in, sessions for several
-/// accounts, valid access tokens with single-flight refresh, authenticated HTTP, userinfo and
-/// logout. Composes small parts: ``DiscoveryClient``, ``TokenEndpointClient``,
-/// ``IDTokenValidator`` with ``JWKSKeyStore``, ``SessionRegistry`` and ``RefreshCoordinator``.
+/// The entry point of the Sesame SDK (SPEC §1.1–§1.3, §1.8): browser sign-in, native
+/// first-party sign-in with MFA, step-up and re-authentication, sessions for several accounts,
+/// valid access tokens with single-flight refresh, authenticated HTTP, userinfo, the account
+/// APIs and logout. Composes small parts: ``DiscoveryClient``, ``TokenEndpointClient``,
+/// ``AuthorizationChallengeClient``, ``AccountAPI``, ``IDTokenValidator`` with
+/// ``JWKSKeyStore``, ``SessionRegistry`` and ``RefreshCoordinator``.
 public actor SesameClient {
     let configuration: SesameConfiguration
     let clock: any SesameClock

@@ -134,6 +134,30 @@ actor SessionRegistry {
         return session
     }
 
+    /// Replaces a session's credentials (step-up, SPEC §1.2) if it is still the one that
+    /// `generation` names, keeping its place in the account order. Persists before returning and
+    /// bumps the generation, so a refresh started with the old tokens is discarded. `false`
+    /// means the session ended meanwhile and nothing was stored.
+    func replace(_ id: Account.ID, generation: UInt64, with session: StoredSession) async throws(SesameError)
+        -> Bool
+    {
+        guard generations[id] == generation, sessions[id] != nil, session.account.id == id else { return false }
+        try await write(session, key: StoreKeys.session(id))
+        guard generations[id] == generation, sessions[id] != nil else {
+            // Ended while writing: restore what is true now.
+            if let newer = sessions[id] {
+                try? await write(newer, key: StoreKeys.session(id))
+            } else {
+                try? await store.remove(StoreKeys.session(id))
+            }
+            return false
+        }
+        sessions[id] = session
+        generations[id] = makeGeneration()
+        publishSnapshot()
+        return true
+    }
+
     /// Forgets an account locally (memory and store). Returns the removed session.
     @discardableResult
     func remove(_ id: Account.ID) async -> StoredSession? {

@@ -15,6 +15,10 @@ struct StoredSession: Codable, Sendable, Equatable {
     /// The validated claims of ``idToken`` (so `idTokenClaims()` works offline).
     var idTokenClaims: IDTokenClaims?
     var scope: String?
+    /// The login name (username or email) the user signs in with, for re-authentication
+    /// (SPEC §1.2): the name typed at native sign-in, else the ID token's
+    /// `preferred_username` or `email`. Absent in records written before it existed.
+    var username: String?
 
     /// Whether the access token is still usable `margin` seconds from `now`.
     func accessTokenIsFresh(at now: Date, margin: TimeInterval) -> Bool {

@@ -18,16 +18,17 @@ struct TokenEndpointClient: Sendable {
     let clockOffset: ServerClockOffset
     let logger: Logger
 
-    /// RFC 6749 §4.1.3 + RFC 7636 §4.5.
-    func exchange(code: String, verifier: String, redirectURI: URL, metadata: ProviderMetadata)
+    /// RFC 6749 §4.1.3 + RFC 7636 §4.5. `redirectURI` is `nil` for codes from the
+    /// authorization challenge endpoint (draft-ietf-oauth-first-party-apps §5.2.1), which had no
+    /// redirect: the parameter is then omitted.
+    func exchange(code: String, verifier: String, redirectURI: URL?, metadata: ProviderMetadata)
         async throws(SesameError) -> TokenResponse
     {
         logger.debug("exchanging authorization code", metadata: ["code": "\(Redaction.redact(code))"])
-        return try await tokenRequest(
-            [
-                ("grant_type", GrantType.authorizationCode.rawValue), ("code", code),
-                ("redirect_uri", redirectURI.absoluteString), ("code_verifier", verifier),
-            ], metadata: metadata)
+        var parameters = [("grant_type", GrantType.authorizationCode.rawValue), ("code", code)]
+        if let redirectURI { parameters.append(("redirect_uri", redirectURI.absoluteString)) }
+        parameters.append(("code_verifier", verifier))
+        return try await tokenRequest(parameters, metadata: metadata)
     }
 
     /// RFC 6749 §6.
@@ -71,15 +72,25 @@ struct TokenEndpointClient: Sendable {
         return tokens
     }
 
-    private func makeRequest(_ endpoint: URL, _ parameters: [(String, String)], metadata: ProviderMetadata)
-        -> URLRequest
-    {
+    /// A form POST to `endpoint` carrying the client authentication (also used for the
+    /// authorization challenge endpoint, where clients authenticate the same way). With a
+    /// `bearerToken` (step-up, draft-ietf-oauth-first-party-apps §5.1) the `Authorization`
+    /// header carries it (RFC 6750 §2.1), so a client secret goes in the body instead.
+    func makeRequest(
+        _ endpoint: URL, _ parameters: [(String, String)], metadata: ProviderMetadata,
+        bearerToken: String? = nil
+    ) -> URLRequest {
         var request = URLRequest(url: endpoint)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         var body = parameters
-        switch authenticationMethod(metadata) {
+        var method = authenticationMethod(metadata)
+        if let bearerToken {
+            request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization")
+            if method == .clientSecretBasic { method = .clientSecretPost }
+        }
+        switch method {
         case .clientSecretBasic:
             // RFC 6749 §2.3.1: form-encode id and secret, then Basic.
             let credentials = FormURLEncoding.escape(configuration.clientID) + ":"

@@ -33,6 +33,10 @@ struct ClientCommand: AsyncParsableCommand {
         var grants: [String] = []
         @Option(name: .customLong("scope"), help: "An allowed scope (repeatable, or space separated).")
         var scopes: [String] = []
+        @Option(
+            name: .customLong("mfa-policy"),
+            help: "When sign-ins ask for a second factor: never, when-enrolled (default) or always.")
+        var mfaPolicy: String?
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
 
@@ -44,6 +48,7 @@ struct ClientCommand: AsyncParsableCommand {
                 if !grants.isEmpty { spec.grantTypes = try grants.map(Self.grantType) }
                 let scopeList = scopes.flatMap { $0.split(separator: " ").map(String.init) }
                 if !scopeList.isEmpty { spec.scopes = scopeList }
+                if let mfaPolicy { spec.mfaPolicy = try Self.mfaPolicy(mfaPolicy) }
                 let (client, secret) = try await AdminSession.with(dataDir) { admin in
                     try await admin.addClient(spec)
                 }
@@ -57,6 +62,13 @@ struct ClientCommand: AsyncParsableCommand {
                     Terminal.out("Client secret (shown only once; store it now): \(secret)")
                 }
             }
+        }
+
+        static func mfaPolicy(_ text: String) throws -> MFAPolicy {
+            if let policy = MFAPolicy(rawValue: text.lowercased().replacingOccurrences(of: "-", with: "_")) {
+                return policy
+            }
+            throw CLIError("unknown MFA policy '\(text)'", hint: "Use never, when-enrolled or always.")
         }
 
         static func grantType(_ text: String) throws -> GrantType {
@@ -130,6 +142,7 @@ struct ClientSummary: Encodable {
     var grantTypes: [String]
     var scopes: [String]
     var tokenEndpointAuthMethod: String
+    var mfaPolicy: String
     var clientSecret: String?
 
     init(_ client: ClientRecord, secret: String?) {
@@ -141,6 +154,7 @@ struct ClientSummary: Encodable {
         grantTypes = client.grantTypes.map(\.rawValue)
         scopes = client.allowedScopes
         tokenEndpointAuthMethod = client.tokenEndpointAuthMethod.rawValue
+        mfaPolicy = client.mfaPolicy.rawValue
         clientSecret = secret
     }
 
@@ -153,6 +167,7 @@ struct ClientSummary: Encodable {
         case grantTypes = "grant_types"
         case scopes
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
+        case mfaPolicy = "mfa_policy"
         case clientSecret = "client_secret"
     }
 }

@@ -11,7 +11,7 @@ import SesameServer
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Start a throwaway server and walk through sign-in, tokens, refresh, accounts and logout.",
+        abstract: "Start a throwaway server and walk through sign-in, tokens, refresh, accounts, logout and native MFA sign-in.",
         discussion: """
             Uses a temporary data directory (removed at the end) and a free port on 127.0.0.1. \
             The login page is driven over HTTP the way a person would fill it in.

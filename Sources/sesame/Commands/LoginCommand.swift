@@ -1,21 +1,37 @@
 import ArgumentParser
 import Foundation
 import Sesame
+import SesameProtocol
 import SesameLoopback
 
 /// `sesame login`: browser sign-in through the loopback redirect (RFC 8252 §7.3) against any
-/// OpenID provider, remembering issuer, client id, redirect URI and scopes for later commands.
+/// OpenID provider, or with `--password` native first-party sign-in with MFA (SPEC §1.2),
+/// remembering issuer, client id, redirect URI and scopes for later commands.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Sign in with the browser (authorization code + PKCE, loopback redirect).",
+        abstract: "Sign in with the browser (authorization code + PKCE, loopback redirect) or with a password.",
         discussion: """
             Opens the system browser ($BROWSER when set, else xdg-open / open) at the \
             provider's authorization endpoint and waits on 127.0.0.1 for the redirect. The \
             issuer, client id, redirect URI and scopes are remembered in <config-dir>/config.json, \
             so later commands need no flags and a later `sesame login` adds another account.
             Example: sesame login --issuer http://127.0.0.1:8080 --client-id sesame-cli
+
+            With --password there is no browser: the username (unless --username) and the \
+            password (without echo) are asked for, then a second factor when the account has \
+            one: choose the method (or pass --mfa-method) and type the code. When stdin is not \
+            a terminal each answer is read as one line of stdin: username, password, method (only \
+            when several are offered and no --mfa-method), code.
+            Example: sesame login --password --username alice --mfa-method totp
             """)
+
+    @Flag(help: "Sign in natively with username and password (OAuth 2.0 for First-Party Applications), not the browser.")
+    var password = false
+    @Option(help: "With --password: the username or email (asked for when absent).")
+    var username: String?
+    @Option(name: .customLong("mfa-method"), help: "With --password: the second factor to use when one is required (email, sms, totp).")
+    var mfaMethod: MFAMethod?
 
     @Option(help: "The OpenID provider's issuer URL (default: the remembered one).")
     var issuer: String?
@@ -40,6 +56,12 @@ struct LoginCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
+        if !password, username != nil || mfaMethod != nil {
+            throw ValidationError("--username and --mfa-method need --password.")
+        }
+        if password, noBrowser || loginHint != nil {
+            throw ValidationError("--no-browser and --login-hint are for browser sign-in; drop them with --password.")
+        }
     }
 
     func run() async throws {
@@ -51,19 +73,10 @@ struct LoginCommand: AsyncParsableCommand {
             let session = try ClientSession.open(configDir, profile: profile)
             // Discovery first: an unreachable or wrong issuer fails here, before any progress.
             _ = try await session.client.metadata()
-            let opener: any BrowserOpener =
-                noBrowser ? PrintingBrowserOpener() : EnvironmentBrowserOpener()
-            let agent = LoopbackBrowserAgent(opener: opener, timeout: .seconds(timeout))
-            Terminal.progress(
-                noBrowser
-                    ? "Waiting for you to sign in at \(profile.issuer.absoluteString) ..."
-                    : "Opening the browser to sign in at \(profile.issuer.absoluteString) ...")
-            var options = SignInOptions(loginHint: loginHint)
-            if remembered != nil, await session.client.currentAccount() != nil {
-                // Another account: ask the provider for a fresh login instead of SSO.
-                options.prompt = ["login"]
-            }
-            var account = try await session.client.signIn(with: agent, options: options)
+            var account =
+                password
+                ? try await passwordSignIn(session.client)
+                : try await browserSignIn(session.client, profile: profile, remembered: remembered)
             try profile.save(to: directory)
             if let claims = try? await session.client.userInfo(for: account.id) {
                 AccountLabels.remember(claims, for: account, in: directory)
@@ -76,6 +89,36 @@ struct LoginCommand: AsyncParsableCommand {
                     "Signed in as \(AccountSummary.label(account)) at \(account.issuer).")
             }
         }
+    }
+
+    /// SPEC §1.2: username + password, then the second factor when the provider asks for one.
+    private func passwordSignIn(_ client: SesameClient) async throws -> Account {
+        let name = try username ?? LoginPrompts.line("Username or email: ", what: "username")
+        let secret = try LoginPrompts.secret("Password for \(name): ", what: "password")
+        switch try await client.login(username: name, password: secret) {
+        case .signedIn(let account):
+            return account
+        case .mfaRequired(let challenge):
+            return try await MFAPrompt.complete(challenge, preferred: mfaMethod)
+        }
+    }
+
+    private func browserSignIn(_ client: SesameClient, profile: CLIProfile, remembered: CLIProfile?)
+        async throws -> Account
+    {
+        let opener: any BrowserOpener =
+            noBrowser ? PrintingBrowserOpener() : EnvironmentBrowserOpener()
+        let agent = LoopbackBrowserAgent(opener: opener, timeout: .seconds(timeout))
+        Terminal.progress(
+            noBrowser
+                ? "Waiting for you to sign in at \(profile.issuer.absoluteString) ..."
+                : "Opening the browser to sign in at \(profile.issuer.absoluteString) ...")
+        var options = SignInOptions(loginHint: loginHint)
+        if remembered != nil, await client.currentAccount() != nil {
+            // Another account: ask the provider for a fresh login instead of SSO.
+            options.prompt = ["login"]
+        }
+        return try await client.signIn(with: agent, options: options)
     }
 
     /// One config directory holds the accounts of one provider and client: signing in to

@@ -25,6 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
     @OptionGroup var dataDir: DataDirOption
+    @OptionGroup var smtp: SMTPOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -49,9 +50,10 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 seedURL = URL(fileURLWithPath: seedFile)
             }
-            let configuration = ServerConfiguration(
+            var configuration = ServerConfiguration(
                 dataDirectory: DataDirectory(url: dataDir.url), host: host, port: port,
                 issuer: issuerURL, seedFile: seedURL)
+            configuration.smtp = try smtp.configuration()
             let signals = ShutdownSignals()
             let server = try await SesameServer.start(configuration, logger: logger)
             Terminal.out("Issuer: \(server.issuer.absoluteString)")

@@ -10,9 +10,10 @@ import SesameServer
 
 /// The steps of `sesame demo` after the server is up: register, sign in through the hosted
 /// login page, inspect the ID token, call userinfo, refresh, add a second account and switch,
-/// then log out with revocation and prove the tokens are dead.
+/// log out with revocation and prove the tokens are dead, then sign in natively with password
+/// and an emailed code (``nativeSignIn(client:account:user:)``).
 struct DemoWalkthrough {
-    static let stepCount = 8
+    static let stepCount = 9
     static let clientID = "sesame-demo"
     static let resourceServerID = "demo-resource-server"
     static let redirectURI = URL(string: "http://127.0.0.1/callback")!
@@ -61,6 +62,9 @@ struct DemoWalkthrough {
         }
         try await steps.run("Logging \(people.alice.username) out with revocation (RFC 7009)") {
             try await logout(client: client, alice: alice, bob: bob, people: people)
+        }
+        try await steps.run("Signing \(people.bob.username) in natively: password, then an emailed code (MFA)") {
+            try await nativeSignIn(client: client, account: bob, user: people.bob)
         }
     }
 

@@ -33,7 +33,7 @@ enum PasswordInput {
         return first
     }
 
-    private static func readHidden(prompt: String) throws(CLIError) -> String {
+    static func readHidden(prompt: String) throws(CLIError) -> String {
         FileHandle.standardError.write(Data(prompt.utf8))
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else {

@@ -1,0 +1,8 @@
+import Foundation
+import SesameProtocol
+
+extension SesameError {
+    /// The per-field validation failures of a rejected request (`error_details`, SPEC §1.11),
+    /// e.g. `[{field: "email", code: "not_writable"}]`; empty when there are none.
+    public var fieldErrors: [FieldError] { apiError?.errorDetails ?? [] }
+}

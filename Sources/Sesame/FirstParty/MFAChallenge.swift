@@ -1,0 +1,104 @@
+import Foundation
+import SesameProtocol
+
+/// A pending second-factor step (SPEC §1.2): the methods the provider offers, ``start(_:)`` to
+/// choose one (an email or SMS code is sent), ``verify(code:)`` to finish. Implemented by
+/// ``MFAChallenge`` (sign-in and step-up) and ``ReauthenticationChallenge``, so that one UI
+/// (or the CLI's prompt) drives all of them.
+public protocol MFAContinuation: Sendable {
+    associatedtype Outcome: Sendable
+    /// The second factors the user can use now, in the provider's order.
+    var methods: [MFAMethod] { get }
+    /// The method chosen with ``start(_:)``, if any.
+    var chosenMethod: MFAMethod? { get }
+    /// Chooses a method; for email and SMS the provider sends a code.
+    func start(_ method: MFAMethod) async throws(SesameError) -> MFADelivery
+    /// Submits the code the user typed.
+    func verify(code: String) async throws(SesameError) -> Outcome
+}
+
+/// The second-factor step of native sign-in or of a step-up (SPEC §1.2). Holds the client, the
+/// opaque `auth_session` and the PKCE verifier; it is cheap to keep while the user reads the
+/// code. A wrong code can be retried while ``SesameError/remainingAttempts`` is above zero.
+public final class MFAChallenge: MFAContinuation {
+    enum Purpose: Sendable {
+        /// Native sign-in: store a new session for the user who typed `username`.
+        case signIn(username: String, options: NativeLoginOptions)
+        /// Step-up of the account's session (generation as when step-up began).
+        case stepUp(account: Account.ID, generation: UInt64, acr: String)
+    }
+
+    let client: SesameClient
+    let exchange: ChallengeExchange
+    let purpose: Purpose
+
+    init(client: SesameClient, exchange: ChallengeExchange, purpose: Purpose) {
+        self.client = client
+        self.exchange = exchange
+        self.purpose = purpose
+    }
+
+    public var methods: [MFAMethod] { exchange.methods }
+
+    public var chosenMethod: MFAMethod? { exchange.chosenMethod }
+
+    /// Chooses `method`. For ``MFAMethod/email`` and ``MFAMethod/sms`` the provider sends a
+    /// code and ``MFADelivery/destination`` says where (masked); for ``MFAMethod/totp`` nothing
+    /// is sent: the user reads the code from the authenticator app. Calling it again re-sends.
+    public func start(_ method: MFAMethod) async throws(SesameError) -> MFADelivery {
+        try await exchange.start(method)
+    }
+
+    /// Submits the code. On success the tokens are redeemed (PKCE) and the ID token validated;
+    /// for sign-in the account is stored, made current and announced with
+    /// ``SesameEvent/signedIn(_:)``; for step-up the account's tokens are replaced by ones with
+    /// the higher `acr` and ``SesameEvent/refreshed(_:)`` is published.
+    ///
+    /// - Throws: ``SesameError/authenticationFailed(_:status:)`` for a wrong code, with
+    ///   ``SesameError/remainingAttempts``; when none remain, start the sign-in again.
+    public func verify(code: String) async throws(SesameError) -> Account {
+        let authorizationCode = try await exchange.verify(code: code)
+        switch purpose {
+        case .signIn(let username, let options):
+            return try await client.finishNativeLogin(
+                code: authorizationCode, verifier: exchange.pkce.verifier, metadata: exchange.metadata,
+                username: username, options: options)
+        case .stepUp(let account, let generation, let acr):
+            return try await client.finishStepUp(
+                code: authorizationCode, verifier: exchange.pkce.verifier, metadata: exchange.metadata,
+                account: account, generation: generation, acr: acr)
+        }
+    }
+}
+
+/// The second-factor step of ``SesameClient/reauthenticate(password:account:)``: as
+/// ``MFAChallenge``, but ``verify(code:)`` yields a short-lived ``ReauthenticationGrant`` and
+/// leaves the stored session untouched.
+public final class ReauthenticationChallenge: MFAContinuation {
+    let client: SesameClient
+    let exchange: ChallengeExchange
+    let account: Account
+
+    init(client: SesameClient, exchange: ChallengeExchange, account: Account) {
+        self.client = client
+        self.exchange = exchange
+        self.account = account
+    }
+
+    public var methods: [MFAMethod] { exchange.methods }
+
+    public var chosenMethod: MFAMethod? { exchange.chosenMethod }
+
+    /// See ``MFAChallenge/start(_:)``.
+    public func start(_ method: MFAMethod) async throws(SesameError) -> MFADelivery {
+        try await exchange.start(method)
+    }
+
+    /// Submits the code; see ``MFAChallenge/verify(code:)`` for the errors.
+    public func verify(code: String) async throws(SesameError) -> ReauthenticationGrant {
+        let authorizationCode = try await exchange.verify(code: code)
+        return try await client.finishReauthentication(
+            code: authorizationCode, verifier: exchange.pkce.verifier, metadata: exchange.metadata,
+            account: account)
+    }
+}

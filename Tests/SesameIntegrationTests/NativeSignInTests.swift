@@ -1,0 +1,284 @@
+import Foundation
+import Sesame
+import SesameProtocol
+import Testing
+
+/// Native first-party sign-in (SPEC §1.2) through the SDK against the real server in process:
+/// password only, each second factor (email code from the outbox, TOTP computed here, SMS),
+/// wrong password and wrong code, step-up and re-authentication.
+@Suite("Native sign-in, MFA, step-up and re-authentication against the server")
+struct NativeSignInTests {
+    @Test func passwordOnlySignsInAndStoresTheSession() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let client = server.sdk()
+            let events = client.events()
+            let account = try await passwordLogin(client, user)
+            #expect(account.subject == user.sub)
+            #expect(await client.currentAccount() == account)
+            var iterator = events.makeAsyncIterator()
+            guard case .signedIn(let announced) = await iterator.next() else {
+                Issue.record("expected a signedIn event")
+                return
+            }
+            #expect(announced == account)
+
+            let claims = try await client.idTokenClaims()
+            #expect(claims.acr == AuthenticationContextClass.password)
+            #expect(claims.amr == [AuthenticationMethodReference.password])
+            #expect(claims.nonce == nil)
+            // The tokens work: userinfo with the bearer, and a refresh with the rotated token.
+            #expect(try await client.userInfo().sub == user.sub)
+            let first = try await client.validAccessToken()
+            let refreshed = try await client.validAccessToken(forceRefresh: true)
+            #expect(first != refreshed)
+            // The email works as the login name too.
+            let second = server.sdk()
+            switch try await second.login(username: user.email, password: user.password) {
+            case .signedIn(let viaEmail): #expect(viaEmail.subject == user.sub)
+            case .mfaRequired: Issue.record("no MFA expected")
+            }
+        }
+    }
+
+    @Test func wrongPasswordAndUnknownUserGetTheSameAnswer() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let client = server.sdk()
+            for (name, password) in [(user.username, "not-the-password"), ("nobody", "whatever-it-is")] {
+                let error = await #expect(throws: SesameError.self) {
+                    _ = try await client.login(username: name, password: password)
+                }
+                guard case .authenticationFailed(let apiError, 400)? = error else {
+                    Issue.record("expected authenticationFailed, got \(String(describing: error))")
+                    continue
+                }
+                #expect(apiError.code == .invalidCredentials)
+            }
+            #expect(await client.accounts().isEmpty)
+        }
+    }
+
+    @Test func emailCodeAsSecondFactor() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let client = server.sdk()
+            _ = try await passwordLogin(client, user)
+            try await client.enableEmailMFA()
+            #expect(try await client.mfaMethods().contains { $0.method == .email && $0.confirmed })
+            _ = try await client.logout(revoke: false)
+
+            let challenge = try await mfaLogin(client, user)
+            #expect(challenge.methods == [.email])
+            #expect(await client.accounts().isEmpty, "nothing is stored before the second factor")
+            let before = try await server.messageCount(to: user.email)
+            let delivery = try await challenge.start(.email)
+            #expect(delivery.method == .email)
+            #expect(delivery.destination?.contains("@example.com") == true)
+            #expect(delivery.destination?.contains(user.email) == false, "the address is masked")
+            #expect(try await server.messageCount(to: user.email) == before + 1)
+            #expect(challenge.chosenMethod == .email)
+
+            let account = try await challenge.verify(code: try await server.latestCode(to: user.email))
+            #expect(account.subject == user.sub)
+            #expect(await client.currentAccount() == account)
+            let claims = try await client.idTokenClaims()
+            #expect(claims.acr == AuthenticationContextClass.multiFactor)
+            #expect(claims.amr == ["pwd", "otp", "mfa"])
+            let access = try jwtPayload(try await client.validAccessToken())
+            #expect(access["acr"] as? String == AuthenticationContextClass.multiFactor)
+        }
+    }
+
+    @Test func wrongCodeReportsRemainingAttemptsThenTheRightOneWorks() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let client = server.sdk()
+            _ = try await passwordLogin(client, user)
+            try await client.enableEmailMFA()
+            _ = try await client.logout(revoke: false)
+
+            let challenge = try await mfaLogin(client, user)
+            _ = try await challenge.start(.email)
+            let code = try await server.latestCode(to: user.email)
+            let wrong = code == "000000" ? "111111" : "000000"
+            var remaining: [Int] = []
+            for _ in 0..<2 {
+                let error = await #expect(throws: SesameError.self) {
+                    _ = try await challenge.verify(code: wrong)
+                }
+                #expect(error?.apiErrorCode == .invalidMFACode)
+                remaining.append(error?.remainingAttempts ?? -1)
+            }
+            #expect(remaining == [4, 3])
+            #expect(await client.accounts().isEmpty)
+            let account = try await challenge.verify(code: code)
+            #expect(account.subject == user.sub)
+            // The auth_session is single use.
+            let replay = await #expect(throws: SesameError.self) {
+                _ = try await challenge.verify(code: code)
+            }
+            #expect(replay?.apiErrorCode == .invalidAuthSession)
+        }
+    }
+
+    @Test func totpEnrolledThroughTheSDK() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let client = server.sdk()
+            _ = try await passwordLogin(client, user)
+            let enrollment = try await client.enrollTOTP()
+            #expect(enrollment.otpauthURI.hasPrefix("otpauth://totp/"))
+            #expect(enrollment.otpauthURI.contains("secret=\(enrollment.secret)"))
+            #expect(try await client.mfaMethods().contains { $0.method == .totp && !$0.confirmed })
+            // Steps `base` and `base + 1` are both within the server's ±1 step window now, and
+            // still after one 30 s boundary; each step is accepted only once.
+            let base = TestTOTP.currentStep()
+            try await client.confirmTOTP(code: TestTOTP.code(secret: enrollment.secret, step: base))
+            #expect(try await client.mfaMethods().contains { $0.method == .totp && $0.confirmed })
+            _ = try await client.logout(revoke: false)
+
+            let challenge = try await mfaLogin(client, user)
+            #expect(challenge.methods.contains(.totp))
+            let delivery = try await challenge.start(.totp)
+            #expect(delivery.destination == nil, "nothing is sent for TOTP")
+            #expect(try await server.messageCount(to: user.email) == 0)
+            // A used step is refused (RFC 6238 §5.2), then the next one signs in.
+            let reused = await #expect(throws: SesameError.self) {
+                _ = try await challenge.verify(code: TestTOTP.code(secret: enrollment.secret, step: base))
+            }
+            #expect(reused?.apiErrorCode == .invalidMFACode)
+            _ = try await challenge.verify(code: TestTOTP.code(secret: enrollment.secret, step: base + 1))
+            let claims = try await client.idTokenClaims()
+            #expect(claims.acr == AuthenticationContextClass.multiFactor)
+            #expect(claims.amr == ["pwd", "otp", "mfa"])
+        }
+    }
+
+    @Test func smsCodeAsSecondFactor() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let phone = "+4712345678"
+            let client = server.sdk()
+            _ = try await passwordLogin(client, user)
+            try await client.enrollSMS(phoneNumber: phone)
+            #expect(try await client.mfaMethods().contains { $0.method == .sms && !$0.confirmed })
+            try await client.confirmSMS(code: try await server.latestCode(to: phone))
+            #expect(try await client.mfaMethods().contains { $0.method == .sms && $0.confirmed })
+            _ = try await client.logout(revoke: false)
+
+            let challenge = try await mfaLogin(client, user)
+            #expect(challenge.methods == [.sms])
+            let delivery = try await challenge.start(.sms)
+            #expect(delivery.destination?.contains(phone) == false, "the number is masked")
+            _ = try await challenge.verify(code: try await server.latestCode(to: phone))
+            let claims = try await client.idTokenClaims()
+            #expect(claims.acr == AuthenticationContextClass.multiFactor)
+            #expect(claims.amr?.contains("sms") == true)
+            #expect(claims.amr?.contains("mfa") == true)
+        }
+    }
+
+    @Test func stepUpRaisesTheAccessTokensACR() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let client = server.sdk()
+            let account = try await passwordLogin(client, user)
+            let before = try await client.validAccessToken()
+            #expect(try jwtPayload(before)["acr"] as? String == AuthenticationContextClass.password)
+            try await client.enableEmailMFA()
+
+            let challenge = try await client.stepUp()
+            #expect(challenge.methods == [.email])
+            _ = try await challenge.start(.email)
+            let stepped = try await challenge.verify(code: try await server.latestCode(to: user.email))
+            #expect(stepped.id == account.id)
+            #expect(await client.accounts().map(\.id) == [account.id])
+            let after = try await client.validAccessToken()
+            #expect(after != before)
+            #expect(try jwtPayload(after)["acr"] as? String == AuthenticationContextClass.multiFactor)
+            #expect(try await client.idTokenClaims().acr == AuthenticationContextClass.multiFactor)
+            // The replaced session keeps working: refresh and userinfo.
+            _ = try await client.validAccessToken(forceRefresh: true)
+            #expect(try await client.userInfo().sub == user.sub)
+        }
+    }
+
+    @Test func stepUpWithoutASecondFactorSaysWhatToDo() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let client = server.sdk()
+            _ = try await passwordLogin(client, user)
+            let error = await #expect(throws: SesameError.self) { _ = try await client.stepUp() }
+            #expect(error?.apiErrorCode == .mfaMethodUnavailable)
+        }
+    }
+
+    @Test func reauthenticationGivesAShortLivedTokenAndKeepsTheSession() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let recorder = TokenResponseRecorder()
+            let client = server.sdk(transport: recorder)
+            let account = try await passwordLogin(client, user)
+            let sessionToken = try await client.validAccessToken()
+
+            let started = Date()
+            guard case .reauthenticated(let grant) = try await client.reauthenticate(password: user.password) else {
+                Issue.record("expected a grant without MFA")
+                return
+            }
+            let issued = try recorder.last()
+            #expect(issued["refresh_token"] == nil, "re-authentication issues no refresh token")
+            #expect((issued["expires_in"] as? Int ?? .max) <= 300)
+            #expect(grant.account.id == account.id)
+            #expect(grant.idTokenClaims.sub == user.sub)
+            let expiresAt = try #require(grant.expiresAt)
+            // 300 s at most, plus slack for a slow CI machine between `started` and the issue time.
+            #expect(expiresAt <= started.addingTimeInterval(310))
+            let authTime = try #require(grant.idTokenClaims.authTime)
+            #expect(authTime >= started.addingTimeInterval(-2))
+            #expect(try jwtPayload(grant.accessToken)["sub"] as? String == user.sub)
+            // Not stored: the session's token is unchanged.
+            #expect(try await client.validAccessToken() == sessionToken)
+            #expect(grant.accessToken != sessionToken)
+
+            let wrong = await #expect(throws: SesameError.self) {
+                _ = try await client.reauthenticate(password: "not-the-password")
+            }
+            #expect(wrong?.apiErrorCode == .invalidCredentials)
+            #expect(await client.currentAccount() == account, "a failed re-authentication keeps the session")
+        }
+    }
+
+    @Test func reauthenticationAfterBrowserSignInFindsTheLoginName() async throws {
+        try await withServer { server in
+            // The browser flow never saw the login name; the SDK asks userinfo for it.
+            let client = server.sdk()
+            let account = try await client.signIn(with: server.agent())
+            guard case .reauthenticated(let grant) = try await client.reauthenticate(password: IntegrationServer.password)
+            else {
+                Issue.record("expected a grant without MFA")
+                return
+            }
+            #expect(grant.account.id == account.id)
+            #expect(grant.idTokenClaims.sub == account.subject)
+        }
+    }
+
+    @Test func reauthenticationWithASecondFactor() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let client = server.sdk()
+            _ = try await passwordLogin(client, user)
+            try await client.enableEmailMFA()
+            guard case .mfaRequired(let challenge) = try await client.reauthenticate(password: user.password) else {
+                Issue.record("expected MFA for a user with email codes")
+                return
+            }
+            _ = try await challenge.start(.email)
+            let grant = try await challenge.verify(code: try await server.latestCode(to: user.email))
+            #expect(grant.idTokenClaims.acr == AuthenticationContextClass.multiFactor)
+            #expect(grant.idTokenClaims.sub == user.sub)
+        }
+    }
+}
