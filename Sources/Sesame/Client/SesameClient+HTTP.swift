@@ -25,7 +25,7 @@ extension SesameClient {
             return (data, response)
         }
         logger.debug("HTTP 401; refreshing once and retrying", metadata: ["host": "\(request.url?.host ?? "")"])
-        let fresh = try await refresh(session.account.id, rejectedToken: token).accessToken
+        let fresh = try await refresh(session.account.id, rejectedToken: token)
         return try await http.send(authorized(request, token: fresh))
     }
 
@@ -60,7 +60,7 @@ extension SesameClient {
         let token = try await validAccessToken(for: account)
         let (data, response) = try await http.send(authorized(request, token: token))
         guard response.statusCode == 401 else { return (data, response) }
-        let fresh = try await refresh(account, rejectedToken: token).accessToken
+        let fresh = try await refresh(account, rejectedToken: token)
         return try await http.send(authorized(request, token: fresh))
     }
 }

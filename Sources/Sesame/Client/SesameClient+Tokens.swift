@@ -15,23 +15,22 @@ extension SesameClient {
     public nonisolated func validAccessToken(for account: Account.ID? = nil, forceRefresh: Bool = false)
         async throws(SesameError) -> String
     {
-        let session: StoredSession
-        if let cached = registry.cachedSession(for: account) {
-            session = cached.0
+        let access: SessionRegistry.AccessSnapshot
+        if let cached = registry.cachedAccess(for: account) {
+            access = cached
         } else {
-            session = try await registry.session(for: account).0
+            access = SessionRegistry.AccessSnapshot(try await registry.session(for: account).0)
         }
-        if !forceRefresh,
-            session.accessTokenIsFresh(at: clock.now(), margin: configuration.refreshAhead)
-        {
-            return session.accessToken
+        if !forceRefresh, access.isFresh(at: clock.now(), margin: configuration.refreshAhead) {
+            return access.accessToken
         }
-        let rejected = forceRefresh ? session.accessToken : nil
-        return try await refresh(session.account.id, rejectedToken: rejected).accessToken
+        let rejected = forceRefresh ? access.accessToken : nil
+        return try await refresh(access.accountID, rejectedToken: rejected)
     }
 
-    /// Joins or starts the single refresh for `id`.
-    nonisolated func refresh(_ id: Account.ID, rejectedToken: String?) async throws(SesameError) -> StoredSession {
+    /// Joins or starts the single refresh for `id`; returns the new access token.
+    nonisolated func refresh(_ id: Account.ID, rejectedToken: String?) async throws(SesameError) -> String {
+        if let running = refreshes.running(id) { return try await running.value.get() }
         let outcome = await refreshes.refresh(id) { [self] in
             await self.performRefresh(id, rejectedToken: rejectedToken)
         }
@@ -45,9 +44,9 @@ extension SesameClient {
             // Another refresh may have finished while this caller was on its way.
             let stillValid = session.accessTokenIsFresh(at: clock.now(), margin: configuration.refreshAhead)
             if let rejectedToken {
-                if session.accessToken != rejectedToken { return .success(session) }
+                if session.accessToken != rejectedToken { return .success(session.accessToken) }
             } else if stillValid {
-                return .success(session)
+                return .success(session.accessToken)
             }
             guard let refreshToken = session.refreshToken else {
                 throw .authenticationFailed(
@@ -81,7 +80,7 @@ extension SesameClient {
             }
             logger.debug("refreshed tokens", metadata: ["account": "\(id)"])
             broadcaster.publish(.refreshed(updated.account))
-            return .success(updated)
+            return .success(updated.accessToken)
         } catch {
             return .failure(error)
         }

@@ -7,9 +7,17 @@ import Synchronization
 /// A lock rather than an actor: joining a running refresh is one dictionary lookup, with no
 /// actor hop, so thousands of waiters cost little more than their `await`.
 final class RefreshCoordinator: Sendable {
-    typealias Outcome = Result<StoredSession, SesameError>
+    /// The new access token: all a waiter needs, and one retain to hand to each of them
+    /// (a whole ``StoredSession`` per waiter showed up in the fan-in profile).
+    typealias Outcome = Result<String, SesameError>
 
     private let inFlight = Mutex<[Account.ID: Task<Outcome, Never>]>([:])
+
+    /// The refresh running for `id`, if any: joining it needs no operation closure, so a
+    /// waiter allocates nothing before its `await`.
+    func running(_ id: Account.ID) -> Task<Outcome, Never>? {
+        inFlight.withLock { $0[id] }
+    }
 
     /// Joins the refresh running for `id`, or starts `operation` as that refresh.
     func refresh(_ id: Account.ID, operation: @escaping @Sendable () async -> Outcome) async -> Outcome {

@@ -25,9 +25,27 @@ actor SessionRegistry {
     private nonisolated let snapshot = Mutex<Snapshot?>(nil)
 
     struct Snapshot: Sendable {
-        var sessions: [Account.ID: StoredSession]
-        var generations: [Account.ID: UInt64]
+        var access: [Account.ID: AccessSnapshot]
         var current: Account.ID?
+    }
+
+    /// What `validAccessToken()` needs from a session: three fields to copy instead of a
+    /// whole ``StoredSession`` on every call.
+    struct AccessSnapshot: Sendable {
+        var accountID: Account.ID
+        var accessToken: String
+        var expiresAt: Date?
+
+        init(_ session: StoredSession) {
+            accountID = session.account.id
+            accessToken = session.accessToken
+            expiresAt = session.accessTokenExpiresAt
+        }
+
+        /// ``StoredSession/accessTokenIsFresh(at:margin:)`` for the copied fields.
+        func isFresh(at now: Date, margin: TimeInterval) -> Bool {
+            StoredSession.isFresh(expiresAt: expiresAt, at: now, margin: margin)
+        }
     }
 
     init(store: any CredentialStore, events: EventBroadcaster, logger: Logger) {
@@ -79,19 +97,18 @@ actor SessionRegistry {
         return (session, generation)
     }
 
-    /// The session from the snapshot, without an actor hop; `nil` before ``load()`` or when
-    /// there is no such session (callers then ask ``session(for:)``).
-    nonisolated func cachedSession(for id: Account.ID?) -> (StoredSession, UInt64)? {
+    /// The access token of `id` (the current account when `nil`) from the snapshot, without an
+    /// actor hop; `nil` before ``load()`` or when there is no such session.
+    nonisolated func cachedAccess(for id: Account.ID?) -> AccessSnapshot? {
         snapshot.withLock { snapshot in
-            guard let snapshot, let resolved = id ?? snapshot.current,
-                let session = snapshot.sessions[resolved], let generation = snapshot.generations[resolved]
-            else { return nil }
-            return (session, generation)
+            guard let snapshot, let resolved = id ?? snapshot.current else { return nil }
+            return snapshot.access[resolved]
         }
     }
 
     private func publishSnapshot() {
-        let state = Snapshot(sessions: sessions, generations: generations, current: index.current)
+        let state = Snapshot(
+            access: sessions.mapValues(AccessSnapshot.init), current: index.current)
         snapshot.withLock { $0 = state }
     }
 

@@ -22,7 +22,12 @@ struct StoredSession: Codable, Sendable, Equatable {
 
     /// Whether the access token is still usable `margin` seconds from `now`.
     func accessTokenIsFresh(at now: Date, margin: TimeInterval) -> Bool {
-        guard let expiresAt = accessTokenExpiresAt else { return true }
+        Self.isFresh(expiresAt: accessTokenExpiresAt, at: now, margin: margin)
+    }
+
+    /// A token without a known expiry counts as fresh; the server's 401 says otherwise.
+    static func isFresh(expiresAt: Date?, at now: Date, margin: TimeInterval) -> Bool {
+        guard let expiresAt else { return true }
         return expiresAt.timeIntervalSince(now) > margin
     }
 
