@@ -40,6 +40,54 @@ struct AdminCommandTests {
         #expect(human.stdout.contains("api") && !human.stdout.contains("app "))
     }
 
+    @Test("client add --first-party and --mfa-policy are stored and listed; an unknown policy is refused")
+    func clientOptions() async throws {
+        let temp = try TempDirectory("client-options")
+        defer { temp.remove() }
+        let data = temp.path("data")
+        let own = try await CLIProcess.run([
+            "client", "add", "own", "--redirect-uri", "http://127.0.0.1/callback", "--first-party",
+            "--mfa-policy", "always", "--data-dir", data,
+        ])
+        try #require(own.status == 0, "\(own)")
+        #expect(own.stdout.contains("first-party"), "\(own.stdout)")
+        let relaxed = try await CLIProcess.run([
+            "client", "add", "relaxed", "--redirect-uri", "http://127.0.0.1/callback", "--mfa-policy", "Never",
+            "--data-dir", data, "--json",
+        ])
+        try #require(relaxed.status == 0, "\(relaxed)")
+        let created = try JSONSerialization.jsonObject(with: Data(relaxed.stdout.utf8)) as? [String: Any]
+        #expect(created?["first_party"] as? Bool == false)
+        #expect(created?["mfa_policy"] as? String == "never")
+        let plain = try await CLIProcess.run([
+            "client", "add", "rp", "--redirect-uri", "https://rp.example/cb", "--mfa-policy", "when-enrolled",
+            "--data-dir", data,
+        ])
+        try #require(plain.status == 0, "\(plain)")
+
+        let list = try await CLIProcess.run(["client", "list", "--json", "--data-dir", data])
+        try #require(list.status == 0, "\(list)")
+        let clients = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+        let byID = Dictionary(uniqueKeysWithValues: clients.compactMap { client in
+            (client["client_id"] as? String).map { ($0, client) }
+        })
+        #expect(byID["own"]?["first_party"] as? Bool == true)
+        #expect(byID["own"]?["mfa_policy"] as? String == "always")
+        #expect(byID["relaxed"]?["mfa_policy"] as? String == "never")
+        #expect(byID["rp"]?["first_party"] as? Bool == false)
+        #expect(byID["rp"]?["mfa_policy"] as? String == "when_enrolled")
+        let human = try await CLIProcess.run(["client", "list", "--data-dir", data])
+        let ownLine = human.stdout.split(separator: "\n").first { $0.hasPrefix("own ") }
+        #expect(ownLine?.contains("first-party") == true, "\(human.stdout)")
+
+        let unknown = try await CLIProcess.run([
+            "client", "add", "odd", "--redirect-uri", "http://127.0.0.1/callback", "--mfa-policy", "sometimes",
+            "--data-dir", data,
+        ])
+        #expect(unknown.status == 1 && unknown.stderrLines.count == 1, "\(unknown)")
+        #expect(unknown.stderr.contains("when-enrolled"), "\(unknown.stderr)")
+    }
+
     @Test("users are added, listed and removed; duplicates are refused")
     func users() async throws {
         let temp = try TempDirectory("users")

@@ -33,7 +33,8 @@ struct PasswordLoginCommandTests {
         let data = temp.path("data")
         let password = "alice-\(UUID().uuidString)"
         let addClient = try await CLIProcess.run([
-            "client", "add", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--data-dir", data,
+            "client", "add", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party",
+            "--data-dir", data,
         ])
         try #require(addClient.status == 0, "\(addClient)")
         let addUser = try await CLIProcess.run(

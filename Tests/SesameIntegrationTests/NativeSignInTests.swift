@@ -1,6 +1,7 @@
 import Foundation
 import Sesame
 import SesameProtocol
+import SesameServer
 import Testing
 
 /// Native first-party sign-in (SPEC §1.2) through the SDK against the real server in process:
@@ -38,6 +39,23 @@ struct NativeSignInTests {
             case .signedIn(let viaEmail): #expect(viaEmail.subject == user.sub)
             case .mfaRequired: Issue.record("no MFA expected")
             }
+        }
+    }
+
+    @Test func aClientThatIsNotFirstPartyCannotSignInNatively() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let admin = ServerAdmin(
+                store: server.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: server.running.keyRing)
+            _ = try await admin.addClient(
+                ClientSpec(clientID: "sdk-it-rp", redirectURIs: [IntegrationServer.redirectURI]))
+            let client = server.sdk(clientID: "sdk-it-rp")
+            let error = await #expect(throws: SesameError.self) {
+                _ = try await client.login(username: user.username, password: user.password)
+            }
+            #expect(error?.apiError?.code == .unauthorizedClient, "\(String(describing: error))")
+            #expect(error?.apiError?.errorDescription?.contains("--first-party") == true)
+            #expect(await client.accounts().isEmpty)
         }
     }
 

@@ -10,7 +10,9 @@ import SesameProtocol
 /// verification, password reset and change, email change, profile, devices and deletion.
 /// Calls marked "signed in" send the account's access token (``validAccessToken(for:forceRefresh:)``,
 /// refreshed and retried once on a 401). Rejections throw ``SesameError`` with the provider's
-/// ``APIError`` intact (``SesameError/fieldErrors`` for validation failures).
+/// ``APIError`` intact (``SesameError/fieldErrors`` for validation failures). The "signed in"
+/// calls need the client to be registered as first-party on the provider; otherwise they fail
+/// with HTTP 403 `insufficient_scope`, `error_code` 1021.
 extension SesameClient {
     var accountAPI: AccountAPI { AccountAPI(issuer: configuration.issuer) }
 

@@ -26,6 +26,10 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     case methodNotAllowed = 1018
     case notFound = 1019
     case invalidRequestObject = 1020
+    /// The access token belongs to a client that is not registered as first-party, so it may
+    /// not call the account APIs (draft-ietf-oauth-first-party-apps, Security Considerations,
+    /// "First-Party Applications"); sent as RFC 6750 §3.1 `insufficient_scope`, 403.
+    case firstPartyClientRequired = 1021
 
     // 2xxx — authentication
     case invalidCredentials = 2000
@@ -74,7 +78,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .consentRequired: "consent_required"
         case .interactionRequired: "interaction_required"
         case .invalidToken: "invalid_token"
-        case .insufficientScope: "insufficient_scope"
+        case .insufficientScope, .firstPartyClientRequired: "insufficient_scope"
         case .unsupportedTokenType: "unsupported_token_type"
         case .insufficientAuthorization, .mfaMethodUnavailable: "insufficient_authorization"
         case .userNotFound, .deviceNotFound: "not_found"
@@ -89,7 +93,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     public var httpStatus: Int {
         switch self {
         case .invalidClient, .unknownClient, .invalidToken: 401
-        case .insufficientScope, .accessDenied, .accountLocked, .emailNotVerified: 403
+        case .insufficientScope, .firstPartyClientRequired, .accessDenied, .accountLocked, .emailNotVerified: 403
         case .userNotFound, .deviceNotFound, .notFound: 404
         case .methodNotAllowed: 405
         case .emailTaken: 409
@@ -142,6 +146,8 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .methodNotAllowed: "The HTTP method is not allowed for this endpoint."
         case .notFound: "No such resource."
         case .invalidRequestObject: "Request objects are not supported."
+        case .firstPartyClientRequired:
+            "Only first-party clients may use this API; register the client as first-party or use /userinfo."
         case .invalidCredentials: "The username or password is incorrect."
         case .accountLocked: "The account is temporarily locked after too many failed attempts."
         case .insufficientAuthorization: "Additional authentication (MFA) is required."

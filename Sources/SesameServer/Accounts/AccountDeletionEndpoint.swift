@@ -11,7 +11,8 @@ struct AccountDeletionEndpoint: Sendable {
     let services: ServerServices
 
     func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let input = try await JSONRequest.decode(
             AccountDeletionRequest.self, from: request, context: context, required: ["password"],

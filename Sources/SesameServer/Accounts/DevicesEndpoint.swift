@@ -15,13 +15,15 @@ struct DevicesEndpoint: Sendable {
     static let maximumTypeLength = 32
 
     func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let devices = try await services.accountStore.devices(userID: user.id)
         return JSONResponse.make(DeviceList(devices: devices))
     }
 
     func register(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         var registration = try await JSONRequest.decode(
             DeviceRegistration.self, from: request, context: context, required: ["device_id", "name"],
@@ -40,7 +42,8 @@ struct DevicesEndpoint: Sendable {
     }
 
     func remove(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let raw = context.parameters.get("device_id") ?? ""
         let deviceID = raw.removingPercentEncoding ?? raw
         guard try await services.accountStore.removeDevice(userID: user.id, deviceID: deviceID) else {

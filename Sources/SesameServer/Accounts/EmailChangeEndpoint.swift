@@ -13,7 +13,8 @@ struct EmailChangeEndpoint: Sendable {
     let services: ServerServices
 
     func request(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let input = try await JSONRequest.decode(
             EmailChangeRequest.self, from: request, context: context, required: ["new_email"],
@@ -29,7 +30,8 @@ struct EmailChangeEndpoint: Sendable {
     }
 
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let input = try await JSONRequest.decode(
             EmailChangeConfirmation.self, from: request, context: context, required: ["code"],

@@ -11,7 +11,7 @@ struct PasswordChangeEndpoint: Sendable {
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (claims, user) = try await BearerAuthentication(services: services)
-            .authenticate(request, context: context)
+            .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let input = try await JSONRequest.decode(
             PasswordChangeRequest.self, from: request, context: context,

@@ -17,13 +17,15 @@ struct ProfileEndpoint: Sendable {
     static let allScopes: Set<String> = ["openid", "profile", "email", "phone", "address"]
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         context.annotations.record(outcome: "profile")
         return JSONResponse.make(UserInfoEndpoint.filter(user, scopes: Self.allScopes))
     }
 
     func patch(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let body = try await JSONRequest.decode(
             ProfileUpdate.self, from: request, context: context, validation: validation)

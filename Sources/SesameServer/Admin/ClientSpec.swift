@@ -23,6 +23,8 @@ public struct ClientSpec: Sendable, Equatable {
     public var refreshTokenLifetime: Int
     /// Whether sign-ins ask for a second factor (issue #5).
     public var mfaPolicy: MFAPolicy
+    /// May use `/authorize-challenge` and the account APIs (``ClientRecord/firstParty``).
+    public var firstParty: Bool
 
     public init(
         clientID: String, name: String? = nil, confidential: Bool = false,
@@ -32,7 +34,7 @@ public struct ClientSpec: Sendable, Equatable {
         tokenEndpointAuthMethod: ClientAuthenticationMethod? = nil,
         idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
-        mfaPolicy: MFAPolicy = .whenEnrolled
+        mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false
     ) {
         self.clientID = clientID
         self.name = name ?? clientID
@@ -47,6 +49,7 @@ public struct ClientSpec: Sendable, Equatable {
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
         self.mfaPolicy = mfaPolicy
+        self.firstParty = firstParty
     }
 
     /// The authentication method that applies: the explicit one, or the default for the kind.

@@ -21,7 +21,7 @@ public enum ClientValidation {
         redirectURIs: [String], postLogoutRedirectURIs: [String], grantTypes: [String],
         scopes: [String], tokenEndpointAuthMethod: String?, idTokenSigningAlg: String,
         accessTokenLifetime: Int, idTokenLifetime: Int, refreshTokenLifetime: Int,
-        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled
+        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false
     ) throws(Issue) -> ClientRecord {
         try checkClientID(clientID)
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -58,7 +58,7 @@ public enum ClientValidation {
             grantTypes: grants, allowedScopes: scopes, tokenEndpointAuthMethod: method,
             idTokenSigningAlg: idTokenSigningAlg, accessTokenLifetime: accessTokenLifetime,
             idTokenLifetime: idTokenLifetime, refreshTokenLifetime: refreshTokenLifetime,
-            createdAt: createdAt, mfaPolicy: mfaPolicy)
+            createdAt: createdAt, mfaPolicy: mfaPolicy, firstParty: firstParty)
     }
 
     /// `mfa_policy`: `never`, `when_enrolled` or `always` (``MFAPolicy``).

@@ -70,7 +70,8 @@ public struct ServerAdmin: Sendable {
                 tokenEndpointAuthMethod: spec.tokenEndpointAuthMethod?.rawValue,
                 idTokenSigningAlg: spec.idTokenSigningAlg,
                 accessTokenLifetime: spec.accessTokenLifetime, idTokenLifetime: spec.idTokenLifetime,
-                refreshTokenLifetime: spec.refreshTokenLifetime, mfaPolicy: spec.mfaPolicy)
+                refreshTokenLifetime: spec.refreshTokenLifetime, mfaPolicy: spec.mfaPolicy,
+                firstParty: spec.firstParty)
         } catch {
             throw AdminError.invalidClient(field: error.field, reason: error.reason)
         }

@@ -5,12 +5,15 @@ import SesameProtocol
 ///
 /// ```json
 /// {"clients":[{"client_id":"demo","name":"Demo","redirect_uris":["http://127.0.0.1/callback"],
-///              "grant_types":["authorization_code","refresh_token"],"token_endpoint_auth_method":"none"}],
+///              "grant_types":["authorization_code","refresh_token"],"token_endpoint_auth_method":"none",
+///              "first_party":true,"mfa_policy":"when_enrolled"}],
 ///  "users":[{"username":"alice","email":"alice@example.com","password":"...","email_verified":true}]}
 /// ```
 ///
 /// JSON only: YAML is not supported (yet). Client keys are RFC 7591 §2 metadata names, user
-/// profile keys OIDC Core §5.1 claim names. A client `secret` is plaintext in the file and is
+/// profile keys OIDC Core §5.1 claim names; Sesame's own client keys are `mfa_policy`
+/// (``MFAPolicy``) and `first_party` (default `false`; only first-party clients may use
+/// `/authorize-challenge` and the account APIs, ``ClientRecord/firstParty``). A client `secret` is plaintext in the file and is
 /// hashed on import; keep the file readable by the server's user only. Unknown keys are errors,
 /// so typos do not pass silently. Apply with ``Seeder``.
 public struct SeedConfiguration: Codable, Sendable, Equatable {

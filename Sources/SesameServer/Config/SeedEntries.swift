@@ -19,6 +19,10 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     public var refreshTokenLifetime: Int?
     /// `never`, `when_enrolled` (default) or `always` (``MFAPolicy``).
     public var mfaPolicy: String?
+    /// `first_party`: `true` for the operator's own apps, which may sign in natively at
+    /// `/authorize-challenge` and call the account APIs (``ClientRecord/firstParty``).
+    /// Default `false`.
+    public var firstParty: Bool?
 
     public init(
         clientID: String, name: String? = nil, secret: String? = nil,
@@ -44,6 +48,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         case idTokenLifetime = "id_token_lifetime"
         case refreshTokenLifetime = "refresh_token_lifetime"
         case mfaPolicy = "mfa_policy"
+        case firstParty = "first_party"
     }
 
     /// The validated record, defaults filled in as for ``ClientSpec``.
@@ -64,7 +69,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             idTokenLifetime: idTokenLifetime ?? defaults.idTokenLifetime,
             refreshTokenLifetime: refreshTokenLifetime ?? defaults.refreshTokenLifetime,
             createdAt: createdAt,
-            mfaPolicy: try mfaPolicy.map(ClientValidation.checkMFAPolicy) ?? defaults.mfaPolicy)
+            mfaPolicy: try mfaPolicy.map(ClientValidation.checkMFAPolicy) ?? defaults.mfaPolicy,
+            firstParty: firstParty ?? defaults.firstParty)
     }
 }
 

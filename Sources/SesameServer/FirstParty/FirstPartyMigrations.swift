@@ -4,8 +4,23 @@ import SQLKit
 /// Portable DDL only (``StoreDialect``): the same statements run on SQLite and PostgreSQL.
 enum FirstPartyMigrations {
     static let all: [StoreMigrations.Migration] = [
-        StoreMigrations.Migration(version: 100, name: "MFA enrolments, auth sessions, client MFA policy", apply: createMFASchema)
+        StoreMigrations.Migration(version: 100, name: "MFA enrolments, auth sessions, client MFA policy", apply: createMFASchema),
+        StoreMigrations.Migration(version: 101, name: "first-party clients", apply: addFirstPartyFlag),
     ]
+
+    /// `clients.first_party` (``ClientRecord/firstParty``): existing clients become third-party,
+    /// so `/authorize-challenge` and the account APIs are closed to them until an operator
+    /// registers them as first-party (draft-ietf-oauth-first-party-apps, Security
+    /// Considerations, "First-Party Applications").
+    private static func addFirstPartyFlag(_ db: any SQLDatabase) async throws {
+        // Probe first, as for `mfa_policy`: ADD COLUMN has no IF NOT EXISTS in SQLite.
+        let hasFlag = (try? await db.select().column("first_party").from("clients").limit(1).all()) != nil
+        if !hasFlag {
+            try await db.alter(table: "clients")
+                .column("first_party", type: StoreDialect.boolean, .notNull, .default(false))
+                .run()
+        }
+    }
 
     private static func createMFASchema(_ db: any SQLDatabase) async throws {
         let time = StoreDialect.timestamp

@@ -57,7 +57,7 @@ extension OpenAPIPaths {
                     requestBody: .json("PasswordChangeRequest"),
                     responses: merged(
                         ["200": .json("Empty", "Password changed.")], wrongPassword, passwordErrors, badRequest,
-                        invalidToken),
+                        firstPartyToken),
                     security: bearer)),
             "/api/email": OpenAPI.PathItem(
                 post: Operation(
@@ -65,7 +65,7 @@ extension OpenAPIPaths {
                     requestBody: .json("EmailChangeRequest"),
                     responses: merged(
                         ["202": .json("Empty", "A code went to the new address.")],
-                        ["409": .error("email_taken (3001).")], badRequest, invalidToken),
+                        ["409": .error("email_taken (3001).")], badRequest, firstPartyToken),
                     security: bearer)),
             "/api/email/confirm": OpenAPI.PathItem(
                 post: Operation(
@@ -74,41 +74,41 @@ extension OpenAPIPaths {
                     responses: merged(
                         ["200": .json("EmailVerificationStatus", "The new, verified address.")],
                         ["409": .error("email_taken (3001): the address was taken meanwhile.")], codeErrors,
-                        invalidToken),
+                        firstPartyToken),
                     security: bearer)),
             "/api/account": OpenAPI.PathItem(
                 delete: Operation(
                     "deleteAccount", tag: "Accounts", summary: "Delete the account",
                     description: "Removes the user, tokens, sessions, devices and MFA data.",
                     requestBody: .json("AccountDeletionRequest"),
-                    responses: merged(["204": .empty("Deleted.")], wrongPassword, badRequest, invalidToken),
+                    responses: merged(["204": .empty("Deleted.")], wrongPassword, badRequest, firstPartyToken),
                     security: bearer)),
             "/api/profile": OpenAPI.PathItem(
                 get: Operation(
                     "getProfile", tag: "Profile", summary: "The user's standard claims",
-                    responses: merged(["200": .json("StandardClaims", "Every claim the user has.")], invalidToken),
+                    responses: merged(["200": .json("StandardClaims", "Every claim the user has.")], firstPartyToken),
                     security: bearer),
                 patch: Operation(
                     "updateProfile", tag: "Profile", summary: "Update standard claims",
                     description: "Read-only members answer 400 with `not_writable` details; formats: birthdate YYYY[-MM-DD], zoneinfo IANA, locale BCP 47, phone_number E.164, profile/picture/website http(s) URLs.",
                     requestBody: .json("ProfileUpdate"),
-                    responses: merged(["200": .json("StandardClaims", "The updated claims.")], badRequest, invalidToken),
+                    responses: merged(["200": .json("StandardClaims", "The updated claims.")], badRequest, firstPartyToken),
                     security: bearer)),
             "/api/devices": OpenAPI.PathItem(
                 get: Operation(
                     "listDevices", tag: "Devices", summary: "The user's devices",
-                    responses: merged(["200": .json("DeviceList", "Oldest first.")], invalidToken),
+                    responses: merged(["200": .json("DeviceList", "Oldest first.")], firstPartyToken),
                     security: bearer),
                 post: Operation(
                     "registerDevice", tag: "Devices", summary: "Register or rename a device",
                     requestBody: .json("DeviceRegistration"),
-                    responses: merged(["201": .json("Device", "The stored device.")], badRequest, invalidToken),
+                    responses: merged(["201": .json("Device", "The stored device.")], badRequest, firstPartyToken),
                     security: bearer)),
             "/api/devices/{device_id}": OpenAPI.PathItem(
                 delete: Operation(
                     "removeDevice", tag: "Devices", summary: "Remove a device", parameters: [deviceID],
                     responses: merged(
-                        ["204": .empty("Removed.")], ["404": .error("device_not_found (3005).")], invalidToken),
+                        ["204": .empty("Removed.")], ["404": .error("device_not_found (3005).")], firstPartyToken),
                     security: bearer)),
             "/api/openapi.json": OpenAPI.PathItem(
                 get: Operation(
@@ -122,7 +122,7 @@ extension OpenAPIPaths {
     static var mfaPaths: [String: OpenAPI.PathItem] {
         let codeErrors = merged(
             ["400": .error("invalid_mfa_code (2003, remaining_attempts), mfa_code_expired (2004) or mfa_attempts_exhausted (2005, the pending enrolment is discarded); validation_failed (3000) for a malformed body.")],
-            ["404": .error("not_found (1019): nothing pending to confirm.")], invalidToken)
+            ["404": .error("not_found (1019): nothing pending to confirm.")], firstPartyToken)
         let alreadySetUp: Responses = ["400": .error("invalid_request (1000): already set up; remove it first.")]
         let enrolled = "The enrolment (`confirmed`, masked `destination`)."
         func removal(_ method: String?) -> Operation {
@@ -134,20 +134,20 @@ extension OpenAPIPaths {
                 summary: "Remove " + (method.map { "the \($0) factor" } ?? "a second factor"),
                 parameters: method == nil ? [parameter] : nil,
                 responses: merged(
-                    ["204": .empty("Removed.")], ["404": .error("not_found (1019): not enrolled.")], invalidToken),
+                    ["204": .empty("Removed.")], ["404": .error("not_found (1019): not enrolled.")], firstPartyToken),
                 security: bearer)
         }
         var paths: [String: OpenAPI.PathItem] = [
             "/api/mfa": OpenAPI.PathItem(
                 get: Operation(
                     "listMFAMethods", tag: "MFA", summary: "The user's second factors",
-                    responses: merged(["200": .json("MFAEnrollmentList", "Enrolled and pending methods.")], invalidToken),
+                    responses: merged(["200": .json("MFAEnrollmentList", "Enrolled and pending methods.")], firstPartyToken),
                     security: bearer)),
             "/api/mfa/totp": OpenAPI.PathItem(
                 post: Operation(
                     "startTOTPEnrollment", tag: "MFA", summary: "Create a TOTP secret (RFC 6238)",
                     description: "Pending until confirmed with a code from the authenticator app.",
-                    responses: merged(["200": .json("TOTPEnrollment", "Secret and otpauth URI.")], alreadySetUp, invalidToken),
+                    responses: merged(["200": .json("TOTPEnrollment", "Secret and otpauth URI.")], alreadySetUp, firstPartyToken),
                     security: bearer)),
             "/api/mfa/totp/confirm": OpenAPI.PathItem(
                 post: Operation(
@@ -160,7 +160,7 @@ extension OpenAPIPaths {
                     "enableEmailMFA", tag: "MFA", summary: "Enable email codes to the verified address",
                     responses: merged(
                         ["200": .json("MFAEnrollmentStatus", enrolled)],
-                        ["403": .error("email_not_verified (2008).")], invalidToken),
+                        ["403": .error("email_not_verified (2008).")], firstPartyToken),
                     security: bearer)),
             "/api/mfa/sms": OpenAPI.PathItem(
                 post: Operation(
@@ -168,7 +168,7 @@ extension OpenAPIPaths {
                     requestBody: .json("SMSEnrollmentRequest"),
                     responses: merged(
                         ["202": .json("MFAEnrollmentStatus", "Pending until confirmed with the texted code.")],
-                        alreadySetUp, badRequest, invalidToken),
+                        alreadySetUp, badRequest, firstPartyToken),
                     security: bearer)),
             "/api/mfa/sms/confirm": OpenAPI.PathItem(
                 post: Operation(

@@ -21,6 +21,12 @@ enum OpenAPIPaths {
     static let invalidToken: Responses = [
         "401": .error("invalid_token (1011): the Bearer access token is missing, expired or revoked.")
     ]
+    /// The account and MFA APIs also need a token of a first-party client
+    /// (``BearerAuthentication/authenticateFirstParty(_:context:)``); `/userinfo` does not.
+    static let firstPartyToken: Responses = merged(
+        invalidToken,
+        ["403": .error(
+            "insufficient_scope (1021): the token's client is not registered as first-party; only first-party clients may use this API.")])
     static let badRequest: Responses = [
         "400": .error(
             "invalid_request (1000) for a wrong content type, malformed JSON or a too-large body; validation_failed (3000) with error_details per field.")
@@ -105,12 +111,12 @@ enum OpenAPIPaths {
                 post: OpenAPI.Operation(
                     "postAuthorizationChallenge", tag: "First-party sign-in",
                     summary: "Native sign-in (draft-ietf-oauth-first-party-apps)",
-                    description: "Start with username, password and PKCE; answer MFA with auth_session + mfa_method, then auth_session + mfa_code. Step-up: Authorization: Bearer with acr_values=urn:sesame:acr:mfa. Redeem authorization_code at /token.",
+                    description: "First-party clients only (registered with first_party). Start with username, password and PKCE; answer MFA with auth_session + mfa_method, then auth_session + mfa_code. Step-up: Authorization: Bearer with acr_values=urn:sesame:acr:mfa. Redeem authorization_code at /token.",
                     requestBody: .form("AuthorizationChallengeRequest"),
                     responses: [
                         "200": .json("AuthorizationChallengeResponse", "Signed in: an authorization code."),
                         "400": .error(
-                            "insufficient_authorization (2002) with auth_session and mfa_methods; invalid_grant for wrong credentials (2000), a wrong code (2003, remaining_attempts), an expired code (2004), no attempts left (2005) or an unknown auth_session (2007)."),
+                            "insufficient_authorization (2002) with auth_session and mfa_methods; invalid_grant for wrong credentials (2000), a wrong code (2003, remaining_attempts), an expired code (2004), no attempts left (2005) or an unknown auth_session (2007); unauthorized_client (1003) for a client that is not first-party."),
                         "401": .error("invalid_client (1016): unknown client_id."),
                     ],
                     security: noAuthentication)),

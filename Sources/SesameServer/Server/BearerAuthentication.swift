@@ -3,7 +3,8 @@ import Hummingbird
 import SesameProtocol
 
 /// Authenticates a request by its RFC 6750 §2.1 `Authorization: Bearer` access token, for
-/// `/userinfo`, the account APIs under `/api/` and step-up at `/authorize-challenge`.
+/// `/userinfo` (any client), the account APIs under `/api/` (first-party clients only,
+/// ``authenticateFirstParty(_:context:)``) and step-up at `/authorize-challenge`.
 ///
 /// The token must be one this server issued (RFC 9068 `at+jwt`), unexpired, not revoked, and
 /// its user must still exist. Tokens are never accepted from a query string or form body
@@ -25,6 +26,32 @@ struct BearerAuthentication: Sendable {
         context.annotations.record(clientID: claims.clientID)
         guard let user = try await services.store.user(id: claims.sub) else {
             throw Self.invalidToken("The token's user no longer exists.")
+        }
+        return (claims, user)
+    }
+
+    /// As ``authenticate(_:context:)``, and the token's client must be registered as
+    /// first-party (``ClientRecord/firstParty``): the account and MFA enrolment APIs change
+    /// passwords, email addresses and second factors, which a third-party relying party must
+    /// never do with the token it got from "Sign in with …" (draft-ietf-oauth-first-party-apps,
+    /// Security Considerations, "First-Party Applications"). Otherwise 403
+    /// `insufficient_scope` (RFC 6750 §3.1) with error_code 1021.
+    func authenticateFirstParty(
+        _ request: Request, context: SesameRequestContext
+    ) async throws -> (claims: AccessTokenClaims, user: UserRecord) {
+        let (claims, user) = try await authenticate(request, context: context)
+        guard let client = try await services.store.client(id: claims.clientID) else {
+            throw Self.invalidToken("The token's client is no longer registered.")
+        }
+        guard client.firstParty else {
+            context.annotations.record(outcome: "first_party_client_required")
+            throw EndpointFailure(
+                .firstPartyClientRequired,
+                "The access token was issued to '\(client.clientID)', which is not a first-party client; "
+                    + "only first-party clients may use the account APIs. Register it as first-party "
+                    + "(seed `first_party: true` or `sesame client add --first-party`), or manage the "
+                    + "account in a first-party app.",
+                headers: [.wwwAuthenticate: #"Bearer realm="sesame", error="insufficient_scope""#])
         }
         return (claims, user)
     }

@@ -9,7 +9,7 @@ extension SQLIdentityStore {
             "client_id", "name", "secret_hash", "redirect_uris", "post_logout_redirect_uris",
             "grant_types", "allowed_scopes", "token_endpoint_auth_method", "id_token_signing_alg",
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "created_at",
-            "mfa_policy",
+            "mfa_policy", "first_party",
         ]
         let values: [any Encodable & Sendable] = [
             client.clientID, client.name, client.secretHash, try StoreValue.json(client.redirectURIs),
@@ -18,6 +18,7 @@ extension SQLIdentityStore {
             try StoreValue.json(client.allowedScopes), client.tokenEndpointAuthMethod.rawValue,
             client.idTokenSigningAlg, client.accessTokenLifetime, client.idTokenLifetime,
             client.refreshTokenLifetime, StoreValue.time(client.createdAt), client.mfaPolicy.rawValue,
+            client.firstParty,
         ]
         try await database.insert(into: "clients")
             .columns(columns)
@@ -91,6 +92,7 @@ extension SQLIdentityStore {
             idTokenLifetime: try row.decode(column: "id_token_lifetime", as: Int.self),
             refreshTokenLifetime: try row.decode(column: "refresh_token_lifetime", as: Int.self),
             createdAt: try row.date("created_at"),
-            mfaPolicy: mfaPolicy)
+            mfaPolicy: mfaPolicy,
+            firstParty: try row.decode(column: "first_party", as: Bool.self))
     }
 }

@@ -27,6 +27,12 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     public var createdAt: Date
     /// Whether sign-ins ask for a second factor (issue #5).
     public var mfaPolicy: MFAPolicy
+    /// A first-party client (an app of the operator itself) may use `/authorize-challenge`
+    /// and the account APIs under `/api/`: draft-ietf-oauth-first-party-apps, Security
+    /// Considerations, "First-Party Applications" (the endpoint is for first-party clients
+    /// only). Third-party relying parties sign in through the browser at `/authorize` and
+    /// read `/userinfo`. Default `false`.
+    public var firstParty: Bool
 
     public var isConfidential: Bool { secretHash != nil }
 
@@ -38,7 +44,7 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         tokenEndpointAuthMethod: ClientAuthenticationMethod = .none,
         idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
-        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled
+        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false
     ) {
         self.clientID = clientID
         self.name = name
@@ -54,6 +60,7 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         self.refreshTokenLifetime = refreshTokenLifetime
         self.createdAt = createdAt
         self.mfaPolicy = mfaPolicy
+        self.firstParty = firstParty
     }
 }
 

@@ -17,6 +17,9 @@ struct ClientCommand: AsyncParsableCommand {
             discussion: """
                 A public client (the default: native and command-line apps) uses PKCE and has no \
                 secret. A --confidential client gets a generated secret, printed once.
+                Only --first-party clients (your own apps) may sign in with a password at \
+                /authorize-challenge and call the account APIs under /api/; other clients sign \
+                in through the browser at /authorize.
                 Example: sesame client add my-cli --redirect-uri http://127.0.0.1/callback
                 """)
 
@@ -37,6 +40,10 @@ struct ClientCommand: AsyncParsableCommand {
             name: .customLong("mfa-policy"),
             help: "When sign-ins ask for a second factor: never, when-enrolled (default) or always.")
         var mfaPolicy: String?
+        @Flag(
+            name: .customLong("first-party"),
+            help: "Your own app: may use native sign-in (/authorize-challenge) and the account APIs.")
+        var firstParty = false
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
 
@@ -49,6 +56,7 @@ struct ClientCommand: AsyncParsableCommand {
                 let scopeList = scopes.flatMap { $0.split(separator: " ").map(String.init) }
                 if !scopeList.isEmpty { spec.scopes = scopeList }
                 if let mfaPolicy { spec.mfaPolicy = try Self.mfaPolicy(mfaPolicy) }
+                spec.firstParty = firstParty
                 let (client, secret) = try await AdminSession.with(dataDir) { admin in
                     try await admin.addClient(spec)
                 }
@@ -56,8 +64,7 @@ struct ClientCommand: AsyncParsableCommand {
                     try Terminal.json(ClientSummary(client, secret: secret))
                     return
                 }
-                Terminal.out(
-                    "Client \(client.clientID) created (\(client.isConfidential ? "confidential" : "public")).")
+                Terminal.out("Client \(client.clientID) created (\(client.kindLabel)).")
                 if let secret {
                     Terminal.out("Client secret (shown only once; store it now): \(secret)")
                 }
@@ -104,7 +111,7 @@ struct ClientCommand: AsyncParsableCommand {
                 } else {
                     for client in clients {
                         Terminal.out(
-                            "\(client.clientID)  \(client.isConfidential ? "confidential" : "public")  \(client.redirectURIs.joined(separator: " "))")
+                            "\(client.clientID)  \(client.kindLabel)  \(client.redirectURIs.joined(separator: " "))")
                     }
                 }
             }
@@ -132,6 +139,13 @@ struct ClientCommand: AsyncParsableCommand {
     }
 }
 
+extension ClientRecord {
+    /// `public` or `confidential`, with `, first-party` for the operator's own apps.
+    fileprivate var kindLabel: String {
+        (isConfidential ? "confidential" : "public") + (firstParty ? ", first-party" : "")
+    }
+}
+
 /// A client as printed by `client list --json` (no secret hash; the secret only on creation).
 struct ClientSummary: Encodable {
     var clientID: String
@@ -143,6 +157,7 @@ struct ClientSummary: Encodable {
     var scopes: [String]
     var tokenEndpointAuthMethod: String
     var mfaPolicy: String
+    var firstParty: Bool
     var clientSecret: String?
 
     init(_ client: ClientRecord, secret: String?) {
@@ -155,6 +170,7 @@ struct ClientSummary: Encodable {
         scopes = client.allowedScopes
         tokenEndpointAuthMethod = client.tokenEndpointAuthMethod.rawValue
         mfaPolicy = client.mfaPolicy.rawValue
+        firstParty = client.firstParty
         clientSecret = secret
     }
 
@@ -168,6 +184,7 @@ struct ClientSummary: Encodable {
         case scopes
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
         case mfaPolicy = "mfa_policy"
+        case firstParty = "first_party"
         case clientSecret = "client_secret"
     }
 }

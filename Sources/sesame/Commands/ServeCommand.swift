@@ -70,7 +70,9 @@ struct ServeCommand: AsyncParsableCommand {
         let dataDirFlag = dataDir.path == "./.sesame" ? "" : " --data-dir \(dataDir.path)"
         if try await server.store.clients().isEmpty {
             Terminal.out("No clients yet. Create one for the CLI with:")
-            Terminal.out("  sesame client add sesame-cli --redirect-uri http://127.0.0.1/callback\(dataDirFlag)")
+            // First-party: the CLI is the operator's own app (login --password, profile, signup).
+            Terminal.out(
+                "  sesame client add sesame-cli --redirect-uri http://127.0.0.1/callback --first-party\(dataDirFlag)")
         }
         if try await server.store.users().isEmpty {
             Terminal.out("No users yet. Create one with:")

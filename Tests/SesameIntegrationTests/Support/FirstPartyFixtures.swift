@@ -31,12 +31,14 @@ extension IntegrationServer {
         return User(username: username, email: email, password: password, sub: record.id)
     }
 
-    /// An SDK client of the test app with an in-memory store and real HTTP.
-    func sdk(transport: any HTTPTransport = URLSessionTransport()) -> SesameClient {
+    /// An SDK client of the test app (or of `clientID`) with an in-memory store and real HTTP.
+    func sdk(transport: any HTTPTransport = URLSessionTransport(), clientID: String? = nil) -> SesameClient {
         var logger = Logger(label: "sesame.it.native")
         logger.logLevel = .error
+        var configuration = configuration()
+        if let clientID { configuration.clientID = clientID }
         return SesameClient(
-            configuration: configuration(), store: InMemoryCredentialStore(), transport: transport,
+            configuration: configuration, store: InMemoryCredentialStore(), transport: transport,
             clock: SystemClock(), logger: logger, retryPolicy: .none)
     }
 

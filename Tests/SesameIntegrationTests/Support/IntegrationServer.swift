@@ -10,7 +10,7 @@ import Synchronization
 #endif
 
 /// The real Sesame server in process on 127.0.0.1 (free port), over SQLite in a unique temp
-/// directory, with one public native client and one user.
+/// directory, with one public native first-party client and one user.
 struct IntegrationServer: Sendable {
     static let clientID = "sdk-it-app"
     static let redirectURI = "com.example.sdk:/oauth2redirect"
@@ -39,7 +39,7 @@ struct IntegrationServer: Sendable {
         let running = try await SesameServer.start(configuration, logger: logger)
         let admin = ServerAdmin(store: running.store, hasher: hasher, keyRing: running.keyRing)
         _ = try await admin.addClient(
-            ClientSpec(clientID: clientID, redirectURIs: [redirectURI, loopbackRedirectURI]))
+            ClientSpec(clientID: clientID, redirectURIs: [redirectURI, loopbackRedirectURI], firstParty: true))
         _ = try await admin.addUser(username: username, email: "ada@example.com", password: password)
         return IntegrationServer(running: running, directory: directory)
     }

@@ -94,6 +94,31 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    @Test("every bearer operation under /api/ documents the 403 for a third-party token; /userinfo does not")
+    func firstPartyResponses() async throws {
+        try await withTestServer { server in
+            let document = try await document(server)
+            let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
+            var checked = 0
+            for (path, item) in paths {
+                for (method, operation) in item {
+                    guard let security = operation["security"] as? [[String: Any]],
+                        security.contains(where: { $0["bearerAuth"] != nil })
+                    else { continue }
+                    let responses = try #require(operation["responses"] as? [String: [String: Any]])
+                    let forbidden = responses["403"]?["description"] as? String ?? ""
+                    if path.hasPrefix("/api/") {
+                        #expect(forbidden.contains("(1021)"), "\(method.uppercased()) \(path)")
+                        checked += 1
+                    } else {
+                        #expect(!forbidden.contains("(1021)"), "\(method.uppercased()) \(path)")
+                    }
+                }
+            }
+            #expect(checked >= 15, "the account and MFA operations were found")
+        }
+    }
+
     @Test("schemas are read off the wire types: members, types and required fields")
     func schemasMatchWireTypes() async throws {
         try await withTestServer { server in

@@ -138,7 +138,7 @@ struct AuthorizationChallengeTests {
             try await server.store.upsertClient(
                 ClientRecord(
                     clientID: "machine", name: "Machine", secretHash: try TestServer.hasher.hash(Fixtures.backendSecret),
-                    grantTypes: [.clientCredentials], tokenEndpointAuthMethod: .clientSecretPost))
+                    grantTypes: [.clientCredentials], tokenEndpointAuthMethod: .clientSecretPost, firstParty: true))
             flow.clientID = "machine"
             flow.scope = "openid"
             let grant = try await flow.start(extra: ["client_secret": Fixtures.backendSecret])
@@ -150,6 +150,9 @@ struct AuthorizationChallengeTests {
     @Test("a confidential client must authenticate (client_secret_basic)")
     func confidentialClient() async throws {
         try await withTestServer { server in
+            var backend = try #require(try await server.store.client(id: Fixtures.backend))
+            backend.firstParty = true
+            try await server.store.upsertClient(backend)
             var flow = ChallengeFlow(server, clientID: Fixtures.backend)
             flow.scope = "openid"
             // No Basic header is sent on the failing request, so no Basic challenge comes back

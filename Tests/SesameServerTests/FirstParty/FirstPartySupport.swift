@@ -104,11 +104,13 @@ extension TestServer {
         try await mfaOutbox.messages(to: recipient).count
     }
 
-    /// Registers a public native client with the given MFA policy.
-    func addMFATestClient(_ clientID: String, policy: MFAPolicy) async throws {
+    /// Registers a public native client with the given MFA policy, first-party unless told
+    /// otherwise (only first-party clients may use `/authorize-challenge`).
+    func addMFATestClient(_ clientID: String, policy: MFAPolicy, firstParty: Bool = true) async throws {
         try await store.upsertClient(
             ClientRecord(
-                clientID: clientID, name: clientID, redirectURIs: ["com.example.\(clientID):/cb"], mfaPolicy: policy))
+                clientID: clientID, name: clientID, redirectURIs: ["com.example.\(clientID):/cb"], mfaPolicy: policy,
+                firstParty: firstParty))
     }
 
     /// Creates a user with a password; email verified unless told otherwise.

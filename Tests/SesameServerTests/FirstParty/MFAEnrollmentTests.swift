@@ -127,10 +127,16 @@ struct MFAEnrollmentTests {
             #expect(exhausted.errorCode == APIErrorCode.mfaAttemptsExhausted.rawValue)
             let gone = try await client.post("/api/mfa/sms/confirm", json: #"{"code":"\#(code)"}"#)
             #expect(gone.status == 404)
+            let unconfirmed = try #require(try await server.store.user(login: Fixtures.username)).claims
+            #expect(unconfirmed.phoneNumber == "+15550100" && unconfirmed.phoneNumberVerified != true)
 
             try await client.enrollSMS("+4712345678", server: server)
             #expect(try await client.list().json(MFAEnrollmentList.self).methods
                 == [MFAEnrollmentStatus(method: .sms, confirmed: true, destination: "+47******78")])
+            // The confirmed number replaces the unverified profile number, verified (OIDC Core §5.1).
+            let confirmed = try #require(try await server.store.user(login: Fixtures.username)).claims
+            #expect(confirmed.phoneNumber == "+4712345678")
+            #expect(confirmed.phoneNumberVerified == true)
             let missingCode = try ChallengeFlow.error(try await client.post("/api/mfa/sms/confirm", json: "{}"))
             #expect(missingCode.errorDetails?.first?.field == "code")
         }

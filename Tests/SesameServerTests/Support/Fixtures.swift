@@ -4,13 +4,15 @@ import SesameProtocol
 
 /// The clients and users every server test starts with.
 enum Fixtures {
-    /// A public native app: loopback and private-use-scheme redirects.
+    /// A public native app of the operator (first-party: native sign-in, account APIs):
+    /// loopback and private-use-scheme redirects.
     static let nativeApp = "native-app"
     static let nativeRedirect = "com.example.app:/oauth2redirect"
     static let loopbackRegistered = "http://127.0.0.1/callback"
     static let nativePostLogout = "com.example.app:/signed-out"
 
-    /// A second public app of the same vendor (browser SSO), ID tokens ES256.
+    /// A second public app (browser SSO), ID tokens ES256; third-party, so no
+    /// `/authorize-challenge` and no account APIs.
     static let secondApp = "second-app"
     static let secondRedirect = "com.example.second:/cb"
 
@@ -34,7 +36,8 @@ enum Fixtures {
                 clientID: nativeApp, name: "Native App",
                 redirectURIs: [nativeRedirect, loopbackRegistered],
                 postLogoutRedirectURIs: [nativePostLogout],
-                allowedScopes: ["openid", "profile", "email", "phone", "address", "offline_access"]))
+                allowedScopes: ["openid", "profile", "email", "phone", "address", "offline_access"],
+                firstParty: true))
         try await store.upsertClient(
             ClientRecord(
                 clientID: secondApp, name: "Second App", redirectURIs: [secondRedirect],

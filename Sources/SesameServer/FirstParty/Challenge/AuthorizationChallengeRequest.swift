@@ -31,6 +31,7 @@ struct AuthorizationChallengeRequest: Sendable {
             throw EndpointFailure(.invalidRequest, "A parameter is longer than \(maxParameterLength) characters.")
         }
         let client = try await services.clientAuthenticator.authenticate(request, form: form)
+        try requireFirstParty(client)
         guard client.grantTypes.contains(.authorizationCode) else {
             throw EndpointFailure(.unauthorizedClient, "This client may not use the authorization code grant.")
         }
@@ -61,5 +62,19 @@ struct AuthorizationChallengeRequest: Sendable {
         return AuthorizationChallengeRequest(
             client: client, scopes: scopes, codeChallenge: challenge, acrValues: form["acr_values"],
             reauthentication: reauthentication, uiLocales: form["ui_locales"])
+    }
+
+    /// The endpoint is for first-party clients only (draft-ietf-oauth-first-party-apps,
+    /// Security Considerations, "First-Party Applications"): a third-party app must never see
+    /// the user's password. Applies to sign-in and step-up; continuations are bound to the
+    /// client that started them.
+    static func requireFirstParty(_ client: ClientRecord) throws {
+        guard client.firstParty else {
+            throw EndpointFailure(
+                .unauthorizedClient,
+                "'\(client.clientID)' is not a first-party client, so it may not use /authorize-challenge. "
+                    + "Register the client as first-party (seed `first_party: true` or "
+                    + "`sesame client add --first-party`) or sign in through the browser at /authorize.")
+        }
     }
 }

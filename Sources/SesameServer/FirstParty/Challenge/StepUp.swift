@@ -8,6 +8,8 @@ import SesameProtocol
 /// The code that completes it carries `acr` `urn:sesame:acr:mfa` and `amr` with `mfa`.
 ///
 /// Only enrolled second factors are offered: a user without one is told to enrol (2006).
+/// The client must be first-party (``AuthorizationChallengeRequest/requireFirstParty(_:)``)
+/// and the token must be its own, so a third-party token cannot start a step-up.
 struct StepUp: Sendable {
     let services: ServerServices
 

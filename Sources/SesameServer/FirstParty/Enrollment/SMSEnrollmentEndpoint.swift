@@ -4,12 +4,15 @@ import SesameProtocol
 
 /// SMS enrolment (issue #5 contract): `POST /api/mfa/sms` `{"phone_number": "+4712345678"}`
 /// (E.164) sends a code by SMS and answers 202 with the pending enrolment
-/// (`confirmed: false`); `POST /api/mfa/sms/confirm` `{"code"}` confirms the number.
+/// (`confirmed: false`); `POST /api/mfa/sms/confirm` `{"code"}` confirms the number, which
+/// also becomes the profile's verified `phone_number` (OIDC Core §5.1), see
+/// ``verifiedPhoneClaims(_:number:)``.
 struct SMSEnrollmentEndpoint: Sendable {
     let services: ServerServices
 
     func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let body = try await MFAJSONBody.decode(
             SMSEnrollmentRequest.self, from: request, context: context, localizer: services.localizer)
         let locales = LocalePreference.from(request: request)
@@ -37,7 +40,8 @@ struct SMSEnrollmentEndpoint: Sendable {
     }
 
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let body = try await MFAJSONBody.decode(
             MFACodeSubmission.self, from: request, context: context, localizer: services.localizer)
         let enrollment = try await EnrollmentConfirmation(services: services).confirm(
@@ -46,7 +50,28 @@ struct SMSEnrollmentEndpoint: Sendable {
             guard let digest = pending.codeDigest else { return false }
             return OneTimeCode.matches(body.code, digest: digest)
         }
+        if let number = enrollment.phoneNumber, let claims = Self.verifiedPhoneClaims(user.claims, number: number) {
+            var updated = user
+            let now = services.now()
+            updated.claims = claims
+            updated.claims.updatedAt = Int(now.timeIntervalSince1970)
+            updated.updatedAt = now
+            try await services.store.updateUser(updated)
+        }
         context.annotations.record(outcome: "mfa_sms_confirmed")
         return JSONResponse.make(MFAEnrollmentEndpoints.status(enrollment, user: user))
+    }
+
+    /// The code proved the user receives SMS at `number`, so it is their verified
+    /// `phone_number` (OIDC Core §5.1 `phone_number_verified`): set when the profile has no
+    /// number, an unverified one, or this one unverified. A different number that is already
+    /// verified is kept. `nil` when nothing changes.
+    static func verifiedPhoneClaims(_ claims: StandardClaims, number: String) -> StandardClaims? {
+        if claims.phoneNumber == number, claims.phoneNumberVerified == true { return nil }
+        if let current = claims.phoneNumber, current != number, claims.phoneNumberVerified == true { return nil }
+        var result = claims
+        result.phoneNumber = number
+        result.phoneNumberVerified = true
+        return result
     }
 }

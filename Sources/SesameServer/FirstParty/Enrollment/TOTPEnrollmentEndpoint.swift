@@ -11,7 +11,8 @@ struct TOTPEnrollmentEndpoint: Sendable {
     let services: ServerServices
 
     func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let existing = try await services.mfaStore.mfaEnrollments(userID: user.id).first { $0.method == .totp }
         if existing?.confirmed == true {
             throw EndpointFailure(
@@ -29,7 +30,8 @@ struct TOTPEnrollmentEndpoint: Sendable {
     }
 
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (_, user) = try await BearerAuthentication(services: services)
+            .authenticateFirstParty(request, context: context)
         let body = try await MFAJSONBody.decode(
             MFACodeSubmission.self, from: request, context: context, localizer: services.localizer)
         let authenticator = TOTPAuthenticator(services: services)

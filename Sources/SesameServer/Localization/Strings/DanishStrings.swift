@@ -67,6 +67,7 @@ enum DanishStrings {
         "error.interaction_required": "Log ind igen.",
         "error.invalid_token": "Din session er udløbet. Log ind igen.",
         "error.insufficient_scope": "Denne app har ikke tilladelse til at gøre dette. Log ind igen, eller kontakt appens udvikler.",
+        "error.first_party_client_required": "Denne app må ikke administrere din konto. Foretag ændringen i tjenestens egen app eller på dens websted.",
         "error.invalid_redirect_uri": "Denne app sendte en ugyldig returadresse. Kontakt appens udvikler.",
         "error.pkce_required": "Appen sendte en anmodning, som logintjenesten ikke kunne acceptere. Prøv igen, eller kontakt appens udvikler.",
         "error.unsupported_token_type": "Appen sendte en anmodning, som logintjenesten ikke kunne acceptere. Prøv igen, eller kontakt appens udvikler.",

@@ -66,6 +66,7 @@ enum DutchStrings {
         "error.interaction_required": "Log opnieuw in.",
         "error.invalid_token": "Uw sessie is verlopen. Log opnieuw in.",
         "error.insufficient_scope": "Deze app heeft hiervoor geen toestemming. Log opnieuw in of neem contact op met de ontwikkelaar van de app.",
+        "error.first_party_client_required": "Deze app mag uw account niet beheren. Breng deze wijziging aan in de app of op de website van de dienst zelf.",
         "error.invalid_redirect_uri": "Deze app heeft een ongeldig retouradres verstuurd. Neem contact op met de ontwikkelaar van de app.",
         "error.pkce_required": "De app heeft een verzoek verstuurd dat de inlogdienst niet kon accepteren. Probeer het opnieuw of neem contact op met de ontwikkelaar van de app.",
         "error.unsupported_token_type": "De app heeft een verzoek verstuurd dat de inlogdienst niet kon accepteren. Probeer het opnieuw of neem contact op met de ontwikkelaar van de app.",

@@ -79,6 +79,8 @@ public enum EnglishStrings {
         case .loginRequired, .consentRequired, .interactionRequired: return signInAgain
         case .insufficientScope:
             return "This app does not have permission to do this. Sign in again, or contact the app's developer."
+        case .firstPartyClientRequired:
+            return "This app is not allowed to manage your account. Make this change in the service's own app or website."
         case .invalidRedirectURI:
             return "This app sent an invalid return address. Contact the app's developer."
         case .csrfFailed: return "This sign-in form expired. Go back to the app and try again."

@@ -67,6 +67,7 @@ enum FinnishStrings {
         "error.interaction_required": "Kirjaudu sisään uudelleen.",
         "error.invalid_token": "Istuntosi on vanhentunut. Kirjaudu sisään uudelleen.",
         "error.insufficient_scope": "Tällä sovelluksella ei ole oikeutta tähän. Kirjaudu sisään uudelleen tai ota yhteyttä sovelluksen kehittäjään.",
+        "error.first_party_client_required": "Tämä sovellus ei saa hallita tiliäsi. Tee muutos palvelun omassa sovelluksessa tai verkkosivustolla.",
         "error.invalid_redirect_uri": "Tämä sovellus lähetti virheellisen paluuosoitteen. Ota yhteyttä sovelluksen kehittäjään.",
         "error.pkce_required": "Sovellus lähetti pyynnön, jota kirjautumispalvelu ei voinut hyväksyä. Yritä uudelleen tai ota yhteyttä sovelluksen kehittäjään.",
         "error.unsupported_token_type": "Sovellus lähetti pyynnön, jota kirjautumispalvelu ei voinut hyväksyä. Yritä uudelleen tai ota yhteyttä sovelluksen kehittäjään.",

@@ -66,6 +66,7 @@ enum FrenchStrings {
         "error.interaction_required": "Veuillez vous reconnecter.",
         "error.invalid_token": "Votre session a expiré. Veuillez vous reconnecter.",
         "error.insufficient_scope": "Cette application n'a pas l'autorisation d'effectuer cette action. Reconnectez-vous ou contactez le développeur de l'application.",
+        "error.first_party_client_required": "Cette application n'est pas autorisée à gérer votre compte. Effectuez cette modification dans l'application ou sur le site web du service lui-même.",
         "error.invalid_redirect_uri": "Cette application a envoyé une adresse de retour non valide. Contactez le développeur de l'application.",
         "error.pkce_required": "L'application a envoyé une requête que le service de connexion n'a pas pu accepter. Réessayez ou contactez le développeur de l'application.",
         "error.unsupported_token_type": "L'application a envoyé une requête que le service de connexion n'a pas pu accepter. Réessayez ou contactez le développeur de l'application.",

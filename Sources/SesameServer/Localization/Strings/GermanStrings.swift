@@ -66,6 +66,7 @@ enum GermanStrings {
         "error.interaction_required": "Bitte melden Sie sich erneut an.",
         "error.invalid_token": "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.",
         "error.insufficient_scope": "Diese App hat dafür keine Berechtigung. Melden Sie sich erneut an oder wenden Sie sich an den Entwickler der App.",
+        "error.first_party_client_required": "Diese App darf Ihr Konto nicht verwalten. Nehmen Sie diese Änderung in der App oder auf der Website des Dienstes selbst vor.",
         "error.invalid_redirect_uri": "Diese App hat eine ungültige Rücksprungadresse gesendet. Wenden Sie sich an den Entwickler der App.",
         "error.pkce_required": "Die App hat eine Anfrage gesendet, die der Anmeldedienst nicht annehmen konnte. Versuchen Sie es erneut oder wenden Sie sich an den Entwickler der App.",
         "error.unsupported_token_type": "Die App hat eine Anfrage gesendet, die der Anmeldedienst nicht annehmen konnte. Versuchen Sie es erneut oder wenden Sie sich an den Entwickler der App.",

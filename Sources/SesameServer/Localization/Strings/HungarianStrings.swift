@@ -66,6 +66,7 @@ enum HungarianStrings {
         "error.interaction_required": "Jelentkezzen be újra.",
         "error.invalid_token": "A munkamenete lejárt. Jelentkezzen be újra.",
         "error.insufficient_scope": "Ennek az alkalmazásnak nincs engedélye ehhez a művelethez. Jelentkezzen be újra, vagy forduljon az alkalmazás fejlesztőjéhez.",
+        "error.first_party_client_required": "Ez az alkalmazás nem kezelheti az Ön fiókját. A módosítást a szolgáltatás saját alkalmazásában vagy webhelyén végezze el.",
         "error.invalid_redirect_uri": "Ez az alkalmazás érvénytelen visszatérési címet küldött. Forduljon az alkalmazás fejlesztőjéhez.",
         "error.pkce_required": "Az alkalmazás olyan kérést küldött, amelyet a bejelentkezési szolgáltatás nem tudott elfogadni. Próbálja újra, vagy forduljon az alkalmazás fejlesztőjéhez.",
         "error.unsupported_token_type": "Az alkalmazás olyan kérést küldött, amelyet a bejelentkezési szolgáltatás nem tudott elfogadni. Próbálja újra, vagy forduljon az alkalmazás fejlesztőjéhez.",

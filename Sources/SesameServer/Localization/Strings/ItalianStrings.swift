@@ -66,6 +66,7 @@ enum ItalianStrings {
         "error.interaction_required": "Acceda di nuovo.",
         "error.invalid_token": "La sessione è scaduta. Acceda di nuovo.",
         "error.insufficient_scope": "Questa app non ha l'autorizzazione per eseguire questa operazione. Acceda di nuovo o contatti lo sviluppatore dell'app.",
+        "error.first_party_client_required": "Questa app non è autorizzata a gestire il suo account. Effettui questa modifica nell'app o sul sito web del servizio stesso.",
         "error.invalid_redirect_uri": "Questa app ha inviato un indirizzo di ritorno non valido. Contatti lo sviluppatore dell'app.",
         "error.pkce_required": "L'app ha inviato una richiesta che il servizio di accesso non ha potuto accettare. Riprovi o contatti lo sviluppatore dell'app.",
         "error.unsupported_token_type": "L'app ha inviato una richiesta che il servizio di accesso non ha potuto accettare. Riprovi o contatti lo sviluppatore dell'app.",

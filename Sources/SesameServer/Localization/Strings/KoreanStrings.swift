@@ -66,6 +66,7 @@ enum KoreanStrings {
         "error.interaction_required": "다시 로그인하세요.",
         "error.invalid_token": "세션이 만료되었습니다. 다시 로그인하세요.",
         "error.insufficient_scope": "이 앱에는 이 작업을 수행할 권한이 없습니다. 다시 로그인하거나 앱 개발자에게 문의하세요.",
+        "error.first_party_client_required": "이 앱은 계정을 관리할 수 없습니다. 서비스 자체 앱이나 웹사이트에서 변경하세요.",
         "error.invalid_redirect_uri": "이 앱이 잘못된 반환 주소를 보냈습니다. 앱 개발자에게 문의하세요.",
         "error.pkce_required": "앱에서 보낸 요청을 로그인 서비스가 처리할 수 없습니다. 다시 시도하거나 앱 개발자에게 문의하세요.",
         "error.unsupported_token_type": "앱에서 보낸 요청을 로그인 서비스가 처리할 수 없습니다. 다시 시도하거나 앱 개발자에게 문의하세요.",

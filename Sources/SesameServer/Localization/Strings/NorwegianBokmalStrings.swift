@@ -66,6 +66,7 @@ enum NorwegianBokmalStrings {
         "error.interaction_required": "Logg på igjen.",
         "error.invalid_token": "Økten din er utløpt. Logg på igjen.",
         "error.insufficient_scope": "Denne appen har ikke tillatelse til å gjøre dette. Logg på igjen, eller kontakt utvikleren av appen.",
+        "error.first_party_client_required": "Denne appen har ikke lov til å administrere kontoen din. Gjør endringen i tjenestens egen app eller på nettstedet.",
         "error.invalid_redirect_uri": "Denne appen sendte en ugyldig returadresse. Kontakt utvikleren av appen.",
         "error.pkce_required": "Appen sendte en forespørsel som påloggingstjenesten ikke kunne godta. Prøv igjen, eller kontakt utvikleren av appen.",
         "error.unsupported_token_type": "Appen sendte en forespørsel som påloggingstjenesten ikke kunne godta. Prøv igjen, eller kontakt utvikleren av appen.",

@@ -66,6 +66,7 @@ enum PortugueseStrings {
         "error.interaction_required": "Faça login novamente.",
         "error.invalid_token": "Sua sessão expirou. Faça login novamente.",
         "error.insufficient_scope": "Este aplicativo não tem permissão para fazer isso. Faça login novamente ou entre em contato com o desenvolvedor do aplicativo.",
+        "error.first_party_client_required": "Este aplicativo não tem permissão para gerenciar sua conta. Faça essa alteração no aplicativo ou no site do próprio serviço.",
         "error.invalid_redirect_uri": "Este aplicativo enviou um endereço de retorno inválido. Entre em contato com o desenvolvedor do aplicativo.",
         "error.pkce_required": "O aplicativo enviou uma solicitação que o serviço de login não pôde aceitar. Tente novamente ou entre em contato com o desenvolvedor do aplicativo.",
         "error.unsupported_token_type": "O aplicativo enviou uma solicitação que o serviço de login não pôde aceitar. Tente novamente ou entre em contato com o desenvolvedor do aplicativo.",

@@ -67,6 +67,7 @@ enum SimplifiedChineseStrings {
         "error.interaction_required": "请重新登录。",
         "error.invalid_token": "您的会话已过期。请重新登录。",
         "error.insufficient_scope": "此应用无权执行此操作。请重新登录，或联系应用开发者。",
+        "error.first_party_client_required": "此应用无权管理您的账户。请在该服务自己的应用或网站中进行此更改。",
         "error.invalid_redirect_uri": "此应用发送了无效的返回地址。请联系应用开发者。",
         "error.pkce_required": "登录服务无法接受应用发送的请求。请重试，或联系应用开发者。",
         "error.unsupported_token_type": "登录服务无法接受应用发送的请求。请重试，或联系应用开发者。",

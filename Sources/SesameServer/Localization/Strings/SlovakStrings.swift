@@ -66,6 +66,7 @@ enum SlovakStrings {
         "error.interaction_required": "Prihláste sa znova.",
         "error.invalid_token": "Vaša relácia vypršala. Prihláste sa znova.",
         "error.insufficient_scope": "Táto aplikácia na to nemá oprávnenie. Prihláste sa znova alebo kontaktujte vývojára aplikácie.",
+        "error.first_party_client_required": "Táto aplikácia nesmie spravovať váš účet. Túto zmenu vykonajte v aplikácii alebo na webe samotnej služby.",
         "error.invalid_redirect_uri": "Táto aplikácia odoslala neplatnú návratovú adresu. Kontaktujte vývojára aplikácie.",
         "error.pkce_required": "Aplikácia odoslala požiadavku, ktorú prihlasovacia služba nemohla prijať. Skúste to znova alebo kontaktujte vývojára aplikácie.",
         "error.unsupported_token_type": "Aplikácia odoslala požiadavku, ktorú prihlasovacia služba nemohla prijať. Skúste to znova alebo kontaktujte vývojára aplikácie.",

@@ -66,6 +66,7 @@ enum SpanishStrings {
         "error.interaction_required": "Vuelva a iniciar sesión.",
         "error.invalid_token": "Su sesión ha caducado. Vuelva a iniciar sesión.",
         "error.insufficient_scope": "Esta aplicación no tiene permiso para hacer esto. Vuelva a iniciar sesión o póngase en contacto con el desarrollador de la aplicación.",
+        "error.first_party_client_required": "Esta aplicación no tiene permiso para gestionar su cuenta. Realice este cambio en la aplicación o el sitio web del propio servicio.",
         "error.invalid_redirect_uri": "Esta aplicación envió una dirección de retorno no válida. Póngase en contacto con el desarrollador de la aplicación.",
         "error.pkce_required": "La aplicación envió una solicitud que el servicio de inicio de sesión no pudo aceptar. Inténtelo de nuevo o póngase en contacto con el desarrollador de la aplicación.",
         "error.unsupported_token_type": "La aplicación envió una solicitud que el servicio de inicio de sesión no pudo aceptar. Inténtelo de nuevo o póngase en contacto con el desarrollador de la aplicación.",

@@ -67,6 +67,7 @@ enum SwedishStrings {
         "error.interaction_required": "Logga in igen.",
         "error.invalid_token": "Din session har gått ut. Logga in igen.",
         "error.insufficient_scope": "Appen har inte behörighet att göra detta. Logga in igen eller kontakta appens utvecklare.",
+        "error.first_party_client_required": "Appen får inte hantera ditt konto. Gör ändringen i tjänstens egen app eller på dess webbplats.",
         "error.invalid_redirect_uri": "Appen skickade en ogiltig returadress. Kontakta appens utvecklare.",
         "error.pkce_required": "Appen skickade en begäran som inloggningstjänsten inte kunde ta emot. Försök igen eller kontakta appens utvecklare.",
         "error.unsupported_token_type": "Appen skickade en begäran som inloggningstjänsten inte kunde ta emot. Försök igen eller kontakta appens utvecklare.",

@@ -67,6 +67,7 @@ enum TraditionalChineseStrings {
         "error.interaction_required": "請重新登入。",
         "error.invalid_token": "您的工作階段已過期。請重新登入。",
         "error.insufficient_scope": "此應用程式無權執行此操作。請重新登入，或聯絡應用程式開發人員。",
+        "error.first_party_client_required": "此應用程式無權管理您的帳戶。請在該服務本身的應用程式或網站中進行此變更。",
         "error.invalid_redirect_uri": "此應用程式傳送了無效的返回網址。請聯絡應用程式開發人員。",
         "error.pkce_required": "登入服務無法接受應用程式傳送的要求。請再試一次，或聯絡應用程式開發人員。",
         "error.unsupported_token_type": "登入服務無法接受應用程式傳送的要求。請再試一次，或聯絡應用程式開發人員。",

@@ -89,8 +89,9 @@ struct DemoWalkthrough {
         let (client, _) = try await admin.addClient(
             ClientSpec(
                 clientID: Self.clientID, name: "Sesame demo app",
-                redirectURIs: [Self.redirectURI.absoluteString]))
-        steps.ok("client \(client.clientID): public, PKCE, redirect \(Self.redirectURI.absoluteString) (any loopback port)")
+                redirectURIs: [Self.redirectURI.absoluteString], firstParty: true))
+        steps.ok(
+            "client \(client.clientID): public, first-party (native sign-in, account APIs), PKCE, redirect \(Self.redirectURI.absoluteString) (any loopback port)")
         let (resource, secret) = try await admin.addClient(
             ClientSpec(
                 clientID: Self.resourceServerID, name: "Demo API", confidential: true,
