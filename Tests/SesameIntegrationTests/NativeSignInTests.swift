@@ -77,6 +77,32 @@ struct NativeSignInTests {
         }
     }
 
+    @Test func tooManyWrongPasswordsAreThrottledWithRetryAfter() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let client = server.sdk()
+            for _ in 1...5 {
+                await #expect(throws: SesameError.self) {
+                    _ = try await client.login(username: user.username, password: "not-the-password")
+                }
+            }
+            // Even the right password is refused now, without being checked.
+            let error = await #expect(throws: SesameError.self) {
+                _ = try await client.login(username: user.username, password: user.password)
+            }
+            guard case .requestFailed(let apiError, 429)? = error else {
+                Issue.record("expected requestFailed 429, got \(String(describing: error))")
+                return
+            }
+            #expect(apiError.code == .tooManyAttempts)
+            #expect(error?.apiErrorCode == .tooManyAttempts)
+            #expect((1...30).contains(error?.retryAfter ?? 0), "the first lockout is 30 s")
+            #expect(apiError.errorUserMessage?.isEmpty == false)
+            #expect(apiError.errorID != nil)
+            #expect(await client.accounts().isEmpty)
+        }
+    }
+
     @Test func emailCodeAsSecondFactor() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")

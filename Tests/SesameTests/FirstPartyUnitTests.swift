@@ -96,6 +96,23 @@ struct FirstPartyUnitTests {
         }
     }
 
+    @Test func throttledPasswordIsARequestErrorWithRetryAfter() throws {
+        #expect {
+            _ = try AuthorizationChallengeClient.outcome(
+                data: json([
+                    "error": "temporarily_unavailable", "error_code": 2009, "retry_after": 60,
+                    "error_description": "Too many failed password attempts. Try again in 60 seconds.",
+                    "error_user_msg": "Too many incorrect password attempts.", "error_id": "e1",
+                ]), status: 429)
+        } throws: { error in
+            guard let error = error as? SesameError, case .requestFailed(let apiError, 429) = error else {
+                return false
+            }
+            return error.apiErrorCode == .tooManyAttempts && error.retryAfter == 60
+                && apiError.errorUserMessage == "Too many incorrect password attempts." && apiError.errorID == "e1"
+        }
+    }
+
     @Test func providerWithoutChallengeEndpointIsAClearConfigurationError() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)

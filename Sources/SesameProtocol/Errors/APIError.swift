@@ -31,12 +31,16 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
     public var mfaMethods: [String]?
     /// With a wrong code or PIN: attempts left before the exchange is cancelled.
     public var remainingAttempts: Int?
+    /// With HTTP 429 (`too_many_attempts`, 2009): seconds to wait before trying again, the same
+    /// value as the `Retry-After` header (RFC 9110 §10.2.3).
+    public var retryAfter: Int?
 
     public init(
         error: String, errorDescription: String? = nil, errorURI: String? = nil,
         errorID: String? = nil, errorCode: Int? = nil, errorUserMessage: String? = nil,
         errorMessageKey: String? = nil, errorDetails: [FieldError]? = nil,
-        authSession: String? = nil, mfaMethods: [String]? = nil, remainingAttempts: Int? = nil
+        authSession: String? = nil, mfaMethods: [String]? = nil, remainingAttempts: Int? = nil,
+        retryAfter: Int? = nil
     ) {
         self.error = error
         self.errorDescription = errorDescription
@@ -49,6 +53,7 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
         self.authSession = authSession
         self.mfaMethods = mfaMethods
         self.remainingAttempts = remainingAttempts
+        self.retryAfter = retryAfter
     }
 
     /// An error for a code from the table, with its default description and message key.
@@ -84,6 +89,7 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
         case authSession = "auth_session"
         case mfaMethods = "mfa_methods"
         case remainingAttempts = "remaining_attempts"
+        case retryAfter = "retry_after"
     }
 }
 

@@ -41,6 +41,11 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     case mfaMethodUnavailable = 2006
     case invalidAuthSession = 2007
     case emailNotVerified = 2008
+    /// Password guessing is throttled (OWASP Authentication Cheat Sheet, "Account Lockout";
+    /// NIST SP 800-63B §5.2.2 rate limiting): too many wrong passwords for this login name or
+    /// from this address. HTTP 429 (RFC 6585 §4) with `Retry-After` (RFC 9110 §10.2.3) and
+    /// `retry_after`; the password was not checked.
+    case tooManyAttempts = 2009
 
     // 3xxx — accounts and profile
     case validationFailed = 3000
@@ -85,7 +90,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .rateLimited: "slow_down"
         case .proofOfWorkRequired: "proof_of_work_required"
         case .serverError: "server_error"
-        case .temporarilyUnavailable: "temporarily_unavailable"
+        case .temporarilyUnavailable, .tooManyAttempts: "temporarily_unavailable"
         }
     }
 
@@ -97,7 +102,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .userNotFound, .deviceNotFound, .notFound: 404
         case .methodNotAllowed: 405
         case .emailTaken: 409
-        case .rateLimited, .proofOfWorkRequired: 429
+        case .rateLimited, .proofOfWorkRequired, .tooManyAttempts: 429
         case .serverError: 500
         case .temporarilyUnavailable: 503
         default: 400
@@ -157,6 +162,8 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .mfaMethodUnavailable: "That verification method is not available for this user."
         case .invalidAuthSession: "The auth_session is unknown or expired; start again."
         case .emailNotVerified: "The email address has not been verified yet."
+        case .tooManyAttempts:
+            "Too many failed password attempts for this login name or from this address; the password was not checked. Wait Retry-After seconds, then try again."
         case .validationFailed: "One or more fields are invalid; see error_details."
         case .emailTaken: "An account with this email address already exists."
         case .weakPassword: "The password does not meet the password policy."

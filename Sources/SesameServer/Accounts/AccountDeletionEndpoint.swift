@@ -3,10 +3,10 @@ import Hummingbird
 import SesameProtocol
 
 /// `DELETE /api/account` (bearer access token) ``AccountDeletionRequest`` → 204 (SPEC §1.8;
-/// issue #5 contract). The password confirms it (wrong → `invalid_credentials`, 2000). Removes
-/// the user with their refresh tokens (families revoked, so access tokens stop working),
-/// browser sessions, authorization codes, devices, pending codes and MFA data. Messages already
-/// in the outbox stay there.
+/// issue #5 contract). The password confirms it (wrong → `invalid_credentials`, 2000; throttled
+/// like sign-in → 429 `too_many_attempts`, 2009). Removes the user with their refresh tokens
+/// (families revoked, so access tokens stop working), browser sessions, authorization codes,
+/// devices, pending codes and MFA data. Messages already in the outbox stay there.
 struct AccountDeletionEndpoint: Sendable {
     let services: ServerServices
 
@@ -18,9 +18,15 @@ struct AccountDeletionEndpoint: Sendable {
             AccountDeletionRequest.self, from: request, context: context, required: ["password"],
             validation: validation
         ).value
-        guard await services.credentials.verifyPassword(input.password, for: user) else {
+        switch try await services.credentials.checkPassword(
+            input.password, attempt: LoginAttempt(account: user, context: context), user: { user })
+        {
+        case .accepted: break
+        case .rejected:
             context.annotations.record(outcome: "invalid_credentials")
             throw EndpointFailure(.invalidCredentials, "password is not the account's password.")
+        case .throttled(let retryAfter):
+            throw EndpointFailure.tooManyAttempts(retryAfter: retryAfter)
         }
         try await services.mfaStore.removeMFAData(userID: user.id)
         try await services.accountStore.removeDevices(userID: user.id)

@@ -4,8 +4,10 @@ import SesameProtocol
 
 /// `POST /api/password` (bearer access token) ``PasswordChangeRequest`` → 200 `{}`
 /// (SPEC §1.8: the current password is required). A wrong current password is
-/// `invalid_credentials` (2000). The user's other refresh tokens and browser sessions are
-/// revoked; the token family and session the request came from stay signed in.
+/// `invalid_credentials` (2000); too many wrong ones are throttled with the sign-in limits of the
+/// username (``LoginThrottle``, 429 `too_many_attempts`, 2009). The user's other refresh tokens
+/// and browser sessions are revoked; the token family and session the request came from stay
+/// signed in.
 struct PasswordChangeEndpoint: Sendable {
     let services: ServerServices
 
@@ -17,9 +19,15 @@ struct PasswordChangeEndpoint: Sendable {
             PasswordChangeRequest.self, from: request, context: context,
             required: ["current_password", "new_password"], validation: validation
         ).value
-        guard await services.credentials.verifyPassword(input.currentPassword, for: user) else {
+        switch try await services.credentials.checkPassword(
+            input.currentPassword, attempt: LoginAttempt(account: user, context: context), user: { user })
+        {
+        case .accepted: break
+        case .rejected:
             context.annotations.record(outcome: "invalid_credentials")
             throw EndpointFailure(.invalidCredentials, "current_password is not the account's password.")
+        case .throttled(let retryAfter):
+            throw EndpointFailure.tooManyAttempts(retryAfter: retryAfter)
         }
         let violations = validation.password(
             input.newPassword, field: "new_password", email: user.email, username: user.username)

@@ -5,7 +5,8 @@ import SesameProtocol
 
 /// The hosted login form's target, `POST /login` (SPEC §1.1). Checks the double-submit CSRF
 /// token, validates the carried authorization request again from scratch, verifies the password
-/// (constant work whether or not the user exists), asks for a second factor when the client's
+/// (constant work whether or not the user exists; throttled by ``LoginThrottle``, refused as
+/// HTTP 429 with the message in the form), asks for a second factor when the client's
 /// MFA policy, the user's enrolments or `acr_values` require one (``HostedMFAStep``), starts the
 /// browser SSO session and redirects to the client with a code.
 struct LoginEndpoint: Sendable {
@@ -43,13 +44,29 @@ struct LoginEndpoint: Sendable {
 
         let username = (form["username"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
-        let user = username.isEmpty ? nil : try await services.store.user(login: username)
-        guard await services.credentials.verifyPassword(password, for: user), let user else {
+        let store = services.store
+        let check = try await services.credentials.checkPassword(
+            password, attempt: LoginAttempt(login: username, context: context)
+        ) { username.isEmpty ? nil : try await store.user(login: username) }
+        let user: UserRecord
+        switch check {
+        case .accepted(let signedIn):
+            user = signedIn
+        case .rejected:
             context.annotations.record(outcome: "invalid_credentials")
             return Self.form(
                 for: authorization, client: client, request: request, pages: services.pages,
                 cookies: services.cookies, username: username, errorKey: "login.failed",
                 status: .unauthorized)
+        case .throttled(let retryAfter):
+            // Like a wrong password, in the form, but 429 with Retry-After (RFC 6585 §4).
+            context.annotations.record(outcome: "password_throttled")
+            var response = Self.form(
+                for: authorization, client: client, request: request, pages: services.pages,
+                cookies: services.cookies, username: username, errorKey: APIErrorCode.tooManyAttempts.messageKey,
+                status: .tooManyRequests)
+            response.headers[.retryAfter] = String(retryAfter)
+            return response
         }
 
         if let mfaStep = try await HostedMFAStep(services: services).begin(

@@ -57,7 +57,7 @@ extension OpenAPIPaths {
                     requestBody: .json("PasswordChangeRequest"),
                     responses: merged(
                         ["200": .json("Empty", "Password changed.")], wrongPassword, passwordErrors, badRequest,
-                        firstPartyToken),
+                        firstPartyToken, throttledPassword),
                     security: bearer)),
             "/api/email": OpenAPI.PathItem(
                 post: Operation(
@@ -81,7 +81,8 @@ extension OpenAPIPaths {
                     "deleteAccount", tag: "Accounts", summary: "Delete the account",
                     description: "Removes the user, tokens, sessions, devices and MFA data.",
                     requestBody: .json("AccountDeletionRequest"),
-                    responses: merged(["204": .empty("Deleted.")], wrongPassword, badRequest, firstPartyToken),
+                    responses: merged(
+                        ["204": .empty("Deleted.")], wrongPassword, badRequest, firstPartyToken, throttledPassword),
                     security: bearer)),
             "/api/profile": OpenAPI.PathItem(
                 get: Operation(

@@ -27,6 +27,11 @@ enum OpenAPIPaths {
         invalidToken,
         ["403": .error(
             "insufficient_scope (1021): the token's client is not registered as first-party; only first-party clients may use this API.")])
+    /// ``LoginThrottle``: every endpoint that checks a password.
+    static let throttledPassword: Responses = [
+        "429": .error(
+            "too_many_attempts (2009, error temporarily_unavailable): too many failed passwords for this login name (5 in a row lock it for 30 s, doubling to 15 min) or from this client address (50 in 15 min lock it for 15 min); the password was not checked. Retry-After header and retry_after give the seconds to wait.")
+    ]
     static let badRequest: Responses = [
         "400": .error(
             "invalid_request (1000) for a wrong content type, malformed JSON or a too-large body; validation_failed (3000) with error_details per field.")
@@ -113,12 +118,13 @@ enum OpenAPIPaths {
                     summary: "Native sign-in (draft-ietf-oauth-first-party-apps)",
                     description: "First-party clients only (registered with first_party). Start with username, password and PKCE; answer MFA with auth_session + mfa_method, then auth_session + mfa_code. Step-up: Authorization: Bearer with acr_values=urn:sesame:acr:mfa. Redeem authorization_code at /token.",
                     requestBody: .form("AuthorizationChallengeRequest"),
-                    responses: [
-                        "200": .json("AuthorizationChallengeResponse", "Signed in: an authorization code."),
-                        "400": .error(
-                            "insufficient_authorization (2002) with auth_session and mfa_methods; invalid_grant for wrong credentials (2000), a wrong code (2003, remaining_attempts), an expired code (2004), no attempts left (2005) or an unknown auth_session (2007); unauthorized_client (1003) for a client that is not first-party."),
-                        "401": .error("invalid_client (1016): unknown client_id."),
-                    ],
+                    responses: merged(
+                        [
+                            "200": .json("AuthorizationChallengeResponse", "Signed in: an authorization code."),
+                            "400": .error(
+                                "insufficient_authorization (2002) with auth_session and mfa_methods; invalid_grant for wrong credentials (2000), a wrong code (2003, remaining_attempts), an expired code (2004), no attempts left (2005) or an unknown auth_session (2007); unauthorized_client (1003) for a client that is not first-party."),
+                            "401": .error("invalid_client (1016): unknown client_id."),
+                        ], throttledPassword),
                     security: noAuthentication)),
         ]
     }

@@ -76,7 +76,7 @@ enum OpenAPISchemas {
                 error: "e", errorDescription: "d", errorURI: "u", errorID: "i", errorCode: 1000,
                 errorUserMessage: "m", errorMessageKey: "k",
                 errorDetails: [FieldError(field: "f", message: "m", code: "c")], authSession: "s",
-                mfaMethods: ["email"], remainingAttempts: 1),
+                mfaMethods: ["email"], remainingAttempts: 1, retryAfter: 30),
             APIError(error: "e"),
             "Every error (RFC 6749 §5.2 plus SPEC §1.11): `error_code` is from APIErrorCode, `error_details[].code` one of \(FieldErrorCode.all.joined(separator: ", ")).")
         catalog.add(

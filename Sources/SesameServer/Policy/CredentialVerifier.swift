@@ -6,6 +6,8 @@ import Synchronization
 /// Checks passwords and client secrets against their PHC hashes without blocking an event
 /// loop: memory-hard hashing (tens of milliseconds) runs on the NIO thread pool.
 ///
+/// - Every password check goes through ``checkPassword(_:attempt:user:)``, which asks the
+///   ``LoginThrottle`` first: a throttled attempt is refused before any hashing.
 /// - Unknown users still cost one verification against a fixed dummy hash, so response time
 ///   does not reveal which usernames exist (OWASP authentication cheat sheet).
 /// - Client secrets are random ≥ 256-bit values; after one successful PHC verification the
@@ -13,6 +15,8 @@ import Synchronization
 ///   endpoint's hot path (refresh, client_credentials) does not pay for scrypt on every call.
 ///   A changed secret hash in the store invalidates the entry.
 final class CredentialVerifier: Sendable {
+    /// Limits password guessing per login name and client address.
+    let throttle: LoginThrottle
     private let hasher: any PasswordHasher
     private let dummyHash: String
     private let verifiedSecrets = Mutex<[String: VerifiedSecret]>([:])
@@ -23,14 +27,52 @@ final class CredentialVerifier: Sendable {
         var phc: String
     }
 
-    init(hasher: any PasswordHasher) throws {
+    init(hasher: any PasswordHasher, throttle: LoginThrottle = LoginThrottle()) throws {
         self.hasher = hasher
+        self.throttle = throttle
         self.dummyHash = try hasher.hash(SecureRandom.token())
     }
 
+    /// The result of ``checkPassword(_:attempt:user:)``.
+    enum PasswordCheck: Sendable {
+        /// The password is the user's.
+        case accepted(UserRecord)
+        /// Wrong password, unknown user or a user without a password: the same answer.
+        case rejected
+        /// Too many failures for this login name or address: the password was not checked.
+        case throttled(retryAfter: Int)
+    }
+
+    /// Checks a password typed for `attempt`: asks the ``LoginThrottle`` first (refused → no
+    /// store lookup, no hashing), then looks the user up with `user` and verifies the password
+    /// with constant work, and reports the outcome to the throttle.
+    func checkPassword(
+        _ password: String, attempt: LoginAttempt, user lookup: () async throws -> UserRecord?
+    ) async throws -> PasswordCheck {
+        let ticket: LoginThrottle.Ticket
+        switch throttle.admit(login: attempt.login, address: attempt.address) {
+        case .refused(let retryAfter): return .throttled(retryAfter: retryAfter)
+        case .admitted(let admitted): ticket = admitted
+        }
+        let user: UserRecord?
+        do {
+            user = try await lookup()
+        } catch {
+            throttle.finish(ticket, .abandoned)
+            throw error
+        }
+        if await verifyPassword(password, for: user), let user {
+            throttle.finish(ticket, .succeeded)
+            return .accepted(user)
+        }
+        throttle.finish(ticket, .failed)
+        return .rejected
+    }
+
     /// `true` when `password` matches the user's password hash. Always does one hash
-    /// verification, even when `user` is `nil` or has no password.
-    func verifyPassword(_ password: String, for user: UserRecord?) async -> Bool {
+    /// verification, even when `user` is `nil` or has no password. Not throttled: endpoints use
+    /// ``checkPassword(_:attempt:user:)``.
+    private func verifyPassword(_ password: String, for user: UserRecord?) async -> Bool {
         let phc = user?.passwordHash
         let hasher = self.hasher
         let dummy = self.dummyHash
@@ -64,5 +106,28 @@ final class CredentialVerifier: Sendable {
             }
         }
         return matches
+    }
+}
+
+/// Who is typing a password, as ``LoginThrottle`` counts it: the login name as sent and the
+/// address of the TCP peer (never `X-Forwarded-For`).
+struct LoginAttempt: Sendable {
+    var login: String
+    var address: String?
+
+    init(login: String, address: String?) {
+        self.login = login
+        self.address = address
+    }
+
+    /// A sign-in with the name the user typed.
+    init(login: String, context: SesameRequestContext) {
+        self.init(login: login, address: LoginThrottle.addressKey(context.remoteAddress))
+    }
+
+    /// A signed-in user confirming their password (password change, account deletion): counted
+    /// under the account's username, so these guesses share the sign-in limit of that name.
+    init(account user: UserRecord, context: SesameRequestContext) {
+        self.init(login: user.username, context: context)
     }
 }

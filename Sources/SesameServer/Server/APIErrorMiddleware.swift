@@ -49,6 +49,7 @@ struct APIErrorMiddleware: RouterMiddleware {
         body.authSession = failure.authSession
         body.mfaMethods = failure.mfaMethods
         body.remainingAttempts = failure.remainingAttempts
+        body.retryAfter = failure.retryAfter
         context.annotations.record(errorID: errorID)
         context.annotations.record(outcome: failure.code.error)
         logger.debug(
@@ -61,6 +62,9 @@ struct APIErrorMiddleware: RouterMiddleware {
         let status = failure.status ?? HTTPResponse.Status(code: failure.code.httpStatus)
         var response = JSONResponse.make(body, status: status, noStore: true)
         for field in failure.headers { response.headers.append(field) }
+        if let retryAfter = failure.retryAfter, response.headers[.retryAfter] == nil {
+            response.headers[.retryAfter] = String(retryAfter)
+        }
         return response
     }
 }

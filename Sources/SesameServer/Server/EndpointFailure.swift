@@ -19,6 +19,8 @@ struct EndpointFailure: Error, Sendable {
     var authSession: String?
     var mfaMethods: [String]?
     var remainingAttempts: Int?
+    /// Seconds to wait: sent as `retry_after` and, unless ``headers`` has one, `Retry-After`.
+    var retryAfter: Int?
     /// `ui_locales` sent in the request body, preferred over `Accept-Language` for
     /// `error_user_msg`.
     var uiLocales: String?
@@ -33,5 +35,14 @@ struct EndpointFailure: Error, Sendable {
         self.headers = headers
         self.details = details
         self.uiLocales = uiLocales
+    }
+
+    /// HTTP 429 `too_many_attempts` (2009) from ``LoginThrottle``: the password was not checked.
+    static func tooManyAttempts(retryAfter: Int) -> EndpointFailure {
+        var failure = EndpointFailure(
+            .tooManyAttempts,
+            "Too many failed password attempts for this login name or from this address; the password was not checked. Try again in \(retryAfter) second\(retryAfter == 1 ? "" : "s") (Retry-After).")
+        failure.retryAfter = retryAfter
+        return failure
     }
 }

@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// An SMTP relay for email when ``messageSender`` is `nil` (SMS then stays in the outbox).
     /// `nil`: the embedded outbox.
     public var smtp: SMTPConfiguration?
+    /// Throttling of password guessing per login name and client address (``LoginThrottle``).
+    public var loginThrottle: LoginThrottlePolicy
 
     public init(
         dataDirectory: DataDirectory, host: String = "127.0.0.1", port: Int = 8080,
@@ -47,6 +49,7 @@ public struct ServerConfiguration: Sendable {
         self.now = { Date() }
         self.messageSender = nil
         self.smtp = nil
+        self.loginThrottle = LoginThrottlePolicy()
     }
 }
 

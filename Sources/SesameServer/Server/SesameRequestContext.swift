@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 import Synchronization
 
 /// Per-request facts that endpoints record and the request log line reports: which client the
@@ -22,14 +23,19 @@ final class RequestAnnotations: Sendable {
     func record(errorID: String) { state.withLock { $0.errorID = errorID } }
 }
 
-/// The Hummingbird request context of the Sesame server: the core context plus the
-/// ``RequestAnnotations`` the logging middleware reads after the endpoint has answered.
-public struct SesameRequestContext: RequestContext {
+/// The Hummingbird request context of the Sesame server: the core context, the TCP peer's
+/// address and the ``RequestAnnotations`` the logging middleware reads after the endpoint has
+/// answered.
+public struct SesameRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The address of the connection's peer (not `X-Forwarded-For`, which any client can set);
+    /// ``LoginThrottle`` keys on it.
+    public let remoteAddress: SocketAddress?
     let annotations = RequestAnnotations()
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress
     }
 
     /// Form bodies at /token, /revoke, /introspect and /login are small.

@@ -73,7 +73,9 @@ public enum SesameServer {
             let services = try ServerServices(
                 issuer: issuer, issuerIdentifier: issuerIdentifier(issuer), store: store,
                 mfaStore: store, accountStore: store, messageSender: messageSender, keyRing: keyRing,
-                credentials: CredentialVerifier(hasher: configuration.passwordHasher),
+                credentials: CredentialVerifier(
+                    hasher: configuration.passwordHasher,
+                    throttle: LoginThrottle(policy: configuration.loginThrottle, now: configuration.now)),
                 pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
                 cookies: BrowserCookies(issuer: issuer),
                 authorizationCodeLifetime: configuration.authorizationCodeLifetime,

@@ -11,6 +11,8 @@ struct TestServer: Sendable {
     let running: RunningServer
     let directory: URL
     let clock: TestClock
+    /// The server's password hasher (``hasher`` unless a test passed a counting one).
+    let passwordHasher: any PasswordHasher
 
     var issuer: String { SesameServer.issuerIdentifier(running.issuer) }
     var baseURL: URL { running.issuer }
@@ -20,28 +22,30 @@ struct TestServer: Sendable {
     static let hasher = ScryptPasswordHasher(logN: 10)
 
     /// Starts a server on a new temp directory and seeds it.
-    static func start(seed: Bool = true) async throws -> TestServer {
+    static func start(seed: Bool = true, passwordHasher: any PasswordHasher = hasher) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sesame-server-tests-\(UUID().uuidString)")
-        let server = try await boot(directory: directory, clock: TestClock())
+        let server = try await boot(directory: directory, clock: TestClock(), passwordHasher: passwordHasher)
         if seed { try await Fixtures.seed(server.store) }
         return server
     }
 
-    private static func boot(directory: URL, clock: TestClock) async throws -> TestServer {
+    private static func boot(
+        directory: URL, clock: TestClock, passwordHasher: any PasswordHasher
+    ) async throws -> TestServer {
         var configuration = ServerConfiguration(
-            dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: hasher)
+            dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: passwordHasher)
         configuration.now = { clock.now }
         var logger = Logger(label: "sesame.tests")
         logger.logLevel = ProcessInfo.processInfo.environment["SESAME_TEST_LOG"] == nil ? .error : .debug
         let running = try await SesameServer.start(configuration, logger: logger)
-        return TestServer(running: running, directory: directory, clock: clock)
+        return TestServer(running: running, directory: directory, clock: clock, passwordHasher: passwordHasher)
     }
 
     /// Stops the server and starts a new one on the same data directory (new port).
     func restart() async throws -> TestServer {
         try await running.shutdown()
-        return try await Self.boot(directory: directory, clock: clock)
+        return try await Self.boot(directory: directory, clock: clock, passwordHasher: passwordHasher)
     }
 
     /// Stops the server and deletes its data directory.
@@ -55,15 +59,42 @@ struct TestServer: Sendable {
 
 /// A clock the tests move forward instead of sleeping.
 final class TestClock: Sendable {
-    private let offset = Mutex<TimeInterval>(0)
-    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
-    func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
+    private struct State {
+        var offset: TimeInterval = 0
+        var frozenAt: Date?
+    }
+
+    private let state = Mutex(State())
+    var now: Date { state.withLock { ($0.frozenAt ?? Date()).addingTimeInterval($0.offset) } }
+    func advance(by seconds: TimeInterval) { state.withLock { $0.offset += seconds } }
+    /// Stops real time from moving the clock: from now on only ``advance(by:)`` does, so
+    /// durations the server reports (e.g. `Retry-After`) are exact even on a loaded machine.
+    func freeze() { state.withLock { $0.frozenAt = $0.frozenAt ?? Date() } }
 }
 
 
+/// A ``TestServer/hasher`` that counts verifications, to prove a throttled attempt never
+/// reaches the password hash.
+final class CountingPasswordHasher: PasswordHasher {
+    private let inner = TestServer.hasher
+    private let count = Mutex(0)
+
+    /// `verify` calls so far.
+    var verifications: Int { count.withLock { $0 } }
+
+    func hash(_ password: String) throws -> String { try inner.hash(password) }
+    func verify(_ password: String, against phc: String) -> Bool {
+        count.withLock { $0 += 1 }
+        return inner.verify(password, against: phc)
+    }
+    func needsRehash(_ phc: String) -> Bool { inner.needsRehash(phc) }
+}
+
 /// Runs `body` against a fresh seeded server and always stops it.
-func withTestServer<T>(_ body: (TestServer) async throws -> T) async throws -> T {
-    let server = try await TestServer.start()
+func withTestServer<T>(
+    passwordHasher: any PasswordHasher = TestServer.hasher, _ body: (TestServer) async throws -> T
+) async throws -> T {
+    let server = try await TestServer.start(passwordHasher: passwordHasher)
     do {
         let result = try await body(server)
         try await server.stop()

@@ -15,7 +15,8 @@ import SesameProtocol
 /// - **continuation**: `auth_session` + `mfa_method` (send a code) or `mfa_code` (verify).
 ///
 /// A continuation is HTTP 400 `insufficient_authorization` (error_code 2002) carrying
-/// `auth_session` and `mfa_methods` (draft §5.2.2).
+/// `auth_session` and `mfa_methods` (draft §5.2.2). Password guessing is throttled
+/// (``LoginThrottle``): HTTP 429 `too_many_attempts` (2009) with `Retry-After`.
 struct AuthorizationChallengeEndpoint: Sendable {
     let services: ServerServices
 
@@ -60,11 +61,22 @@ struct AuthorizationChallengeEndpoint: Sendable {
                 details: missing.map { services.localizer.fieldError(field: $0, code: "required", locales: locales) })
         }
 
-        // Constant work: an unknown user costs one hash verification too.
-        let user = try await services.store.user(login: username)
-        guard await services.credentials.verifyPassword(password, for: user), let user else {
+        // Throttled per login name and address (429, no hashing); otherwise constant work: an
+        // unknown user costs one hash verification too.
+        let store = services.store
+        let user: UserRecord
+        let attempt = LoginAttempt(login: username, context: context)
+        switch try await services.credentials.checkPassword(
+            password, attempt: attempt, user: { try await store.user(login: username) })
+        {
+        case .accepted(let signedIn):
+            user = signedIn
+        case .rejected:
             context.annotations.record(outcome: "invalid_credentials")
             throw EndpointFailure(.invalidCredentials)
+        case .throttled(let retryAfter):
+            context.annotations.record(outcome: "password_throttled")
+            throw EndpointFailure.tooManyAttempts(retryAfter: retryAfter)
         }
 
         let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)

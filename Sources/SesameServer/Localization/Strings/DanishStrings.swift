@@ -85,6 +85,7 @@ enum DanishStrings {
         "error.mfa_method_unavailable": "Denne bekræftelsesmetode er ikke tilgængelig for din konto. Vælg en anden metode.",
         "error.invalid_auth_session": "Dit loginforsøg er udløbet. Start login forfra.",
         "error.email_not_verified": "Din e-mailadresse er ikke bekræftet endnu. Bekræft den med den kode, vi har sendt dig, og prøv derefter igen.",
+        "error.too_many_attempts": "For mange forsøg med forkert adgangskode. Vent et par minutter, og prøv derefter igen.",
         "error.validation_failed": "Nogle af de oplysninger, du har indtastet, er ugyldige. Ret de markerede felter, og prøv igen.",
         "error.email_taken": "Der findes allerede en konto med denne e-mailadresse. Log ind i stedet, eller nulstil din adgangskode.",
         "error.weak_password": "Denne adgangskode er for let at gætte. Vælg en længere adgangskode, der er sværere at gætte.",

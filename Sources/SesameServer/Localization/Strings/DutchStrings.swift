@@ -84,6 +84,7 @@ enum DutchStrings {
         "error.mfa_method_unavailable": "Deze verificatiemethode is niet beschikbaar voor uw account. Kies een andere methode.",
         "error.invalid_auth_session": "Uw inlogpoging is verlopen. Begin opnieuw met inloggen.",
         "error.email_not_verified": "Uw e-mailadres is nog niet geverifieerd. Verifieer het met de code die we u hebben gestuurd en probeer het daarna opnieuw.",
+        "error.too_many_attempts": "Te veel pogingen met een onjuist wachtwoord. Wacht een paar minuten en probeer het daarna opnieuw.",
         "error.validation_failed": "Een deel van de ingevoerde gegevens is ongeldig. Corrigeer de gemarkeerde velden en probeer het opnieuw.",
         "error.email_taken": "Er bestaat al een account met dit e-mailadres. Log in met dat account of stel uw wachtwoord opnieuw in.",
         "error.weak_password": "Dit wachtwoord is te makkelijk te raden. Kies een langer wachtwoord dat moeilijker te raden is.",

@@ -98,6 +98,8 @@ public enum EnglishStrings {
         case .invalidAuthSession: return "Your sign-in attempt has expired. Start signing in again."
         case .emailNotVerified:
             return "Your email address has not been verified yet. Verify it with the code we sent you, then try again."
+        case .tooManyAttempts:
+            return "Too many incorrect password attempts. Wait a few minutes, then try again."
         case .validationFailed:
             return "Some of the information you entered is not valid. Correct the marked fields and try again."
         case .emailTaken:

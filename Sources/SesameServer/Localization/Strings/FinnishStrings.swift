@@ -85,6 +85,7 @@ enum FinnishStrings {
         "error.mfa_method_unavailable": "Tämä vahvistustapa ei ole käytettävissä tililläsi. Valitse toinen tapa.",
         "error.invalid_auth_session": "Kirjautumisyrityksesi on vanhentunut. Aloita kirjautuminen alusta.",
         "error.email_not_verified": "Sähköpostiosoitettasi ei ole vielä vahvistettu. Vahvista se lähettämällämme koodilla ja yritä sitten uudelleen.",
+        "error.too_many_attempts": "Liian monta yritystä väärällä salasanalla. Odota muutama minuutti ja yritä sitten uudelleen.",
         "error.validation_failed": "Osa antamistasi tiedoista on virheellisiä. Korjaa merkityt kentät ja yritä uudelleen.",
         "error.email_taken": "Tällä sähköpostiosoitteella on jo tili. Kirjaudu sisään tai palauta salasanasi.",
         "error.weak_password": "Tämä salasana on liian helppo arvata. Valitse pidempi salasana, jota on vaikeampi arvata.",

@@ -84,6 +84,7 @@ enum FrenchStrings {
         "error.mfa_method_unavailable": "Cette méthode de vérification n'est pas disponible pour votre compte. Choisissez-en une autre.",
         "error.invalid_auth_session": "Votre tentative de connexion a expiré. Recommencez la connexion.",
         "error.email_not_verified": "Votre adresse e-mail n'a pas encore été vérifiée. Vérifiez-la avec le code que nous vous avons envoyé, puis réessayez.",
+        "error.too_many_attempts": "Trop de tentatives avec un mot de passe incorrect. Patientez quelques minutes, puis réessayez.",
         "error.validation_failed": "Certaines informations saisies ne sont pas valides. Corrigez les champs signalés et réessayez.",
         "error.email_taken": "Un compte associé à cette adresse e-mail existe déjà. Connectez-vous plutôt, ou réinitialisez votre mot de passe.",
         "error.weak_password": "Ce mot de passe est trop facile à deviner. Choisissez un mot de passe plus long et plus difficile à deviner.",

@@ -84,6 +84,7 @@ enum GermanStrings {
         "error.mfa_method_unavailable": "Diese Bestätigungsmethode ist für Ihr Konto nicht verfügbar. Wählen Sie eine andere Methode.",
         "error.invalid_auth_session": "Ihr Anmeldeversuch ist abgelaufen. Starten Sie die Anmeldung erneut.",
         "error.email_not_verified": "Ihre E-Mail-Adresse wurde noch nicht bestätigt. Bestätigen Sie sie mit dem Code, den wir Ihnen gesendet haben, und versuchen Sie es dann erneut.",
+        "error.too_many_attempts": "Zu viele Versuche mit einem falschen Passwort. Warten Sie einige Minuten und versuchen Sie es dann erneut.",
         "error.validation_failed": "Einige Ihrer Angaben sind ungültig. Korrigieren Sie die markierten Felder und versuchen Sie es erneut.",
         "error.email_taken": "Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich stattdessen an oder setzen Sie Ihr Passwort zurück.",
         "error.weak_password": "Dieses Passwort ist zu leicht zu erraten. Wählen Sie ein längeres Passwort, das schwerer zu erraten ist.",

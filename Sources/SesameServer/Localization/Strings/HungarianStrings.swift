@@ -84,6 +84,7 @@ enum HungarianStrings {
         "error.mfa_method_unavailable": "Ez az ellenőrzési mód nem érhető el az Ön fiókjához. Válasszon másik módot.",
         "error.invalid_auth_session": "A bejelentkezési kísérlet lejárt. Kezdje újra a bejelentkezést.",
         "error.email_not_verified": "Az e-mail-címe még nincs megerősítve. Erősítse meg az általunk küldött kóddal, majd próbálja újra.",
+        "error.too_many_attempts": "Túl sok próbálkozás helytelen jelszóval. Várjon néhány percet, majd próbálja újra.",
         "error.validation_failed": "A megadott adatok egy része érvénytelen. Javítsa ki a megjelölt mezőket, és próbálja újra.",
         "error.email_taken": "Ezzel az e-mail-címmel már létezik fiók. Jelentkezzen be, vagy állítsa vissza a jelszavát.",
         "error.weak_password": "Ezt a jelszót túl könnyű kitalálni. Válasszon hosszabb, nehezebben kitalálható jelszót.",

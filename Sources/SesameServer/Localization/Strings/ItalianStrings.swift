@@ -84,6 +84,7 @@ enum ItalianStrings {
         "error.mfa_method_unavailable": "Questo metodo di verifica non è disponibile per il suo account. Scelga un altro metodo.",
         "error.invalid_auth_session": "Il tentativo di accesso è scaduto. Ripeta l'accesso dall'inizio.",
         "error.email_not_verified": "Il suo indirizzo email non è ancora stato verificato. Lo verifichi con il codice che le abbiamo inviato, poi riprovi.",
+        "error.too_many_attempts": "Troppi tentativi con una password errata. Attenda qualche minuto, poi riprovi.",
         "error.validation_failed": "Alcune informazioni inserite non sono valide. Corregga i campi evidenziati e riprovi.",
         "error.email_taken": "Esiste già un account con questo indirizzo email. Acceda con quell'account oppure reimposti la password.",
         "error.weak_password": "Questa password è troppo facile da indovinare. Scelga una password più lunga e più difficile da indovinare.",

@@ -84,6 +84,7 @@ enum KoreanStrings {
         "error.mfa_method_unavailable": "이 인증 방법은 계정에서 사용할 수 없습니다. 다른 방법을 선택하세요.",
         "error.invalid_auth_session": "로그인 시도가 만료되었습니다. 처음부터 다시 로그인하세요.",
         "error.email_not_verified": "이메일 주소가 아직 인증되지 않았습니다. 보내 드린 코드로 인증한 후 다시 시도하세요.",
+        "error.too_many_attempts": "잘못된 비밀번호를 너무 많이 입력했습니다. 몇 분 기다린 후 다시 시도하세요.",
         "error.validation_failed": "입력한 정보 중 일부가 올바르지 않습니다. 표시된 항목을 수정한 후 다시 시도하세요.",
         "error.email_taken": "이 이메일 주소를 사용하는 계정이 이미 있습니다. 해당 계정으로 로그인하거나 비밀번호를 재설정하세요.",
         "error.weak_password": "이 비밀번호는 너무 쉽게 추측할 수 있습니다. 더 길고 추측하기 어려운 비밀번호를 선택하세요.",

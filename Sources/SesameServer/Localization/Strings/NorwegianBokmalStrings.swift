@@ -84,6 +84,7 @@ enum NorwegianBokmalStrings {
         "error.mfa_method_unavailable": "Denne bekreftelsesmetoden er ikke tilgjengelig for kontoen din. Velg en annen metode.",
         "error.invalid_auth_session": "Påloggingsforsøket ditt er utløpt. Start påloggingen på nytt.",
         "error.email_not_verified": "E-postadressen din er ikke bekreftet ennå. Bekreft den med koden vi sendte deg, og prøv deretter igjen.",
+        "error.too_many_attempts": "For mange forsøk med feil passord. Vent noen minutter, og prøv deretter igjen.",
         "error.validation_failed": "Noe av informasjonen du skrev inn, er ugyldig. Rett opp de merkede feltene og prøv igjen.",
         "error.email_taken": "Det finnes allerede en konto med denne e-postadressen. Logg på i stedet, eller tilbakestill passordet ditt.",
         "error.weak_password": "Dette passordet er for lett å gjette. Velg et lengre passord som er vanskeligere å gjette.",

@@ -84,6 +84,7 @@ enum PortugueseStrings {
         "error.mfa_method_unavailable": "Este método de verificação não está disponível para sua conta. Escolha outro método.",
         "error.invalid_auth_session": "Sua tentativa de login expirou. Faça login novamente desde o início.",
         "error.email_not_verified": "Seu endereço de e-mail ainda não foi verificado. Verifique-o com o código que enviamos e tente novamente.",
+        "error.too_many_attempts": "Muitas tentativas com senha incorreta. Aguarde alguns minutos e tente novamente.",
         "error.validation_failed": "Algumas informações inseridas não são válidas. Corrija os campos destacados e tente novamente.",
         "error.email_taken": "Já existe uma conta com este endereço de e-mail. Faça login ou redefina sua senha.",
         "error.weak_password": "Esta senha é fácil demais de adivinhar. Escolha uma senha mais longa e mais difícil de adivinhar.",

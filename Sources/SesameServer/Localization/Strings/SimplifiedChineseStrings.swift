@@ -85,6 +85,7 @@ enum SimplifiedChineseStrings {
         "error.mfa_method_unavailable": "您的账户无法使用此验证方式。请选择其他方式。",
         "error.invalid_auth_session": "本次登录已过期。请重新开始登录。",
         "error.email_not_verified": "您的电子邮件地址尚未验证。请使用我们发送给您的验证码完成验证，然后重试。",
+        "error.too_many_attempts": "密码输入错误次数过多。请等待几分钟后重试。",
         "error.validation_failed": "您输入的部分信息无效。请更正标记的字段后重试。",
         "error.email_taken": "已存在使用此电子邮件地址的账户。请直接登录，或重置密码。",
         "error.weak_password": "此密码太容易被猜到。请选择一个更长、更难猜到的密码。",

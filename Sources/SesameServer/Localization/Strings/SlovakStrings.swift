@@ -84,6 +84,7 @@ enum SlovakStrings {
         "error.mfa_method_unavailable": "Tento spôsob overenia nie je pre váš účet k dispozícii. Vyberte iný spôsob.",
         "error.invalid_auth_session": "Platnosť vášho pokusu o prihlásenie vypršala. Začnite prihlasovanie znova.",
         "error.email_not_verified": "Vaša e-mailová adresa ešte nie je overená. Overte ju kódom, ktorý sme vám poslali, a potom to skúste znova.",
+        "error.too_many_attempts": "Príliš veľa pokusov s nesprávnym heslom. Počkajte niekoľko minút a potom to skúste znova.",
         "error.validation_failed": "Niektoré zadané údaje nie sú platné. Opravte označené polia a skúste to znova.",
         "error.email_taken": "Účet s touto e-mailovou adresou už existuje. Namiesto toho sa prihláste alebo si obnovte heslo.",
         "error.weak_password": "Toto heslo sa dá príliš ľahko uhádnuť. Zvoľte si dlhšie heslo, ktoré sa ťažšie uhádne.",

@@ -84,6 +84,7 @@ enum SpanishStrings {
         "error.mfa_method_unavailable": "Este método de verificación no está disponible para su cuenta. Elija otro método.",
         "error.invalid_auth_session": "Su intento de inicio de sesión ha caducado. Vuelva a iniciar sesión desde el principio.",
         "error.email_not_verified": "Su dirección de correo electrónico aún no se ha verificado. Verifíquela con el código que le enviamos y vuelva a intentarlo.",
+        "error.too_many_attempts": "Demasiados intentos con una contraseña incorrecta. Espere unos minutos y vuelva a intentarlo.",
         "error.validation_failed": "Parte de la información introducida no es válida. Corrija los campos marcados e inténtelo de nuevo.",
         "error.email_taken": "Ya existe una cuenta con esta dirección de correo electrónico. Inicie sesión con ella o restablezca su contraseña.",
         "error.weak_password": "Esta contraseña es demasiado fácil de adivinar. Elija una contraseña más larga y difícil de adivinar.",

@@ -85,6 +85,7 @@ enum SwedishStrings {
         "error.mfa_method_unavailable": "Verifieringsmetoden är inte tillgänglig för ditt konto. Välj en annan metod.",
         "error.invalid_auth_session": "Inloggningsförsöket har gått ut. Börja om inloggningen.",
         "error.email_not_verified": "Din e-postadress är inte verifierad ännu. Verifiera den med koden vi skickade till dig och försök sedan igen.",
+        "error.too_many_attempts": "För många försök med fel lösenord. Vänta några minuter och försök sedan igen.",
         "error.validation_failed": "En del av uppgifterna du angav är ogiltiga. Rätta de markerade fälten och försök igen.",
         "error.email_taken": "Det finns redan ett konto med den här e-postadressen. Logga in i stället eller återställ ditt lösenord.",
         "error.weak_password": "Lösenordet är för lätt att gissa. Välj ett längre lösenord som är svårare att gissa.",

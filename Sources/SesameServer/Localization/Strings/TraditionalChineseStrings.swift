@@ -85,6 +85,7 @@ enum TraditionalChineseStrings {
         "error.mfa_method_unavailable": "您的帳戶無法使用此驗證方式。請選擇其他方式。",
         "error.invalid_auth_session": "本次登入已逾時。請重新開始登入。",
         "error.email_not_verified": "您的電子郵件地址尚未驗證。請使用我們傳送給您的驗證碼完成驗證，然後再試一次。",
+        "error.too_many_attempts": "密碼輸入錯誤次數過多。請等待幾分鐘後再試一次。",
         "error.validation_failed": "您輸入的部分資訊無效。請修正標示的欄位後再試一次。",
         "error.email_taken": "已有帳戶使用此電子郵件地址。請直接登入，或重設密碼。",
         "error.weak_password": "此密碼太容易被猜到。請選擇更長、更難猜到的密碼。",

@@ -17,7 +17,8 @@ func withConfiguredServer<T>(
     var logger = Logger(label: "sesame.tests")
     logger.logLevel = ProcessInfo.processInfo.environment["SESAME_TEST_LOG"] == nil ? .error : .debug
     let server = TestServer(
-        running: try await SesameServer.start(configuration, logger: logger), directory: directory, clock: clock)
+        running: try await SesameServer.start(configuration, logger: logger), directory: directory, clock: clock,
+        passwordHasher: configuration.passwordHasher)
     do {
         try await Fixtures.seed(server.store)
         let result = try await body(server)
