@@ -135,20 +135,29 @@ actor SessionRegistry {
     ) async throws(SesameError) -> StoredSession? {
         guard generations[id] == generation, var session = sessions[id] else { return nil }
         update(&session)
+        guard try await persist(session, id, generation: generation) else { return nil }
+        sessions[id] = session
+        publishSnapshot()
+        return session
+    }
+
+    /// Writes `session` for `id`, then checks that the session is still the one `generation`
+    /// names: the write suspended, and a logout or new sign-in may have happened meanwhile. If
+    /// so, restores what is true now (no record, or the newer session's record) and returns
+    /// `false`.
+    private func persist(_ session: StoredSession, _ id: Account.ID, generation: UInt64) async throws(SesameError)
+        -> Bool
+    {
         try await write(session, key: StoreKeys.session(id))
-        // The write suspended: check again that nobody ended the session meanwhile. If they
-        // did, restore what is true now (no record, or the newer session's record).
         guard generations[id] == generation, sessions[id] != nil else {
             if let newer = sessions[id] {
                 try? await write(newer, key: StoreKeys.session(id))
             } else {
                 try? await store.remove(StoreKeys.session(id))
             }
-            return nil
+            return false
         }
-        sessions[id] = session
-        publishSnapshot()
-        return session
+        return true
     }
 
     /// Replaces a session's credentials (step-up, SPEC §1.2) if it is still the one that
@@ -159,16 +168,7 @@ actor SessionRegistry {
         -> Bool
     {
         guard generations[id] == generation, sessions[id] != nil, session.account.id == id else { return false }
-        try await write(session, key: StoreKeys.session(id))
-        guard generations[id] == generation, sessions[id] != nil else {
-            // Ended while writing: restore what is true now.
-            if let newer = sessions[id] {
-                try? await write(newer, key: StoreKeys.session(id))
-            } else {
-                try? await store.remove(StoreKeys.session(id))
-            }
-            return false
-        }
+        guard try await persist(session, id, generation: generation) else { return false }
         sessions[id] = session
         generations[id] = makeGeneration()
         publishSnapshot()
