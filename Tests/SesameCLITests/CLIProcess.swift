@@ -57,6 +57,31 @@ enum CLIProcess {
         return Result(status: status, stdout: started.stdout(), stderr: started.stderr())
     }
 
+    /// A `sesame` process, not yet started, isolated from the developer's own state (no
+    /// `SESAME_CONFIG_DIR`, `BROWSER` or `SESAME_LOG_LEVEL` unless `environment` sets them),
+    /// with stdout and stderr going to `<files>.out` and `<files>.err`.
+    static func prepare(_ arguments: [String], environment: [String: String], prefix: String) throws
+        -> (process: Process, files: URL)
+    {
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        let outURL = files.appendingPathExtension("out")
+        let errURL = files.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["SESAME_CONFIG_DIR"] = nil
+        env["BROWSER"] = nil
+        env["SESAME_LOG_LEVEL"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        return (process, files)
+    }
+
     /// A running `sesame` process (e.g. `serve`).
     final class Started: Sendable {
         let arguments: [String]
@@ -73,25 +98,10 @@ enum CLIProcess {
             in directory: URL? = nil
         ) throws {
             self.arguments = arguments
-            let files = FileManager.default.temporaryDirectory
-                .appendingPathComponent("sesame-cli-\(UUID().uuidString)")
+            let (process, files) = try CLIProcess.prepare(arguments, environment: environment, prefix: "sesame-cli")
             outURL = files.appendingPathExtension("out")
             errURL = files.appendingPathExtension("err")
-            _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-            let process = Process()
-            process.executableURL = CLIProcess.executable
-            process.arguments = arguments
-            var env = ProcessInfo.processInfo.environment
-            // Isolate from the developer's own state unless a test sets these.
-            env["SESAME_CONFIG_DIR"] = nil
-            env["BROWSER"] = nil
-            env["SESAME_LOG_LEVEL"] = nil
-            for (key, value) in environment { env[key] = value }
-            process.environment = env
             if let directory { process.currentDirectoryURL = directory }
-            process.standardOutput = try FileHandle(forWritingTo: outURL)
-            process.standardError = try FileHandle(forWritingTo: errURL)
             if let stdin {
                 let inURL = files.appendingPathExtension("in")
                 try Data(stdin.utf8).write(to: inURL)

@@ -21,22 +21,9 @@ final class InteractiveCLI: Sendable {
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         self.arguments = arguments
-        let files = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-icli-\(UUID().uuidString)")
+        let (process, files) = try CLIProcess.prepare(arguments, environment: environment, prefix: "sesame-icli")
         outURL = files.appendingPathExtension("out")
         errURL = files.appendingPathExtension("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = CLIProcess.executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["SESAME_CONFIG_DIR"] = nil
-        env["BROWSER"] = nil
-        env["SESAME_LOG_LEVEL"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
         let pipe = Pipe()
         process.standardInput = pipe
         input = pipe.fileHandleForWriting
