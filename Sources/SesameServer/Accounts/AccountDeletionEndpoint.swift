@@ -18,16 +18,7 @@ struct AccountDeletionEndpoint: Sendable {
             AccountDeletionRequest.self, from: request, context: context, required: ["password"],
             validation: validation
         ).value
-        switch try await services.credentials.checkPassword(
-            input.password, attempt: LoginAttempt(account: user, context: context), user: { user })
-        {
-        case .accepted: break
-        case .rejected:
-            context.annotations.record(outcome: "invalid_credentials")
-            throw EndpointFailure(.invalidCredentials, "password is not the account's password.")
-        case .throttled(let retryAfter):
-            throw EndpointFailure.tooManyAttempts(retryAfter: retryAfter)
-        }
+        try await services.credentials.confirmCurrentPassword(input.password, field: "password", of: user, context: context)
         try await services.mfaStore.removeMFAData(userID: user.id)
         try await services.accountStore.removeDevices(userID: user.id)
         try await services.accountStore.removeVerificationCodes(userID: user.id)

@@ -19,16 +19,7 @@ struct PasswordChangeEndpoint: Sendable {
             PasswordChangeRequest.self, from: request, context: context,
             required: ["current_password", "new_password"], validation: validation
         ).value
-        switch try await services.credentials.checkPassword(
-            input.currentPassword, attempt: LoginAttempt(account: user, context: context), user: { user })
-        {
-        case .accepted: break
-        case .rejected:
-            context.annotations.record(outcome: "invalid_credentials")
-            throw EndpointFailure(.invalidCredentials, "current_password is not the account's password.")
-        case .throttled(let retryAfter):
-            throw EndpointFailure.tooManyAttempts(retryAfter: retryAfter)
-        }
+        try await services.credentials.confirmCurrentPassword(input.currentPassword, field: "current_password", of: user, context: context)
         let violations = validation.password(
             input.newPassword, field: "new_password", email: user.email, username: user.username)
         if !violations.isEmpty { throw validation.failure(violations) }
