@@ -57,6 +57,29 @@ enum CLIProcess {
         return Result(status: status, stdout: started.stdout(), stderr: started.stderr())
     }
 
+    /// The first status `exit` yields; kills `pid` with SIGKILL and throws ``Timeout`` after
+    /// `timeout`.
+    static func awaitExit(
+        _ exit: AsyncStream<Int32>, pid: Int32, arguments: [String], timeout: Duration
+    ) async throws -> Int32 {
+        let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
+            group.addTask {
+                for await status in exit { return status }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                kill(pid, SIGKILL)
+                throw Timeout(arguments: arguments)
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let status else { throw Timeout(arguments: arguments) }
+        return status
+    }
+
     /// A `sesame` process, not yet started, isolated from the developer's own state (no
     /// `SESAME_CONFIG_DIR`, `BROWSER` or `SESAME_LOG_LEVEL` unless `environment` sets them),
     /// with stdout and stderr going to `<files>.out` and `<files>.err`.
@@ -137,24 +160,7 @@ enum CLIProcess {
         /// Waits for the exit status; kills the process and throws after `timeout`.
         func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
             if let status = exitStatus.value.withLock({ $0 }) { return status }
-            let pid = self.pid
-            let arguments = self.arguments
-            let exit = self.exit
-            let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
-                group.addTask {
-                    for await status in exit { return status }
-                    return nil
-                }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    kill(pid, SIGKILL)
-                    throw Timeout(arguments: arguments)
-                }
-                let first = try await group.next() ?? nil
-                group.cancelAll()
-                return first
-            }
-            guard let status else { throw Timeout(arguments: arguments) }
+            let status = try await CLIProcess.awaitExit(exit, pid: pid, arguments: arguments, timeout: timeout)
             exitStatus.value.withLock { $0 = status }
             return status
         }

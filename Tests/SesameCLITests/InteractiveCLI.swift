@@ -72,24 +72,7 @@ final class InteractiveCLI: Sendable {
     /// The exit status and output; kills the process after `timeout`.
     func finish(timeout: Duration = .seconds(60)) async throws -> CLIProcess.Result {
         try? closeInput()
-        let pid = self.pid
-        let arguments = self.arguments
-        let exit = self.exit
-        let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
-            group.addTask {
-                for await status in exit { return status }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                kill(pid, SIGKILL)
-                throw CLIProcess.Timeout(arguments: arguments)
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        guard let status else { throw CLIProcess.Timeout(arguments: arguments) }
+        let status = try await CLIProcess.awaitExit(exit, pid: pid, arguments: arguments, timeout: timeout)
         return CLIProcess.Result(status: status, stdout: stdout(), stderr: stderr())
     }
 }

@@ -13,8 +13,10 @@ struct SMSEnrollmentEndpoint: Sendable {
     func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await BearerAuthentication(services: services)
             .authenticateFirstParty(request, context: context)
-        let body = try await MFAJSONBody.decode(
-            SMSEnrollmentRequest.self, from: request, context: context, localizer: services.localizer)
+        let body = try await JSONRequest.decode(
+            SMSEnrollmentRequest.self, from: request, context: context, required: ["phone_number"],
+            validation: EnrollmentValidation.of(request, services)
+        ).value
         let locales = LocalePreference.from(request: request)
         guard PhoneNumber.isValidE164(body.phoneNumber) else {
             let code = body.phoneNumber.isEmpty ? "required" : "invalid_format"
@@ -42,8 +44,10 @@ struct SMSEnrollmentEndpoint: Sendable {
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await BearerAuthentication(services: services)
             .authenticateFirstParty(request, context: context)
-        let body = try await MFAJSONBody.decode(
-            MFACodeSubmission.self, from: request, context: context, localizer: services.localizer)
+        let body = try await JSONRequest.decode(
+            MFACodeSubmission.self, from: request, context: context, required: ["code"],
+            validation: EnrollmentValidation.of(request, services)
+        ).value
         let enrollment = try await EnrollmentConfirmation(services: services).confirm(
             .sms, user: user, code: body.code, locales: LocalePreference.from(request: request)
         ) { pending in

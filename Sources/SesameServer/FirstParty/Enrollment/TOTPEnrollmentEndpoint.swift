@@ -32,8 +32,10 @@ struct TOTPEnrollmentEndpoint: Sendable {
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await BearerAuthentication(services: services)
             .authenticateFirstParty(request, context: context)
-        let body = try await MFAJSONBody.decode(
-            MFACodeSubmission.self, from: request, context: context, localizer: services.localizer)
+        let body = try await JSONRequest.decode(
+            MFACodeSubmission.self, from: request, context: context, required: ["code"],
+            validation: EnrollmentValidation.of(request, services)
+        ).value
         let authenticator = TOTPAuthenticator(services: services)
         let enrollment = try await EnrollmentConfirmation(services: services).confirm(
             .totp, user: user, code: body.code, locales: LocalePreference.from(request: request)
