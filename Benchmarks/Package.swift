@@ -14,21 +14,22 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     ],
     targets: [
-        // Token endpoint and discovery under 32 concurrent connections vs the signing bound.
+        // Token endpoint and discovery under 32 concurrent connections vs the signing bound:
+        // the release `sesame serve` in its own process (build it first:
+        // `swift build -c release --product sesame`), load from `wrk` (apt-get install wrk).
         .executableTarget(
             name: "ServerBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "SesameServer", package: sesame),
                 .product(name: "SesameProtocol", package: sesame),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ServerBenchmarks",

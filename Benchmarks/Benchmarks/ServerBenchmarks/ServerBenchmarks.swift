@@ -1,116 +1,128 @@
 import Benchmark
 import Foundation
-import SesameProtocol
-import SesameServer
 import Synchronization
 
 /// Issue #2 targets: the refresh grant reaches ≥ 80% of the bound set by signing alone
 /// (RS256 signatures per second on all cores, divided by the 2 signatures a refresh needs:
 /// access token + ID token), with p99 < 50 ms, 32 concurrent connections, on-disk SQLite.
 ///
-/// One iteration = `batch` requests over 32 connections. Custom metrics per iteration:
-/// requests/s, p99 latency (µs), and for the refresh grant the percentage of the signing bound
-/// measured in the same run.
-let batch = 512
+/// Set-up: the release `sesame serve` in its own process (``ServerProcess``), the load from
+/// `wrk` in a third process (``WrkLoad``), the bound measured in the same run on every core
+/// while the server idles (``SigningBound``). One iteration = one wrk run of `seconds`.
+/// Custom metrics per iteration: requests/s, p50 and p99 latency (µs), server CPU per request
+/// (µs), and for the refresh grant the bound and the percentage of it reached.
+let connections = 32
+let seconds = 3
+let iterations = 6
 let signaturesPerRefresh = 2.0
 
 let requestsPerSecond = BenchmarkMetric.custom("requests/s", polarity: .prefersLarger, useScalingFactor: false)
+let p50Latency = BenchmarkMetric.custom("p50 latency (µs)", polarity: .prefersSmaller, useScalingFactor: false)
 let p99Latency = BenchmarkMetric.custom("p99 latency (µs)", polarity: .prefersSmaller, useScalingFactor: false)
-let signaturesPerSecond = BenchmarkMetric.custom("RS256 signatures/s", polarity: .prefersLarger, useScalingFactor: false)
+let serverCPU = BenchmarkMetric.custom("server CPU per request (µs)", polarity: .prefersSmaller, useScalingFactor: false)
+let signaturesPerSecond = BenchmarkMetric.custom("RS256 signatures/s (all cores)", polarity: .prefersLarger, useScalingFactor: false)
+let boundMetric = BenchmarkMetric.custom("signing bound (refreshes/s)", polarity: .prefersLarger, useScalingFactor: false)
 let percentOfBound = BenchmarkMetric.custom("% of signing bound", polarity: .prefersLarger, useScalingFactor: false)
 
-/// Shared across benchmarks of this run: the server and the measured signing rate.
-final class Shared: Sendable {
-    static let instance = Shared()
-    let server = Mutex<BenchServer?>(nil)
-    let signingRate = Mutex<Double>(0)
+/// The server of this benchmark process (each benchmark runs in a process of its own).
+final class Fixture: Sendable {
+    static let shared = Fixture()
+    private let state = Mutex<(server: ServerProcess?, tokenFiles: [URL], next: Int)>((nil, [], 0))
 
-    func bench() async throws -> BenchServer {
-        if let server = server.withLock({ $0 }) { return server }
-        let started = try await BenchServer.start()
-        server.withLock { $0 = started }
-        return started
+    func start(refreshBatches: Int = 0) async throws {
+        let (server, files) = try await ServerProcess.start(
+            refreshBatches: refreshBatches, familiesPerBatch: connections + 8)
+        state.withLock { $0 = (server, files, 0) }
     }
-}
 
-/// RS256 signatures per second with one signing task per core, through the server's own key ring.
-func measureSigningRate(_ bench: BenchServer, signatures: Int) async throws -> Double {
-    let cores = ProcessInfo.processInfo.activeProcessorCount
-    let clock = ContinuousClock()
-    let start = clock.now
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        for _ in 0..<cores {
-            group.addTask {
-                for _ in 0..<(signatures / cores) {
-                    _ = try await bench.running.keyRing.sign(
-                        SigningProbeClaims.sample(), algorithm: "RS256", type: "at+jwt")
-                }
-            }
+    var server: ServerProcess {
+        get throws {
+            guard let server = state.withLock({ $0.server }) else { throw BenchmarkSetupError("no server") }
+            return server
         }
-        try await group.waitForAll()
     }
-    return Double(signatures) / (clock.now - start).seconds
+
+    /// A file of refresh tokens no earlier iteration has used.
+    func nextTokenFile() throws -> URL {
+        try state.withLock { state in
+            guard state.next < state.tokenFiles.count else { throw BenchmarkSetupError("out of refresh tokens") }
+            defer { state.next += 1 }
+            return state.tokenFiles[state.next]
+        }
+    }
+
+    func stop() async {
+        let server = state.withLock { state in
+            defer { state.server = nil }
+            return state.server
+        }
+        await server?.stop()
+    }
 }
 
-var loadConfiguration: Benchmark.Configuration { Benchmark.Configuration(
-    metrics: [.wallClock, requestsPerSecond, p99Latency],
-    warmupIterations: 1, maxDuration: .seconds(6), maxIterations: 8) }
+/// Runs one wrk iteration and records the common metrics; returns the result for more.
+func measureLoad(
+    _ benchmark: Benchmark, script: (ServerProcess) throws -> (String, [String: String])
+) async throws -> WrkLoad.Result {
+    let server = try Fixture.shared.server
+    let (lua, environment) = try script(server)
+    let load = WrkLoad(issuer: server.issuer, connections: connections, duration: seconds)
+    let cpuBefore = server.cpuSeconds
+    benchmark.startMeasurement()
+    let result = try await load.run(script: lua, environment: environment)
+    benchmark.stopMeasurement()
+    let cpu = server.cpuSeconds - cpuBefore
+    guard result.non2xx == 0, result.socketErrors == 0, result.requests > 0 else {
+        throw BenchmarkSetupError("\(result.non2xx) error responses, \(result.socketErrors) socket errors")
+    }
+    benchmark.measurement(requestsPerSecond, Int(result.requestsPerSecond))
+    benchmark.measurement(p50Latency, result.p50.microseconds)
+    benchmark.measurement(p99Latency, result.p99.microseconds)
+    benchmark.measurement(serverCPU, Int(cpu * 1e6 / Double(result.requests)))
+    return result
+}
+
+let loadMetrics: [BenchmarkMetric] = [requestsPerSecond, p50Latency, p99Latency, serverCPU]
+
+func loadConfiguration(
+    metrics: [BenchmarkMetric] = loadMetrics, refreshBatches: Int = 0
+) -> Benchmark.Configuration {
+    .init(
+        metrics: metrics, warmupIterations: 1, maxDuration: .seconds(60), maxIterations: iterations,
+        setup: { try await Fixture.shared.start(refreshBatches: refreshBatches) },
+        teardown: { await Fixture.shared.stop() })
+}
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark(
-        "RS256 signing bound (KeyRing.sign, all cores)",
-        configuration: .init(metrics: [.wallClock, signaturesPerSecond], warmupIterations: 1, maxDuration: .seconds(4), maxIterations: 8)
+        "RS256 signing bound (all cores, threads)",
+        configuration: .init(metrics: [signaturesPerSecond], warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 8)
     ) { benchmark in
-        let bench = try await Shared.instance.bench()
-        benchmark.startMeasurement()
-        let rate = try await measureSigningRate(bench, signatures: 512)
-        benchmark.stopMeasurement()
-        Shared.instance.signingRate.withLock { $0 = max($0, rate) }
-        benchmark.measurement(signaturesPerSecond, Int(rate))
+        benchmark.measurement(signaturesPerSecond, Int(try await SigningBound.signaturesPerSecond()))
     }
 
     Benchmark(
         "Token endpoint: refresh_token grant (32 connections)",
-        configuration: .init(metrics: [.wallClock, requestsPerSecond, p99Latency, percentOfBound], warmupIterations: 1, maxDuration: .seconds(8), maxIterations: 8)
+        configuration: loadConfiguration(
+            metrics: loadMetrics + [boundMetric, percentOfBound], refreshBatches: iterations + 1)
     ) { benchmark in
-        let bench = try await Shared.instance.bench()
-        var signing = Shared.instance.signingRate.withLock { $0 }
-        if signing == 0 {
-            signing = try await measureSigningRate(bench, signatures: 512)
-            Shared.instance.signingRate.withLock { $0 = signing }
+        // The bound of this iteration, measured in the same run while the server idles.
+        let bound = try await SigningBound.signaturesPerSecond(signaturesPerThread: 200) / signaturesPerRefresh
+        let file = try Fixture.shared.nextTokenFile()
+        let result = try await measureLoad(benchmark) { _ in
+            (WrkScripts.refresh(clientID: ServerProcess.refreshClientID), ["SESAME_TOKENS": file.path])
         }
-        let driver = LoadDriver(client: bench.client, connections: BenchServer.connections)
-        benchmark.startMeasurement()
-        let result = await driver.run(
-            total: batch, makeRequest: { await bench.refreshRequest(worker: $0) },
-            onResponse: { worker, _, body in await bench.refreshChains.rotate(worker, body: body) })
-        benchmark.stopMeasurement()
-        precondition(result.failures == 0, "refresh requests failed: \(result.failures)")
-        let bound = signing / signaturesPerRefresh
-        benchmark.measurement(requestsPerSecond, Int(result.requestsPerSecond))
-        benchmark.measurement(p99Latency, result.percentile(0.99).microseconds)
-        benchmark.measurement(percentOfBound, Int(100 * result.requestsPerSecond / bound))
+        benchmark.measurement(boundMetric, Int(bound))
+        benchmark.measurement(percentOfBound, Int((100 * result.requestsPerSecond / bound).rounded()))
     }
 
-    Benchmark("Token endpoint: client_credentials grant (32 connections)", configuration: loadConfiguration) { benchmark in
-        let bench = try await Shared.instance.bench()
-        let driver = LoadDriver(client: bench.client, connections: BenchServer.connections)
-        benchmark.startMeasurement()
-        let result = await driver.run(total: batch, makeRequest: { _ in bench.clientCredentialsRequest() })
-        benchmark.stopMeasurement()
-        precondition(result.failures == 0, "client_credentials requests failed: \(result.failures)")
-        benchmark.measurement(requestsPerSecond, Int(result.requestsPerSecond))
-        benchmark.measurement(p99Latency, result.percentile(0.99).microseconds)
+    Benchmark("Token endpoint: client_credentials grant (32 connections)", configuration: loadConfiguration()) { benchmark in
+        _ = try await measureLoad(benchmark) { server in
+            (WrkScripts.clientCredentials(clientID: ServerProcess.confidentialClientID, secret: server.clientSecret), [:])
+        }
     }
 
-    Benchmark("Discovery document (32 connections)", configuration: loadConfiguration) { benchmark in
-        let bench = try await Shared.instance.bench()
-        let driver = LoadDriver(client: bench.client, connections: BenchServer.connections)
-        benchmark.startMeasurement()
-        let result = await driver.run(total: batch * 4, makeRequest: { _ in bench.discoveryRequest() })
-        benchmark.stopMeasurement()
-        precondition(result.failures == 0, "discovery requests failed: \(result.failures)")
-        benchmark.measurement(requestsPerSecond, Int(result.requestsPerSecond))
-        benchmark.measurement(p99Latency, result.percentile(0.99).microseconds)
+    Benchmark("Discovery document (32 connections)", configuration: loadConfiguration()) { benchmark in
+        _ = try await measureLoad(benchmark) { _ in (WrkScripts.discovery, [:]) }
     }
 }

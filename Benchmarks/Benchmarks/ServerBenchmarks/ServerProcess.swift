@@ -1,0 +1,164 @@
+import Foundation
+import Logging
+import SesameProtocol
+import SesameServer
+import Synchronization
+
+/// The real `sesame serve` (release build), in its own process on 127.0.0.1 with a data
+/// directory on disk, as it runs in production. The benchmark process only prepares the data
+/// directory (clients, a user, refresh-token families) before the server starts.
+///
+/// Why a separate process: the benchmark runner blocks one thread of Swift's cooperative pool
+/// while an async benchmark runs, so an in-process server gets one core for its tasks; and
+/// the load generator (`wrk`) must not share the server's threads either.
+final class ServerProcess: Sendable {
+    static let refreshClientID = "bench"
+    static let confidentialClientID = "bench-cc"
+
+    let issuer: String
+    let clientSecret: String
+    let dataDirectory: URL
+    private let process: Process
+
+    /// Prepares a fresh data directory and starts the server on a free port.
+    /// `refreshFamilies` refresh tokens are minted per batch, one file of tokens per batch.
+    static func start(refreshBatches: Int = 0, familiesPerBatch: Int = 0) async throws -> (ServerProcess, [URL]) {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sesame-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let admin = try await ServerAdmin.open(
+            dataDirectory: DataDirectory(url: directory.appendingPathComponent("data")), logger: logger)
+        let secret: String
+        var tokenFiles: [URL] = []
+        do {
+            _ = try await admin.addClient(
+                ClientSpec(clientID: refreshClientID, redirectURIs: ["http://127.0.0.1/callback"]))
+            let (_, confidentialSecret) = try await admin.addClient(
+                ClientSpec(clientID: confidentialClientID, confidential: true, grantTypes: [.clientCredentials], scopes: ["api"]))
+            secret = confidentialSecret ?? ""
+            let user = try await admin.addUser(
+                username: "bench", email: "bench@example.com", password: "correct horse battery")
+            for batch in 0..<refreshBatches {
+                var tokens: [String] = []
+                for _ in 0..<familiesPerBatch {
+                    tokens.append(try await mintRefreshFamily(store: admin.store, userID: user.id))
+                }
+                let file = directory.appendingPathComponent("refresh-\(batch).txt")
+                try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: file)
+                tokenFiles.append(file)
+            }
+            try await admin.close()
+        } catch {
+            try? await admin.close()
+            throw error
+        }
+        let server = try launch(dataDirectory: directory, clientSecret: secret)
+        return (server, tokenFiles)
+    }
+
+    /// One refresh-token family, as a signed-in app holds it (the sign-in that would create it
+    /// is not what is measured).
+    private static func mintRefreshFamily(store: any IdentityStore, userID: String) async throws -> String {
+        let token = SecureRandom.token()
+        let now = Date()
+        try await store.insertRefreshToken(
+            RefreshTokenRecord(
+                tokenDigest: SecretDigest.of(token), familyID: UUID().uuidString, clientID: refreshClientID,
+                scope: "openid profile offline_access",
+                authentication: AuthenticationContext(userID: userID, authTime: now),
+                sessionID: nil, issuedAt: now, expiresAt: now.addingTimeInterval(86_400)))
+        return token
+    }
+
+    private static func launch(dataDirectory: URL, clientSecret: String) throws -> ServerProcess {
+        let executable = try sesameExecutable()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [
+            "serve", "--port", "0", "--log-level", "error",
+            "--data-dir", dataDirectory.appendingPathComponent("data").path,
+        ]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.standardError
+        try process.run()
+        // The first stdout line is `Issuer: <url>` once the server listens.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            guard let chunk = try stdout.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty else {
+                process.terminate()
+                throw BenchmarkSetupError("sesame serve exited before printing its issuer")
+            }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("Issuer: ") else {
+            process.terminate()
+            throw BenchmarkSetupError("unexpected first line from sesame serve: \(text)")
+        }
+        return ServerProcess(
+            issuer: String(text.dropFirst("Issuer: ".count)), clientSecret: clientSecret,
+            dataDirectory: dataDirectory, process: process)
+    }
+
+    /// The release `sesame` binary next to this benchmark executable (same build directory).
+    private static func sesameExecutable() throws -> URL {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let candidate = here.deletingLastPathComponent().appendingPathComponent("sesame")
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+            throw BenchmarkSetupError(
+                "\(candidate.path) is missing: run `swift build -c release --product sesame` in Benchmarks/ first")
+        }
+        return candidate
+    }
+
+    private init(issuer: String, clientSecret: String, dataDirectory: URL, process: Process) {
+        self.issuer = issuer
+        self.clientSecret = clientSecret
+        self.dataDirectory = dataDirectory
+        self.process = process
+    }
+
+    /// The server's CPU time so far (user + system), from /proc.
+    var cpuSeconds: Double {
+        ProcessCPU.seconds(pid: process.processIdentifier)
+    }
+
+    /// SIGTERM (the server shuts down cleanly), then waits for the exit without blocking a thread.
+    func stop() async {
+        let once = ResumeOnce()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            process.terminationHandler = { _ in once.run { continuation.resume() } }
+            if process.isRunning { process.terminate() } else { once.run { continuation.resume() } }
+        }
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+}
+
+/// Runs its body the first time only (the termination handler and the caller may race).
+final class ResumeOnce: Sendable {
+    private let done = Mutex(false)
+    func run(_ body: () -> Void) {
+        if done.withLock({ let first = !$0; $0 = true; return first }) { body() }
+    }
+}
+
+struct BenchmarkSetupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// CPU time of a process from `/proc/<pid>/stat` (fields 14 and 15, in clock ticks).
+enum ProcessCPU {
+    static func seconds(pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command name: field 3 is index 0, so utime (14) is index 11, stime (15) 12.
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The Lua scripts that shape wrk's requests (https://github.com/wg/wrk/blob/master/SCRIPTING).
+enum WrkScripts {
+    /// Prints the machine-readable summary that ``WrkLoad/parse(_:)`` reads.
+    static let summary = """
+        function done(summary, latency, requests)
+          local e = summary.errors
+          io.write(string.format("SESAME requests=%d duration_us=%d non2xx=%d socket_errors=%d p50_us=%d p99_us=%d\\n",
+            summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
+            latency:percentile(50), latency:percentile(99)))
+        end
+        """
+
+    /// refresh_token grant (RFC 6749 §6) with rotation: a queue of live refresh tokens, read
+    /// from the file named by `SESAME_TOKENS` (one per line, at least one per connection).
+    /// Each request takes the oldest; each response puts back the rotated one it carries.
+    static func refresh(clientID: String) -> String {
+        """
+        queue = {}
+        for line in io.lines(os.getenv("SESAME_TOKENS")) do table.insert(queue, line) end
+        function request()
+          local token = table.remove(queue, 1) or "exhausted"
+          return wrk.format("POST", "/token", {["Content-Type"] = "application/x-www-form-urlencoded"},
+            "grant_type=refresh_token&client_id=\(clientID)&refresh_token=" .. token)
+        end
+        function response(status, headers, body)
+          local token = string.match(body, '"refresh_token":"([^"]+)"')
+          if token then table.insert(queue, token) end
+        end
+        \(summary)
+        """
+    }
+
+    /// client_credentials grant with client_secret_basic (RFC 6749 §4.4, §2.3.1).
+    static func clientCredentials(clientID: String, secret: String) -> String {
+        let basic = Data("\(clientID):\(secret)".utf8).base64EncodedString()
+        return """
+            wrk.method = "POST"
+            wrk.path = "/token"
+            wrk.body = "grant_type=client_credentials&scope=api"
+            wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+            wrk.headers["Authorization"] = "Basic \(basic)"
+            \(summary)
+            """
+    }
+
+    /// GET of the discovery document (OIDC Discovery §4).
+    static let discovery = """
+        wrk.path = "/.well-known/openid-configuration"
+        \(summary)
+        """
+}
