@@ -59,6 +59,32 @@ struct ServeCommandTests {
         #expect(users.stdout.contains("erin@example.com"), "\(users)")
     }
 
+    @Test("--config reads a .yaml seed file as YAML")
+    func yamlSeedFile() async throws {
+        let temp = try TempDirectory("seed-yaml")
+        defer { temp.remove() }
+        let seed = temp.url.appendingPathComponent("seed.yaml")
+        try Data(
+            """
+            clients:
+              - client_id: yaml-app
+                redirect_uris: [http://127.0.0.1/callback]
+            users:
+              - username: yann
+                email: yann@example.com
+                password: 0123456789
+            """.utf8
+        ).write(to: seed)
+        let server = try CLIProcess.Started([
+            "serve", "--port", "0", "--data-dir", temp.path("data"), "--config", seed.path,
+        ])
+        _ = try await server.whileRunning { try await server.firstLine(startingWith: "Press Ctrl-C") }
+        #expect(try await server.terminate() == 0, "\(server.stderr())")
+        let stdout = server.stdout()
+        #expect(!stdout.contains("No clients yet") && !stdout.contains("No users yet"), "\(stdout)")
+        #expect(stdout.contains("--client-id yaml-app"), "\(stdout)")
+    }
+
     @Test("a missing seed file is one error line")
     func missingSeed() async throws {
         let temp = try TempDirectory("noseed")

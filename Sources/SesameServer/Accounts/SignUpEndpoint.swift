@@ -60,7 +60,7 @@ struct SignUpEndpoint: Sendable {
                 .issue(.emailVerification, for: user, to: email, locales: validation.locales)
         } catch {
             // Without the code the account could never be verified: undo the sign-up.
-            try? await services.store.removeUser(id: user.id)
+            _ = try? await services.store.removeUser(id: user.id)
             throw error
         }
         context.annotations.record(outcome: "signed_up")

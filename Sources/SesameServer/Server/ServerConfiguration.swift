@@ -13,7 +13,8 @@ public struct ServerConfiguration: Sendable {
     public var issuer: URL?
     /// Database, master key and other state.
     public var dataDirectory: DataDirectory
-    /// A declarative seed file applied at every start (clients and users).
+    /// A declarative seed file applied at every start (clients and users), JSON or YAML
+    /// (``SeedConfiguration``, ``SeedFileFormat``).
     public var seedFile: URL?
     /// Hashes passwords and client secrets (PHC strings).
     public var passwordHasher: any PasswordHasher

@@ -20,7 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int = 8080
     @Option(help: "The public issuer URL, when it differs from http://<host>:<port> (e.g. behind TLS).")
     var issuer: String?
-    @Option(name: .customLong("config"), help: "A seed file (JSON) with clients and users, applied at start.")
+    @Option(
+        name: .customLong("config"),
+        help: """
+            A seed file with clients and users, applied at start: JSON (.json) or YAML (.yaml, .yml); \
+            other names are read as JSON if they start with {, as YAML otherwise.
+            """)
     var seedFile: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
