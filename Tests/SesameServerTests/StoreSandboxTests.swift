@@ -19,8 +19,9 @@ struct StoreSandbox: Sendable {
     var dataDirectory: DataDirectory { DataDirectory(url: directory) }
     var databaseURL: URL { dataDirectory.databaseURL }
 
-    func open() async throws -> SQLIdentityStore {
-        try await SQLIdentityStore.openSQLite(at: databaseURL, logger: StoreSamples.logger)
+    func open(clientCacheLifetime: Duration = .seconds(2)) async throws -> SQLIdentityStore {
+        try await SQLIdentityStore.openSQLite(
+            at: databaseURL, logger: StoreSamples.logger, clientCacheLifetime: clientCacheLifetime)
     }
 
     func remove() {

@@ -107,7 +107,7 @@ let benchmarks: @Sendable () -> Void = {
             metrics: loadMetrics + [boundMetric, percentOfBound], refreshBatches: iterations + 1)
     ) { benchmark in
         // The bound of this iteration, measured in the same run while the server idles.
-        let bound = try await SigningBound.signaturesPerSecond(signaturesPerThread: 200) / signaturesPerRefresh
+        let bound = try await SigningBound.signaturesPerSecond(signaturesPerThread: 500) / signaturesPerRefresh
         let file = try Fixture.shared.nextTokenFile()
         let result = try await measureLoad(benchmark) { _ in
             (WrkScripts.refresh(clientID: ServerProcess.refreshClientID), ["SESAME_TOKENS": file.path])

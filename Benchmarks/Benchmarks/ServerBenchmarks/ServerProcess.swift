@@ -105,7 +105,7 @@ final class ServerProcess: Sendable {
 
     /// The release `sesame` binary next to this benchmark executable (same build directory).
     private static func sesameExecutable() throws -> URL {
-        let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let here = (Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe")).resolvingSymlinksInPath()
         let candidate = here.deletingLastPathComponent().appendingPathComponent("sesame")
         guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
             throw BenchmarkSetupError(

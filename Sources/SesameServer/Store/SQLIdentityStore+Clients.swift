@@ -32,13 +32,19 @@ extension SQLIdentityStore {
                 return update
             }
             .run()
+        clientCache.forget(client.clientID)
     }
 
+    /// Served from ``ClientRecordCache`` when read less than 2 s ago.
     public func client(id: String) async throws -> ClientRecord? {
-        try await database.select().column("*").from("clients")
+        if let cached = clientCache.record(for: id) { return cached }
+        let generation = clientCache.generation
+        let record = try await database.select().column("*").from("clients")
             .where("client_id", .equal, id)
             .first()
             .map(Self.clientRecord)
+        if let record { clientCache.remember(record, readAt: generation) }
+        return record
     }
 
     public func clients() async throws -> [ClientRecord] {
@@ -56,6 +62,7 @@ extension SQLIdentityStore {
         try await database.delete(from: "authorization_codes").where("client_id", .equal, id).run()
         try await database.delete(from: "refresh_tokens").where("client_id", .equal, id).run()
         try await database.delete(from: "clients").where("client_id", .equal, id).run()
+        clientCache.forget(id)
         return true
     }
 

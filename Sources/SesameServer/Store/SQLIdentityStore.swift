@@ -21,27 +21,34 @@ import Synchronization
 public final class SQLIdentityStore: IdentityStore {
     let database: any SQLDatabase
     let logger: Logger
+    let clientCache: ClientRecordCache
     private let onClose: @Sendable () async throws -> Void
     private let closed = Mutex(false)
 
     /// Wraps an open database and runs the migrations before returning.
     /// - Parameter onClose: releases whatever the caller created for `database` (connections,
     ///   pools, threads); called once by ``close()``.
+    /// - Parameter clientCacheLifetime: how long a client record read from the database is
+    ///   reused (``ClientRecordCache``); `.zero` reads it every time.
     public init(
-        database: any SQLDatabase, logger: Logger,
+        database: any SQLDatabase, logger: Logger, clientCacheLifetime: Duration = .seconds(2),
         onClose: @escaping @Sendable () async throws -> Void = {}
     ) {
         self.database = database
         self.logger = logger
+        self.clientCache = ClientRecordCache(lifetime: clientCacheLifetime)
         self.onClose = onClose
     }
 
     /// Opens (creating if needed) the SQLite file at `url` with WAL journaling, a busy timeout
     /// and foreign keys, and runs the migrations.
-    public static func openSQLite(at url: URL, logger: Logger) async throws -> SQLIdentityStore {
+    public static func openSQLite(
+        at url: URL, logger: Logger, clientCacheLifetime: Duration = .seconds(2)
+    ) async throws -> SQLIdentityStore {
         let backend = try await SQLiteBackend.open(at: url, logger: logger)
         let store = SQLIdentityStore(
-            database: backend.database, logger: logger, onClose: { try await backend.close() })
+            database: backend.database, logger: logger, clientCacheLifetime: clientCacheLifetime,
+            onClose: { try await backend.close() })
         do {
             try await store.migrate()
         } catch {

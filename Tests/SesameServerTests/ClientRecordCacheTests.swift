@@ -1,0 +1,79 @@
+import Foundation
+import SesameProtocol
+import Testing
+@testable import SesameServer
+
+/// The client-record cache of the store (`ClientRecordCache`): writes through the same store
+/// are seen at once, writes by another process (a second store on the same SQLite file, as the
+/// `sesame client` commands do) within the cache lifetime.
+@Suite("Store: client record cache")
+struct ClientRecordCacheTests {
+    @Test("a client changed or removed through the same store is seen at once")
+    func sameStoreWritesInvalidate() async throws {
+        try await withSandboxStore { store, _ in
+            var client = StoreSamples.client("app")
+            try await store.upsertClient(client)
+            #expect(try await store.client(id: "app")?.name == client.name)  // now cached
+            client.name = "Renamed"
+            try await store.upsertClient(client)
+            #expect(try await store.client(id: "app")?.name == "Renamed")
+            #expect(try await store.removeClient(id: "app"))
+            #expect(try await store.client(id: "app") == nil)
+        }
+    }
+
+    @Test("another process's change is seen once the cache lifetime has passed")
+    func otherProcessWithinLifetime() async throws {
+        let sandbox = try StoreSandbox.make()
+        defer { sandbox.remove() }
+        let server = try await sandbox.open(clientCacheLifetime: .milliseconds(300))
+        let cli = try await sandbox.open(clientCacheLifetime: .zero)
+        var client = StoreSamples.client("app")
+        try await server.upsertClient(client)
+        #expect(try await server.client(id: "app")?.name == client.name)
+
+        client.name = "Changed elsewhere"
+        try await cli.upsertClient(client)
+        // Served from the cache: the other connection's write is not read yet.
+        #expect(try await server.client(id: "app")?.name == StoreSamples.client("app").name)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(try await server.client(id: "app")?.name == "Changed elsewhere")
+
+        #expect(try await cli.removeClient(id: "app"))
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(try await server.client(id: "app") == nil)
+        try await cli.close()
+        try await server.close()
+    }
+
+    @Test("unknown client_ids are not cached: a client added elsewhere is found at once")
+    func missesAreNotCached() async throws {
+        let sandbox = try StoreSandbox.make()
+        defer { sandbox.remove() }
+        let server = try await sandbox.open(clientCacheLifetime: .seconds(60))
+        let cli = try await sandbox.open(clientCacheLifetime: .zero)
+        #expect(try await server.client(id: "late") == nil)
+        try await cli.upsertClient(StoreSamples.client("late"))
+        #expect(try await server.client(id: "late")?.clientID == "late")
+        try await cli.close()
+        try await server.close()
+    }
+
+    @Test("a read that began before a write is not remembered after it")
+    func staleReadIsDropped() {
+        let cache = ClientRecordCache(lifetime: .seconds(60))
+        let before = cache.generation
+        cache.forget("app")  // a write lands while the read is in flight
+        cache.remember(StoreSamples.client("app"), readAt: before)
+        #expect(cache.record(for: "app") == nil)
+        cache.remember(StoreSamples.client("app"), readAt: cache.generation)
+        #expect(cache.record(for: "app")?.clientID == "app")
+    }
+
+    @Test("a zero lifetime turns the cache off")
+    func zeroLifetime() {
+        let cache = ClientRecordCache(lifetime: .zero)
+        cache.remember(StoreSamples.client("app"), readAt: cache.generation)
+        #expect(cache.record(for: "app") == nil)
+    }
+}
