@@ -125,4 +125,6 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Discovery document (32 connections)", configuration: loadConfiguration()) { benchmark in
         _ = try await measureLoad(benchmark) { _ in (WrkScripts.discovery, [:]) }
     }
+
+    registerStoreBenchmarks()
 }

@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     public var smtp: SMTPConfiguration?
     /// Throttling of password guessing per login name and client address (``LoginThrottle``).
     public var loginThrottle: LoginThrottlePolicy
+    /// How often expired codes, tokens and sessions are deleted (``ExpiredDataPurge``; also
+    /// once at start). Default 10 minutes; `nil` turns the purge off.
+    public var purgeInterval: Duration?
 
     public init(
         dataDirectory: DataDirectory, host: String = "127.0.0.1", port: Int = 8080,
@@ -51,6 +54,7 @@ public struct ServerConfiguration: Sendable {
         self.messageSender = nil
         self.smtp = nil
         self.loginThrottle = LoginThrottlePolicy()
+        self.purgeInterval = .seconds(600)
     }
 }
 

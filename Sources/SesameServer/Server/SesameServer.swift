@@ -50,8 +50,15 @@ public enum SesameServer {
                 portContinuation.finish()
             },
             logger: logger)
+        var services: [any Service] = [app]
+        if let interval = configuration.purgeInterval {
+            services.append(
+                ExpiredDataPurge(
+                    identityStore: store, accountStore: store, mfaStore: store, interval: interval,
+                    now: configuration.now, logger: logger))
+        }
         let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: logger))
+            configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             defer { portContinuation.finish() }
             try await group.run()

@@ -29,12 +29,19 @@ struct ServeCommand: AsyncParsableCommand {
     var seedFile: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
+    @Option(
+        name: .customLong("purge-interval"),
+        help: "Seconds between deletions of expired codes, tokens and sessions (also done at start; 0 turns it off).")
+    var purgeInterval: Int = 600
     @OptionGroup var dataDir: DataDirOption
     @OptionGroup var smtp: SMTPOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
+        }
+        guard purgeInterval >= 0 else {
+            throw ValidationError("--purge-interval must be 0 (off) or a number of seconds, e.g. 600.")
         }
     }
 
@@ -59,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
                 dataDirectory: DataDirectory(url: dataDir.url), host: host, port: port,
                 issuer: issuerURL, seedFile: seedURL)
             configuration.smtp = try smtp.configuration()
+            configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             let signals = ShutdownSignals()
             let server = try await SesameServer.start(configuration, logger: logger)
             Terminal.out("Issuer: \(server.issuer.absoluteString)")

@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Deletes what has expired, at start and then every ``interval`` while the server runs:
+/// authorization codes, refresh tokens, revoked refresh families and revoked access-token ids
+/// past their retention, browser sessions (``IdentityStore/purgeExpired(now:)``), email and
+/// password-reset codes (``AccountStore/purgeExpiredAccountData(now:)``), MFA auth sessions and
+/// re-authentication codes (``MFAStore/purgeExpiredMFAData(now:)``).
+///
+/// Without it the store only grows: every refresh leaves the rotated token behind (kept until
+/// it expires so that its reuse is detected, RFC 9700 §4.14.2), and codes and sessions that
+/// were never used stay forever. Only expired rows are deleted, so a purge never changes the
+/// answer to a request. A failed purge is logged and retried at the next interval.
+struct ExpiredDataPurge: Service {
+    let identityStore: any IdentityStore
+    let accountStore: any AccountStore
+    let mfaStore: any MFAStore
+    let interval: Duration
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    func run() async {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            await purgeOnce()
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            } catch {
+                return  // graceful shutdown or cancellation
+            }
+        }
+    }
+
+    /// One pass over every kind of expiring data.
+    func purgeOnce() async {
+        let now = now()
+        let started = ContinuousClock.now
+        do {
+            try await identityStore.purgeExpired(now: now)
+            try await accountStore.purgeExpiredAccountData(now: now)
+            try await mfaStore.purgeExpiredMFAData(now: now)
+            logger.debug(
+                "purged expired codes, tokens and sessions",
+                metadata: ["duration": .stringConvertible(ContinuousClock.now - started)])
+        } catch {
+            logger.warning(
+                "could not purge expired data; retrying at the next interval",
+                metadata: ["error": .string("\(error)"), "interval_s": .stringConvertible(interval.components.seconds)])
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import SesameProtocol
+import Testing
+@testable import SesameServer
+
+/// The periodic purge of expired codes, tokens and sessions (`ExpiredDataPurge`), on real
+/// SQLite files and in a running server.
+@Suite("Expired data purge")
+struct ExpiredDataPurgeTests {
+    static func purge(_ store: SQLIdentityStore, interval: Duration = .seconds(600), now: Date) -> ExpiredDataPurge {
+        ExpiredDataPurge(
+            identityStore: store, accountStore: store, mfaStore: store, interval: interval,
+            now: { now }, logger: StoreSamples.logger)
+    }
+
+    @Test("expired refresh tokens and codes are deleted; live ones stay and still work")
+    func deletesOnlyExpired() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let expired = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(-1))
+            let live = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
+            let expiredCode = StoreSamples.code(expiresAt: now.addingTimeInterval(-1))
+            let liveCode = StoreSamples.code(expiresAt: now.addingTimeInterval(60))
+            try await store.insertRefreshToken(expired)
+            try await store.insertRefreshToken(live)
+            try await store.insertAuthorizationCode(expiredCode)
+            try await store.insertAuthorizationCode(liveCode)
+
+            await Self.purge(store, now: now).purgeOnce()
+
+            #expect(try await store.refreshToken(digest: expired.tokenDigest) == nil)
+            #expect(try await store.refreshToken(digest: live.tokenDigest) == live)
+            guard case .notFound = try await store.redeemAuthorizationCode(digest: expiredCode.codeDigest, now: now.addingTimeInterval(-2)) else {
+                Issue.record("the expired code is still stored")
+                return
+            }
+            guard case .redeemed = try await store.redeemAuthorizationCode(digest: liveCode.codeDigest, now: now) else {
+                Issue.record("the live code was purged")
+                return
+            }
+            guard case .redeemed = try await store.rotateRefreshToken(digest: live.tokenDigest, now: now) else {
+                Issue.record("the live refresh token was purged")
+                return
+            }
+        }
+    }
+
+    @Test("the service purges again every interval and stops when cancelled")
+    func runsEveryInterval() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let purge = Self.purge(store, interval: .milliseconds(50), now: now)
+            let running = Task { await purge.run() }
+            // Inserted after the first pass: only a later pass can delete it.
+            try await Task.sleep(for: .milliseconds(20))
+            let expired = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(-1))
+            try await store.insertRefreshToken(expired)
+            var gone = false
+            for _ in 0..<100 where !gone {
+                try await Task.sleep(for: .milliseconds(20))
+                gone = try await store.refreshToken(digest: expired.tokenDigest) == nil
+            }
+            running.cancel()
+            await running.value
+            #expect(gone)
+        }
+    }
+
+    @Test("a running server purges with its configured interval; nil turns it off")
+    func serverRunsThePurge() async throws {
+        for interval in [Duration.milliseconds(50), nil] {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("sesame-purge-tests-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var configuration = ServerConfiguration(
+                dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: TestServer.hasher)
+            configuration.purgeInterval = interval
+            let running = try await SesameServer.start(configuration, logger: StoreSamples.logger)
+            let expired = StoreSamples.refreshToken(expiresAt: Date().addingTimeInterval(-1))
+            try await running.store.insertRefreshToken(expired)
+            if interval != nil {
+                let purged = try await ClientRecordCacheTests.eventually {
+                    try await running.store.refreshToken(digest: expired.tokenDigest) == nil
+                }
+                #expect(purged, "the server never purged the expired token")
+            } else {
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(try await running.store.refreshToken(digest: expired.tokenDigest) != nil)
+            }
+            try await running.shutdown()
+        }
+    }
+}
