@@ -79,25 +79,62 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("code replay fails and revokes the tokens of the first redemption")
-    func codeReplay() async throws {
+    /// Signs in through the hosted login page and redeems the code once.
+    static func redeemedCode(
+        _ server: TestServer
+    ) async throws -> (flow: OAuthFlow, attempt: OAuthFlow.Attempt, code: String, tokens: TokenResponse) {
+        let flow = OAuthFlow(browser: server.client())
+        let attempt = OAuthFlow.Attempt()
+        let code = try await flow.signIn(attempt)
+        let first = try await flow.exchange(code, attempt: attempt)
+        #expect(first.status == 200)
+        return (flow, attempt, code, try first.json(TokenResponse.self))
+    }
+
+    /// Right away, and after the code's 60 s lifetime (a replay is detected as long as the
+    /// code is stored, RFC 6749 §4.1.2).
+    @Test("code replay fails and revokes the tokens of the first redemption", arguments: [0.0, 61.0])
+    func codeReplay(after delay: TimeInterval) async throws {
         try await withTestServer { server in
-            let browser = server.client()
-            let flow = OAuthFlow(browser: browser)
-            let attempt = OAuthFlow.Attempt()
-            let code = try await flow.signIn(attempt)
-            let first = try await flow.exchange(code, attempt: attempt)
-            #expect(first.status == 200)
-            let tokens = try first.json(TokenResponse.self)
+            let (flow, attempt, code, tokens) = try await Self.redeemedCode(server)
+            let browser = flow.browser
+            let refreshToken = try #require(tokens.refreshToken)
+            #expect(try await browser.introspect(refreshToken).jsonObject["active"] as? Bool == true)
 
-            let second = try await flow.exchange(code, attempt: attempt)
-            #expect(second.status == 400)
-            #expect(try second.json(APIError.self).error == "invalid_grant")
+            server.clock.advance(by: delay)
+            let replay = try await flow.exchange(code, attempt: attempt)
+            #expect(replay.status == 400)
+            let error = try replay.json(APIError.self)
+            #expect(error.error == "invalid_grant")
+            #expect(error.errorDescription?.contains("already used") == true)
 
-            let refresh = try await browser.refresh(try #require(tokens.refreshToken))
+            #expect(try await browser.introspect(refreshToken).jsonObject["active"] as? Bool == false)
+            let refresh = try await browser.refresh(refreshToken)
             #expect(refresh.status == 400)
             #expect(try refresh.json(APIError.self).error == "invalid_grant")
             #expect(try await browser.userInfo(tokens.accessToken).status == 401)
+        }
+    }
+
+    @Test("another client replaying a used code gets invalid_grant and revokes nothing")
+    func codeReplayByAnotherClient() async throws {
+        try await withTestServer { server in
+            let (flow, attempt, code, tokens) = try await Self.redeemedCode(server)
+            let browser = flow.browser
+
+            for delay in [0.0, 61.0] {
+                server.clock.advance(by: delay)
+                let other = OAuthFlow(browser: browser, clientID: Fixtures.secondApp, redirectURI: Fixtures.secondRedirect)
+                let replay = try await other.exchange(code, attempt: attempt)
+                #expect(replay.status == 400)
+                let error = try replay.json(APIError.self)
+                #expect(error.error == "invalid_grant")
+                #expect(error.errorDescription == "The code was issued to another client.")
+            }
+
+            let refresh = try await browser.refresh(try #require(tokens.refreshToken))
+            #expect(refresh.status == 200, "\(refresh.text)")
+            #expect(try await browser.userInfo(tokens.accessToken).status == 200)
         }
     }
 
@@ -148,20 +185,20 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("missing PKCE and plain PKCE are refused with an error redirect")
-    func pkceRequired() async throws {
+    @Test("public client: missing PKCE and plain PKCE are refused with an error redirect (RFC 9700 §2.1.1)")
+    func publicClientPKCERequired() async throws {
         try await withTestServer { server in
-            let flow = OAuthFlow(browser: server.client())
+            var flow = OAuthFlow(browser: server.client())
+            flow.sendsPKCE = false
             let attempt = OAuthFlow.Attempt()
-            var noPKCE = flow.parameters(attempt)
-            noPKCE["code_challenge"] = nil
-            noPKCE["code_challenge_method"] = nil
-            let missing = try await flow.browser.get("/authorize", query: noPKCE)
+            let missing = try await flow.authorize(attempt)
             #expect(missing.status == 303)
             #expect(missing.locationQuery["error"] == "invalid_request")
+            #expect(missing.locationQuery["error_description"] == "code_challenge is required (PKCE S256).")
             #expect(missing.locationQuery["state"] == attempt.state)
             #expect(missing.locationQuery["iss"] == server.issuer)
             #expect(missing.locationQuery["code"] == nil)
+            flow.sendsPKCE = true
 
             let plain = try await flow.authorize(
                 attempt, extra: ["code_challenge": attempt.pkce.verifier, "code_challenge_method": "plain"])

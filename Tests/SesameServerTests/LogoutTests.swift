@@ -1,9 +1,18 @@
 import Foundation
 import SesameProtocol
 import Testing
+@testable import SesameServer
 
 @Suite("RP-initiated logout")
 struct LogoutTests {
+    static let english = LogoutStrings.tables["en"] ?? [:]
+
+    /// Whether the browser's SSO session is still alive: `prompt=none` gets a code.
+    static func sessionAlive(_ browser: HTTPTestClient) async throws -> Bool {
+        let response = try await OAuthFlow(browser: browser).authorize(.init(), extra: ["prompt": "none"])
+        return response.locationQuery["code"] != nil
+    }
+
     @Test("registered post_logout_redirect_uri: 303 with state, session ended, cookie cleared")
     func registeredRedirect() async throws {
         try await withTestServer { server in
@@ -31,36 +40,159 @@ struct LogoutTests {
         }
     }
 
-    @Test("unregistered post_logout_redirect_uri: no redirect, signed-out page")
+    @Test("an expired id_token_hint still ends the session without confirmation")
+    func expiredHint() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
+            server.clock.advance(by: 3600)
+            let response = try await browser.get("/logout", query: ["id_token_hint": try #require(tokens.idToken)])
+            #expect(response.status == 200)
+            #expect(response.text.contains("signed out"))
+            #expect(try await !Self.sessionAlive(browser))
+        }
+    }
+
+    @Test("unregistered post_logout_redirect_uri: no redirect, an error page that says why, session kept")
     func unregisteredRedirect() async throws {
         try await withTestServer { server in
             let browser = server.client()
             let flow = OAuthFlow(browser: browser)
             let (tokens, _) = try await flow.tokens()
-            let response = try await browser.get(
-                "/logout",
-                query: [
+            for query in [
+                ["id_token_hint": try #require(tokens.idToken), "post_logout_redirect_uri": "https://evil.example.com/"],
+                ["client_id": Fixtures.nativeApp, "post_logout_redirect_uri": "https://evil.example.com/"],
+                ["client_id": "no-such-client", "post_logout_redirect_uri": Fixtures.nativePostLogout],
+                // Registered, but for another client than the hint's.
+                [
                     "id_token_hint": try #require(tokens.idToken),
-                    "post_logout_redirect_uri": "https://evil.example.com/",
-                ])
-            #expect(response.status == 200)
-            #expect(response.location == nil)
-            #expect(response.text.contains("signed out"))
-            #expect(response.header("X-Frame-Options") == "DENY")
-            let after = try await flow.authorize(.init(), extra: ["prompt": "none"])
-            #expect(after.locationQuery["error"] == "login_required")
+                    "post_logout_redirect_uri": Fixtures.secondRedirect,
+                ],
+            ] {
+                let response = try await browser.get("/logout", query: query)
+                #expect(response.status == 400)
+                #expect(response.location == nil)
+                #expect(response.setCookies.allSatisfy { !$0.hasPrefix("sesame_session=") })
+                #expect(response.text.contains(try #require(Self.english["logout.redirect_unregistered"]).htmlEscaped))
+                #expect(!response.text.contains(try #require(EnglishStrings.table["signed_out.title"])))
+                #expect(response.header("X-Frame-Options") == "DENY")
+                #expect(response.header("Content-Security-Policy") == SecurityHeaders.contentSecurityPolicy)
+                #expect(try await Self.sessionAlive(browser), "session ended for \(query)")
+            }
         }
     }
 
-    @Test("logout without parameters shows the signed-out page; POST works too")
+    @Test("post_logout_redirect_uri without id_token_hint or client_id: error page, session kept")
+    func unidentifiedClient() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            _ = try await OAuthFlow(browser: browser).signIn(.init())
+            for response in [
+                try await browser.get("/logout", query: ["post_logout_redirect_uri": Fixtures.nativePostLogout]),
+                try await browser.postForm("/logout", ["post_logout_redirect_uri": Fixtures.nativePostLogout]),
+            ] {
+                #expect(response.status == 400)
+                #expect(response.location == nil)
+                #expect(response.text.contains(try #require(Self.english["logout.redirect_unidentified"]).htmlEscaped))
+            }
+            #expect(try await Self.sessionAlive(browser))
+        }
+    }
+
+    @Test("no id_token_hint: a confirmation page; its POST with the CSRF token ends the session and redirects")
+    func confirmation() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            _ = try await OAuthFlow(browser: browser).signIn(.init())
+            let page = try await browser.get(
+                "/logout",
+                query: [
+                    "client_id": Fixtures.nativeApp, "post_logout_redirect_uri": Fixtures.nativePostLogout,
+                    "state": "xyz",
+                ])
+            #expect(page.status == 200)
+            #expect(page.location == nil)
+            #expect(page.text.contains(try #require(Self.english["logout.confirm.title"])))
+            #expect(page.header("Content-Security-Policy") == SecurityHeaders.contentSecurityPolicy)
+            #expect(page.header("X-Frame-Options") == "DENY")
+            #expect(page.header("Cache-Control") == "no-store")
+            #expect(!page.text.contains("<script"))
+            #expect(page.setCookies.allSatisfy { !$0.hasPrefix("sesame_session=") })
+            #expect(try await Self.sessionAlive(browser))
+
+            let form = HTMLForm(html: page.text)
+            #expect(form.action == "/logout")
+            #expect(form.fields["csrf_token"] == browser.cookie("sesame_csrf"))
+            #expect(form.fields["state"] == "xyz")
+            #expect(form.fields["post_logout_redirect_uri"] == Fixtures.nativePostLogout)
+            let confirmed = try await browser.postForm("/logout", form.fields)
+            #expect(confirmed.status == 303)
+            #expect(confirmed.location == Fixtures.nativePostLogout + "?state=xyz")
+            #expect(confirmed.setCookies.contains { $0.hasPrefix("sesame_session=;") && $0.contains("Max-Age=0") })
+            #expect(try await !Self.sessionAlive(browser))
+        }
+    }
+
+    @Test("logout without parameters (GET or POST) asks first; the confirmation shows the signed-out page")
     func plainLogout() async throws {
         try await withTestServer { server in
             let browser = server.client()
             _ = try await OAuthFlow(browser: browser).signIn(.init())
-            let response = try await browser.postForm("/logout", [:])
+            let viaGet = try await browser.get("/logout")
+            #expect(viaGet.status == 200)
+            #expect(!viaGet.text.contains(try #require(EnglishStrings.table["signed_out.title"])))
+            let page = try await browser.postForm("/logout", [:])
+            #expect(page.status == 200)
+            #expect(page.text.contains(try #require(Self.english["logout.confirm.submit"])))
+            #expect(browser.cookie("sesame_session") != nil)
+            #expect(try await Self.sessionAlive(browser))
+
+            let response = try await browser.postForm("/logout", HTMLForm(html: page.text).fields)
             #expect(response.status == 200)
             #expect(response.text.contains("signed out"))
             #expect(browser.cookie("sesame_session") == nil)
+        }
+    }
+
+    @Test("a confirmation POST without a matching CSRF cookie and field is refused and ends nothing")
+    func confirmationNeedsCSRF() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            _ = try await OAuthFlow(browser: browser).signIn(.init())
+            let page = try await browser.get("/logout")
+            let fields = HTMLForm(html: page.text).fields
+            #expect(fields["confirm"] != nil)
+
+            var withoutField = fields
+            withoutField["csrf_token"] = nil
+            var wrongField = fields
+            wrongField["csrf_token"] = SecureRandom.token()
+            for form in [withoutField, wrongField] {
+                let refused = try await browser.postForm("/logout", form)
+                #expect(refused.status == 403)
+                #expect(refused.setCookies.allSatisfy { !$0.hasPrefix("sesame_session=") })
+            }
+            // A forged cross-site POST carries no CSRF cookie.
+            let csrf = browser.cookie("sesame_csrf")
+            browser.setCookie("sesame_csrf", nil)
+            let forged = try await browser.postForm("/logout", fields)
+            #expect(forged.status == 403)
+            browser.setCookie("sesame_csrf", csrf)
+            #expect(try await Self.sessionAlive(browser))
+        }
+    }
+
+    @Test("the confirmation page follows ui_locales")
+    func localizedConfirmation() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let page = try await browser.get("/logout", query: ["ui_locales": "de"])
+            #expect(page.status == 200)
+            #expect(page.text.contains(#"lang="de""#))
+            #expect(page.text.contains(try #require(LogoutStrings.tables["de"]?["logout.confirm.submit"])))
+            #expect(HTMLForm(html: page.text).fields["ui_locales"] == "de")
+            let arabic = try await browser.get("/logout", query: ["ui_locales": "ar"])
+            #expect(arabic.text.contains(#"dir="rtl""#))
         }
     }
 
@@ -79,6 +211,7 @@ struct LogoutTests {
                 ])
             #expect(mismatch.status == 400)
             #expect(mismatch.location == nil)
+            #expect(try await Self.sessionAlive(browser))
         }
     }
 }

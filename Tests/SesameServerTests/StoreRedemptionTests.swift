@@ -42,6 +42,22 @@ struct StoreRedemptionTests {
         }
     }
 
+    @Test("a code without a PKCE challenge keeps having none (stored as the empty string)")
+    func codeWithoutChallenge() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            var code = StoreSamples.code(expiresAt: now.addingTimeInterval(60))
+            code.codeChallenge = nil
+            try await store.insertAuthorizationCode(code)
+            guard case .redeemed(let redeemed) = try await store.redeemAuthorizationCode(digest: code.codeDigest, now: now)
+            else { Issue.record("redemption did not win"); return }
+            #expect(redeemed.codeChallenge == nil)
+            #expect(StoredCodeChallenge.column(nil) == "")
+            #expect(StoredCodeChallenge.challenge("") == nil)
+            #expect(StoredCodeChallenge.challenge(PKCE().challenge) != nil)
+        }
+    }
+
     @Test("20 concurrent redemptions of one code: exactly one wins")
     func concurrentCodeRedemption() async throws {
         try await withSandboxStore { store, _ in
@@ -62,7 +78,7 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("an expired code is not found, before and after use")
+    @Test("an unused expired code is not found; a used one is a replay even after it expired")
     func expiredCode() async throws {
         try await withSandboxStore { store, _ in
             let now = StoreSamples.now()
@@ -72,8 +88,12 @@ struct StoreRedemptionTests {
             #expect(Self.outcome(late) == .notFound)
             let onTime = try await store.redeemAuthorizationCode(digest: code.codeDigest, now: now.addingTimeInterval(59))
             #expect(Self.outcome(onTime) == .redeemed)
+            // RFC 6749 §4.1.2: a replay is detected for as long as the row exists, so the
+            // tokens of the first use can be revoked.
             let replayLate = try await store.redeemAuthorizationCode(digest: code.codeDigest, now: now.addingTimeInterval(61))
-            #expect(Self.outcome(replayLate) == .notFound)
+            #expect(Self.outcome(replayLate) == .replayed)
+            let muchLater = try await store.redeemAuthorizationCode(digest: code.codeDigest, now: now.addingTimeInterval(3600))
+            #expect(Self.outcome(muchLater) == .replayed)
         }
     }
 

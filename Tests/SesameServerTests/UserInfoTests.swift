@@ -31,6 +31,44 @@ struct UserInfoTests {
         }
     }
 
+    @Test("default client scopes are every advertised scope; phone and address claims are released for them")
+    func phoneAndAddressByDefault() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let discovery = try await browser.get("/.well-known/openid-configuration")
+            let advertised = try #require(discovery.jsonObject["scopes_supported"] as? [String])
+            #expect(Set(ClientRecord.defaultAllowedScopes) == Set(advertised))
+            #expect(ClientSpec(clientID: "x").scopes == ClientRecord.defaultAllowedScopes)
+            let seed = ClientSeed(clientID: "x", redirectURIs: ["https://x.example/cb"])
+            #expect(try seed.record(secretHash: nil).allowedScopes == ClientRecord.defaultAllowedScopes)
+
+            var user = try #require(try await server.store.user(login: Fixtures.username))
+            user.claims.address = AddressClaim(
+                formatted: "1 Main St\nSpringfield", streetAddress: "1 Main St", locality: "Springfield",
+                postalCode: "12345", country: "US")
+            try await server.store.updateUser(user)
+
+            // The second app is registered with the default scopes.
+            #expect(try await server.store.client(id: Fixtures.secondApp)?.allowedScopes == ClientRecord.defaultAllowedScopes)
+            let flow = OAuthFlow(
+                browser: browser, clientID: Fixtures.secondApp, redirectURI: Fixtures.secondRedirect,
+                scope: "openid phone address")
+            let (tokens, _) = try await flow.tokens()
+            #expect(tokens.scope == "openid phone address")
+            let response = try await browser.userInfo(tokens.accessToken)
+            #expect(response.status == 200)
+            let claims = try response.json(StandardClaims.self)
+            #expect(claims.phoneNumber == "+15550100")
+            #expect(claims.phoneNumberVerified == false)
+            #expect(claims.address?.locality == "Springfield")
+            #expect(claims.address?.streetAddress == "1 Main St")
+            #expect(claims.email == nil)
+            #expect(claims.name == nil)
+            let object = response.jsonObject
+            #expect((object["address"] as? [String: Any])?["postal_code"] as? String == "12345")
+        }
+    }
+
     @Test("only the Bearer header is accepted; bad tokens get 401 with WWW-Authenticate")
     func bearerOnly() async throws {
         try await withTestServer { server in

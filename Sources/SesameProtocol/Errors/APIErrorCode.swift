@@ -4,7 +4,7 @@
 /// Ranges: 1xxx OAuth/OIDC protocol, 2xxx authentication, 3xxx accounts and profile,
 /// 4xxx abuse protection, 5xxx server.
 public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
-    // 1xxx — RFC 6749 §4.1.2.1, §5.2; OIDC Core §3.1.2.6; RFC 6750 §3.1
+    // 1xxx — RFC 6749 §4.1.2.1, §5.2; OIDC Core §3.1.2.6, §6, §7.2.1; RFC 6750 §3.1
     case invalidRequest = 1000
     case invalidClient = 1001
     case invalidGrant = 1002
@@ -30,6 +30,13 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// not call the account APIs (draft-ietf-oauth-first-party-apps, Security Considerations,
     /// "First-Party Applications"); sent as RFC 6750 §3.1 `insufficient_scope`, 403.
     case firstPartyClientRequired = 1021
+    /// OIDC Core §6.1 `request_not_supported`: the `request` parameter (a Request Object by
+    /// value) was sent; Sesame does not support Request Objects.
+    case requestNotSupported = 1022
+    /// OIDC Core §6.2 `request_uri_not_supported`: the `request_uri` parameter was sent.
+    case requestURINotSupported = 1023
+    /// OIDC Core §7.2.1 `registration_not_supported`: the `registration` parameter was sent.
+    case registrationNotSupported = 1024
 
     // 2xxx — authentication
     case invalidCredentials = 2000
@@ -85,6 +92,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .invalidToken: "invalid_token"
         case .insufficientScope, .firstPartyClientRequired: "insufficient_scope"
         case .unsupportedTokenType: "unsupported_token_type"
+        case .requestNotSupported: "request_not_supported"
+        case .requestURINotSupported: "request_uri_not_supported"
+        case .registrationNotSupported: "registration_not_supported"
         case .insufficientAuthorization, .mfaMethodUnavailable: "insufficient_authorization"
         case .userNotFound, .deviceNotFound: "not_found"
         case .rateLimited: "slow_down"
@@ -153,6 +163,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .invalidRequestObject: "Request objects are not supported."
         case .firstPartyClientRequired:
             "Only first-party clients may use this API; register the client as first-party or use /userinfo."
+        case .requestNotSupported: "The request parameter (Request Object) is not supported."
+        case .requestURINotSupported: "The request_uri parameter is not supported."
+        case .registrationNotSupported: "The registration parameter is not supported."
         case .invalidCredentials: "The username or password is incorrect."
         case .accountLocked: "The account is temporarily locked after too many failed attempts."
         case .insufficientAuthorization: "Additional authentication (MFA) is required."

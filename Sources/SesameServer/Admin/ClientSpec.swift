@@ -30,7 +30,7 @@ public struct ClientSpec: Sendable, Equatable {
         clientID: String, name: String? = nil, confidential: Bool = false,
         redirectURIs: [String] = [], postLogoutRedirectURIs: [String] = [],
         grantTypes: [GrantType] = [.authorizationCode, .refreshToken],
-        scopes: [String] = ["openid", "profile", "email", "offline_access"],
+        scopes: [String] = ClientRecord.defaultAllowedScopes,
         tokenEndpointAuthMethod: ClientAuthenticationMethod? = nil,
         idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,

@@ -11,6 +11,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     public var redirectURIs: [String]?
     public var postLogoutRedirectURIs: [String]?
     public var grantTypes: [String]?
+    /// The allowed scopes; default ``ClientRecord/defaultAllowedScopes`` (every scope discovery
+    /// advertises: `openid profile email phone address offline_access`).
     public var scopes: [String]?
     public var tokenEndpointAuthMethod: String?
     public var idTokenSigningAlg: String?

@@ -6,6 +6,12 @@ import SesameProtocol
 /// authorization code flow with PKCE S256 only. Uses the browser SSO session when `prompt` and
 /// `max_age` allow it, answers `login_required` for `prompt=none` without one, and otherwise
 /// shows the hosted login form.
+///
+/// `id_token_hint` (OIDC Core §3.1.2.1) must be an ID token issued here to the requesting client
+/// (``IDTokenHint``; expired ones are accepted), else `invalid_request`. When the browser's
+/// session belongs to another End-User than the hint's `sub`, that session is not used:
+/// `login_required` with `prompt=none`, otherwise the login form (nothing pre-filled from the
+/// hint).
 struct AuthorizationEndpoint: Sendable {
     let services: ServerServices
 
@@ -38,7 +44,33 @@ struct AuthorizationEndpoint: Sendable {
         context.annotations.record(clientID: client.clientID)
 
         let resolver = BrowserSessionResolver(store: services.store, now: services.now)
-        let session = try await resolver.current(request)
+        var session = try await resolver.current(request)
+        if let hint = parameters["id_token_hint"] {
+            let hinted: IDTokenClaims
+            do throws(IDTokenHintError) {
+                hinted = try await IDTokenHint.verify(
+                    hint, issuer: services.issuerIdentifier, keyRing: services.keyRing, audience: client.clientID)
+            } catch {
+                return responder.refuse(
+                    .redirect(
+                        code: .invalidRequest, description: error.description,
+                        redirectURI: authorization.redirectURI, state: authorization.state),
+                    request: request, context: context)
+            }
+            // OIDC Core §3.1.2.1: the session of another End-User is never used for this request.
+            if let current = session, current.authentication.userID != hinted.sub {
+                if authorization.prompt.isNone {
+                    return responder.refuse(
+                        .redirect(
+                            code: .loginRequired,
+                            description: "The signed-in user is not the one id_token_hint names (prompt=none).",
+                            redirectURI: authorization.redirectURI, state: authorization.state),
+                        request: request, context: context)
+                }
+                context.annotations.record(outcome: "id_token_hint_other_user")
+                session = nil
+            }
+        }
         switch authorization.prompt.decide(sessionAuthTime: session?.authentication.authTime, now: services.now()) {
         case .useSession:
             guard let session else { break }

@@ -42,17 +42,20 @@ struct AuthorizationResponder: Sendable {
             return errorPage(code, description, request: request, context: context, uiLocales: uiLocales)
         case .redirect(let code, let description, let redirectURI, let state):
             context.annotations.record(outcome: code.error)
-            var parameters = [("error", code.error), ("error_description", description)]
+            var parameters = [
+                ("error", code.error), ("error_description", ErrorDescriptionText.sanitized(description)),
+            ]
             if let state { parameters.append(("state", state)) }
             parameters.append(("iss", services.issuerIdentifier))
             return Self.redirect(to: redirectURI, parameters: parameters)
         }
     }
 
-    /// An HTML error page with a fresh error id, which is also logged.
+    /// An HTML error page with a fresh error id, which is also logged. `messageKey` replaces the
+    /// code's localized message when the page must say more precisely what happened.
     func errorPage(
         _ code: APIErrorCode, _ description: String, request: Request,
-        context: SesameRequestContext, uiLocales: String? = nil
+        context: SesameRequestContext, uiLocales: String? = nil, messageKey: String? = nil
     ) -> Response {
         let errorID = UUID().uuidString.lowercased()
         context.annotations.record(outcome: code.error)
@@ -66,7 +69,7 @@ struct AuthorizationResponder: Sendable {
         return services.pages.error(
             code, errorID: errorID,
             locales: LocalePreference.from(request: request, uiLocales: uiLocales),
-            status: code == .csrfFailed ? .forbidden : .badRequest)
+            status: code == .csrfFailed ? .forbidden : .badRequest, messageKey: messageKey)
     }
 
     /// `303 See Other` to `uri` with `parameters` added to its query.

@@ -7,11 +7,25 @@ import SesameProtocol
 /// removed, cookie cleared) and either redirects to a `post_logout_redirect_uri` registered for
 /// the client, exactly matched (§3), with `state` echoed, or shows a "You are signed out" page.
 ///
-/// `id_token_hint` must carry our signature and issuer; its expiry is not checked (§2). When
-/// both `id_token_hint` and `client_id` are given they must agree. Refresh tokens are not
-/// revoked here: apps revoke them through `/revoke` (SPEC §1.3, logout is separate steps).
+/// - `id_token_hint` must carry our signature and issuer; its expiry is not checked (§2,
+///   ``IDTokenHint``). When both `id_token_hint` and `client_id` are given they must agree.
+/// - Without a valid `id_token_hint` the End-User is asked to confirm first (§2: the OP SHOULD
+///   ask whether to log out): a page whose form posts back here with the double-submit CSRF
+///   token and `confirm` (``LogoutConfirmationTemplate``). Only that POST, CSRF verified, ends
+///   the session; a `confirm` POST failing the CSRF check is refused (403) and ends nothing.
+/// - A `post_logout_redirect_uri` that cannot be honoured (not registered for the client, or
+///   no hint and no `client_id` to say which client asks) is never followed (§3): an error
+///   page says why and the session is kept (``PostLogoutRedirect``).
+///
+/// Refresh tokens are not revoked here: apps revoke them through `/revoke` (SPEC §1.3, logout
+/// is separate steps).
 struct EndSessionEndpoint: Sendable {
     let services: ServerServices
+
+    /// The hidden field of the confirmation form that marks a confirmed logout.
+    static let confirmField = "confirm"
+    /// The logout parameters the confirmation form carries, validated again on POST.
+    static let carriedParameters = ["client_id", "post_logout_redirect_uri", "state", "ui_locales"]
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
         try await responder.withParameters(of: request, context: context, fromBody: false) {
@@ -30,51 +44,87 @@ struct EndSessionEndpoint: Sendable {
     private func logout(
         _ parameters: [String: String], request: Request, context: SesameRequestContext
     ) async throws -> Response {
+        let uiLocales = parameters["ui_locales"]
+        let confirmed = parameters[Self.confirmField] != nil
+        if confirmed, !CSRFProtection.verify(request: request, form: parameters) {
+            return responder.errorPage(
+                .csrfFailed, "The sign-out confirmation's CSRF cookie and form field are missing or differ.",
+                request: request, context: context, uiLocales: uiLocales)
+        }
+
         var clientID = parameters["client_id"]
+        var hinted = false
         if let hint = parameters["id_token_hint"] {
-            guard let claims = try? await services.keyRing.verify(hint, as: IDTokenClaims.self),
-                claims.iss == services.issuerIdentifier
-            else {
+            let claims: IDTokenClaims
+            do throws(IDTokenHintError) {
+                claims = try await IDTokenHint.verify(
+                    hint, issuer: services.issuerIdentifier, keyRing: services.keyRing)
+            } catch {
                 return responder.errorPage(
-                    .invalidRequest, "id_token_hint is not an ID token issued here.", request: request,
-                    context: context, uiLocales: parameters["ui_locales"])
+                    .invalidRequest, error.description, request: request, context: context, uiLocales: uiLocales)
             }
             if let clientID, clientID != claims.aud {
                 return responder.errorPage(
                     .invalidRequest, "client_id does not match the id_token_hint audience.",
-                    request: request, context: context, uiLocales: parameters["ui_locales"])
+                    request: request, context: context, uiLocales: uiLocales)
             }
             clientID = claims.aud
+            hinted = true
         }
         if let clientID { context.annotations.record(clientID: clientID) }
 
-        var redirect: String?
-        if let target = parameters["post_logout_redirect_uri"], let clientID,
-            let client = try await services.store.client(id: clientID),
-            client.postLogoutRedirectURIs.contains(target)
-        {
-            redirect = target
+        let redirect: String?
+        do {
+            redirect = try await PostLogoutRedirect.resolve(
+                parameters["post_logout_redirect_uri"], clientID: clientID, store: services.store)
+        } catch let refusal as PostLogoutRedirectRefusal {
+            return responder.errorPage(
+                .invalidRequest, refusal.description, request: request, context: context, uiLocales: uiLocales,
+                messageKey: refusal.messageKey)
         }
 
+        guard hinted || confirmed else {
+            return confirmation(parameters, request: request, context: context)
+        }
+        return try await endSession(
+            redirect: redirect, state: parameters["state"], uiLocales: uiLocales, request: request, context: context)
+    }
+
+    /// §2: asks the End-User whether to sign out, carrying the request in hidden fields.
+    private func confirmation(
+        _ parameters: [String: String], request: Request, context: SesameRequestContext
+    ) -> Response {
+        context.annotations.record(outcome: "logout_confirmation")
+        let csrf = CSRFProtection.token(for: request)
+        var hidden = Self.carriedParameters.compactMap { name in parameters[name].map { (name: name, value: $0) } }
+        hidden.append((name: Self.confirmField, value: "1"))
+        var response = services.pages.logoutConfirmation(
+            PageRenderer.LogoutConfirmation(hiddenFields: hidden, csrfToken: csrf.value),
+            locales: LocalePreference.from(request: request, uiLocales: parameters["ui_locales"]))
+        if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }
+        return response
+    }
+
+    /// Ends the browser session and redirects (§3) or shows the signed-out page.
+    private func endSession(
+        redirect: String?, state: String?, uiLocales: String?, request: Request, context: SesameRequestContext
+    ) async throws -> Response {
         let resolver = BrowserSessionResolver(store: services.store, now: services.now)
         try await resolver.end(request)
         let clearCookie = services.cookies.clearSession()
 
         if let redirect {
             context.annotations.record(outcome: "logged_out_redirect")
-            var query: [(String, String)] = []
-            if let state = parameters["state"] { query.append(("state", state)) }
             var response =
-                query.isEmpty
-                ? Response(status: .seeOther, headers: [.location: redirect, .cacheControl: "no-store"])
-                : AuthorizationResponder.redirect(to: redirect, parameters: query)
+                state.map { AuthorizationResponder.redirect(to: redirect, parameters: [("state", $0)]) }
+                ?? Response(status: .seeOther, headers: [.location: redirect, .cacheControl: "no-store"])
             response.headers.append(HTTPField(name: .setCookie, value: clearCookie))
             return response
         }
         context.annotations.record(outcome: "logged_out")
         var response = services.pages.message(
             titleKey: "signed_out.title", bodyKey: "signed_out.body",
-            locales: LocalePreference.from(request: request, uiLocales: parameters["ui_locales"]))
+            locales: LocalePreference.from(request: request, uiLocales: uiLocales))
         response.headers.append(HTTPField(name: .setCookie, value: clearCookie))
         return response
     }

@@ -2,10 +2,11 @@
 /// contract). Stored per client (``ClientRecord/mfaPolicy``), set with
 /// `sesame client add --mfa-policy` or the seed key `mfa_policy`.
 ///
-/// Whatever the policy, a request with `acr_values=urn:sesame:acr:mfa` (or a step-up) always
-/// asks for a second factor.
+/// Whatever the policy, a request whose `acr_values` accept only `urn:sesame:acr:mfa` (or a
+/// step-up) always asks for a second factor; `acr_values` listing both `urn:sesame:acr:pwd` and
+/// `urn:sesame:acr:mfa` leave the decision to the policy (``RequestedACR``, OIDC Core §3.1.2.1).
 public enum MFAPolicy: String, Codable, Sendable, CaseIterable {
-    /// Password only, unless the request asks for `urn:sesame:acr:mfa`.
+    /// Password only, unless the request accepts only `urn:sesame:acr:mfa`.
     case never
     /// A second factor for users who enrolled one (the default).
     case whenEnrolled = "when_enrolled"

@@ -52,8 +52,9 @@ public struct AuthSessionRecord: Sendable, Equatable {
     public var clientID: String
     public var userID: String
     public var scope: String
-    /// RFC 7636 S256 challenge the authorization code will carry.
-    public var codeChallenge: String
+    /// RFC 7636 S256 challenge the authorization code will carry; `nil` only for a hosted
+    /// login page request of a confidential client that sent none (RFC 9700 §2.1.1).
+    public var codeChallenge: String?
     /// Empty for `/authorize-challenge`; the browser request's redirect URI for the hosted
     /// login page's MFA step.
     public var redirectURI: String
@@ -80,7 +81,7 @@ public struct AuthSessionRecord: Sendable, Equatable {
 
     public init(
         sessionDigest: String, clientID: String, userID: String, scope: String,
-        codeChallenge: String, redirectURI: String = "", nonce: String? = nil,
+        codeChallenge: String?, redirectURI: String = "", nonce: String? = nil,
         methods: [MFAMethod], firstFactor: [String], reauthentication: Bool = false,
         uiLocales: String? = nil, chosenMethod: MFAMethod? = nil, codeDigest: String? = nil,
         codeExpiresAt: Date? = nil, codesSent: Int = 0, attempts: Int = 0, createdAt: Date,

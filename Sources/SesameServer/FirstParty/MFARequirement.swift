@@ -2,7 +2,8 @@ import SesameProtocol
 
 /// Decides whether a sign-in needs a second factor and which methods the user may use for it
 /// (issue #5 contract, "Client MFA policy"), from the client's ``MFAPolicy``, the requested
-/// `acr_values` and the user's enrolments.
+/// `acr_values` (``RequestedACR``: only when they accept nothing but MFA) and the user's
+/// enrolments.
 struct MFARequirement: Sendable, Equatable {
     enum Decision: Sendable, Equatable {
         /// Password alone suffices: `acr` `urn:sesame:acr:pwd`.
@@ -14,7 +15,8 @@ struct MFARequirement: Sendable, Equatable {
     }
 
     var policy: MFAPolicy
-    /// `acr_values` asked for `urn:sesame:acr:mfa`, or this is a step-up.
+    /// The request accepts only `urn:sesame:acr:mfa` (``RequestedACR/requiresMultiFactor``), or
+    /// this is a step-up. `acr_values` listing both classes leave the decision to ``policy``.
     var requested: Bool
     /// Offer email codes to a user without an enrolled method whose email is verified.
     var emailFallback: Bool
@@ -38,8 +40,9 @@ struct MFARequirement: Sendable, Equatable {
         }
     }
 
-    /// `true` when the space-separated `acr_values` ask for multi-factor authentication.
+    /// `true` when the space-separated `acr_values` accept only multi-factor authentication
+    /// (OIDC Core §3.1.2.1: a voluntary list in order of preference; see ``RequestedACR``).
     static func asksForMFA(_ acrValues: String?) -> Bool {
-        (acrValues ?? "").split(separator: " ").contains { $0 == AuthenticationContextClass.multiFactor }
+        RequestedACR(acrValues).requiresMultiFactor
     }
 }

@@ -14,12 +14,13 @@ public protocol Localizer: Sendable {
 /// A ``Localizer`` over in-memory string tables keyed by BCP 47 tag. Resolution, for each
 /// preferred tag in order: the canonical tag (``LocalePreference/canonical(_:)``), then its
 /// language; if none matches, English. A key missing from the chosen table falls back to
-/// English.
+/// English. The default tables are ``StringTables/served`` (the main tables plus the logout
+/// pages' ``LogoutStrings``).
 public struct StringTableLocalizer: Localizer {
     private let tables: [String: [String: String]]
     private let fallback: String
 
-    public init(tables: [String: [String: String]] = StringTables.all, fallback: String = "en") {
+    public init(tables: [String: [String: String]] = StringTables.served, fallback: String = "en") {
         self.tables = tables
         self.fallback = fallback
     }

@@ -15,6 +15,7 @@ struct PageRenderer: Sendable {
         try library.register(LoginTemplate.source, named: LoginTemplate.name)
         try library.register(MessageTemplate.source, named: MessageTemplate.name)
         try library.register(MFATemplate.source, named: MFATemplate.name)
+        try library.register(LogoutConfirmationTemplate.source, named: LogoutConfirmationTemplate.name)
         self.library = library
         self.localizer = localizer
     }
@@ -51,20 +52,22 @@ struct PageRenderer: Sendable {
 
     /// An error page for a failure that must not redirect (unknown client, bad redirect URI,
     /// CSRF failure). Shows the localized message and the `error_id` to quote to support.
+    /// `messageKey` replaces the code's message (and then the "start signing in again" help,
+    /// which only fits sign-in failures, is left out).
     func error(
         _ code: APIErrorCode, errorID: String, locales: [String],
-        status: HTTPResponse.Status? = nil
+        status: HTTPResponse.Status? = nil, messageKey: String? = nil
     ) -> Response {
         let t = { (key: String) in localizer.string(key, locales: locales) }
-        let context: [String: Any] = [
+        var context: [String: Any] = [
             "lang": localizer.resolvedLocale(for: locales),
             "dir": direction(for: locales),
             "title": t("error.title"),
-            "message": t(code.messageKey),
-            "help": t("error.help"),
+            "message": t(messageKey ?? code.messageKey),
             "reference_label": t("error.reference"),
             "reference": errorID,
         ]
+        if messageKey == nil { context["help"] = t("error.help") }
         return html(
             library.render(context, withTemplate: MessageTemplate.name) ?? "",
             status: status ?? HTTPResponse.Status(code: code.httpStatus))

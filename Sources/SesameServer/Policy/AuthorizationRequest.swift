@@ -2,7 +2,8 @@ import Foundation
 import SesameProtocol
 
 /// A validated authorization request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3).
-/// Only the code flow with PKCE S256 exists here.
+/// Only the code flow exists here; PKCE is S256 when present, and always present for public
+/// clients (see ``AuthorizationRequestValidator``).
 struct AuthorizationRequest: Sendable, Equatable {
     var clientID: String
     /// The redirect URI exactly as the client sent it (loopback port included).
@@ -10,8 +11,9 @@ struct AuthorizationRequest: Sendable, Equatable {
     var scopes: [String]
     var state: String?
     var nonce: String?
-    /// RFC 7636 S256 `code_challenge`.
-    var codeChallenge: String
+    /// RFC 7636 S256 `code_challenge`; `nil` when a confidential client sent none (RFC 9700
+    /// §2.1.1 lets confidential OpenID Connect clients rely on `nonce` instead).
+    var codeChallenge: String?
     var prompt: PromptPolicy
     var loginHint: String?
     var acrValues: String?
@@ -24,8 +26,12 @@ struct AuthorizationRequest: Sendable, Equatable {
     var formParameters: [(name: String, value: String)] {
         var result: [(String, String)] = [
             ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
-            ("scope", scope), ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
+            ("scope", scope),
         ]
+        if let codeChallenge {
+            result.append(("code_challenge", codeChallenge))
+            result.append(("code_challenge_method", PKCE.method))
+        }
         if let state { result.append(("state", state)) }
         if let nonce { result.append(("nonce", nonce)) }
         if !prompt.values.isEmpty { result.append(("prompt", prompt.values.sorted().joined(separator: " "))) }

@@ -38,9 +38,10 @@ struct AuthorizationRequestValidator: Sendable {
         if parameters.values.contains(where: { $0.count > Self.maxParameterLength }) {
             throw fail(.invalidRequest, "A parameter is longer than \(Self.maxParameterLength) characters.")
         }
-        // 4. Request objects are not supported (OIDC Core §6).
-        if parameters["request"] != nil || parameters["request_uri"] != nil {
-            throw fail(.invalidRequestObject, "request and request_uri are not supported.")
+        // 4. Request objects and dynamic registration are not supported: each parameter gets
+        //    its own OIDC error (OIDC Core §6.1, §6.2, §7.2.1; see ``UnsupportedRequestParameter``).
+        if let unsupported = UnsupportedRequestParameter.first(in: parameters) {
+            throw fail(unsupported.code, unsupported.description)
         }
         // 5. response_type=code only (RFC 9700 §2.1.2); response_mode query only.
         guard parameters["response_type"] == "code" else {
@@ -52,18 +53,14 @@ struct AuthorizationRequestValidator: Sendable {
         guard client.grantTypes.contains(.authorizationCode) else {
             throw fail(.unauthorizedClient, "This client may not use the authorization code grant.")
         }
-        // 6. PKCE S256 for every client (RFC 9700 §2.1.1, RFC 8252 §8.1). An absent method
-        //    means plain (RFC 7636 §4.3), which is refused.
-        guard let challenge = parameters["code_challenge"], !challenge.isEmpty else {
-            throw fail(.pkceRequired, "code_challenge is required (PKCE S256).")
-        }
-        guard parameters["code_challenge_method"] == PKCE.method else {
-            throw fail(.pkceRequired, "code_challenge_method must be S256.")
-        }
-        guard challenge.utf8.count == 43, PKCE.isValidVerifier(challenge),
-            Base64URL.decode(challenge)?.count == 32
-        else {
-            throw fail(.invalidRequest, "code_challenge must be the base64url SHA-256 of the verifier.")
+        // 6. PKCE S256, required from public clients, optional for confidential ones
+        //    (RFC 9700 §2.1.1, RFC 8252 §8.1). An absent method means plain (RFC 7636 §4.3),
+        //    which is refused whenever a challenge is sent.
+        let challenge: String?
+        do throws(PKCEParameters.Refusal) {
+            challenge = try PKCEParameters.challenge(in: parameters, required: !client.isConfidential)
+        } catch {
+            throw fail(error.code, error.description)
         }
         // 7. Scopes: present, and each allowed for this client.
         let scopes = Self.orderedUnique((parameters["scope"] ?? "").split(separator: " ").map(String.init))

@@ -110,7 +110,7 @@ final class CredentialVerifier: Sendable {
 }
 
 /// Who is typing a password, as ``LoginThrottle`` counts it: the login name as sent and the
-/// address of the TCP peer (never `X-Forwarded-For`).
+/// client's address (the TCP peer; `X-Forwarded-For` only from a trusted proxy).
 struct LoginAttempt: Sendable {
     var login: String
     var address: String?
@@ -122,7 +122,7 @@ struct LoginAttempt: Sendable {
 
     /// A sign-in with the name the user typed.
     init(login: String, context: SesameRequestContext) {
-        self.init(login: login, address: LoginThrottle.addressKey(context.remoteAddress))
+        self.init(login: login, address: LoginThrottle.addressKey(context.clientAddress))
     }
 
     /// A signed-in user confirming their password (password change, account deletion): counted

@@ -74,8 +74,8 @@ public struct LoginThrottlePolicy: Sendable, Equatable {
 ///   only as its SHA-256 digest, so unknown names are throttled exactly like real accounts and
 ///   a refusal says nothing about whether an account exists. The username and the email of
 ///   one account are separate names (tying them together would reveal that they belong to the
-///   same account); the address limit bounds the sum. Separately, the **client address** that
-///   Hummingbird reports for the TCP connection (`X-Forwarded-For` is not trusted); IPv6
+///   same account); the address limit bounds the sum. Separately, the **client address**: the TCP
+///   peer, or behind a configured trusted proxy the client it names (``TrustedProxies``); IPv6
 ///   clients are keyed by their /64 prefix (one subscriber usually owns a whole /64), IPv4-mapped
 ///   IPv6 addresses by the IPv4 address. Without an IP address (a Unix socket) only the name
 ///   counts.

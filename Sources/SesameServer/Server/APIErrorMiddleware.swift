@@ -42,14 +42,9 @@ struct APIErrorMiddleware: RouterMiddleware {
     private func respond(_ failure: EndpointFailure, request: Request, context: Context) -> Response {
         let errorID = UUID().uuidString.lowercased()
         let locales = LocalePreference.from(request: request, uiLocales: failure.uiLocales)
-        var body = APIError(
-            failure.code, description: failure.description, details: failure.details,
-            errorID: errorID)
-        body.errorUserMessage = localizer.string(failure.code.messageKey, locales: locales)
-        body.authSession = failure.authSession
-        body.mfaMethods = failure.mfaMethods
-        body.remainingAttempts = failure.remainingAttempts
-        body.retryAfter = failure.retryAfter
+        let body = Self.body(
+            of: failure, errorID: errorID,
+            userMessage: localizer.string(failure.code.messageKey, locales: locales))
         context.annotations.record(errorID: errorID)
         context.annotations.record(outcome: failure.code.error)
         logger.debug(
@@ -66,5 +61,20 @@ struct APIErrorMiddleware: RouterMiddleware {
             response.headers[.retryAfter] = String(retryAfter)
         }
         return response
+    }
+
+    /// The JSON error body of `failure`. `error_description` keeps to the RFC 6749 §5.2
+    /// character set whatever the endpoint wrote (``ErrorDescriptionText``).
+    static func body(of failure: EndpointFailure, errorID: String, userMessage: String?) -> APIError {
+        var body = APIError(
+            failure.code, description: failure.description, details: failure.details,
+            errorID: errorID)
+        body.errorDescription = body.errorDescription.map(ErrorDescriptionText.sanitized)
+        body.errorUserMessage = userMessage
+        body.authSession = failure.authSession
+        body.mfaMethods = failure.mfaMethods
+        body.remainingAttempts = failure.remainingAttempts
+        body.retryAfter = failure.retryAfter
+        return body
     }
 }

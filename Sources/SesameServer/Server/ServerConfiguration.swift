@@ -36,6 +36,9 @@ public struct ServerConfiguration: Sendable {
     /// How often expired codes, tokens and sessions are deleted (``ExpiredDataPurge``; also
     /// once at start). Default 10 minutes; `nil` turns the purge off.
     public var purgeInterval: Duration?
+    /// Reverse proxies in front of the server; for their connections the client address is
+    /// read from `X-Forwarded-For` (``TrustedProxies``). Default: none, the TCP peer counts.
+    public var trustedProxies: TrustedProxies
 
     public init(
         dataDirectory: DataDirectory, host: String = "127.0.0.1", port: Int = 8080,
@@ -55,6 +58,7 @@ public struct ServerConfiguration: Sendable {
         self.smtp = nil
         self.loginThrottle = LoginThrottlePolicy()
         self.purgeInterval = .seconds(600)
+        self.trustedProxies = .none
     }
 }
 

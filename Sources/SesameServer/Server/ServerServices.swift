@@ -22,6 +22,8 @@ struct ServerServices: Sendable {
     let browserSessionLifetime: TimeInterval
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Reverse proxies whose `X-Forwarded-For` names the client (``TrustedProxies``).
+    var trustedProxies: TrustedProxies = .none
 
     var clientAuthenticator: ClientAuthenticator {
         ClientAuthenticator(store: store, verifier: credentials)

@@ -28,14 +28,18 @@ final class RequestAnnotations: Sendable {
 /// answered.
 public struct SesameRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The address of the connection's peer (not `X-Forwarded-For`, which any client can set);
-    /// ``LoginThrottle`` keys on it.
+    /// The address of the connection's peer.
     public let remoteAddress: SocketAddress?
+    /// The client's address: the peer, unless the peer is a trusted proxy and
+    /// `X-Forwarded-For` names the client (``ForwardedClientMiddleware``, ``TrustedProxies``).
+    /// ``LoginThrottle`` keys on it.
+    public internal(set) var clientAddress: SocketAddress?
     let annotations = RequestAnnotations()
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
+        self.clientAddress = remoteAddress
     }
 
     /// Form bodies at /token, /revoke, /introspect and /login are small.

@@ -2,11 +2,12 @@ import Hummingbird
 import Logging
 
 /// Maps every path of the server to its endpoint (SPEC §2). Middleware order: the request log
-/// line outermost, then API errors to JSON.
+/// line outermost, then the client address behind trusted proxies, then API errors to JSON.
 enum SesameRouter {
     static func build(_ services: ServerServices) throws -> Router<SesameRequestContext> {
         let router = Router(context: SesameRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: services.logger))
+        router.add(middleware: ForwardedClientMiddleware(proxies: services.trustedProxies))
         router.add(middleware: APIErrorMiddleware(localizer: services.localizer, logger: services.logger))
 
         let discovery = try DiscoveryEndpoint(services: services)

@@ -87,7 +87,7 @@ public enum SesameServer {
                 cookies: BrowserCookies(issuer: issuer),
                 authorizationCodeLifetime: configuration.authorizationCodeLifetime,
                 browserSessionLifetime: configuration.browserSessionLifetime, now: configuration.now,
-                logger: logger)
+                logger: logger, trustedProxies: configuration.trustedProxies)
             issuerBox.set(try SesameRouter.build(services).buildResponder())
         } catch {
             await group.triggerGracefulShutdown()

@@ -12,7 +12,8 @@ extension SQLIdentityStore {
             )
             .values(
                 code.codeDigest, code.clientID, code.authentication.userID, code.redirectURI,
-                code.scope, code.nonce, code.codeChallenge, try StoreValue.json(code.authentication),
+                code.scope, code.nonce, StoredCodeChallenge.column(code.codeChallenge),
+                try StoreValue.json(code.authentication),
                 code.sessionID, StoreValue.time(code.expiresAt), StoreValue.time(code.consumedAt),
                 code.familyID
             )
@@ -23,6 +24,11 @@ extension SQLIdentityStore {
     /// than once"). The winner writes a random claim value into the row; re-reading the row by
     /// primary key tells each caller whether its own update took effect. This needs neither a
     /// transaction nor `RETURNING`, so it is atomic on every SQL database.
+    ///
+    /// A consumed code is a replay for as long as its row exists, also after it expired: RFC
+    /// 6749 §4.1.2 asks to revoke the tokens issued from a code that is used twice, and an
+    /// attacker replaying a stolen code is usually late. Only an unused code expires into
+    /// `notFound`.
     public func redeemAuthorizationCode(digest: String, now: Date) async throws
         -> RedemptionResult<AuthorizationCodeRecord>
     {
@@ -41,7 +47,6 @@ extension SQLIdentityStore {
         else { return .notFound }
         let record = try Self.codeRecord(row)
         if try row.optionalString("redemption_claim") == claim { return .redeemed(record) }
-        if record.expiresAt <= now { return .notFound }
         if record.consumedAt != nil { return .replayed(record) }
         return .notFound
     }
@@ -60,7 +65,7 @@ extension SQLIdentityStore {
             redirectURI: try row.string("redirect_uri"),
             scope: try row.string("scope"),
             nonce: try row.optionalString("nonce"),
-            codeChallenge: try row.string("code_challenge"),
+            codeChallenge: StoredCodeChallenge.challenge(try row.string("code_challenge")),
             authentication: try row.json("authentication", as: AuthenticationContext.self),
             sessionID: try row.optionalString("session_id"),
             expiresAt: try row.date("expires_at"),

@@ -94,7 +94,7 @@ extension SQLIdentityStore {
             )
             .values(
                 session.sessionDigest, session.clientID, session.userID, session.scope,
-                session.codeChallenge, session.redirectURI, session.nonce,
+                StoredCodeChallenge.column(session.codeChallenge), session.redirectURI, session.nonce,
                 try StoreValue.json(session.methods.map(\.rawValue)), try StoreValue.json(session.firstFactor),
                 session.reauthentication, session.uiLocales, session.chosenMethod?.rawValue,
                 session.codeDigest, StoreValue.time(session.codeExpiresAt), session.codesSent,
@@ -237,7 +237,7 @@ extension SQLIdentityStore {
             clientID: try row.string("client_id"),
             userID: try row.string("user_id"),
             scope: try row.string("scope"),
-            codeChallenge: try row.string("code_challenge"),
+            codeChallenge: StoredCodeChallenge.challenge(try row.string("code_challenge")),
             redirectURI: try row.string("redirect_uri"),
             nonce: try row.optionalString("nonce"),
             methods: try row.json("methods", as: [String].self).compactMap(MFAMethod.init(rawValue:)),

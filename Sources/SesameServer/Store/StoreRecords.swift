@@ -36,11 +36,16 @@ public struct ClientRecord: Sendable, Codable, Equatable {
 
     public var isConfidential: Bool { secretHash != nil }
 
+    /// The scopes a client may request unless registered with others (``ClientSpec``, seed
+    /// files, `sesame client add`): every scope discovery advertises (`scopes_supported`,
+    /// OIDC Core §5.4 `profile`, `email`, `phone`, `address`, and §11 `offline_access`).
+    public static let defaultAllowedScopes = ["openid", "profile", "email", "phone", "address", "offline_access"]
+
     public init(
         clientID: String, name: String, secretHash: String? = nil, redirectURIs: [String] = [],
         postLogoutRedirectURIs: [String] = [],
         grantTypes: [GrantType] = [.authorizationCode, .refreshToken],
-        allowedScopes: [String] = ["openid", "profile", "email", "offline_access"],
+        allowedScopes: [String] = ClientRecord.defaultAllowedScopes,
         tokenEndpointAuthMethod: ClientAuthenticationMethod = .none,
         idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
@@ -150,20 +155,23 @@ public struct AuthorizationCodeRecord: Sendable, Codable, Equatable {
     public var redirectURI: String
     public var scope: String
     public var nonce: String?
-    /// RFC 7636 S256 challenge.
-    public var codeChallenge: String
+    /// RFC 7636 S256 challenge; `nil` when a confidential client sent none (RFC 9700 §2.1.1).
+    /// Then a token request carrying `code_verifier` is a PKCE downgrade and is refused
+    /// (RFC 9700 §4.8.2).
+    public var codeChallenge: String?
     public var authentication: AuthenticationContext
     /// Browser session that produced the code (for `sid` and logout).
     public var sessionID: String?
     public var expiresAt: Date
-    /// Set when redeemed; a second redemption revokes `familyID` (RFC 6749 §4.1.2, RFC 9700 §4.x).
+    /// Set when redeemed; a second redemption by the same client revokes `familyID`
+    /// (RFC 6749 §4.1.2, RFC 9700 §4.2.4), even after the code's lifetime.
     public var consumedAt: Date?
     /// Refresh-token family issued on redemption.
     public var familyID: String?
 
     public init(
         codeDigest: String, clientID: String, redirectURI: String, scope: String,
-        nonce: String?, codeChallenge: String, authentication: AuthenticationContext,
+        nonce: String?, codeChallenge: String?, authentication: AuthenticationContext,
         sessionID: String?, expiresAt: Date, consumedAt: Date? = nil, familyID: String? = nil
     ) {
         self.codeDigest = codeDigest

@@ -34,7 +34,9 @@ struct ClientCommand: AsyncParsableCommand {
             name: .customLong("grant"),
             help: "A grant type (repeatable): authorization_code, refresh_token, client_credentials, token_exchange.")
         var grants: [String] = []
-        @Option(name: .customLong("scope"), help: "An allowed scope (repeatable, or space separated).")
+        @Option(
+            name: .customLong("scope"),
+            help: "An allowed scope (repeatable, or space separated; default: \(ClientRecord.defaultAllowedScopes.joined(separator: " "))).")
         var scopes: [String] = []
         @Option(
             name: .customLong("mfa-policy"),

@@ -33,6 +33,12 @@ struct ServeCommand: AsyncParsableCommand {
         name: .customLong("purge-interval"),
         help: "Seconds between deletions of expired codes, tokens and sessions (also done at start; 0 turns it off).")
     var purgeInterval: Int = 600
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy in front of the server, as an address or CIDR network (repeatable).",
+            discussion: "For connections from it, the client address (which password throttling counts) is read from X-Forwarded-For."))
+    var trustedProxies: [String] = []
     @OptionGroup var dataDir: DataDirOption
     @OptionGroup var smtp: SMTPOptions
 
@@ -67,6 +73,11 @@ struct ServeCommand: AsyncParsableCommand {
                 issuer: issuerURL, seedFile: seedURL)
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
+            do throws(TrustedProxyError) {
+                configuration.trustedProxies = try TrustedProxies(parsing: trustedProxies)
+            } catch {
+                throw CLIError("--trusted-proxy \(error.description)", hint: "Pass one address or network per --trusted-proxy.")
+            }
             let signals = ShutdownSignals()
             let server = try await SesameServer.start(configuration, logger: logger)
             Terminal.out("Issuer: \(server.issuer.absoluteString)")

@@ -99,7 +99,9 @@ struct TOTPTests {
         #expect(always.decide(usable: [], emailVerified: false) == .unavailable)
         let stepUp = MFARequirement(policy: .never, requested: true, emailFallback: false)
         #expect(stepUp.decide(usable: [], emailVerified: true) == .unavailable)
-        #expect(MFARequirement.asksForMFA("urn:sesame:acr:pwd urn:sesame:acr:mfa"))
+        // acr_values is a preference list (OIDC Core §3.1.2.1): only mfa alone requires it.
+        #expect(MFARequirement.asksForMFA("urn:sesame:acr:mfa"))
+        #expect(!MFARequirement.asksForMFA("urn:sesame:acr:pwd urn:sesame:acr:mfa"))
         #expect(!MFARequirement.asksForMFA("urn:sesame:acr:pwd"))
         #expect(!MFARequirement.asksForMFA(nil))
     }

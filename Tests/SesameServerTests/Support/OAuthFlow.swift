@@ -10,6 +10,9 @@ struct OAuthFlow {
     var clientID: String = Fixtures.nativeApp
     var redirectURI: String = Fixtures.nativeRedirect
     var scope: String = "openid profile email offline_access"
+    /// `false`: the authorization request has no `code_challenge`/`code_challenge_method`, as a
+    /// confidential client relying on `nonce` sends it (RFC 9700 §2.1.1).
+    var sendsPKCE = true
 
     /// One authorization attempt's secrets.
     struct Attempt {
@@ -19,11 +22,15 @@ struct OAuthFlow {
     }
 
     func parameters(_ attempt: Attempt, extra: [String: String] = [:]) -> [String: String] {
-        [
+        var parameters = [
             "client_id": clientID, "redirect_uri": redirectURI, "response_type": "code",
             "scope": scope, "state": attempt.state, "nonce": attempt.nonce,
-            "code_challenge": attempt.pkce.challenge, "code_challenge_method": "S256",
-        ].merging(extra) { $1 }
+        ]
+        if sendsPKCE {
+            parameters["code_challenge"] = attempt.pkce.challenge
+            parameters["code_challenge_method"] = "S256"
+        }
+        return parameters.merging(extra) { $1 }
     }
 
     func authorize(_ attempt: Attempt, extra: [String: String] = [:]) async throws -> TestResponse {

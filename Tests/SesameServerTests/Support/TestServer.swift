@@ -13,6 +13,8 @@ struct TestServer: Sendable {
     let clock: TestClock
     /// The server's password hasher (``hasher`` unless a test passed a counting one).
     let passwordHasher: any PasswordHasher
+    /// Changes to the default test configuration (kept across ``restart()``).
+    let configure: @Sendable (inout ServerConfiguration) -> Void
 
     var issuer: String { SesameServer.issuerIdentifier(running.issuer) }
     var baseURL: URL { running.issuer }
@@ -22,30 +24,39 @@ struct TestServer: Sendable {
     static let hasher = ScryptPasswordHasher(logN: 10)
 
     /// Starts a server on a new temp directory and seeds it.
-    static func start(seed: Bool = true, passwordHasher: any PasswordHasher = hasher) async throws -> TestServer {
+    static func start(
+        seed: Bool = true, passwordHasher: any PasswordHasher = hasher,
+        configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sesame-server-tests-\(UUID().uuidString)")
-        let server = try await boot(directory: directory, clock: TestClock(), passwordHasher: passwordHasher)
+        let server = try await boot(
+            directory: directory, clock: TestClock(), passwordHasher: passwordHasher, configure: configure)
         if seed { try await Fixtures.seed(server.store) }
         return server
     }
 
     private static func boot(
-        directory: URL, clock: TestClock, passwordHasher: any PasswordHasher
+        directory: URL, clock: TestClock, passwordHasher: any PasswordHasher,
+        configure: @escaping @Sendable (inout ServerConfiguration) -> Void
     ) async throws -> TestServer {
         var configuration = ServerConfiguration(
             dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: passwordHasher)
         configuration.now = { clock.now }
+        configure(&configuration)
         var logger = Logger(label: "sesame.tests")
         logger.logLevel = ProcessInfo.processInfo.environment["SESAME_TEST_LOG"] == nil ? .error : .debug
         let running = try await SesameServer.start(configuration, logger: logger)
-        return TestServer(running: running, directory: directory, clock: clock, passwordHasher: passwordHasher)
+        return TestServer(
+            running: running, directory: directory, clock: clock, passwordHasher: passwordHasher,
+            configure: configure)
     }
 
     /// Stops the server and starts a new one on the same data directory (new port).
     func restart() async throws -> TestServer {
         try await running.shutdown()
-        return try await Self.boot(directory: directory, clock: clock, passwordHasher: passwordHasher)
+        return try await Self.boot(
+            directory: directory, clock: clock, passwordHasher: passwordHasher, configure: configure)
     }
 
     /// Stops the server and deletes its data directory.
@@ -92,9 +103,11 @@ final class CountingPasswordHasher: PasswordHasher {
 
 /// Runs `body` against a fresh seeded server and always stops it.
 func withTestServer<T>(
-    passwordHasher: any PasswordHasher = TestServer.hasher, _ body: (TestServer) async throws -> T
+    passwordHasher: any PasswordHasher = TestServer.hasher,
+    configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let server = try await TestServer.start(passwordHasher: passwordHasher)
+    let server = try await TestServer.start(passwordHasher: passwordHasher, configure: configure)
     do {
         let result = try await body(server)
         try await server.stop()

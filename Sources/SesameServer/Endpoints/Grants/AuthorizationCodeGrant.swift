@@ -3,9 +3,17 @@ import SesameProtocol
 
 /// RFC 6749 §4.1.3 authorization code exchange, with RFC 7636 §4.6 PKCE verification.
 ///
-/// Codes are single use: the store decides first use atomically. A second redemption revokes
-/// the refresh-token family the first one produced (and with it that family's access tokens)
-/// and fails with `invalid_grant` (RFC 6749 §4.1.2, RFC 9700 §4.2.4).
+/// Codes are single use: the store decides first use atomically. A second redemption by the
+/// client the code was issued to revokes the refresh-token family the first one produced (and
+/// with it that family's access tokens) and fails with `invalid_grant` (RFC 6749 §4.1.2,
+/// RFC 9700 §4.2.4), also after the code's lifetime. Another client replaying it gets a plain
+/// `invalid_grant`: it cannot revoke someone else's tokens.
+///
+/// PKCE (RFC 9700 §2.1.1, §4.8.2): a code issued with a `code_challenge` needs the matching
+/// `code_verifier`. A code issued without one (a confidential client relying on `nonce`) is
+/// refused when the request carries a `code_verifier` anyway, since that is the signature of a
+/// PKCE downgrade attack; without a verifier it is redeemed by the authenticated confidential
+/// client.
 ///
 /// A refresh token is issued whenever the client is registered for the `refresh_token` grant
 /// (native first-party apps need one even without `offline_access`). An ID token is issued
@@ -30,6 +38,9 @@ struct AuthorizationCodeGrant: Sendable {
         case .notFound:
             throw EndpointFailure(.invalidGrant, "The code is unknown or expired.")
         case .replayed(let replayed):
+            guard ConstantTime.equals(replayed.clientID, client.clientID) else {
+                throw EndpointFailure(.invalidGrant, "The code was issued to another client.")
+            }
             if let family = replayed.familyID { try await store.revokeRefreshFamily(family, now: now) }
             throw EndpointFailure(
                 .invalidGrant, "The code was already used; tokens issued from it have been revoked.")
@@ -46,18 +57,13 @@ struct AuthorizationCodeGrant: Sendable {
             }
         } else {
             guard !redirectURI.isEmpty else {
-                throw EndpointFailure(.invalidRequest, "redirect_uri is required (RFC 6749 §4.1.3).")
+                throw EndpointFailure(.invalidRequest, "redirect_uri is required (RFC 6749 section 4.1.3).")
             }
             guard record.redirectURI == redirectURI else {
                 throw EndpointFailure(.invalidGrant, "redirect_uri differs from the authorization request.")
             }
         }
-        guard let verifier = form["code_verifier"], !verifier.isEmpty else {
-            throw EndpointFailure(.invalidGrant, "code_verifier is required (PKCE S256).")
-        }
-        guard PKCE.verify(verifier: verifier, challenge: record.codeChallenge) else {
-            throw EndpointFailure(.invalidGrant, "code_verifier does not match the code_challenge.")
-        }
+        try Self.checkPKCE(verifier: form["code_verifier"], record: record, client: client)
 
         var client = client
         var reauthentication = false
@@ -94,5 +100,30 @@ struct AuthorizationCodeGrant: Sendable {
         return TokenResponse(
             accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,
             refreshToken: refreshToken, idToken: idToken, scope: record.scope)
+    }
+
+    /// RFC 7636 §4.6 and RFC 9700 §4.8.2. An empty `code_verifier` counts as absent
+    /// (RFC 6749 §3.1).
+    static func checkPKCE(verifier: String?, record: AuthorizationCodeRecord, client: ClientRecord) throws {
+        let verifier = verifier.flatMap { $0.isEmpty ? nil : $0 }
+        guard let challenge = record.codeChallenge else {
+            guard verifier == nil else {
+                throw EndpointFailure(
+                    .invalidGrant,
+                    "code_verifier was sent but the authorization request had no code_challenge (PKCE downgrade, RFC 9700 section 4.8.2).")
+            }
+            // Only confidential clients may obtain codes without PKCE; a client that became
+            // public since must not redeem one.
+            guard client.isConfidential else {
+                throw EndpointFailure(.invalidGrant, "This code has no code_challenge; public clients need PKCE S256.")
+            }
+            return
+        }
+        guard let verifier else {
+            throw EndpointFailure(.invalidGrant, "code_verifier is required (PKCE S256).")
+        }
+        guard PKCE.verify(verifier: verifier, challenge: challenge) else {
+            throw EndpointFailure(.invalidGrant, "code_verifier does not match the code_challenge.")
+        }
     }
 }

@@ -21,7 +21,9 @@ struct AuthSessionFlow: Sendable {
         var client: ClientRecord
         var user: UserRecord
         var scope: String
-        var codeChallenge: String
+        /// Always present for `/authorize-challenge`; may be `nil` for a hosted login page
+        /// request of a confidential client (RFC 9700 §2.1.1).
+        var codeChallenge: String?
         var redirectURI = ""
         var nonce: String?
         var firstFactor: [String]

@@ -120,10 +120,12 @@ struct AuthorizationChallengeEndpoint: Sendable {
         let uiLocales = form[AuthorizationChallengeParameter.uiLocales] ?? session.uiLocales
         do {
             if let code = form[AuthorizationChallengeParameter.mfaCode] {
+                // Sessions of this endpoint always carry a challenge (PKCE is required here).
+                guard let codeChallenge = session.codeChallenge else { throw MFAFailure.unknownSession }
                 let authentication = try await flow.verify(code, session: session, user: user)
                 let authorizationCode = try await FirstPartyCode.issue(
                     services: services, clientID: session.clientID, scope: session.scope,
-                    codeChallenge: session.codeChallenge, authentication: authentication,
+                    codeChallenge: codeChallenge, authentication: authentication,
                     reauthentication: session.reauthentication)
                 context.annotations.record(outcome: "code_issued_mfa")
                 return JSONResponse.make(AuthorizationChallengeResponse(authorizationCode: authorizationCode))

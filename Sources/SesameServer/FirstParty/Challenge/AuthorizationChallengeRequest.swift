@@ -16,7 +16,10 @@ struct AuthorizationChallengeRequest: Sendable {
     var uiLocales: String?
 
     var scope: String { scopes.joined(separator: " ") }
+    /// `acr_values` accept only `urn:sesame:acr:mfa` (``RequestedACR/requiresMultiFactor``).
     var asksForMFA: Bool { MFARequirement.asksForMFA(acrValues) }
+    /// `acr_values` name `urn:sesame:acr:mfa`, as a step-up must (``StepUp``).
+    var namesMFA: Bool { RequestedACR(acrValues).mentionsMultiFactor }
 
     /// Longest accepted parameter value (as for `/authorize`).
     static let maxParameterLength = AuthorizationRequestValidator.maxParameterLength
@@ -35,16 +38,14 @@ struct AuthorizationChallengeRequest: Sendable {
         guard client.grantTypes.contains(.authorizationCode) else {
             throw EndpointFailure(.unauthorizedClient, "This client may not use the authorization code grant.")
         }
-        // PKCE S256 only (RFC 9700 §2.1.1); an absent method means plain, which is refused.
-        guard let challenge = form["code_challenge"], !challenge.isEmpty else {
-            throw EndpointFailure(.pkceRequired, "code_challenge is required (PKCE S256).")
-        }
-        guard form["code_challenge_method"] == PKCE.method else {
-            throw EndpointFailure(.pkceRequired, "code_challenge_method must be S256.")
-        }
-        guard challenge.utf8.count == 43, PKCE.isValidVerifier(challenge), Base64URL.decode(challenge)?.count == 32
-        else {
-            throw EndpointFailure(.invalidRequest, "code_challenge must be the base64url SHA-256 of the verifier.")
+        // PKCE S256 always, confidential clients included: first-party clients are apps, and
+        // the code is redeemed by whoever holds the verifier (RFC 9700 §2.1.1,
+        // draft-ietf-oauth-first-party-apps §5.1). An absent method means plain, which is refused.
+        let challenge: String
+        do throws(PKCEParameters.Refusal) {
+            challenge = try PKCEParameters.requiredChallenge(in: form)
+        } catch {
+            throw EndpointFailure(error.code, error.description)
         }
         let scopes = ScopeList.parse(form["scope"] ?? defaultScope)
         guard !scopes.isEmpty else { throw EndpointFailure(.invalidScope, "scope is required.") }

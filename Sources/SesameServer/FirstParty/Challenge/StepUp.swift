@@ -21,7 +21,7 @@ struct StepUp: Sendable {
         guard ConstantTime.equals(claims.clientID, challenge.client.clientID) else {
             throw EndpointFailure(.invalidGrant, "The access token was issued to another client.")
         }
-        guard challenge.asksForMFA else {
+        guard challenge.namesMFA else {
             throw EndpointFailure(
                 .invalidRequest,
                 "A step-up needs acr_values=\(AuthenticationContextClass.multiFactor); to sign in with a password, send no Authorization header.")

@@ -66,7 +66,8 @@ public enum EnglishStrings {
         let serviceProblem = "The sign-in service has a problem. Try again in a few minutes."
         switch code {
         case .invalidRequest, .unsupportedGrantType, .unsupportedResponseType, .pkceRequired,
-            .unsupportedTokenType, .methodNotAllowed, .invalidRequestObject:
+            .unsupportedTokenType, .methodNotAllowed, .invalidRequestObject, .requestNotSupported,
+            .requestURINotSupported, .registrationNotSupported:
             return unacceptableRequest
         case .invalidClient, .unknownClient: return notRegistered
         case .invalidGrant, .invalidToken: return sessionExpired

@@ -1,0 +1,22 @@
+import HTTPTypes
+import Hummingbird
+
+/// Sets ``SesameRequestContext/clientAddress`` from `X-Forwarded-For` when the connection comes
+/// from a trusted reverse proxy (``TrustedProxies``); otherwise it stays the TCP peer.
+struct ForwardedClientMiddleware: RouterMiddleware {
+    typealias Context = SesameRequestContext
+    let proxies: TrustedProxies
+
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard !proxies.networks.isEmpty else { return try await next(request, context) }
+        var context = context
+        context.clientAddress = proxies.clientAddress(
+            peer: context.remoteAddress, forwardedFor: request.headers[values: Self.forwardedFor])
+        return try await next(request, context)
+    }
+}
