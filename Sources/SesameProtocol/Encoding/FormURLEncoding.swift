@@ -29,8 +29,8 @@ public enum FormURLEncoding {
         var result: [(String, String)] = []
         for part in body.split(separator: "&", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = unescape(String(pieces[0])) else { return nil }
-            let value = pieces.count > 1 ? unescape(String(pieces[1])) : ""
+            guard let name = unescape(pieces[0]) else { return nil }
+            let value = pieces.count > 1 ? unescape(pieces[1]) : ""
             guard let value else { return nil }
             result.append((name, value))
         }
@@ -49,7 +49,43 @@ public enum FormURLEncoding {
         return result
     }
 
-    private static func unescape(_ text: String) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    /// `+` is a space, `%XX` a byte (RFC 3986 §2.1, either case); the bytes must be UTF-8.
+    /// `nil` for a `%` not followed by two hex digits or bytes that are not UTF-8, like
+    /// Foundation's `removingPercentEncoding`, which this replaces on the hot path (token
+    /// requests): most OAuth values contain neither `%` nor `+` and are returned as they are.
+    static func unescape(_ text: Substring) -> String? {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+            return String(text)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            utf8.formIndex(after: &index)
+            switch byte {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard index != utf8.endIndex, let high = hexValue(utf8[index]) else { return nil }
+                utf8.formIndex(after: &index)
+                guard index != utf8.endIndex, let low = hexValue(utf8[index]) else { return nil }
+                utf8.formIndex(after: &index)
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        return String(bytes: bytes, encoding: .utf8)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

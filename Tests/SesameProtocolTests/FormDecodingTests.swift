@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import SesameProtocol
+
+/// The byte-level form decoder agrees with Foundation's `removingPercentEncoding` (after `+` →
+/// space), which it replaced on the hot path, on hand-picked edge cases and on random inputs,
+/// with one deliberate difference: bytes that are not UTF-8 make the value invalid, where
+/// Foundation on Linux sometimes substitutes U+FFFD.
+@Suite("Form decoding")
+struct FormDecodingTests {
+    /// What the decoder replaced.
+    static func foundation(_ text: String) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    @Test("edge cases: escapes of either case, UTF-8, truncated and invalid escapes, bad UTF-8")
+    func edgeCases() {
+        let cases = [
+            "", "plain", "a+b", "%7e%7E", "%C3%A9t%C3%A9", "%E2%82%AC", "100%", "%", "%4", "%4g", "%zz",
+            "%C3", "%FF", "%00", "%2B+%2b", "https%3A%2F%2Fapp.example%2Fcb%3Fx%3D1", "caf\u{e9}", "+++",
+        ]
+        for text in cases {
+            #expect(FormURLEncoding.unescape(Substring(text)) == Self.foundation(text), "\(text)")
+        }
+        #expect(FormURLEncoding.unescape("a%20b+c") == "a b c")
+        #expect(FormURLEncoding.unescape("%C3") == nil, "a lone UTF-8 lead byte is not text")
+        #expect(FormURLEncoding.unescape("%4") == nil)
+    }
+
+    @Test("random inputs decode exactly as Foundation decodes them")
+    func randomAgreement() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("%+abcAF09zZ-._~ é€".unicodeScalars) + ["%C3", "%A9", "%E2", "%82", "%AC", "%FF", "%2", "%0a"].flatMap(\.unicodeScalars)
+        for _ in 0..<5_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                text.append(alphabet.randomElement(using: &generator)!)
+            }
+            let string = String(text)
+            let expected = Self.foundation(string)
+            if expected?.unicodeScalars.contains("\u{FFFD}") == true {
+                #expect(FormURLEncoding.unescape(Substring(string)) == nil, "\(string): not UTF-8")
+            } else {
+                #expect(FormURLEncoding.unescape(Substring(string)) == expected, "\(string)")
+            }
+        }
+    }
+}
