@@ -248,7 +248,7 @@ struct SeedYAMLTests {
                 email_verified: true
             """.utf8
         ).write(to: file)
-        try await withConfiguredServer({ $0.seedFile = file }) { server in
+        try await withTestServer(configure: { $0.seedFile = file }) { server in
             let client = try #require(try await server.store.client(id: "yaml-app"))
             #expect(client.redirectURIs == ["http://127.0.0.1/callback"])
             #expect(client.firstParty)

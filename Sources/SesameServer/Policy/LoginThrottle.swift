@@ -189,22 +189,12 @@ final class LoginThrottle: Sendable {
     /// The address key of a connection's peer: IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6
     /// as its /64 prefix; `nil` for Unix sockets or an unknown peer.
     static func addressKey(_ address: SocketAddress?) -> String? {
-        switch address {
-        case .v4?:
-            return address?.ipAddress
-        case .v6(let v6)?:
-            let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
-            guard bytes.count == 16 else { return address?.ipAddress }
-            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
-                return bytes[12..<16].map { String($0) }.joined(separator: ".")
-            }
-            let groups = stride(from: 0, to: 8, by: 2).map {
-                String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
-            }
-            return groups.joined(separator: ":") + "::/64"
-        default:
-            return nil
+        guard let address, let bytes = IPNetwork.bytes(of: address) else { return nil }
+        if bytes.count == 4 { return bytes.map { String($0) }.joined(separator: ".") }
+        let groups = stride(from: 0, to: 8, by: 2).map {
+            String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
         }
+        return groups.joined(separator: ":") + "::/64"
     }
 }
 

@@ -109,6 +109,8 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         return bytes(of: address)
     }
 
+    /// The address bytes of an IP peer: 4 for IPv4 and IPv4-mapped IPv6, else 16; `nil` for
+    /// Unix sockets.
     static func bytes(of address: SocketAddress) -> [UInt8]? {
         switch address {
         case .v4(let v4):

@@ -136,7 +136,7 @@ struct SMTPDeliveryTests {
         try await withSMTPSink(auth: "PLAIN", user: "relay-user", password: "relay-pass") { sink in
             let smtp = SMTPConfiguration(
                 host: "127.0.0.1", port: sink.port, from: Self.from, username: "relay-user", password: "relay-pass")
-            try await withConfiguredServer({ $0.smtp = smtp }) { server in
+            try await withTestServer(configure: { $0.smtp = smtp }) { server in
                 #expect(server.running.messageSender is SMTPMessageSender)
                 let api = AccountAPI(server)
                 let signUp = try await api.signUp(email: "mailed@example.com")
@@ -162,7 +162,7 @@ struct SMTPDeliveryTests {
         let port = sink.port
         sink.stop()
         let smtp = SMTPConfiguration(host: "127.0.0.1", port: port, from: Self.from, timeout: 5)
-        try await withConfiguredServer({ $0.smtp = smtp }) { server in
+        try await withTestServer(configure: { $0.smtp = smtp }) { server in
             let api = AccountAPI(server)
             let signUp = try await api.signUp(email: "unlucky@example.com")
             #expect(signUp.status == 503)
