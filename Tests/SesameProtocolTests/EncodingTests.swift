@@ -69,5 +69,16 @@ struct EncodingTests {
         #expect(Base64URL.decode(token)?.count == 32)
         #expect(SecureRandom.token() != token)
         #expect(SecureRandom.bytes(64).count == 64)
+        for count in [0, 1, 7, 8, 33] { #expect(SecureRandom.bytes(count).count == count) }
+    }
+
+    @Test("secure random bytes cover every value evenly (64 KiB sample)")
+    func randomBytesDistribution() {
+        var counts = [Int](repeating: 0, count: 256)
+        for _ in 0..<1024 {
+            for byte in SecureRandom.bytes(64) { counts[Int(byte)] += 1 }
+        }
+        // 65,536 bytes: 256 expected per value, standard deviation about 16.
+        #expect(counts.allSatisfy { (150...370).contains($0) }, "counts: \(counts.min()!)...\(counts.max()!)")
     }
 }

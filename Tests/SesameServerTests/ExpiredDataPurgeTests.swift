@@ -39,10 +39,36 @@ struct ExpiredDataPurgeTests {
                 Issue.record("the live code was purged")
                 return
             }
-            guard case .redeemed = try await store.rotateRefreshToken(digest: live.tokenDigest, now: now) else {
+            guard case .redeemed = try await store.rotateRefreshToken(digest: live.tokenDigest, into: StoreSamples.successor(at: now)) else {
                 Issue.record("the live refresh token was purged")
                 return
             }
+        }
+    }
+
+    @Test("an expired successor of a still valid token stays, so that token remains rotated")
+    func keepsExpiredSuccessorOfLiveToken() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let token = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
+            try await store.insertRefreshToken(token)
+            // A successor shorter-lived than its parent (the client's lifetime was lowered).
+            let successor = StoreSamples.successor(at: now.addingTimeInterval(-120), lifetime: 60)
+            guard case .redeemed = try await store.rotateRefreshToken(digest: token.tokenDigest, into: successor) else {
+                Issue.record("the rotation did not win")
+                return
+            }
+            await Self.purge(store, now: now).purgeOnce()
+            #expect(try await store.refreshToken(digest: successor.tokenDigest) != nil)
+            let replay = try await store.rotateRefreshToken(digest: token.tokenDigest, into: StoreSamples.successor(at: now))
+            guard case .replayed = replay else {
+                Issue.record("the rotated token became usable again after the purge")
+                return
+            }
+            // Once the parent has expired too, both go.
+            await Self.purge(store, now: now.addingTimeInterval(3601)).purgeOnce()
+            #expect(try await store.refreshToken(digest: token.tokenDigest) == nil)
+            #expect(try await store.refreshToken(digest: successor.tokenDigest) == nil)
         }
     }
 

@@ -70,10 +70,15 @@ struct RefreshTokenTests {
             let back = try await browser.refresh(try #require(tokens.refreshToken), scope: "openid email")
             #expect(back.status == 200)
 
-            let widened = try await browser.refresh(
-                try #require(try back.json(TokenResponse.self).refreshToken), scope: "openid profile")
+            let current = try #require(try back.json(TokenResponse.self).refreshToken)
+            let widened = try await browser.refresh(current, scope: "openid profile")
             #expect(widened.status == 400)
             #expect(try widened.json(APIError.self).error == "invalid_scope")
+            // The refused request lost nothing: the same refresh token still works, once.
+            let retried = try await browser.refresh(current)
+            #expect(retried.status == 200)
+            #expect(try retried.json(TokenResponse.self).scope == "openid email offline_access")
+            #expect(try await browser.refresh(current).status == 400)
         }
     }
 

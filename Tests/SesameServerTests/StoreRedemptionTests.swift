@@ -97,28 +97,71 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("a refresh token rotates once; reuse is a replay; expired is not found")
+    @Test("a refresh token rotates once into its successor; reuse is a replay; expired is not found")
     func refreshRotation() async throws {
         try await withSandboxStore { store, _ in
             let now = StoreSamples.now()
             let token = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
             try await store.insertRefreshToken(token)
-            guard case .redeemed(let rotated) = try await store.rotateRefreshToken(digest: token.tokenDigest, now: now)
+            let successor = StoreSamples.successor(at: now, lifetime: 7200)
+            guard case .redeemed(let rotated) = try await store.rotateRefreshToken(digest: token.tokenDigest, into: successor)
             else { Issue.record("first rotation did not win"); return }
-            #expect(rotated.rotatedAt == now)
+            // The successor inherits family, client, scope, authentication and session.
+            #expect(rotated.tokenDigest == successor.tokenDigest)
             #expect(rotated.familyID == token.familyID)
+            #expect(rotated.clientID == token.clientID)
+            #expect(rotated.scope == token.scope)
             #expect(rotated.authentication == token.authentication)
+            #expect(rotated.sessionID == token.sessionID)
+            #expect(rotated.issuedAt == now)
+            #expect(rotated.expiresAt == now.addingTimeInterval(7200))
+            #expect(rotated.rotatedAt == nil)
+            #expect(try await store.refreshToken(digest: successor.tokenDigest) == rotated)
+            // The presented token reads as rotated at the successor's issue time.
             #expect(try await store.refreshToken(digest: token.tokenDigest)?.rotatedAt == now)
 
-            let again = try await store.rotateRefreshToken(digest: token.tokenDigest, now: now.addingTimeInterval(1))
+            let again = try await store.rotateRefreshToken(digest: token.tokenDigest, into: StoreSamples.successor(at: now.addingTimeInterval(1)))
             #expect(Self.outcome(again) == .replayed)
+            // The successor rotates in turn.
+            let next = try await store.rotateRefreshToken(digest: successor.tokenDigest, into: StoreSamples.successor(at: now))
+            #expect(Self.outcome(next) == .redeemed)
 
             let expiring = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(10))
             try await store.insertRefreshToken(expiring)
-            let expired = try await store.rotateRefreshToken(digest: expiring.tokenDigest, now: now.addingTimeInterval(10))
+            let expired = try await store.rotateRefreshToken(digest: expiring.tokenDigest, into: StoreSamples.successor(at: now.addingTimeInterval(10)))
             #expect(Self.outcome(expired) == .notFound)
-            let missing = try await store.rotateRefreshToken(digest: SecretDigest.of("nope"), now: now)
+            let missing = try await store.rotateRefreshToken(digest: SecretDigest.of("nope"), into: StoreSamples.successor(at: now))
             #expect(Self.outcome(missing) == .notFound)
+        }
+    }
+
+    @Test("a withdrawn successor makes the presented token current again")
+    func withdrawRotation() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            let token = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
+            try await store.insertRefreshToken(token)
+            let first = StoreSamples.successor(at: now)
+            #expect(Self.outcome(try await store.rotateRefreshToken(digest: token.tokenDigest, into: first)) == .redeemed)
+            try await store.withdrawRefreshToken(successorDigest: first.tokenDigest)
+            #expect(try await store.refreshToken(digest: first.tokenDigest) == nil)
+            #expect(try await store.refreshToken(digest: token.tokenDigest)?.rotatedAt == nil)
+            #expect(Self.outcome(try await store.rotateRefreshToken(digest: token.tokenDigest, into: StoreSamples.successor(at: now))) == .redeemed)
+            // Withdrawing never deletes a token that starts a family.
+            try await store.withdrawRefreshToken(successorDigest: token.tokenDigest)
+            #expect(try await store.refreshToken(digest: token.tokenDigest) != nil)
+        }
+    }
+
+    @Test("a token marked rotated_at (rows rotated before successor links) is a replay")
+    func legacyRotatedRow() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            var token = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
+            token.rotatedAt = now.addingTimeInterval(-60)
+            try await store.insertRefreshToken(token)
+            let outcome = try await store.rotateRefreshToken(digest: token.tokenDigest, into: StoreSamples.successor(at: now))
+            #expect(Self.outcome(outcome) == .replayed)
         }
     }
 
@@ -130,7 +173,7 @@ struct StoreRedemptionTests {
             try await store.insertRefreshToken(token)
             let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
                 for _ in 0..<20 {
-                    group.addTask { Self.outcome(try await store.rotateRefreshToken(digest: token.tokenDigest, now: now)) }
+                    group.addTask { Self.outcome(try await store.rotateRefreshToken(digest: token.tokenDigest, into: StoreSamples.successor(at: now))) }
                 }
                 return try await group.reduce(into: [Outcome]()) { $0.append($1) }
             }
@@ -158,14 +201,14 @@ struct StoreRedemptionTests {
             #expect(try await store.refreshToken(digest: other.tokenDigest)?.revokedAt == nil)
 
             // A revoked token presented again is a replay (so the caller revokes again).
-            let revoked = try await store.rotateRefreshToken(digest: second.tokenDigest, now: now)
+            let revoked = try await store.rotateRefreshToken(digest: second.tokenDigest, into: StoreSamples.successor(at: now))
             #expect(Self.outcome(revoked) == .replayed)
             // A successor written concurrently with the revocation cannot be used either.
             let straggler = StoreSamples.refreshToken(family: "fam-a", expiresAt: later)
             try await store.insertRefreshToken(straggler)
-            let late = try await store.rotateRefreshToken(digest: straggler.tokenDigest, now: now)
+            let late = try await store.rotateRefreshToken(digest: straggler.tokenDigest, into: StoreSamples.successor(at: now))
             #expect(Self.outcome(late) == .replayed)
-            let unaffected = try await store.rotateRefreshToken(digest: other.tokenDigest, now: now)
+            let unaffected = try await store.rotateRefreshToken(digest: other.tokenDigest, into: StoreSamples.successor(at: now))
             #expect(Self.outcome(unaffected) == .redeemed)
         }
     }
@@ -183,8 +226,8 @@ struct StoreRedemptionTests {
             #expect(try await store.refreshToken(digest: mine.tokenDigest)?.revokedAt == now)
             #expect(try await store.isRefreshFamilyRevoked(mine.familyID))
             #expect(try await store.refreshToken(digest: theirs.tokenDigest)?.revokedAt == nil)
-            #expect(Self.outcome(try await store.rotateRefreshToken(digest: mine.tokenDigest, now: now)) == .replayed)
-            #expect(Self.outcome(try await store.rotateRefreshToken(digest: theirs.tokenDigest, now: now)) == .redeemed)
+            #expect(Self.outcome(try await store.rotateRefreshToken(digest: mine.tokenDigest, into: StoreSamples.successor(at: now))) == .replayed)
+            #expect(Self.outcome(try await store.rotateRefreshToken(digest: theirs.tokenDigest, into: StoreSamples.successor(at: now))) == .redeemed)
         }
     }
 

@@ -31,7 +31,7 @@ struct StoreRestartTests {
         #expect(try await second.user(id: user.id) == user)
         #expect(try await second.refreshToken(digest: token.tokenDigest) == token)
         #expect(try await second.signingKeys().map(\.kid) == kids)
-        let rotated = try await second.rotateRefreshToken(digest: token.tokenDigest, now: now)
+        let rotated = try await second.rotateRefreshToken(digest: token.tokenDigest, into: StoreSamples.successor(at: now))
         guard case .redeemed = rotated else { Issue.record("the token did not rotate after restart"); return }
         try await second.close()
     }
@@ -41,6 +41,10 @@ struct StoreRestartTests {
         try await withSandboxStore { store, sandbox in
             let mode = try await store.database.raw("PRAGMA journal_mode").first(decodingColumn: "journal_mode", as: String.self)
             #expect(mode?.lowercased() == "wal")
+            let checkpoint = try await store.database.raw("PRAGMA wal_autocheckpoint").first()
+            #expect(try checkpoint?.decode(column: "wal_autocheckpoint", as: Int.self) == SQLiteBackend.checkpointPages)
+            let limit = try await store.database.raw("PRAGMA journal_size_limit").first()
+            #expect(try limit?.decode(column: "journal_size_limit", as: Int.self) == SQLiteBackend.walSizeLimitBytes)
             try await store.migrate()
             let reopened = try await sandbox.open()
             let versions = try await reopened.database.select().column("version").from("schema_migrations")

@@ -116,6 +116,13 @@ enum StoreSamples {
             expiresAt: expiresAt)
     }
 
+    /// A successor for a rotation at `now`, valid for an hour.
+    static func successor(at now: Date, lifetime: TimeInterval = 3600) -> RefreshTokenSuccessor {
+        RefreshTokenSuccessor(
+            tokenDigest: SecretDigest.of(SecureRandom.token()), issuedAt: now,
+            expiresAt: now.addingTimeInterval(lifetime))
+    }
+
     static func session(
         _ digest: String = SecretDigest.of(SecureRandom.token()), sid: String = UUID().uuidString,
         userID: String = "user-1", expiresAt: Date

@@ -124,6 +124,25 @@ struct TokenEndpointTests {
                 headers: ["Content-Type": "application/x-www-form-urlencoded"])
             #expect(oversized.status == 413)
             #expect(try oversized.json(APIError.self).error == "invalid_request")
+
+            // The media type is case-insensitive and may carry parameters (RFC 9110 §8.3.1):
+            // these reach the grant (unknown client), unlike a JSON body.
+            for contentType in [
+                "Application/X-WWW-Form-Urlencoded", "application/x-www-form-urlencoded ; charset=UTF-8",
+                "application/x-www-form-urlencoded;charset=utf-8",
+            ] {
+                let response = try await client.post(
+                    "/token", body: Data("grant_type=client_credentials&client_id=nobody".utf8),
+                    headers: ["Content-Type": contentType])
+                #expect(response.status == 401, "\(contentType)")
+                #expect(try response.json(APIError.self).error == "invalid_client", "\(contentType)")
+            }
+            for contentType in ["application/x-www-form-urlencodedx", "text/plain", ""] {
+                let response = try await client.post(
+                    "/token", body: Data("grant_type=client_credentials&client_id=nobody".utf8),
+                    headers: ["Content-Type": contentType])
+                #expect(try response.json(APIError.self).error == "invalid_request", "\(contentType)")
+            }
         }
     }
 

@@ -76,6 +76,7 @@ final class ServerProcess: Sendable {
         let executable = try sesameExecutable()
         let process = Process()
         process.executableURL = executable
+        process.environment = ChildEnvironment.withoutBenchmarkHooks()
         process.arguments = [
             "serve", "--port", "0", "--log-level", "error",
             "--data-dir", dataDirectory.appendingPathComponent("data").path,
@@ -160,5 +161,16 @@ enum ProcessCPU {
         // After the command name: field 3 is index 0, so utime (14) is index 11, stime (15) 12.
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}
+
+/// The environment for the processes the benchmark starts. The benchmark runner preloads its
+/// malloc-counting interposer (`LD_PRELOAD`); the server and wrk run without it, as in
+/// production.
+enum ChildEnvironment {
+    static func withoutBenchmarkHooks() -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "LD_PRELOAD")
+        return environment
     }
 }

@@ -104,9 +104,14 @@ func registerStoreBenchmarks() {
             digests.append(SecretDigest.of(token))
         }
         let now = Date()
+        let successors = digests.map { _ in
+            RefreshTokenSuccessor(
+                tokenDigest: SecretDigest.of(SecureRandom.token()), issuedAt: now,
+                expiresAt: now.addingTimeInterval(86_400))
+        }
         benchmark.startMeasurement()
-        for digest in digests {
-            blackHole(try await fixture.store.rotateRefreshToken(digest: digest, now: now))
+        for (digest, successor) in zip(digests, successors) {
+            blackHole(try await fixture.store.rotateRefreshToken(digest: digest, into: successor))
         }
         benchmark.stopMeasurement()
     }

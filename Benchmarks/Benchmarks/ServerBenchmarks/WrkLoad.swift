@@ -32,7 +32,7 @@ struct WrkLoad: Sendable {
         process.arguments = [
             "-t1", "-c\(connections)", "-d\(duration)s", "--timeout", "10s", "-s", scriptFile.path, issuer,
         ]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ChildEnvironment.withoutBenchmarkHooks().merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -1,12 +1,17 @@
+import Crypto
 import Foundation
 
-/// Cryptographically secure random values. `SystemRandomNumberGenerator` reads the
-/// operating system's CSPRNG (`getrandom` on Linux, `arc4random` on Apple platforms).
+/// Cryptographically secure random values from swift-crypto's CSPRNG (BoringSSL `RAND_bytes`
+/// on Linux, seeded from `getrandom`; the system generator on Apple platforms), one call per
+/// value. RFC 6749 §10.10: tokens must not be guessable; RFC 4086 §6.2.
 public enum SecureRandom {
     /// `count` random bytes.
     public static func bytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        precondition(count >= 0, "a negative byte count")
+        guard count > 0 else { return [] }
+        // A key of `count` bytes is `count` bytes from the CSPRNG in one request, instead of a
+        // system call per byte or per word.
+        return SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
     }
 
     /// A random token of `byteCount` bytes (default 32 = 256 bits), base64url without padding.

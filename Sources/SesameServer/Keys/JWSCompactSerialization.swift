@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import SesameProtocol
+import Synchronization
 
 /// JWS Compact Serialization (RFC 7515 §7.1) around jwt-kit's signing algorithms, so that
 /// signing and verification run on the caller's task, in parallel, instead of queueing on one
@@ -11,13 +12,9 @@ enum JWSCompactSerialization {
     static func sign(
         _ payload: some JWTPayload, kid: String, type: String, algorithm: any JWTAlgorithm
     ) throws -> String {
-        var header = JWTHeader()
-        header.alg = algorithm.name
-        header.kid = kid
-        header.typ = type
         let encoder = JWTJSON.encoder()
         let signingInput =
-            Base64URL.encode(try encoder.encode(header)) + "."
+            try ProtectedHeaders.encoded(alg: algorithm.name, kid: kid, typ: type) + "."
             + Base64URL.encode(try encoder.encode(payload))
         let signature = try algorithm.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
@@ -54,6 +51,29 @@ enum JWSCompactSerialization {
         return Parts(
             kid: kid, alg: alg, signingInput: token[token.startIndex..<segments[1].endIndex], payload: payload,
             signature: signature)
+    }
+}
+
+/// The base64url-encoded protected headers in use (RFC 7515 §4.1): one per algorithm, key and
+/// token type, so each is encoded once instead of once per token.
+enum ProtectedHeaders {
+    private static let cache = Mutex<[String: String]>([:])
+    /// More distinct headers than this means keys rotated many times in one process: start over.
+    private static let capacity = 64
+
+    static func encoded(alg: String, kid: String, typ: String) throws -> String {
+        let key = alg + " " + kid + " " + typ
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        var header = JWTHeader()
+        header.alg = alg
+        header.kid = kid
+        header.typ = typ
+        let encoded = Base64URL.encode(try JWTJSON.encoder().encode(header))
+        cache.withLock { headers in
+            if headers.count >= capacity { headers.removeAll() }
+            headers[key] = encoded
+        }
+        return encoded
     }
 }
 

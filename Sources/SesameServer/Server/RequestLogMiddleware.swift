@@ -24,6 +24,8 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 
     private func log(request: Request, context: Context, status: Int) {
+        // The metadata costs allocations: build it only when the line is written.
+        guard logger.logLevel <= .info else { return }
         var metadata: Logger.Metadata = [
             "request_id": .string(context.id),
             "method": .string(request.method.rawValue),

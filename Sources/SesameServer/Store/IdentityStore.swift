@@ -41,10 +41,15 @@ public protocol IdentityStore: Sendable {
 
     // MARK: Refresh tokens
     func insertRefreshToken(_ token: RefreshTokenRecord) async throws
-    /// Atomically marks the token rotated at `now`. Expired or revoked tokens are `.notFound`
-    /// (a revoked token presented again is `.replayed` so the family is revoked again).
-    func rotateRefreshToken(digest: String, now: Date) async throws
+    /// Atomically replaces the token with `successor` (one write: the successor, linked to the
+    /// token it replaces) and returns the successor's record. Expired or unknown tokens are
+    /// `.notFound`; a token already rotated or revoked, or of a revoked family, is `.replayed`
+    /// so the caller revokes the family.
+    func rotateRefreshToken(digest: String, into successor: RefreshTokenSuccessor) async throws
         -> RedemptionResult<RefreshTokenRecord>
+    /// Undoes a rotation whose response was not sent (the request was refused after the
+    /// rotation): deletes the successor, so the token it replaced is current again.
+    func withdrawRefreshToken(successorDigest: String) async throws
     func refreshToken(digest: String) async throws -> RefreshTokenRecord?
     /// Revokes every token of the family.
     func revokeRefreshFamily(_ familyID: String, now: Date) async throws

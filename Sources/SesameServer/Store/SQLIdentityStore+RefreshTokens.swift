@@ -20,28 +20,24 @@ extension SQLIdentityStore {
             .run()
     }
 
-    /// One conditional `UPDATE` (plus a primary-key read) per rotation; see
-    /// `redeemAuthorizationCode(digest:now:)` for the claim technique. A token whose family was
-    /// revoked cannot rotate even if it was inserted after the revocation (a successor issued
-    /// concurrently with a replay).
-    public func rotateRefreshToken(digest: String, now: Date) async throws
+    /// One statement per rotation: `INSERT … SELECT` writes the successor, copying family,
+    /// client, scope and authentication from the presented token, and links it through
+    /// `parent_digest`. The unique index on `parent_digest` lets only one successor exist, so
+    /// of two concurrent rotations exactly one inserts a row and the other, finding none
+    /// returned, sees a replay (the same claim technique as `redeemAuthorizationCode`).
+    /// A token is rotated once it has a successor (or, for rows older than the link, once
+    /// `rotated_at` was set). A token whose family was revoked cannot rotate even if it was
+    /// inserted after the revocation (a successor issued concurrently with a replay).
+    public func rotateRefreshToken(digest: String, into successor: RefreshTokenSuccessor) async throws
         -> RedemptionResult<RefreshTokenRecord>
     {
-        // One statement on the hot path: the conditional UPDATE marks the token rotated and
-        // RETURNING hands back exactly the row this caller won (SQLite ≥ 3.35, PostgreSQL).
-        let won = try await database.update("refresh_tokens")
-            .set("rotated_at", to: StoreValue.time(now))
-            .where("token_digest", .equal, digest)
-            .where("rotated_at", .is, SQLLiteral.null)
-            .where("revoked_at", .is, SQLLiteral.null)
-            .where("expires_at", .greaterThan, StoreValue.time(now))
-            .where(
-                SQLRaw(
-                    "NOT EXISTS (SELECT 1 FROM revoked_refresh_families WHERE revoked_refresh_families.family_id = refresh_tokens.family_id)"
-                )
-            )
-            .returning("*")
-            .first()
+        let won = try await refreshRotation.filled(
+            with: [
+                successor.tokenDigest, StoreValue.time(successor.issuedAt),
+                StoreValue.time(successor.expiresAt), digest,
+            ],
+            on: database
+        ).first()
         if let won { return .redeemed(try Self.refreshRecord(won)) }
         // Lost: unknown, expired, or already rotated/revoked (a replay).
         guard
@@ -50,15 +46,64 @@ extension SQLIdentityStore {
                 .first()
         else { return .notFound }
         let record = try Self.refreshRecord(row)
-        if record.expiresAt <= now { return .notFound }
+        if record.expiresAt <= successor.issuedAt { return .notFound }
         return .replayed(record)
     }
 
+    /// The rotation statement, serialized once per store (``StatementTemplate``). Slots:
+    /// 0 successor digest, 1 now, 2 successor expiry, 3 presented digest.
+    static func rotationTemplate(for database: any SQLDatabase) -> StatementTemplate {
+        StatementTemplate(database: database, slots: 4) { slot in
+            let inherited = ["family_id", "client_id", "user_id", "scope", "authentication", "session_id"]
+            let columns = ["token_digest", "parent_digest"] + inherited + ["issued_at", "expires_at"]
+            let familyRevoked = SQLRaw(
+                "NOT EXISTS (SELECT 1 FROM revoked_refresh_families WHERE revoked_refresh_families.family_id = refresh_tokens.family_id)"
+            )
+            let insert = database.insert(into: "refresh_tokens").columns(columns).select { select in
+                select.column(slot[0]).column("token_digest").columns(inherited)
+                    .column(slot[1]).column(slot[2])
+                    .from("refresh_tokens")
+                    .where(SQLIdentifier("token_digest"), .equal, slot[3])
+                    .where("rotated_at", .is, SQLLiteral.null)
+                    .where("revoked_at", .is, SQLLiteral.null)
+                    .where(SQLIdentifier("expires_at"), .greaterThan, slot[1])
+                    .where(familyRevoked)
+            }
+            return insert.ignoringConflicts(with: "parent_digest")
+                .returning(Self.recordColumns.map { SQLColumn($0) })
+                .query
+        }
+    }
+
+    /// The columns ``refreshRecord(_:)`` reads.
+    static let recordColumns = [
+        "token_digest", "family_id", "client_id", "scope", "authentication", "session_id",
+        "issued_at", "expires_at", "rotated_at", "revoked_at",
+    ]
+
+    public func withdrawRefreshToken(successorDigest: String) async throws {
+        try await database.delete(from: "refresh_tokens")
+            .where("token_digest", .equal, successorDigest)
+            .where("parent_digest", .isNot, SQLLiteral.null)
+            .run()
+    }
+
+    /// The token and, from its successor if it has one, when it was rotated.
     public func refreshToken(digest: String) async throws -> RefreshTokenRecord? {
-        try await database.select().column("*").from("refresh_tokens")
-            .where("token_digest", .equal, digest)
-            .first()
-            .map(Self.refreshRecord)
+        try await database.raw(
+            """
+            SELECT token.*, successor.issued_at AS successor_issued_at
+            FROM refresh_tokens AS token
+            LEFT JOIN refresh_tokens AS successor ON successor.parent_digest = token.token_digest
+            WHERE token.token_digest = \(bind: digest)
+            """
+        )
+        .first()
+        .map { row in
+            var record = try Self.refreshRecord(row)
+            if record.rotatedAt == nil { record.rotatedAt = try row.optionalDate("successor_issued_at") }
+            return record
+        }
     }
 
     public func revokeRefreshFamily(_ familyID: String, now: Date) async throws {

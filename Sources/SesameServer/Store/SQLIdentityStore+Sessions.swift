@@ -59,10 +59,18 @@ extension SQLIdentityStore {
     public func purgeExpired(now: Date) async throws {
         let cutoff = StoreValue.time(now)
         for table in [
-            "authorization_codes", "refresh_tokens", "revoked_refresh_families",
-            "revoked_access_tokens", "browser_sessions",
+            "authorization_codes", "revoked_refresh_families", "revoked_access_tokens", "browser_sessions",
         ] {
             try await database.delete(from: table).where("expires_at", .lessThanOrEqual, cutoff).run()
         }
+        // A refresh token is rotated because its successor exists (`parent_digest`): an expired
+        // successor stays while the token it replaced is still valid, or that token would look
+        // unused and could be rotated again.
+        try await database.delete(from: "refresh_tokens")
+            .where("expires_at", .lessThanOrEqual, cutoff)
+            .where(
+                "NOT EXISTS (SELECT 1 FROM refresh_tokens AS parent WHERE parent.token_digest = refresh_tokens.parent_digest AND parent.expires_at > \(bind: cutoff))"
+                    as SQLQueryString)
+            .run()
     }
 }

@@ -11,7 +11,8 @@ import Synchronization
 /// same queries serve SQLite (the embedded default, ``openSQLite(at:logger:)``) and PostgreSQL
 /// later (``init(database:logger:onClose:)``).
 ///
-/// Portability rules (SPEC §2, "nothing may assume SQLite"): queries use SQLKit builders only;
+/// Portability rules (SPEC §2, "nothing may assume SQLite"): queries use SQLKit builders only
+/// (hot-path ones serialized once by the database's dialect, ``StatementTemplate``);
 /// column types are `TEXT`, `BIGINT`, `DOUBLE PRECISION` (epoch seconds) and `BOOLEAN`;
 /// arrays and claims are JSON in `TEXT`. Dialect differences (opening, pragmas, constraint
 /// error recognition) live in ``SQLiteBackend`` and ``StoreDialect``.
@@ -22,6 +23,8 @@ public final class SQLIdentityStore: IdentityStore {
     let database: any SQLDatabase
     let logger: Logger
     let clientCache: ClientRecordCache
+    /// Hot-path statements, serialized once (``StatementTemplate``).
+    let refreshRotation: StatementTemplate
     private let onClose: @Sendable () async throws -> Void
     private let closed = Mutex(false)
 
@@ -37,6 +40,7 @@ public final class SQLIdentityStore: IdentityStore {
         self.database = database
         self.logger = logger
         self.clientCache = ClientRecordCache(lifetime: clientCacheLifetime)
+        self.refreshRotation = Self.rotationTemplate(for: database)
         self.onClose = onClose
     }
 

@@ -18,7 +18,8 @@ enum StoreMigrations {
     /// Versions 1–99: core; 100–199: first-party sign-in and MFA (`FirstPartyMigrations`);
     /// 200–299: accounts, messaging and devices (`AccountMigrations`).
     static let all: [Migration] = [
-        Migration(version: 1, name: "initial schema", apply: createInitialSchema)
+        Migration(version: 1, name: "initial schema", apply: createInitialSchema),
+        Migration(version: 2, name: "refresh-token successor links", apply: linkRefreshTokenSuccessors),
     ] + FirstPartyMigrations.all + AccountMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
@@ -165,5 +166,21 @@ enum StoreMigrations {
                 "CREATE INDEX IF NOT EXISTS \(ident: index.name) ON \(ident: index.table) (\(ident: index.column))"
             ).run()
         }
+    }
+
+    // MARK: - Version 2
+
+    /// `refresh_tokens.parent_digest`: the token a row replaced. Rotation becomes one
+    /// `INSERT … SELECT` (``SQLIdentityStore/rotateRefreshToken(digest:into:)``) and the unique
+    /// index lets a token have one successor only. Rows rotated before keep `rotated_at`.
+    private static func linkRefreshTokenSuccessors(_ db: any SQLDatabase) async throws {
+        // ADD COLUMN has no IF NOT EXISTS in SQLite: probe first (see FirstPartyMigrations).
+        let hasLink = (try? await db.select().column("parent_digest").from("refresh_tokens").limit(1).all()) != nil
+        if !hasLink {
+            try await db.alter(table: "refresh_tokens").column("parent_digest", type: .text).run()
+        }
+        try await db.raw(
+            "CREATE UNIQUE INDEX IF NOT EXISTS refresh_tokens_parent_digest ON refresh_tokens (parent_digest)"
+        ).run()
     }
 }

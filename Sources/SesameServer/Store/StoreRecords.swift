@@ -221,6 +221,20 @@ public struct RefreshTokenRecord: Sendable, Codable, Equatable {
     }
 }
 
+/// The refresh token that replaces a rotated one (RFC 9700 §4.14.2): its digest and validity.
+/// Family, client, scope, authentication and session are inherited from the token it replaces.
+public struct RefreshTokenSuccessor: Sendable, Equatable {
+    public var tokenDigest: String
+    public var issuedAt: Date
+    public var expiresAt: Date
+
+    public init(tokenDigest: String, issuedAt: Date, expiresAt: Date) {
+        self.tokenDigest = tokenDigest
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+    }
+}
+
 /// A browser SSO session behind the session cookie (the cookie holds the random id; the store
 /// holds its digest).
 public struct BrowserSessionRecord: Sendable, Codable, Equatable {
@@ -245,7 +259,7 @@ public struct BrowserSessionRecord: Sendable, Codable, Equatable {
 
 /// Outcome of redeeming a code or rotating a refresh token; decided atomically by the store.
 public enum RedemptionResult<Record: Sendable>: Sendable {
-    /// First use: the record, now marked consumed/rotated.
+    /// First use: the record, now marked consumed (a refresh token: its successor).
     case redeemed(Record)
     /// Already used before: the caller must revoke the family and answer `invalid_grant`.
     case replayed(Record)

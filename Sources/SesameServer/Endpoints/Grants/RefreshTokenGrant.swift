@@ -7,7 +7,8 @@ import SesameProtocol
 /// The response includes a new ID token with the original `auth_time` and `sid`
 /// (OIDC Core §12.2).
 ///
-/// Hot path: one client read (authentication), one atomic rotation, one insert, two signatures.
+/// Hot path: one client read (cached, for authentication), one statement that rotates (it
+/// writes the successor), two signatures.
 struct RefreshTokenGrant: Sendable {
     let services: ServerServices
 
@@ -17,8 +18,12 @@ struct RefreshTokenGrant: Sendable {
         }
         let store = services.store
         let now = services.now()
+        let refresh = TokenIssuer.newRefreshToken()
+        let successor = RefreshTokenSuccessor(
+            tokenDigest: refresh.digest, issuedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)))
         let record: RefreshTokenRecord
-        switch try await store.rotateRefreshToken(digest: SecretDigest.of(presented), now: now) {
+        switch try await store.rotateRefreshToken(digest: SecretDigest.of(presented), into: successor) {
         case .notFound:
             throw EndpointFailure(.invalidGrant, "The refresh token is unknown, expired or revoked.")
         case .replayed(let replayed):
@@ -37,18 +42,13 @@ struct RefreshTokenGrant: Sendable {
         if let requested = form["scope"] {
             scopes = ScopeList.parse(requested)
             if scopes.isEmpty || scopes.contains(where: { !granted.contains($0) }) {
+                // Bad input loses nothing: the presented token stays current.
+                try await store.withdrawRefreshToken(successorDigest: refresh.digest)
                 throw EndpointFailure(.invalidScope, "The scope may only narrow the original grant.")
             }
         }
         let scope = scopes.joined(separator: " ")
 
-        let refresh = TokenIssuer.newRefreshToken()
-        try await store.insertRefreshToken(
-            RefreshTokenRecord(
-                tokenDigest: refresh.digest, familyID: record.familyID, clientID: client.clientID,
-                scope: record.scope, authentication: record.authentication,
-                sessionID: record.sessionID, issuedAt: now,
-                expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime))))
         let issuer = services.tokenIssuer
         let access = try await issuer.accessToken(
             client: client, subject: record.authentication.userID, scope: scope,

@@ -1,0 +1,45 @@
+import Logging
+import SQLKit
+import SQLiteKit
+
+/// Copies WAL frames back into the database file (a SQLite checkpoint) from a connection of its
+/// own, every `interval`.
+///
+/// Left to itself, SQLite checkpoints on the connection whose commit crosses
+/// `wal_autocheckpoint`: that statement then copies every page and waits for two `fsync`s
+/// while all requests queue behind it on the shared connection, which shows in the tail
+/// latency of the token endpoint. A `PASSIVE` checkpoint from a second connection copies what
+/// no reader still needs, without taking the write lock, so requests keep committing
+/// meanwhile. The serving connection's own automatic checkpoint stays as the fallback.
+final class WALCheckpointer: Sendable {
+    private let connection: SQLiteConnection
+    private let loop: Task<Void, Never>
+
+    init(connection: SQLiteConnection, interval: Duration, logger: Logger) {
+        self.connection = connection
+        let database = connection.sql(queryLogLevel: nil)
+        loop = Task {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return  // cancelled
+                }
+                do {
+                    try await database.raw("PRAGMA wal_checkpoint(PASSIVE)").run()
+                } catch {
+                    // Busy or I/O trouble: the serving connection's automatic checkpoint
+                    // still bounds the WAL; try again next interval.
+                    logger.warning("WAL checkpoint failed; retrying", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Stops the loop and closes its connection.
+    func stop() async {
+        loop.cancel()
+        await loop.value
+        try? await connection.close()
+    }
+}
