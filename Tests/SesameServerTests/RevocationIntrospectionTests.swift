@@ -44,6 +44,23 @@ struct RevocationIntrospectionTests {
         }
     }
 
+    @Test("a rotated refresh token introspects inactive; its successor active")
+    func rotatedRefreshToken() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
+            let first = try #require(tokens.refreshToken)
+            let refreshed = try await browser.refresh(first)
+            #expect(refreshed.status == 200)
+            let successor = try #require(try refreshed.json(TokenResponse.self).refreshToken)
+            #expect(try await browser.introspect(first).json(IntrospectionResponse.self) == .inactive)
+            let current = try await browser.introspect(successor).json(IntrospectionResponse.self)
+            #expect(current.active)
+            #expect(current.tokenType == "refresh_token")
+            #expect(current.clientID == Fixtures.nativeApp)
+        }
+    }
+
     @Test("revoking an access token makes it inactive and unusable at userinfo")
     func revokeAccessToken() async throws {
         try await withTestServer { server in
