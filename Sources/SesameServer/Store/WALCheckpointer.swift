@@ -19,6 +19,7 @@ final class WALCheckpointer: Sendable {
         self.connection = connection
         let database = connection.sql(queryLogLevel: nil)
         loop = Task {
+            var failing = false
             while !Task.isCancelled {
                 do {
                     try await Task.sleep(for: interval)
@@ -27,10 +28,17 @@ final class WALCheckpointer: Sendable {
                 }
                 do {
                     try await database.raw("PRAGMA wal_checkpoint(PASSIVE)").run()
+                    if failing { logger.info("WAL checkpoints work again") }
+                    failing = false
                 } catch {
                     // Busy or I/O trouble: the serving connection's automatic checkpoint
-                    // still bounds the WAL; try again next interval.
-                    logger.warning("WAL checkpoint failed; retrying", metadata: ["error": "\(error)"])
+                    // still bounds the WAL; try again next interval, and say so once per streak.
+                    if !failing {
+                        logger.warning(
+                            "WAL checkpoint failed; retrying every interval (check disk space and permissions of the data directory)",
+                            metadata: ["error": "\(error)"])
+                    }
+                    failing = true
                 }
             }
         }
