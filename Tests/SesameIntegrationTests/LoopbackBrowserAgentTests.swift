@@ -416,9 +416,20 @@ struct SystemBrowserOpenerTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let launcher = directory.appendingPathComponent("fake-open")
-        try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: launcher)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: launcher.path)
+        try writeExecutable("#!/bin/sh\n" + script + "\n", to: launcher)
         try await body(launcher, directory)
+    }
+
+    /// Writes with `O_CLOEXEC`: a process that another test spawns while the file is open must
+    /// not inherit the write descriptor, or running the script fails with ETXTBSY ("Text file
+    /// busy") for as long as that process lives.
+    static func writeExecutable(_ contents: String, to url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o700)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        let bytes = Array(contents.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw POSIXError(.EIO) }
     }
 
     @Test("runs the launcher with the URL as its only argument")
