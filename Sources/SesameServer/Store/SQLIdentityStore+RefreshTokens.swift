@@ -56,7 +56,7 @@ extension SQLIdentityStore {
         StatementTemplate(database: database, slots: 4) { slot in
             let inherited = ["family_id", "client_id", "user_id", "scope", "authentication", "session_id"]
             let columns = ["token_digest", "parent_digest"] + inherited + ["issued_at", "expires_at"]
-            let familyRevoked = SQLRaw(
+            let familyNotRevoked = SQLRaw(
                 "NOT EXISTS (SELECT 1 FROM revoked_refresh_families WHERE revoked_refresh_families.family_id = refresh_tokens.family_id)"
             )
             let insert = database.insert(into: "refresh_tokens").columns(columns).select { select in
@@ -67,7 +67,7 @@ extension SQLIdentityStore {
                     .where("rotated_at", .is, SQLLiteral.null)
                     .where("revoked_at", .is, SQLLiteral.null)
                     .where(SQLIdentifier("expires_at"), .greaterThan, slot[1])
-                    .where(familyRevoked)
+                    .where(familyNotRevoked)
             }
             return insert.ignoringConflicts(with: "parent_digest")
                 .returning(Self.recordColumns.map { SQLColumn($0) })
