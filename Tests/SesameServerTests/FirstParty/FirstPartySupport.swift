@@ -174,7 +174,7 @@ extension HTTPTestClient {
     func mfaRawRequest(method: String, path: String, headers: [String: String]) async throws -> TestResponse {
         var request = URLRequest(url: URL(string: baseURL.absoluteString + path)!)
         request.httpMethod = method
-        request.timeoutInterval = 20
+        request.timeoutInterval = HTTPTestClient.requestTimeout
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }

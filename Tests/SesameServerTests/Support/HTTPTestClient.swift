@@ -104,9 +104,14 @@ final class HTTPTestClient: Sendable {
         return URL(string: baseURL.absoluteString + pathOrURL)!
     }
 
+    /// Seconds a test request may take. Generous: the whole suite runs its tests in parallel on
+    /// two cores (each server generating keys, hashing passwords with scrypt), and one sign-up
+    /// through a real SMTP relay once needed more than 20 s there. A hang still fails.
+    static let requestTimeout: TimeInterval = 60
+
     private func send(_ original: URLRequest) async throws -> TestResponse {
         var request = original
-        request.timeoutInterval = 20
+        request.timeoutInterval = Self.requestTimeout
         let cookieHeader = jar.withLock { jar in
             jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         }
