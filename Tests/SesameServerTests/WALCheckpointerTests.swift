@@ -12,7 +12,6 @@ struct WALCheckpointerTests {
         defer { sandbox.remove() }
         let backend = try await SQLiteBackend.open(
             at: sandbox.databaseURL, logger: StoreSamples.logger, checkpointInterval: .milliseconds(50))
-        #expect(backend.checkpointer != nil)
         let db = backend.database
         // Only the checkpointer may copy pages now.
         try await db.raw("PRAGMA wal_autocheckpoint = 0").run()

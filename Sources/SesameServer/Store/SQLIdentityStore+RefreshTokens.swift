@@ -40,12 +40,7 @@ extension SQLIdentityStore {
         ).first()
         if let won { return .redeemed(try Self.refreshRecord(won)) }
         // Lost: unknown, expired, or already rotated/revoked (a replay).
-        guard
-            let row = try await database.select().column("*").from("refresh_tokens")
-                .where("token_digest", .equal, digest)
-                .first()
-        else { return .notFound }
-        let record = try Self.refreshRecord(row)
+        guard let record = try await refreshToken(digest: digest) else { return .notFound }
         if record.expiresAt <= successor.issuedAt { return .notFound }
         return .replayed(record)
     }

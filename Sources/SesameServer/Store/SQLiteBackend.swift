@@ -16,8 +16,8 @@ struct SQLiteBackend: Sendable {
     let connection: SQLiteConnection
     let threadPool: NIOThreadPool
     let eventLoopGroup: MultiThreadedEventLoopGroup
-    /// Checkpoints from a second connection (``WALCheckpointer``); `nil` until configured.
-    let checkpointer: WALCheckpointer?
+    /// Checkpoints from a second connection (``WALCheckpointer``).
+    let checkpointer: WALCheckpointer
 
     var database: any SQLDatabase { connection.sql(queryLogLevel: nil) }
 
@@ -51,47 +51,61 @@ struct SQLiteBackend: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let connection: SQLiteConnection
         do {
-            connection = try await SQLiteConnection.open(
-                storage: .file(path: url.path), threadPool: threadPool, logger: logger,
-                on: group.any())
+            connection = try await openConnection(at: url, threadPool: threadPool, group: group, logger: logger)
         } catch {
-            try? await threadPool.shutdownGracefully()
-            try? await group.shutdownGracefully()
+            await shutDown(threadPool, group)
             throw StoreError.unavailable(
                 reason: "cannot open \(url.path) (\(error)); check that the file is a Sesame database and is writable")
         }
-        var backend = SQLiteBackend(
-            connection: connection, threadPool: threadPool, eventLoopGroup: group, checkpointer: nil)
+        let checkpointer: WALCheckpointer
         do {
-            try await backend.configure()
-            let second = try await SQLiteConnection.open(
-                storage: .file(path: url.path), threadPool: threadPool, logger: logger, on: group.any())
-            try await second.sql(queryLogLevel: nil)
-                .raw("PRAGMA busy_timeout = \(unsafeRaw: String(Self.busyTimeoutMilliseconds))").run()
-            backend = SQLiteBackend(
-                connection: connection, threadPool: threadPool, eventLoopGroup: group,
-                checkpointer: WALCheckpointer(connection: second, interval: checkpointInterval, logger: logger))
+            try await configure(connection.sql(queryLogLevel: nil))
+            checkpointer = WALCheckpointer(
+                connection: try await openConnection(at: url, threadPool: threadPool, group: group, logger: logger),
+                interval: checkpointInterval, logger: logger)
         } catch {
-            try? await backend.close()
+            try? await connection.close()
+            await shutDown(threadPool, group)
             throw StoreError.unavailable(
                 reason: "cannot configure \(url.path) (\(error)); check that the file is a Sesame database and is writable")
         }
-        return backend
+        return SQLiteBackend(
+            connection: connection, threadPool: threadPool, eventLoopGroup: group, checkpointer: checkpointer)
     }
 
-    /// Per-connection pragmas. `journal_mode` is persistent in the file; the others are not.
-    private func configure() async throws {
-        let db = database
-        try await db.raw("PRAGMA busy_timeout = \(unsafeRaw: String(Self.busyTimeoutMilliseconds))").run()
+    /// A connection to the file that waits `busy_timeout` for another connection's lock.
+    private static func openConnection(
+        at url: URL, threadPool: NIOThreadPool, group: MultiThreadedEventLoopGroup, logger: Logger
+    ) async throws -> SQLiteConnection {
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: url.path), threadPool: threadPool, logger: logger, on: group.any())
+        do {
+            try await connection.sql(queryLogLevel: nil)
+                .raw("PRAGMA busy_timeout = \(unsafeRaw: String(busyTimeoutMilliseconds))").run()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    /// The serving connection's pragmas. `journal_mode` is persistent in the file; the others
+    /// are not.
+    private static func configure(_ db: any SQLDatabase) async throws {
         try await db.raw("PRAGMA journal_mode = WAL").run()
         try await db.raw("PRAGMA synchronous = NORMAL").run()
         try await db.raw("PRAGMA foreign_keys = ON").run()
-        try await db.raw("PRAGMA wal_autocheckpoint = \(unsafeRaw: String(Self.checkpointPages))").run()
-        try await db.raw("PRAGMA journal_size_limit = \(unsafeRaw: String(Self.walSizeLimitBytes))").run()
+        try await db.raw("PRAGMA wal_autocheckpoint = \(unsafeRaw: String(checkpointPages))").run()
+        try await db.raw("PRAGMA journal_size_limit = \(unsafeRaw: String(walSizeLimitBytes))").run()
+    }
+
+    private static func shutDown(_ threadPool: NIOThreadPool, _ group: MultiThreadedEventLoopGroup) async {
+        try? await threadPool.shutdownGracefully()
+        try? await group.shutdownGracefully()
     }
 
     func close() async throws {
-        await checkpointer?.stop()
+        await checkpointer.stop()
         try? await connection.close()
         try await threadPool.shutdownGracefully()
         try await eventLoopGroup.shutdownGracefully()
