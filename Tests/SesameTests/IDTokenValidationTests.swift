@@ -16,10 +16,10 @@ struct IDTokenValidationTests {
     }
 
     func expectations(nonce: String? = "n-0S6_WzA2Mj", maxAge: Int? = nil, acr: [String]? = nil,
-                      accessToken: String? = nil) -> IDTokenExpectations {
+                      claims: ClaimsRequest? = nil, accessToken: String? = nil) -> IDTokenExpectations {
         IDTokenExpectations(
             issuer: "https://id.test", clientID: "app", nonce: nonce, maxAge: maxAge,
-            acrValues: acr, accessToken: accessToken, leeway: 60, now: now)
+            acrValues: acr, claims: claims, accessToken: accessToken, leeway: 60, now: now)
     }
 
     /// The rule a token fails, or nil when it validates.
@@ -151,6 +151,43 @@ struct IDTokenValidationTests {
         let token = key.sign(idTokenClaims(now: now, extra: ["acr": "urn:sesame:pwd"]))
         #expect(try await failedRule(token, expectations(acr: ["urn:sesame:mfa"])) == .acr)
         #expect(try await failedRule(token, expectations(acr: ["urn:sesame:pwd"])) == nil)
+    }
+
+    /// OIDC Core §5.5.1.1: an essential `acr` requested with values must be met.
+    @Test func essentialACRFromClaimsRequest() async throws {
+        func acr(essential: Bool, _ values: [String]) -> IDTokenExpectations {
+            expectations(claims: ClaimsRequest(idToken: [
+                "acr": IndividualClaimRequest(essential: essential, values: values.map { .string($0) })]))
+        }
+        let pwd = key.sign(idTokenClaims(now: now, extra: ["acr": "urn:sesame:pwd"]))
+        #expect(try await failedRule(pwd, acr(essential: true, ["urn:sesame:mfa"])) == .acr)
+        #expect(try await failedRule(pwd, acr(essential: true, ["urn:sesame:mfa", "urn:sesame:pwd"])) == nil)
+        #expect(try await failedRule(key.sign(idTokenClaims(now: now)), acr(essential: true, ["urn:sesame:mfa"])) == .acr)
+        // A single `value` counts as well.
+        let single = expectations(claims: ClaimsRequest(idToken: [
+            "acr": IndividualClaimRequest(essential: true, value: .string("urn:sesame:mfa"))]))
+        #expect(try await failedRule(pwd, single) == .acr)
+        // A voluntary request is a preference (§5.5.1), not a requirement.
+        #expect(try await failedRule(pwd, acr(essential: false, ["urn:sesame:mfa"])) == nil)
+    }
+
+    /// OIDC Core §5.5.1: the provider must not answer for another user than the requested `sub`.
+    @Test func requestedSubjectMustMatch() async throws {
+        func sub(_ value: ClaimValue) -> IDTokenExpectations {
+            expectations(claims: ClaimsRequest(idToken: ["sub": IndividualClaimRequest(value: value)]))
+        }
+        let token = key.sign(idTokenClaims(now: now))
+        #expect(try await failedRule(token, sub(.string("user-2"))) == .requestedSubject)
+        #expect(try await failedRule(token, sub(.number(1))) == .requestedSubject)
+        #expect(try await failedRule(token, sub(.string("user-1"))) == nil)
+        let keySet = try await keys()
+        do {
+            _ = try IDTokenValidator().validate(token, expected: sub(.string("user-2")), keys: keySet)
+            Issue.record("an ID token for another user was accepted")
+        } catch {
+            #expect(error.description.contains("another user"))
+            #expect(error.description.contains("§5.5.1"))
+        }
     }
 
     @Test func accessTokenHash() async throws {

@@ -20,8 +20,8 @@ public struct AuthorizationRequest: Sendable {
     /// Parameters the app may not override through ``SignInOptions/extraParameters``.
     static let reservedParameters: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
-        "code_challenge_method", "prompt", "login_hint", "max_age", "acr_values", "ui_locales",
-        "response_mode", "request", "request_uri",
+        "code_challenge_method", "prompt", "login_hint", "max_age", "acr_values", "claims",
+        "ui_locales", "response_mode", "request", "request_uri",
     ]
 
     init(
@@ -52,6 +52,10 @@ public struct AuthorizationRequest: Sendable {
         if let maxAge = options.maxAge { parameters.append(("max_age", String(maxAge))) }
         if let acr = options.acrValues, !acr.isEmpty {
             parameters.append(("acr_values", acr.joined(separator: " ")))
+        }
+        // OIDC Core §5.5: the `claims` request, as its JSON object.
+        if let claims = options.claims, !claims.isEmpty {
+            parameters.append(("claims", claims.json))
         }
         if let locales = options.uiLocales, !locales.isEmpty {
             parameters.append(("ui_locales", locales.joined(separator: " ")))

@@ -43,7 +43,7 @@ extension SesameClient {
             tokens,
             expected: expectations(
                 metadata: metadata, nonce: request.nonce, maxAge: options.maxAge,
-                acrValues: options.acrValues, accessToken: tokens.accessToken),
+                acrValues: options.acrValues, claims: options.claims, accessToken: tokens.accessToken),
             metadata: metadata, username: nil)
     }
 

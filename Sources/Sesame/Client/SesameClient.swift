@@ -128,11 +128,11 @@ public actor SesameClient {
 
     func expectations(
         metadata: ProviderMetadata, nonce: String?, maxAge: Int?, acrValues: [String]?,
-        accessToken: String?
+        claims: ClaimsRequest? = nil, accessToken: String?
     ) -> IDTokenExpectations {
         IDTokenExpectations(
             issuer: metadata.issuer, clientID: configuration.clientID, nonce: nonce, maxAge: maxAge,
-            acrValues: acrValues, accessToken: accessToken, leeway: configuration.leeway,
+            acrValues: acrValues, claims: claims, accessToken: accessToken, leeway: configuration.leeway,
             now: clockOffset.serverNow(clock))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SesameProtocol
 
 /// Per-sign-in options (SPEC §1.1 "Options"), sent as OIDC Core §3.1.2.1 request parameters.
 public struct SignInOptions: Sendable {
@@ -12,6 +13,11 @@ public struct SignInOptions: Sendable {
     /// `acr_values`: requested authentication context classes; the returned `acr` must be one
     /// of them (§3.1.3.7 step 12).
     public var acrValues: [String]?
+    /// `claims`: individual claims to return in the ID token or from the UserInfo endpoint
+    /// (OIDC Core §5.5), sent as its JSON when not empty. Requests in `id_token` are also
+    /// checked on the returned ID token: an essential `acr` with values must be one of them
+    /// (§5.5.1.1), and a `sub` with a `value` must equal it (§5.5.1).
+    public var claims: ClaimsRequest?
     /// `ui_locales`: preferred languages for the login page, e.g. `["de", "en"]`.
     public var uiLocales: [String]?
     /// Scopes for this request instead of the configured ones (must include `openid`).
@@ -23,13 +29,14 @@ public struct SignInOptions: Sendable {
 
     public init(
         prompt: [String]? = nil, loginHint: String? = nil, maxAge: Int? = nil,
-        acrValues: [String]? = nil, uiLocales: [String]? = nil, scopes: [String]? = nil,
-        extraParameters: [String: String] = [:], ephemeral: Bool = false
+        acrValues: [String]? = nil, claims: ClaimsRequest? = nil, uiLocales: [String]? = nil,
+        scopes: [String]? = nil, extraParameters: [String: String] = [:], ephemeral: Bool = false
     ) {
         self.prompt = prompt
         self.loginHint = loginHint
         self.maxAge = maxAge
         self.acrValues = acrValues
+        self.claims = claims
         self.uiLocales = uiLocales
         self.scopes = scopes
         self.extraParameters = extraParameters

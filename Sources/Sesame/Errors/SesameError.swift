@@ -110,7 +110,8 @@ public enum IDTokenRule: String, Sendable, CaseIterable {
     case issuedAt
     /// Step 11: `nonce` must equal the one sent.
     case nonce
-    /// Step 12: `acr` must be acceptable when requested.
+    /// Step 12: `acr` must be acceptable when requested, through `acr_values` or as an essential
+    /// claim with values in the `claims` parameter (§5.5.1.1).
     case acr
     /// Step 13: `auth_time` must be present and recent enough when `max_age` was sent.
     case authTime
@@ -118,6 +119,8 @@ public enum IDTokenRule: String, Sendable, CaseIterable {
     case accessTokenHash
     /// §2: `sub` must be present.
     case subject
+    /// §5.5.1: `sub` must equal the `value` requested for it in the `claims` parameter.
+    case requestedSubject
     /// §5.3.2: the userinfo `sub` must equal the ID token `sub`.
     case userInfoSubject
     /// The `kid` names no key in the JWKS, even after one refetch.

@@ -129,6 +129,29 @@ public struct ACRValidator: IDTokenClaimValidator {
     }
 }
 
+/// Step 12 for the `claims` request (OIDC Core §5.5.1.1): when `acr` was requested in
+/// `id_token` as an essential claim with `value` or `values`, the returned `acr` is one of them.
+/// A voluntary `acr` request is a preference only and is not checked.
+public struct EssentialACRValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard let request = expected.claims?.idToken["acr"], request.essential,
+            !request.acceptedValues.isEmpty
+        else { return }
+        let accepted = request.acceptedStrings
+        guard let acr = claims.acr, accepted.contains(acr) else {
+            throw .invalidIDToken(
+                .acr,
+                detail: "acr \(claims.acr ?? "(none)") is not one of the essential values \(accepted) "
+                    + "requested in the claims parameter (OIDC Core §5.5.1.1); the provider did not "
+                    + "authenticate the user at the required level: sign in again, or request an acr "
+                    + "the provider lists in acr_values_supported")
+        }
+    }
+}
+
 /// Step 13: with `max_age`, `auth_time` is present and not older than `max_age` (+ leeway).
 public struct AuthTimeValidator: IDTokenClaimValidator {
     public init() {}
@@ -142,6 +165,24 @@ public struct AuthTimeValidator: IDTokenClaimValidator {
         let limit = authTime.addingTimeInterval(TimeInterval(maxAge) + expected.leeway)
         guard limit >= expected.now else {
             throw .invalidIDToken(.authTime, detail: "the user authenticated longer than max_age (\(maxAge) s) ago")
+        }
+    }
+}
+
+/// OIDC Core §5.5.1: when `sub` was requested in `id_token` with a `value`, the ID token is for
+/// that user. The provider must not answer for another user, even one with an active session.
+public struct RequestedSubjectValidator: IDTokenClaimValidator {
+    public init() {}
+    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+        throws(SesameError)
+    {
+        guard let value = expected.claims?.idToken["sub"]?.value else { return }
+        // `sub` is a string (§2): a number or boolean `value` can never be met.
+        guard case .string(let subject) = value, claims.sub == subject else {
+            throw .invalidIDToken(
+                .requestedSubject,
+                detail: "the ID token is for another user than the sub requested in the claims "
+                    + "parameter (OIDC Core §5.5.1); discard it and sign in again as the requested user")
         }
     }
 }

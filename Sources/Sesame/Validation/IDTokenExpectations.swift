@@ -1,4 +1,5 @@
 import Foundation
+import SesameProtocol
 
 /// What an ID token must match (OIDC Core §3.1.3.7): the values the client knows from its
 /// configuration and from the authorization request it sent.
@@ -16,6 +17,10 @@ public struct IDTokenExpectations: Sendable {
     public var maxAge: Int?
     /// The `acr_values` requested; the returned `acr` must be one of them (step 12).
     public var acrValues: [String]?
+    /// The `claims` request sent (OIDC Core §5.5); its `id_token` member is checked: an
+    /// essential `acr` with values must be met (§5.5.1.1), a `sub` with a `value` must match
+    /// (§5.5.1). `nil` or members without such constraints check nothing.
+    public var claims: ClaimsRequest?
     /// The access token issued with the ID token, for the `at_hash` check.
     public var accessToken: String?
     /// Clock-skew tolerance for `exp`, `iat` and `auth_time`.
@@ -27,7 +32,7 @@ public struct IDTokenExpectations: Sendable {
 
     public init(
         issuer: String, clientID: String, nonce: String? = nil, maxAge: Int? = nil,
-        acrValues: [String]? = nil, accessToken: String? = nil,
+        acrValues: [String]? = nil, claims: ClaimsRequest? = nil, accessToken: String? = nil,
         trustedAudiences: Set<String> = [], leeway: TimeInterval = 60,
         maxIssuedAtAge: TimeInterval = 600, now: Date = Date()
     ) {
@@ -37,6 +42,7 @@ public struct IDTokenExpectations: Sendable {
         self.nonce = nonce
         self.maxAge = maxAge
         self.acrValues = acrValues
+        self.claims = claims
         self.accessToken = accessToken
         self.leeway = leeway
         self.maxIssuedAtAge = maxIssuedAtAge

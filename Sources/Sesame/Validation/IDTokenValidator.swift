@@ -20,7 +20,8 @@ public struct IDTokenValidator: Sendable {
     public static let standardRules: [any IDTokenClaimValidator] = [
         SubjectValidator(), IssuerValidator(), AudienceValidator(), AuthorizedPartyValidator(),
         ExpirationValidator(), IssuedAtValidator(), NonceValidator(), ACRValidator(),
-        AuthTimeValidator(), AccessTokenHashValidator(),
+        EssentialACRValidator(), AuthTimeValidator(), AccessTokenHashValidator(),
+        RequestedSubjectValidator(),
     ]
 
     public let allowedAlgorithms: Set<String>
@@ -60,7 +61,7 @@ public struct IDTokenValidator: Sendable {
         } catch {
             throw .invalidIDToken(.malformed, detail: "the ID token payload is not a JSON claims object")
         }
-        // Steps 2–5 and 9–13, §2 `sub`, and `at_hash`.
+        // Steps 2–5 and 9–13, §2 `sub`, `at_hash`, and the §5.5 `claims` request.
         for rule in rules {
             try rule.validate(claims, alg: header.alg ?? "", expected: expected)
         }

@@ -20,7 +20,7 @@ struct ProfileEndpoint: Sendable {
         let (_, user) = try await BearerAuthentication(services: services)
             .authenticateFirstParty(request, context: context)
         context.annotations.record(outcome: "profile")
-        return JSONResponse.make(UserInfoEndpoint.filter(user, scopes: Self.allScopes))
+        return JSONResponse.make(ClaimRelease.claims(of: user, scopes: Self.allScopes))
     }
 
     func patch(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -41,6 +41,6 @@ struct ProfileEndpoint: Sendable {
         updated.updatedAt = now
         try await services.store.updateUser(updated)
         context.annotations.record(outcome: "profile_updated")
-        return JSONResponse.make(UserInfoEndpoint.filter(updated, scopes: Self.allScopes))
+        return JSONResponse.make(ClaimRelease.claims(of: updated, scopes: Self.allScopes))
     }
 }

@@ -11,7 +11,8 @@ import SesameProtocol
 /// (``IDTokenHint``; expired ones are accepted), else `invalid_request`. When the browser's
 /// session belongs to another End-User than the hint's `sub`, that session is not used:
 /// `login_required` with `prompt=none`, otherwise the login form (nothing pre-filled from the
-/// hint).
+/// hint). A `claims` parameter naming a `sub` value (§5.5.1) is treated the same way, and
+/// an essential `acr` in it asks for a second factor like `acr_values` (``RequestedClaims``).
 struct AuthorizationEndpoint: Sendable {
     let services: ServerServices
 
@@ -45,11 +46,12 @@ struct AuthorizationEndpoint: Sendable {
 
         let resolver = BrowserSessionResolver(store: services.store, now: services.now)
         var session = try await resolver.current(request)
+        var hintedSubject: String?
         if let hint = parameters["id_token_hint"] {
-            let hinted: IDTokenClaims
             do throws(IDTokenHintError) {
-                hinted = try await IDTokenHint.verify(
-                    hint, issuer: services.issuerIdentifier, keyRing: services.keyRing, audience: client.clientID)
+                hintedSubject = try await IDTokenHint.verify(
+                    hint, issuer: services.issuerIdentifier, keyRing: services.keyRing, audience: client.clientID
+                ).sub
             } catch {
                 return responder.refuse(
                     .redirect(
@@ -57,26 +59,29 @@ struct AuthorizationEndpoint: Sendable {
                         redirectURI: authorization.redirectURI, state: authorization.state),
                     request: request, context: context)
             }
-            // OIDC Core §3.1.2.1: the session of another End-User is never used for this request.
-            if let current = session, current.authentication.userID != hinted.sub {
-                if authorization.prompt.isNone {
-                    return responder.refuse(
-                        .redirect(
-                            code: .loginRequired,
-                            description: "The signed-in user is not the one id_token_hint names (prompt=none).",
-                            redirectURI: authorization.redirectURI, state: authorization.state),
-                        request: request, context: context)
-                }
-                context.annotations.record(outcome: "id_token_hint_other_user")
-                session = nil
+        }
+        // OIDC Core §3.1.2.1 (id_token_hint) and §5.5.1 (claims.id_token.sub): the session of
+        // another End-User than the one named is never used for this request.
+        if let current = session, let named = Self.otherUserNamed(
+            by: authorization, hintedSubject: hintedSubject, sessionUser: current.authentication.userID)
+        {
+            if authorization.prompt.isNone {
+                return responder.refuse(
+                    .redirect(
+                        code: .loginRequired,
+                        description: "The signed-in user is not the one \(named) names (prompt=none).",
+                        redirectURI: authorization.redirectURI, state: authorization.state),
+                    request: request, context: context)
             }
+            context.annotations.record(outcome: "session_of_other_user")
+            session = nil
         }
         switch authorization.prompt.decide(sessionAuthTime: session?.authentication.authTime, now: services.now()) {
         case .useSession:
             guard let session else { break }
             // SSO must not skip a second factor the client or acr_values require (issue #5).
             guard try await HostedMFAStep(services: services).satisfies(
-                session.authentication, client: client, acrValues: authorization.acrValues)
+                session.authentication, client: client, acrValues: authorization.requestedACRValues)
             else {
                 if authorization.prompt.isNone {
                     return responder.refuse(
@@ -103,5 +108,14 @@ struct AuthorizationEndpoint: Sendable {
         return LoginEndpoint.form(
             for: authorization, client: client, request: request, pages: services.pages,
             cookies: services.cookies, username: authorization.loginHint ?? "", errorKey: nil)
+    }
+
+    /// The parameter naming an End-User other than the session's, if one does.
+    private static func otherUserNamed(
+        by authorization: AuthorizationRequest, hintedSubject: String?, sessionUser: String
+    ) -> String? {
+        if let hintedSubject, hintedSubject != sessionUser { return "id_token_hint" }
+        if authorization.claims?.admits(userID: sessionUser) == false { return "claims.id_token.sub" }
+        return nil
     }
 }

@@ -9,11 +9,15 @@ import SesameProtocol
 struct AuthorizationResponder: Sendable {
     let services: ServerServices
 
-    /// Issues a one-time authorization code and redirects to the client.
+    /// Issues a one-time authorization code and redirects to the client; answers `access_denied`
+    /// instead when `claims.id_token.sub` names another End-User (OIDC Core §5.5.1).
     func issueCode(
         for request: AuthorizationRequest, authentication: AuthenticationContext, sessionID: String?,
         extraHeaders: HTTPFields = [:]
     ) async throws -> Response {
+        guard request.claims?.admits(userID: authentication.userID) ?? true else {
+            return Self.redirect(to: request.redirectURI, parameters: errorParameters(Self.otherUserThanClaimsSubject, state: request.state))
+        }
         let code = SecureRandom.token()
         let now = services.now()
         try await services.store.insertAuthorizationCode(
@@ -22,7 +26,8 @@ struct AuthorizationResponder: Sendable {
                 redirectURI: request.redirectURI, scope: request.scope, nonce: request.nonce,
                 codeChallenge: request.codeChallenge, authentication: authentication,
                 sessionID: sessionID,
-                expiresAt: now.addingTimeInterval(services.authorizationCodeLifetime)))
+                expiresAt: now.addingTimeInterval(services.authorizationCodeLifetime),
+                claims: request.claims?.request))
         var parameters = [("code", code)]
         if let state = request.state { parameters.append(("state", state)) }
         parameters.append(("iss", services.issuerIdentifier))
@@ -42,13 +47,19 @@ struct AuthorizationResponder: Sendable {
             return errorPage(code, description, request: request, context: context, uiLocales: uiLocales)
         case .redirect(let code, let description, let redirectURI, let state):
             context.annotations.record(outcome: code.error)
-            var parameters = [
-                ("error", code.error), ("error_description", ErrorDescriptionText.sanitized(description)),
-            ]
-            if let state { parameters.append(("state", state)) }
-            parameters.append(("iss", services.issuerIdentifier))
-            return Self.redirect(to: redirectURI, parameters: parameters)
+            return Self.redirect(
+                to: redirectURI, parameters: errorParameters((code, description), state: state))
         }
+    }
+
+    /// RFC 6749 §4.1.2.1 error parameters, with `state` and the RFC 9207 `iss`.
+    private func errorParameters(_ error: (code: APIErrorCode, description: String), state: String?) -> [(String, String)] {
+        var parameters = [
+            ("error", error.code.error), ("error_description", ErrorDescriptionText.sanitized(error.description)),
+        ]
+        if let state { parameters.append(("state", state)) }
+        parameters.append(("iss", services.issuerIdentifier))
+        return parameters
     }
 
     /// An HTML error page with a fresh error id, which is also logged. `messageKey` replaces the
@@ -83,6 +94,12 @@ struct AuthorizationResponder: Sendable {
 }
 
 extension AuthorizationResponder {
+    /// OIDC Core §5.5.1: the user who signed in is not the one the relying party asked about.
+    static let otherUserThanClaimsSubject = (
+        code: APIErrorCode.accessDenied,
+        description: "The user who signed in is not the one claims.id_token.sub names; sign in as that user."
+    )
+
     /// Reads the parameters of a browser-facing endpoint from the query (`GET`) or the form
     /// body (`POST`; OIDC Core §3.1.2.1 and RP-Initiated Logout §2 require both), answering an
     /// HTML error page when they are malformed or repeated, then hands them to `handle`.

@@ -53,7 +53,7 @@ struct DiscoveryEndpoint: Sendable {
             codeChallengeMethodsSupported: [PKCE.method],
             acrValuesSupported: AuthenticationContextClass.all,
             uiLocalesSupported: StringTables.tags,
-            claimsParameterSupported: false,
+            claimsParameterSupported: true,
             requestParameterSupported: false,
             requestURIParameterSupported: false,
             authorizationResponseIssParameterSupported: true)

@@ -9,9 +9,11 @@ import SesameProtocol
 ///
 /// - `id_token_hint` must carry our signature and issuer; its expiry is not checked (§2,
 ///   ``IDTokenHint``). When both `id_token_hint` and `client_id` are given they must agree.
-/// - Without a valid `id_token_hint` the End-User is asked to confirm first (§2: the OP SHOULD
-///   ask whether to log out): a page whose form posts back here with the double-submit CSRF
-///   token and `confirm` (``LogoutConfirmationTemplate``). Only that POST, CSRF verified, ends
+/// - Without a valid `id_token_hint` that belongs to the browser's session, or with a
+///   `logout_hint` naming another End-User (``LogoutHints``), the End-User is asked to confirm
+///   first (§2: the OP MUST ask then): a page whose form posts back here with the double-submit
+///   CSRF token and `confirm` (``LogoutConfirmationTemplate``), carrying the `client_id` the
+///   hint named. Only that POST, CSRF verified, ends
 ///   the session; a `confirm` POST failing the CSRF check is refused (403) and ends nothing.
 /// - A `post_logout_redirect_uri` that cannot be honoured (not registered for the client, or
 ///   no hint and no `client_id` to say which client asks) is never followed (§3): an error
@@ -53,7 +55,7 @@ struct EndSessionEndpoint: Sendable {
         }
 
         var clientID = parameters["client_id"]
-        var hinted = false
+        var hintedToken: IDTokenClaims?
         if let hint = parameters["id_token_hint"] {
             let claims: IDTokenClaims
             do throws(IDTokenHintError) {
@@ -69,7 +71,7 @@ struct EndSessionEndpoint: Sendable {
                     request: request, context: context, uiLocales: uiLocales)
             }
             clientID = claims.aud
-            hinted = true
+            hintedToken = claims
         }
         if let clientID { context.annotations.record(clientID: clientID) }
 
@@ -83,8 +85,14 @@ struct EndSessionEndpoint: Sendable {
                 messageKey: refusal.messageKey)
         }
 
-        guard hinted || confirmed else {
-            return confirmation(parameters, request: request, context: context)
+        if !confirmed {
+            let session = try await BrowserSessionResolver(store: services.store, now: services.now).current(request)
+            let hints = LogoutHints(idToken: hintedToken, logoutHint: parameters["logout_hint"])
+            guard try await hints.identify(session, store: services.store) else {
+                var carried = parameters
+                carried["client_id"] = clientID
+                return confirmation(carried, request: request, context: context)
+            }
         }
         return try await endSession(
             redirect: redirect, state: parameters["state"], uiLocales: uiLocales, request: request, context: context)

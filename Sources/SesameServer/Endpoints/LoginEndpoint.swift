@@ -84,6 +84,15 @@ struct LoginEndpoint: Sendable {
         _ authentication: AuthenticationContext, authorization: AuthorizationRequest, request: Request,
         context: SesameRequestContext
     ) async throws -> Response {
+        // OIDC Core §5.5.1: no session is started for a user the relying party did not ask about.
+        guard authorization.claims?.admits(userID: authentication.userID) ?? true else {
+            return responder.refuse(
+                .redirect(
+                    code: AuthorizationResponder.otherUserThanClaimsSubject.code,
+                    description: AuthorizationResponder.otherUserThanClaimsSubject.description,
+                    redirectURI: authorization.redirectURI, state: authorization.state),
+                request: request, context: context)
+        }
         let resolver = BrowserSessionResolver(store: services.store, now: services.now)
         try await resolver.end(request)  // a new sign-in replaces any previous session
         let session = try await resolver.start(authentication, lifetime: services.browserSessionLifetime)

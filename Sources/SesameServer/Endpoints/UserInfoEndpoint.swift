@@ -4,8 +4,9 @@ import SesameProtocol
 
 /// The UserInfo endpoint, `GET`/`POST /userinfo` (OIDC Core §5.3). The access token is
 /// accepted only in the `Authorization: Bearer` header (RFC 6750 §2.1; never in a URL,
-/// RFC 9700 §4.3.2). Claims are filtered by scope (OIDC Core §5.4); `sub` is always the user id,
-/// equal to the ID token's `sub`.
+/// RFC 9700 §4.3.2). The claims released are those of the scopes (OIDC Core §5.4) and those the
+/// `claims` request parameter asked for here (§5.5, carried by the access token); `sub` is
+/// always the user id, equal to the ID token's `sub`.
 struct UserInfoEndpoint: Sendable {
     let services: ServerServices
 
@@ -18,38 +19,7 @@ struct UserInfoEndpoint: Sendable {
                 headers: [.wwwAuthenticate: #"Bearer error="insufficient_scope", scope="openid""#])
         }
         context.annotations.record(outcome: "userinfo")
-        return JSONResponse.make(Self.filter(user, scopes: claims.scopes))
-    }
-
-    /// The user's claims released for `scopes`.
-    static func filter(_ user: UserRecord, scopes: Set<String>) -> StandardClaims {
-        let all = user.claims
-        var result = StandardClaims(sub: user.id)
-        if scopes.contains("profile") {
-            result.name = all.name
-            result.givenName = all.givenName
-            result.familyName = all.familyName
-            result.middleName = all.middleName
-            result.nickname = all.nickname
-            result.preferredUsername = all.preferredUsername
-            result.profile = all.profile
-            result.picture = all.picture
-            result.website = all.website
-            result.gender = all.gender
-            result.birthdate = all.birthdate
-            result.zoneinfo = all.zoneinfo
-            result.locale = all.locale
-            result.updatedAt = all.updatedAt ?? Int(user.updatedAt.timeIntervalSince1970)
-        }
-        if scopes.contains("email") {
-            result.email = user.email
-            result.emailVerified = user.emailVerified
-        }
-        if scopes.contains("phone") {
-            result.phoneNumber = all.phoneNumber
-            result.phoneNumberVerified = all.phoneNumber == nil ? nil : (all.phoneNumberVerified ?? false)
-        }
-        if scopes.contains("address") { result.address = all.address }
-        return result
+        let names = ClaimRelease.names(forScopes: claims.scopes).union(claims.userinfoClaims ?? [])
+        return JSONResponse.make(ClaimRelease.claims(of: user, names: names))
     }
 }

@@ -14,7 +14,7 @@ enum FirstPartyMigrations {
     /// Considerations, "First-Party Applications").
     private static func addFirstPartyFlag(_ db: any SQLDatabase) async throws {
         // Probe first, as for `mfa_policy`: ADD COLUMN has no IF NOT EXISTS in SQLite.
-        let hasFlag = (try? await db.select().column("first_party").from("clients").limit(1).all()) != nil
+        let hasFlag = await StoreMigrations.hasColumn("first_party", in: "clients", db)
         if !hasFlag {
             try await db.alter(table: "clients")
                 .column("first_party", type: StoreDialect.boolean, .notNull, .default(false))
@@ -26,10 +26,8 @@ enum FirstPartyMigrations {
         let time = StoreDialect.timestamp
         let bool = StoreDialect.boolean
 
-        // ClientRecord.mfaPolicy. ADD COLUMN has no IF NOT EXISTS in SQLite, so probe first: a
-        // second process racing through this migration must not fail.
-        let hasPolicy = (try? await db.select().column("mfa_policy").from("clients").limit(1).all()) != nil
-        if !hasPolicy {
+        // ClientRecord.mfaPolicy (see ``StoreMigrations/hasColumn(_:in:_:)``).
+        if await !StoreMigrations.hasColumn("mfa_policy", in: "clients", db) {
             try await db.alter(table: "clients")
                 .column("mfa_policy", type: .text, .notNull, .default(MFAPolicy.whenEnrolled.rawValue))
                 .run()

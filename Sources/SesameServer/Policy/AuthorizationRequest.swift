@@ -18,6 +18,8 @@ struct AuthorizationRequest: Sendable, Equatable {
     var loginHint: String?
     var acrValues: String?
     var uiLocales: String?
+    /// The granted `claims` parameter (OIDC Core §5.5), `nil` when none was sent.
+    var claims: RequestedClaims?
 
     var scope: String { scopes.joined(separator: " ") }
 
@@ -39,6 +41,7 @@ struct AuthorizationRequest: Sendable, Equatable {
         if let loginHint { result.append(("login_hint", loginHint)) }
         if let acrValues { result.append(("acr_values", acrValues)) }
         if let uiLocales { result.append(("ui_locales", uiLocales)) }
+        if let claims { result.append(("claims", claims.request.json)) }
         return result.map { (name: $0.0, value: $0.1) }
     }
 
@@ -46,8 +49,12 @@ struct AuthorizationRequest: Sendable, Equatable {
     static let parameterNames: Set<String> = [
         "client_id", "redirect_uri", "response_type", "scope", "code_challenge",
         "code_challenge_method", "state", "nonce", "prompt", "max_age", "login_hint",
-        "acr_values", "ui_locales",
+        "acr_values", "ui_locales", "claims",
     ]
+
+    /// The authentication context classes asked for: `claims.id_token.acr` when it names values
+    /// (OIDC Core §5.5.1.1), else `acr_values` (§3.1.2.1).
+    var requestedACRValues: String? { claims?.acrValues ?? acrValues }
 }
 
 /// Why an authorization request was refused (RFC 6749 §4.1.2.1).

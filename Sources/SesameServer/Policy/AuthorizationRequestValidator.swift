@@ -70,12 +70,22 @@ struct AuthorizationRequestValidator: Sendable {
         }
         // 8. prompt and max_age (OIDC Core §3.1.2.1).
         let prompt = try Self.prompt(parameters, fail: fail)
+        // 9. The claims parameter (OIDC Core §5.5), granted within the client's scopes. An
+        //    empty value counts as absent (RFC 6749 §3.1).
+        var claims: RequestedClaims?
+        if let text = parameters["claims"], !text.isEmpty {
+            do throws(RequestedClaimsRefusal) {
+                claims = try RequestedClaims(parsing: text, allowedScopes: Set(client.allowedScopes))
+            } catch {
+                throw fail(error.code, error.description)
+            }
+        }
 
         let request = AuthorizationRequest(
             clientID: client.clientID, redirectURI: redirectURI, scopes: scopes, state: state,
             nonce: parameters["nonce"], codeChallenge: challenge, prompt: prompt,
             loginHint: parameters["login_hint"], acrValues: parameters["acr_values"],
-            uiLocales: parameters["ui_locales"])
+            uiLocales: parameters["ui_locales"], claims: claims)
         return (request, client)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SesameProtocol
 
 // Authorization codes (RFC 6749 §4.1.2): single use, short-lived, stored as digests.
 extension SQLIdentityStore {
@@ -8,14 +9,14 @@ extension SQLIdentityStore {
             .columns(
                 "code_digest", "client_id", "user_id", "redirect_uri", "scope", "nonce",
                 "code_challenge", "authentication", "session_id", "expires_at", "consumed_at",
-                "family_id"
+                "family_id", "claims_request"
             )
             .values(
                 code.codeDigest, code.clientID, code.authentication.userID, code.redirectURI,
                 code.scope, code.nonce, StoredCodeChallenge.column(code.codeChallenge),
                 try StoreValue.json(code.authentication),
                 code.sessionID, StoreValue.time(code.expiresAt), StoreValue.time(code.consumedAt),
-                code.familyID
+                code.familyID, try code.claims.map(StoreValue.json)
             )
             .run()
     }
@@ -70,6 +71,7 @@ extension SQLIdentityStore {
             sessionID: try row.optionalString("session_id"),
             expiresAt: try row.date("expires_at"),
             consumedAt: try row.optionalDate("consumed_at"),
-            familyID: try row.optionalString("family_id"))
+            familyID: try row.optionalString("family_id"),
+            claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self))
     }
 }

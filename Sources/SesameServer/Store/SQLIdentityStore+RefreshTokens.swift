@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SesameProtocol
 
 // Refresh tokens with rotation and reuse detection (RFC 9700 §4.14.2, OAuth 2.1 §4.3.1):
 // every use rotates the token; a rotated or revoked token presented again is `.replayed`, and
@@ -9,19 +10,20 @@ extension SQLIdentityStore {
         try await database.insert(into: "refresh_tokens")
             .columns(
                 "token_digest", "family_id", "client_id", "user_id", "scope", "authentication",
-                "session_id", "issued_at", "expires_at", "rotated_at", "revoked_at"
+                "session_id", "issued_at", "expires_at", "rotated_at", "revoked_at", "claims_request"
             )
             .values(
                 token.tokenDigest, token.familyID, token.clientID, token.authentication.userID,
                 token.scope, try StoreValue.json(token.authentication), token.sessionID,
                 StoreValue.time(token.issuedAt), StoreValue.time(token.expiresAt),
-                StoreValue.time(token.rotatedAt), StoreValue.time(token.revokedAt)
+                StoreValue.time(token.rotatedAt), StoreValue.time(token.revokedAt),
+                try token.claims.map(StoreValue.json)
             )
             .run()
     }
 
     /// One statement per rotation: `INSERT … SELECT` writes the successor, copying family,
-    /// client, scope and authentication from the presented token, and links it through
+    /// client, scope, authentication and the claims request from the presented token, and links it through
     /// `parent_digest`. The unique index on `parent_digest` lets only one successor exist, so
     /// of two concurrent rotations exactly one inserts a row and the other, finding none
     /// returned, sees a replay (the same claim technique as `redeemAuthorizationCode`).
@@ -49,7 +51,9 @@ extension SQLIdentityStore {
     /// 0 successor digest, 1 now, 2 successor expiry, 3 presented digest.
     static func rotationTemplate(for database: any SQLDatabase) -> StatementTemplate {
         StatementTemplate(database: database, slots: 4) { slot in
-            let inherited = ["family_id", "client_id", "user_id", "scope", "authentication", "session_id"]
+            let inherited = [
+                "family_id", "client_id", "user_id", "scope", "authentication", "session_id", "claims_request",
+            ]
             let columns = ["token_digest", "parent_digest"] + inherited + ["issued_at", "expires_at"]
             let familyNotRevoked = SQLRaw(
                 "NOT EXISTS (SELECT 1 FROM revoked_refresh_families WHERE revoked_refresh_families.family_id = refresh_tokens.family_id)"
@@ -73,7 +77,7 @@ extension SQLIdentityStore {
     /// The columns ``refreshRecord(_:)`` reads.
     static let recordColumns = [
         "token_digest", "family_id", "client_id", "scope", "authentication", "session_id",
-        "issued_at", "expires_at", "rotated_at", "revoked_at",
+        "issued_at", "expires_at", "rotated_at", "revoked_at", "claims_request",
     ]
 
     public func withdrawRefreshToken(successorDigest: String) async throws {
@@ -164,6 +168,7 @@ extension SQLIdentityStore {
             issuedAt: try row.date("issued_at"),
             expiresAt: try row.date("expires_at"),
             rotatedAt: try row.optionalDate("rotated_at"),
-            revokedAt: try row.optionalDate("revoked_at"))
+            revokedAt: try row.optionalDate("revoked_at"),
+            claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self))
     }
 }

@@ -62,4 +62,8 @@ extension SQLRow {
     func json<T: Decodable>(_ column: String, as type: T.Type) throws -> T {
         try StoreValue.fromJSON(type, try string(column), column: column)
     }
+
+    func optionalJSON<T: Decodable>(_ column: String, as type: T.Type) throws -> T? {
+        try optionalString(column).map { try StoreValue.fromJSON(type, $0, column: column) }
+    }
 }

@@ -20,6 +20,7 @@ enum StoreMigrations {
     static let all: [Migration] = [
         Migration(version: 1, name: "initial schema", apply: createInitialSchema),
         Migration(version: 2, name: "refresh-token successor links", apply: linkRefreshTokenSuccessors),
+        Migration(version: 3, name: "claims request parameter", apply: addClaimsRequests),
     ] + FirstPartyMigrations.all + AccountMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
@@ -49,6 +50,12 @@ enum StoreMigrations {
             throw StoreError.unavailable(
                 reason: "the schema migration failed (\(error)); check that the data directory holds a Sesame database and is writable")
         }
+    }
+
+    /// Whether `table` has `column`. ADD COLUMN has no IF NOT EXISTS in SQLite, so a migration
+    /// that adds one probes first: a second process racing through it must not fail.
+    static func hasColumn(_ column: String, in table: String, _ db: any SQLDatabase) async -> Bool {
+        (try? await db.select().column(column).from(table).limit(1).all()) != nil
     }
 
     // MARK: - Version 1
@@ -174,13 +181,23 @@ enum StoreMigrations {
     /// `INSERT … SELECT` (``SQLIdentityStore/rotateRefreshToken(digest:into:)``) and the unique
     /// index lets a token have one successor only. Rows rotated before keep `rotated_at`.
     private static func linkRefreshTokenSuccessors(_ db: any SQLDatabase) async throws {
-        // ADD COLUMN has no IF NOT EXISTS in SQLite: probe first (see FirstPartyMigrations).
-        let hasLink = (try? await db.select().column("parent_digest").from("refresh_tokens").limit(1).all()) != nil
-        if !hasLink {
+        if await !hasColumn("parent_digest", in: "refresh_tokens", db) {
             try await db.alter(table: "refresh_tokens").column("parent_digest", type: .text).run()
         }
         try await db.raw(
             "CREATE UNIQUE INDEX IF NOT EXISTS refresh_tokens_parent_digest ON refresh_tokens (parent_digest)"
         ).run()
+    }
+
+    // MARK: - Version 3
+
+    /// `claims_request` on codes and refresh tokens: the granted `claims` authorization request
+    /// parameter (OIDC Core §5.5) as JSON, `NULL` when none was sent.
+    private static func addClaimsRequests(_ db: any SQLDatabase) async throws {
+        for table in ["authorization_codes", "refresh_tokens"] {
+            if await !hasColumn("claims_request", in: table, db) {
+                try await db.alter(table: table).column("claims_request", type: .text).run()
+            }
+        }
     }
 }

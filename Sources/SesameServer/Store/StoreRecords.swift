@@ -168,11 +168,14 @@ public struct AuthorizationCodeRecord: Sendable, Codable, Equatable {
     public var consumedAt: Date?
     /// Refresh-token family issued on redemption.
     public var familyID: String?
+    /// The granted `claims` request parameter (OIDC Core §5.5), if one was sent.
+    public var claims: ClaimsRequest?
 
     public init(
         codeDigest: String, clientID: String, redirectURI: String, scope: String,
         nonce: String?, codeChallenge: String?, authentication: AuthenticationContext,
-        sessionID: String?, expiresAt: Date, consumedAt: Date? = nil, familyID: String? = nil
+        sessionID: String?, expiresAt: Date, consumedAt: Date? = nil, familyID: String? = nil,
+        claims: ClaimsRequest? = nil
     ) {
         self.codeDigest = codeDigest
         self.clientID = clientID
@@ -185,6 +188,7 @@ public struct AuthorizationCodeRecord: Sendable, Codable, Equatable {
         self.expiresAt = expiresAt
         self.consumedAt = consumedAt
         self.familyID = familyID
+        self.claims = claims
     }
 }
 
@@ -202,11 +206,13 @@ public struct RefreshTokenRecord: Sendable, Codable, Equatable {
     /// Set when this token was exchanged for its successor.
     public var rotatedAt: Date?
     public var revokedAt: Date?
+    /// The granted `claims` request parameter (OIDC Core §5.5) of the grant, kept by rotation.
+    public var claims: ClaimsRequest?
 
     public init(
         tokenDigest: String, familyID: String, clientID: String, scope: String,
         authentication: AuthenticationContext, sessionID: String?, issuedAt: Date,
-        expiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil
+        expiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil, claims: ClaimsRequest? = nil
     ) {
         self.tokenDigest = tokenDigest
         self.familyID = familyID
@@ -218,6 +224,7 @@ public struct RefreshTokenRecord: Sendable, Codable, Equatable {
         self.expiresAt = expiresAt
         self.rotatedAt = rotatedAt
         self.revokedAt = revokedAt
+        self.claims = claims
     }
 }
 

@@ -2,9 +2,11 @@ import Foundation
 import JWTKit
 
 /// The JWT access token payload of RFC 9068 §2.2 (`iss`, `exp`, `aud`, `sub`, `client_id`,
-/// `iat`, `jti`, plus `scope`, `auth_time`, `acr`, `amr`), with two private claims:
+/// `iat`, `jti`, plus `scope`, `auth_time`, `acr`, `amr`), with three private claims:
 /// `sid` (browser session) and `fid` (refresh-token family), so that revoking the family makes
-/// the access token inactive at `/userinfo` and `/introspect`.
+/// the access token inactive at `/userinfo` and `/introspect`; and `userinfo_claims`, the user
+/// claims a `claims` request parameter asked the UserInfo endpoint for (OIDC Core §5.5), only
+/// when there are any.
 ///
 /// The header `typ` is `at+jwt` (RFC 9068 §2.1), which keeps ID tokens from being accepted as
 /// access tokens. `aud` is the issuer URL: Sesame's own APIs are the resource server.
@@ -23,11 +25,13 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     var amr: [String]?
     var sid: String?
     var fid: String?
+    var userinfoClaims: [String]?
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, exp, iat, jti, scope, acr, amr, sid, fid
         case clientID = "client_id"
         case authTime = "auth_time"
+        case userinfoClaims = "userinfo_claims"
     }
 
     var scopes: Set<String> { Set(scope.split(separator: " ").map(String.init)) }

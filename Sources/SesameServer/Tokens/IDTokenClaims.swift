@@ -1,7 +1,11 @@
 import Foundation
 import JWTKit
+import SesameProtocol
 
 /// The ID token payload, OpenID Connect Core §2 (claims) and §3.1.3.6 (`at_hash`).
+///
+/// User claims asked for with the `claims` request parameter (OIDC Core §5.5) are written
+/// beside the protocol claims (``userClaims``); they are not read back.
 ///
 /// `verify(using:)` only proves the signature (done by JWTKit); claim checks are explicit at
 /// each use, because RP-Initiated Logout accepts an expired `id_token_hint` (§2).
@@ -21,11 +25,30 @@ struct IDTokenClaims: JWTPayload, Equatable {
     /// Browser session id (OIDC Front-/Back-Channel Logout `sid`).
     var sid: String?
     var atHash: String?
+    /// Standard claims of the user (§5.1) released into this token; their `sub` is the same.
+    var userClaims: StandardClaims? = nil
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, azp, exp, iat, nonce, acr, amr, sid
         case authTime = "auth_time"
         case atHash = "at_hash"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try userClaims?.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(iss, forKey: .iss)
+        try container.encode(sub, forKey: .sub)
+        try container.encode(aud, forKey: .aud)
+        try container.encode(azp, forKey: .azp)
+        try container.encode(exp, forKey: .exp)
+        try container.encode(iat, forKey: .iat)
+        try container.encode(authTime, forKey: .authTime)
+        try container.encodeIfPresent(nonce, forKey: .nonce)
+        try container.encodeIfPresent(acr, forKey: .acr)
+        try container.encodeIfPresent(amr, forKey: .amr)
+        try container.encodeIfPresent(sid, forKey: .sid)
+        try container.encodeIfPresent(atHash, forKey: .atHash)
     }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}

@@ -12,10 +12,12 @@ struct TokenIssuer: Sendable {
     /// Access tokens are always RS256, which every resource server supports (RFC 9068 §2.1).
     static let accessTokenAlgorithm = "RS256"
 
-    /// A new access token and its claims.
+    /// A new access token and its claims. `claims` is the grant's `claims` request parameter
+    /// (OIDC Core §5.5): the user claims it asks the UserInfo endpoint for travel in the token.
     func accessToken(
         client: ClientRecord, subject: String, scope: String,
-        authentication: AuthenticationContext?, sessionID: String?, familyID: String?
+        authentication: AuthenticationContext?, sessionID: String?, familyID: String?,
+        claims: RequestedClaims? = nil
     ) async throws -> (token: String, claims: AccessTokenClaims) {
         let issuedAt = Int(now().timeIntervalSince1970)
         let claims = AccessTokenClaims(
@@ -23,23 +25,28 @@ struct TokenIssuer: Sendable {
             iat: issuedAt, jti: SecureRandom.token(byteCount: 16), clientID: client.clientID,
             scope: scope,
             authTime: authentication.map { Int($0.authTime.timeIntervalSince1970) },
-            acr: authentication?.acr, amr: authentication?.amr, sid: sessionID, fid: familyID)
+            acr: authentication?.acr, amr: authentication?.amr, sid: sessionID, fid: familyID,
+            userinfoClaims: claims.flatMap { $0.userinfoClaims.isEmpty ? nil : $0.userinfoClaims.sorted() })
         let token = try await keyRing.sign(claims, algorithm: Self.accessTokenAlgorithm, type: "at+jwt")
         return (token, claims)
     }
 
     /// An ID token (OIDC Core §2, §3.1.3.6), signed with the client's `idTokenSigningAlg`.
+    /// With a `claims` request (§5.5), `userClaims` are the user's claims it asked the ID token
+    /// for, and `acr` is reported as §5.5.1.1 requires (``RequestedClaims/reportedACR(_:)``).
     func idToken(
         client: ClientRecord, authentication: AuthenticationContext, nonce: String?,
-        sessionID: String?, accessToken: String
+        sessionID: String?, accessToken: String, claims: RequestedClaims? = nil,
+        userClaims: StandardClaims? = nil
     ) async throws -> String {
         let issuedAt = Int(now().timeIntervalSince1970)
         let claims = IDTokenClaims(
             iss: issuer, sub: authentication.userID, aud: client.clientID, azp: client.clientID,
             exp: issuedAt + client.idTokenLifetime, iat: issuedAt,
             authTime: Int(authentication.authTime.timeIntervalSince1970), nonce: nonce,
-            acr: authentication.acr, amr: authentication.amr.isEmpty ? nil : authentication.amr,
-            sid: sessionID, atHash: Self.atHash(accessToken))
+            acr: claims?.reportedACR(authentication.acr) ?? authentication.acr,
+            amr: authentication.amr.isEmpty ? nil : authentication.amr,
+            sid: sessionID, atHash: Self.atHash(accessToken), userClaims: userClaims)
         return try await keyRing.sign(claims, algorithm: client.idTokenSigningAlg, type: "JWT")
     }
 

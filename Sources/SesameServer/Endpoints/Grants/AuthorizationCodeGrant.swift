@@ -77,9 +77,11 @@ struct AuthorizationCodeGrant: Sendable {
         let familyID = UUID().uuidString.lowercased()
         try await store.setAuthorizationCodeFamily(digest: digest, familyID: familyID)
         let issuer = services.tokenIssuer
+        let claims = record.claims.map(RequestedClaims.init(stored:))
         let access = try await issuer.accessToken(
             client: client, subject: record.authentication.userID, scope: record.scope,
-            authentication: record.authentication, sessionID: record.sessionID, familyID: familyID)
+            authentication: record.authentication, sessionID: record.sessionID, familyID: familyID,
+            claims: claims)
         var refreshToken: String?
         if client.grantTypes.contains(.refreshToken), !reauthentication {
             let refresh = TokenIssuer.newRefreshToken()
@@ -88,14 +90,17 @@ struct AuthorizationCodeGrant: Sendable {
                     tokenDigest: refresh.digest, familyID: familyID, clientID: client.clientID,
                     scope: record.scope, authentication: record.authentication,
                     sessionID: record.sessionID, issuedAt: now,
-                    expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime))))
+                    expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)),
+                    claims: record.claims))
             refreshToken = refresh.token
         }
         var idToken: String?
         if ScopeList.parse(record.scope).contains("openid") {
             idToken = try await issuer.idToken(
                 client: client, authentication: record.authentication, nonce: record.nonce,
-                sessionID: record.sessionID, accessToken: access.token)
+                sessionID: record.sessionID, accessToken: access.token, claims: claims,
+                userClaims: try await ClaimRelease.idTokenClaims(
+                    for: claims, userID: record.authentication.userID, store: store))
         }
         return TokenResponse(
             accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,

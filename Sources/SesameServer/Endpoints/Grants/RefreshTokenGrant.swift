@@ -5,10 +5,12 @@ import SesameProtocol
 /// rotated token revokes the whole family and fails with `invalid_grant`. The requested scope
 /// may narrow, never widen; the new refresh token keeps the original scope (RFC 6749 §6).
 /// The response includes a new ID token with the original `auth_time` and `sid`
-/// (OIDC Core §12.2).
+/// (OIDC Core §12.2), and the user claims the grant's `claims` parameter asked for (§5.5),
+/// read fresh from the store.
 ///
 /// Hot path: one client read (cached, for authentication), one statement that rotates (it
-/// writes the successor), two signatures.
+/// writes the successor), two signatures; a user read only when `claims` asked the ID token
+/// for user claims.
 struct RefreshTokenGrant: Sendable {
     let services: ServerServices
 
@@ -50,15 +52,18 @@ struct RefreshTokenGrant: Sendable {
         let scope = scopes.joined(separator: " ")
 
         let issuer = services.tokenIssuer
+        let claims = record.claims.map(RequestedClaims.init(stored:))
         let access = try await issuer.accessToken(
             client: client, subject: record.authentication.userID, scope: scope,
             authentication: record.authentication, sessionID: record.sessionID,
-            familyID: record.familyID)
+            familyID: record.familyID, claims: claims)
         var idToken: String?
         if scopes.contains("openid") {
             idToken = try await issuer.idToken(
                 client: client, authentication: record.authentication, nonce: nil,
-                sessionID: record.sessionID, accessToken: access.token)
+                sessionID: record.sessionID, accessToken: access.token, claims: claims,
+                userClaims: try await ClaimRelease.idTokenClaims(
+                    for: claims, userID: record.authentication.userID, store: store))
         }
         return TokenResponse(
             accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,

@@ -24,7 +24,7 @@ struct HostedMFAStep: Sendable {
     ) async throws -> Response? {
         let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
         let requirement = MFARequirement(
-            policy: client.mfaPolicy, requested: MFARequirement.asksForMFA(authorization.acrValues),
+            policy: client.mfaPolicy, requested: MFARequirement.asksForMFA(authorization.requestedACRValues),
             emailFallback: true)
         let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified)
         switch requirement.decide(usable: usable, emailVerified: user.emailVerified) {
