@@ -18,7 +18,11 @@ struct BearerAuthentication: Sendable {
         _ request: Request, context: SesameRequestContext
     ) async throws -> (claims: AccessTokenClaims, user: UserRecord) {
         guard let token = Self.bearerToken(request) else {
-            throw Self.invalidToken("Send the access token in an Authorization: Bearer header.")
+            // RFC 6750 §3.1: a request without supported credentials gets a challenge without
+            // an error code (a token in the body or query is not supported, RFC 9700 §4.3.2).
+            throw EndpointFailure(
+                .invalidToken, "Send the access token in an Authorization: Bearer header.",
+                status: .unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="sesame""#])
         }
         guard let claims = try await services.accessTokenVerifier.activeClaims(token) else {
             throw Self.invalidToken("The access token is invalid, expired or revoked.")
