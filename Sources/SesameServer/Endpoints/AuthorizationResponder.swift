@@ -10,13 +10,16 @@ struct AuthorizationResponder: Sendable {
     let services: ServerServices
 
     /// Issues a one-time authorization code and redirects to the client; answers `access_denied`
-    /// instead when `claims.id_token.sub` names another End-User (OIDC Core §5.5.1).
+    /// instead when `claims.id_token.sub` names another End-User (OIDC Core §5.5.1: a MUST NOT,
+    /// so checked here for every path, although the session and login paths refuse earlier).
     func issueCode(
         for request: AuthorizationRequest, authentication: AuthenticationContext, sessionID: String?,
         extraHeaders: HTTPFields = [:]
     ) async throws -> Response {
         guard request.claims?.admits(userID: authentication.userID) ?? true else {
-            return Self.redirect(to: request.redirectURI, parameters: errorParameters(Self.otherUserThanClaimsSubject, state: request.state))
+            return Self.redirect(
+                to: request.redirectURI,
+                parameters: errorParameters(Self.otherUserThanClaimsSubject, state: request.state))
         }
         let code = SecureRandom.token()
         let now = services.now()
@@ -53,7 +56,9 @@ struct AuthorizationResponder: Sendable {
     }
 
     /// RFC 6749 §4.1.2.1 error parameters, with `state` and the RFC 9207 `iss`.
-    private func errorParameters(_ error: (code: APIErrorCode, description: String), state: String?) -> [(String, String)] {
+    private func errorParameters(
+        _ error: (code: APIErrorCode, description: String), state: String?
+    ) -> [(String, String)] {
         var parameters = [
             ("error", error.code.error), ("error_description", ErrorDescriptionText.sanitized(error.description)),
         ]

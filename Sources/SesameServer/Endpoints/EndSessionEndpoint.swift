@@ -13,8 +13,8 @@ import SesameProtocol
 ///   `logout_hint` naming another End-User (``LogoutHints``), the End-User is asked to confirm
 ///   first (§2: the OP MUST ask then): a page whose form posts back here with the double-submit
 ///   CSRF token and `confirm` (``LogoutConfirmationTemplate``), carrying the `client_id` the
-///   hint named. Only that POST, CSRF verified, ends
-///   the session; a `confirm` POST failing the CSRF check is refused (403) and ends nothing.
+///   hint named. Only that POST, CSRF verified, ends the session; a `confirm` POST failing the
+///   CSRF check is refused (403) and ends nothing.
 /// - A `post_logout_redirect_uri` that cannot be honoured (not registered for the client, or
 ///   no hint and no `client_id` to say which client asks) is never followed (§3): an error
 ///   page says why and the session is kept (``PostLogoutRedirect``).

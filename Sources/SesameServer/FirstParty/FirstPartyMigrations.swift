@@ -14,8 +14,7 @@ enum FirstPartyMigrations {
     /// Considerations, "First-Party Applications").
     private static func addFirstPartyFlag(_ db: any SQLDatabase) async throws {
         // Probe first, as for `mfa_policy`: ADD COLUMN has no IF NOT EXISTS in SQLite.
-        let hasFlag = await StoreMigrations.hasColumn("first_party", in: "clients", db)
-        if !hasFlag {
+        if await !StoreMigrations.hasColumn("first_party", in: "clients", db) {
             try await db.alter(table: "clients")
                 .column("first_party", type: StoreDialect.boolean, .notNull, .default(false))
                 .run()

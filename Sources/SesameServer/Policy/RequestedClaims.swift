@@ -39,9 +39,11 @@ struct RequestedClaims: Sendable, Equatable {
                 description: "No essential acr value requested in claims can be met; this server offers "
                     + AuthenticationContextClass.all.joined(separator: " and ") + ".")
         }
-        if let sub = parsed.idToken["sub"], sub.acceptedStrings.count > 1 {
+        if let sub = parsed.idToken["sub"],
+            sub.acceptedValues.count > 1 || sub.acceptedStrings.count < sub.acceptedValues.count
+        {
             throw RequestedClaimsRefusal(
-                code: .invalidRequest, description: "claims.id_token.sub may name one value only.")
+                code: .invalidRequest, description: "claims.id_token.sub may name one string value only.")
         }
         func granted(_ members: [String: IndividualClaimRequest], protocolClaims: Set<String>)
             -> [String: IndividualClaimRequest]

@@ -23,8 +23,8 @@ extension SQLIdentityStore {
     }
 
     /// One statement per rotation: `INSERT … SELECT` writes the successor, copying family,
-    /// client, scope, authentication and the claims request from the presented token, and links it through
-    /// `parent_digest`. The unique index on `parent_digest` lets only one successor exist, so
+    /// client, scope, authentication and the claims request from the presented token, and links
+    /// it through `parent_digest`. The unique index on `parent_digest` lets only one successor exist, so
     /// of two concurrent rotations exactly one inserts a row and the other, finding none
     /// returned, sees a replay (the same claim technique as `redeemAuthorizationCode`).
     /// A token is rotated once it has a successor (or, for rows older than the link, once
