@@ -103,18 +103,20 @@ let package = Package(
             path: "Tests/Support/CredentialStoreCrashWriter",
             swiftSettings: strict
         ),
+        // Test helper: starts child processes without Foundation's Process (see SpawnedChild).
+        .target(name: "ChildProcess", path: "Tests/Support/ChildProcess", swiftSettings: strict),
         .testTarget(name: "SesameProtocolTests", dependencies: ["SesameProtocol"], swiftSettings: strict),
         .testTarget(
             name: "SesameTests",
             dependencies: [
-                "Sesame", "CredentialStoreCrashWriter",
+                "Sesame", "CredentialStoreCrashWriter", "ChildProcess",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SesameServerTests", dependencies: ["SesameServer"],
+            name: "SesameServerTests", dependencies: ["SesameServer", "ChildProcess"],
             exclude: ["Messaging/smtp_sink.py"],  // a real SMTP server the tests start
             swiftSettings: strict),
         .testTarget(
@@ -122,6 +124,6 @@ let package = Package(
             dependencies: ["Sesame", "SesameLoopback", "SesameServer"],
             swiftSettings: strict
         ),
-        .testTarget(name: "SesameCLITests", dependencies: ["sesame"], swiftSettings: strict),
+        .testTarget(name: "SesameCLITests", dependencies: ["sesame", "ChildProcess"], swiftSettings: strict),
     ]
 )

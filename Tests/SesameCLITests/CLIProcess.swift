@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Synchronization
 import Testing
@@ -9,8 +10,8 @@ import Testing
 #endif
 
 /// Runs the built `sesame` executable as a subprocess, the way users and scripts do.
-/// Output goes to temp files (no pipe-buffer deadlocks); termination is awaited through the
-/// termination handler, never by blocking a thread.
+/// Output goes to temp files (no pipe-buffer deadlocks); termination is awaited without
+/// blocking a thread (``SpawnedChild``).
 enum CLIProcess {
     struct Result: Sendable, CustomStringConvertible {
         var status: Int32
@@ -60,11 +61,11 @@ enum CLIProcess {
     /// The first status `exit` yields; kills `pid` with SIGKILL and throws ``Timeout`` after
     /// `timeout`.
     static func awaitExit(
-        _ exit: AsyncStream<Int32>, pid: Int32, arguments: [String], timeout: Duration
+        _ exit: AsyncStream<SpawnedChild.Termination>, pid: Int32, arguments: [String], timeout: Duration
     ) async throws -> Int32 {
         let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
             group.addTask {
-                for await status in exit { return status }
+                for await ended in exit { return ended.status }
                 return nil
             }
             group.addTask {
@@ -80,29 +81,27 @@ enum CLIProcess {
         return status
     }
 
-    /// A `sesame` process, not yet started, isolated from the developer's own state (no
+    /// Starts `sesame arguments...` isolated from the developer's own state (no
     /// `SESAME_CONFIG_DIR`, `BROWSER` or `SESAME_LOG_LEVEL` unless `environment` sets them),
     /// with stdout and stderr going to `<files>.out` and `<files>.err`.
-    static func prepare(_ arguments: [String], environment: [String: String], prefix: String) throws
-        -> (process: Process, files: URL)
-    {
+    static func start(
+        _ arguments: [String], environment: [String: String], prefix: String,
+        input: (URL) throws -> SpawnedChild.Input, in directory: URL? = nil
+    ) throws -> (child: SpawnedChild, files: URL) {
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         let outURL = files.appendingPathExtension("out")
         let errURL = files.appendingPathExtension("err")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["SESAME_CONFIG_DIR"] = nil
         env["BROWSER"] = nil
         env["SESAME_LOG_LEVEL"] = nil
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        return (process, files)
+        let child = try SpawnedChild.spawn(
+            executable.path, arguments: arguments, environment: env, input: try input(files),
+            stdoutPath: outURL.path, stderrPath: errURL.path, directory: directory?.path)
+        return (child, files)
     }
 
     /// A running `sesame` process (e.g. `serve`).
@@ -111,39 +110,26 @@ enum CLIProcess {
         let pid: Int32
         private let outURL: URL
         private let errURL: URL
-        private let exit: AsyncStream<Int32>
-        private let exitStatus: ExitStatus
-        /// Kept alive while it runs; only touched in `init`.
-        private let process: Process
-
+        private let exit: AsyncStream<SpawnedChild.Termination>
+        private let ended: TerminationRecord
         init(
             _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
             in directory: URL? = nil
         ) throws {
             self.arguments = arguments
-            let (process, files) = try CLIProcess.prepare(arguments, environment: environment, prefix: "sesame-cli")
+            let (child, files) = try CLIProcess.start(
+                arguments, environment: environment, prefix: "sesame-cli",
+                input: { files in
+                    guard let stdin else { return .file("/dev/null") }
+                    let inURL = files.appendingPathExtension("in")
+                    try Data(stdin.utf8).write(to: inURL)
+                    return .file(inURL.path)
+                },
+                in: directory)
             outURL = files.appendingPathExtension("out")
             errURL = files.appendingPathExtension("err")
-            if let directory { process.currentDirectoryURL = directory }
-            if let stdin {
-                let inURL = files.appendingPathExtension("in")
-                try Data(stdin.utf8).write(to: inURL)
-                process.standardInput = try FileHandle(forReadingFrom: inURL)
-            } else {
-                process.standardInput = FileHandle.nullDevice
-            }
-            let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-            exit = stream
-            let exitStatus = ExitStatus()
-            self.exitStatus = exitStatus
-            self.process = process
-            process.terminationHandler = { finished in
-                exitStatus.value.withLock { $0 = finished.terminationStatus }
-                continuation.yield(finished.terminationStatus)
-                continuation.finish()
-            }
-            try process.run()
-            pid = process.processIdentifier
+            (exit, ended) = child.watch()
+            pid = child.pid
         }
 
         deinit { removeFiles() }
@@ -159,10 +145,8 @@ enum CLIProcess {
 
         /// Waits for the exit status; kills the process and throws after `timeout`.
         func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
-            if let status = exitStatus.value.withLock({ $0 }) { return status }
-            let status = try await CLIProcess.awaitExit(exit, pid: pid, arguments: arguments, timeout: timeout)
-            exitStatus.value.withLock { $0 = status }
-            return status
+            if let termination = ended.termination { return termination.status }
+            return try await CLIProcess.awaitExit(exit, pid: pid, arguments: arguments, timeout: timeout)
         }
 
         /// Polls stdout until a line starts with `prefix` (the process keeps running).
@@ -172,7 +156,7 @@ enum CLIProcess {
                 if let line = stdout().split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) {
                     return String(line)
                 }
-                if exitStatus.value.withLock({ $0 }) != nil {
+                if ended.termination != nil {
                     throw CLIError("sesame \(arguments.joined(separator: " ")) exited early: \(stderr())")
                 }
                 try await Task.sleep(for: .milliseconds(50))
@@ -196,10 +180,6 @@ enum CLIProcess {
             kill(pid, SIGTERM)
             return try await waitForExit(timeout: .seconds(30))
         }
-    }
-
-    final class ExitStatus: Sendable {
-        let value = Mutex<Int32?>(nil)
     }
 
     struct CLIError: Error, CustomStringConvertible {

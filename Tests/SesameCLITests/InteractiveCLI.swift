@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Synchronization
 
@@ -9,33 +10,32 @@ import Synchronization
 
 /// Runs `sesame` with a pipe on stdin, so a test can answer prompts as a person would: wait for
 /// a prompt on stderr, look something up (a code in the server's outbox), then type the answer.
-/// Output goes to temp files; the exit is awaited through the termination handler.
+/// Output goes to temp files; the exit is awaited without blocking a thread.
 final class InteractiveCLI: Sendable {
     let arguments: [String]
     private let outURL: URL
     private let errURL: URL
     private let input: FileHandle
-    private let exit: AsyncStream<Int32>
-    private let process: Process
+    private let exit: AsyncStream<SpawnedChild.Termination>
+    private let ended: TerminationRecord
     let pid: Int32
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         self.arguments = arguments
-        let (process, files) = try CLIProcess.prepare(arguments, environment: environment, prefix: "sesame-icli")
+        // Both ends close on exec; the child gets the read end as its stdin only.
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            throw CLIProcess.CLIError("pipe failed: \(String(cString: strerror(errno)))")
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]) }
+        input = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        let (child, files) = try CLIProcess.start(
+            arguments, environment: environment, prefix: "sesame-icli", input: { _ in .descriptor(ends[0]) })
         outURL = files.appendingPathExtension("out")
         errURL = files.appendingPathExtension("err")
-        let pipe = Pipe()
-        process.standardInput = pipe
-        input = pipe.fileHandleForWriting
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        exit = stream
-        process.terminationHandler = { finished in
-            continuation.yield(finished.terminationStatus)
-            continuation.finish()
-        }
-        try process.run()
-        pid = process.processIdentifier
-        self.process = process
+        (exit, ended) = child.watch()
+        pid = child.pid
     }
 
     deinit {
@@ -60,7 +60,7 @@ final class InteractiveCLI: Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if stderr().components(separatedBy: text).count - 1 >= count { return }
-            if !process.isRunning {
+            if ended.termination != nil {
                 throw CLIProcess.CLIError("sesame \(arguments.joined(separator: " ")) exited before '\(text)': \(stderr())")
             }
             try await Task.sleep(for: .milliseconds(50))

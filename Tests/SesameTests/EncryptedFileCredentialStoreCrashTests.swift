@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Sesame
 import Testing
@@ -80,50 +81,29 @@ struct EncryptedFileCredentialStoreCrashTests {
     /// Starts `executable`, waits until it has completed its first generation, lets it run a
     /// random short while longer, then kills it with SIGKILL.
     static func runAndKill(_ executable: URL, arguments: [String], logDirectory: URL) async throws -> Exit {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errorLog = logDirectory.appendingPathComponent("writer-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        let errorHandle = try FileHandle(forWritingTo: errorLog)
-        defer {
-            try? errorHandle.close()
-            try? FileManager.default.removeItem(at: errorLog)
-        }
-        process.standardOutput = output
-        process.standardError = errorHandle
-        let (progress, progressSink) = AsyncStream.makeStream(of: String.self)
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                handle.readabilityHandler = nil
-                progressSink.finish()
-            } else {
-                progressSink.yield(String(decoding: chunk, as: UTF8.self))
-            }
-        }
-        let (termination, terminationSink) = AsyncStream.makeStream(of: Exit.self)
-        process.terminationHandler = { finished in
-            let reason: Exit = finished.terminationReason == .uncaughtSignal
-                ? .killed
-                : .exited(finished.terminationStatus, stderr: (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "")
-            terminationSink.yield(reason)
-            terminationSink.finish()
-            progressSink.finish()
-        }
-        try process.run()
+        let log = logDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        let outputLog = log.appendingPathExtension("out")
+        let errorLog = log.appendingPathExtension("err")
+        for file in [outputLog, errorLog] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
+        defer { for file in [outputLog, errorLog] { try? FileManager.default.removeItem(at: file) } }
+        let child = try SpawnedChild.spawn(
+            executable.path, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+            input: .file("/dev/null"), stdoutPath: outputLog.path, stderrPath: errorLog.path)
+        let (ended, record) = child.watch()
         // Wait for "generation N": the store is open and at least one full round of writes is done.
-        var seen = ""
-        for await chunk in progress {
-            seen += chunk
+        while record.termination == nil {
+            let seen = (try? String(contentsOf: outputLog, encoding: .utf8)) ?? ""
             if seen.contains("generation ") { break }
+            try await Task.sleep(for: .milliseconds(2))
         }
         try await Task.sleep(for: .milliseconds(Int.random(in: 0...40)))
-        kill(process.processIdentifier, SIGKILL)
+        child.send(SIGKILL)
         var exit = Exit.killed
-        for await reason in termination { exit = reason }
-        output.fileHandleForReading.readabilityHandler = nil
+        for await termination in ended {
+            if case .exited(let status) = termination {
+                exit = .exited(status, stderr: (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "")
+            }
+        }
         return exit
     }
 

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -13,7 +14,8 @@ import Darwin
 final class SMTPSink: Sendable {
     let port: Int
     let directory: URL
-    private let process: Process
+    private let child: SpawnedChild
+    private let ended: TerminationRecord
 
     /// One received message.
     struct Received: Decodable {
@@ -71,25 +73,23 @@ final class SMTPSink: Sendable {
         if !auth.isEmpty { arguments += ["--auth", auth] }
         if let user, let password { arguments += ["--user", user, "--password", password] }
         if !eightBitMIME { arguments.append("--no-8bitmime") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
         // No inherited pipes: a test runner's output must not wait for this child.
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        let child = try SpawnedChild.spawn(
+            "/usr/bin/env", arguments: ["python3"] + arguments,
+            environment: ProcessInfo.processInfo.environment, input: .file("/dev/null"),
+            stdoutPath: "/dev/null", stderrPath: "/dev/null")
+        self.child = child
+        ended = child.watch().record
         // Readiness: the script writes the port file once it listens.
         let portFile = directory.appendingPathComponent("port")
         let deadline = ContinuousClock.now + .seconds(30)
         var port: Int?
-        while port == nil, ContinuousClock.now < deadline, process.isRunning {
+        while port == nil, ContinuousClock.now < deadline, ended.termination == nil {
             port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
             if port == nil { try await Task.sleep(for: .milliseconds(20)) }
         }
         guard let port else {
-            kill(process.processIdentifier, SIGKILL)
+            child.send(SIGKILL)
             throw SinkError(description: "smtp_sink.py did not start (is python3 installed?)")
         }
         self.port = port
@@ -104,10 +104,9 @@ final class SMTPSink: Sendable {
         }
     }
 
-    /// SIGKILL: the child inherits the test process's blocked signal mask, so SIGTERM may
-    /// never arrive.
+    /// SIGKILL, which needs no cooperation from the child.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if ended.termination == nil { child.send(SIGKILL) }
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -1,0 +1,176 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A child process started with `posix_spawn(3)`, for the tests that start processes (the
+/// CLI tests start `sesame` about 150 times per run).
+///
+/// Not Foundation's `Process`: on Linux, `Process.run()` of Swift 6.3.1 copies each
+/// `/proc/self/fd` entry's 256-byte name field while closing descriptors, reading past the end
+/// of glibc's directory buffer, and crashed the whole test process once in CI (a bad pointer
+/// dereference in `memcpy` under `Process.run()`; swiftlang/swift-corelibs-foundation#5472,
+/// fixed after 6.3.1).
+///
+/// The child gets the given environment and working directory, its standard streams from
+/// files or a pipe, default signal handling with nothing blocked, and no other descriptor of
+/// this process. Its exit is awaited by polling `waitpid(WNOHANG)`, so no thread blocks.
+public struct SpawnedChild: Sendable {
+    public let pid: pid_t
+
+    /// Where the child's standard input comes from.
+    public enum Input: Sendable {
+        /// `/dev/null`, or a file to read.
+        case file(String)
+        /// The read end of a pipe (duplicated onto descriptor 0 in the child).
+        case descriptor(Int32)
+    }
+
+    public struct SpawnError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts `executable`. Standard output and error are appended to the files at the given
+    /// paths (`/dev/null` discards them).
+    public static func spawn(
+        _ executable: String, arguments: [String], environment: [String: String], input: Input,
+        stdoutPath: String, stderrPath: String, directory: String? = nil
+    ) throws -> SpawnedChild {
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        switch input {
+        case .file(let path): posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+        case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_APPEND, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_APPEND, 0)
+        if let directory {
+            guard let addChdir = GNUSpawnActions.addChdir, addChdir(&actions, directory) == 0 else {
+                throw SpawnError(
+                    description: "cannot start \(executable) in \(directory): posix_spawn_file_actions_addchdir_np is missing")
+            }
+        }
+        _ = GNUSpawnActions.addCloseFrom?(&actions, 3)
+
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            throw SpawnError(description: "posix_spawn \(executable) failed: \(String(cString: strerror(result)))")
+        }
+        return SpawnedChild(pid: pid)
+    }
+
+    /// How the child ended.
+    public enum Termination: Sendable, Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+
+        /// The exit status, or the signal number if a signal ended it (what
+        /// `Process.terminationStatus` reports).
+        public var status: Int32 {
+            switch self {
+            case .exited(let status), .signaled(let status): status
+            }
+        }
+    }
+
+    /// Yields how the child ended, from a task of its own that nothing cancels, so the child is
+    /// always reaped (polling `waitpid(WNOHANG)` every 10 ms; no thread blocks).
+    public func termination() -> AsyncStream<Termination> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Termination.self)
+        Task.detached { [pid] in
+            while true {
+                var status: Int32 = 0
+                let reaped = waitpid(pid, &status, WNOHANG)
+                if reaped == pid {
+                    let signal = status & 0x7f
+                    continuation.yield(signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal))
+                    break
+                }
+                if reaped < 0 && errno != EINTR {
+                    continuation.yield(.exited(-1))
+                    break
+                }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Sends `signal` to the child.
+    public func send(_ signal: Int32) { kill(pid, signal) }
+
+    /// How the child ended, as a stream, and as a record set before the stream yields (for
+    /// loops that poll whether the child still runs).
+    public func watch() -> (ended: AsyncStream<Termination>, record: TerminationRecord) {
+        let record = TerminationRecord()
+        let (stream, continuation) = AsyncStream.makeStream(of: Termination.self)
+        let ended = termination()
+        Task {
+            for await termination in ended {
+                record.value.withLock { $0 = termination }
+                continuation.yield(termination)
+            }
+            continuation.finish()
+        }
+        return (stream, record)
+    }
+}
+
+/// How a child ended, once it has.
+public final class TerminationRecord: Sendable {
+    let value = Mutex<SpawnedChild.Termination?>(nil)
+
+    /// `nil` while the child runs.
+    public var termination: SpawnedChild.Termination? { value.withLock { $0 } }
+}
+
+/// glibc's `posix_spawn_file_actions_addchdir_np` (2.29) and `…_addclosefrom_np` (2.34), which
+/// the Glibc module does not export (they need `_GNU_SOURCE`), looked up at run time.
+enum GNUSpawnActions {
+    #if canImport(Darwin)
+        typealias Actions = posix_spawn_file_actions_t?
+    #else
+        typealias Actions = posix_spawn_file_actions_t
+    #endif
+    typealias AddChdir = @convention(c) (UnsafeMutablePointer<Actions>, UnsafePointer<CChar>) -> Int32
+    typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<Actions>, Int32) -> Int32
+
+    static let addChdir: AddChdir? = symbol("posix_spawn_file_actions_addchdir_np")
+    static let addCloseFrom: AddCloseFrom? = symbol("posix_spawn_file_actions_addclosefrom_np")
+
+    private static func symbol<T>(_ name: String) -> T? {
+        #if canImport(Darwin)
+            let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+        #else
+            let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        #endif
+        guard let address = dlsym(everywhere, name) else { return nil }
+        return unsafeBitCast(address, to: T.self)
+    }
+}
