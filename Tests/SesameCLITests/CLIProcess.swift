@@ -1,6 +1,5 @@
 import ChildProcess
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)

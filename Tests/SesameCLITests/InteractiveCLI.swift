@@ -1,6 +1,5 @@
 import ChildProcess
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
