@@ -33,7 +33,7 @@ struct StatementTemplateTests {
         try await withSandboxStore { store, _ in
             let sql = store.refreshRotation.sql
             #expect(sql.hasPrefix("INSERT INTO \"refresh_tokens\""))
-            #expect(sql.contains("ON CONFLICT (\"parent_digest\") DO NOTHING"))
+            #expect(sql.contains("ON CONFLICT DO NOTHING RETURNING"))
             #expect(sql.contains("RETURNING"))
             // successor digest, now (issued_at), expiry, presented digest, now (expiry check)
             #expect(store.refreshRotation.order == [0, 1, 2, 3, 1])

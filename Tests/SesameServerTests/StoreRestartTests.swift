@@ -54,6 +54,27 @@ struct StoreRestartTests {
         }
     }
 
+    @Test("a database migrated by a newer Sesame is refused with a clear error, and left as it is")
+    func newerSchema() async throws {
+        let sandbox = try StoreSandbox.make()
+        defer { sandbox.remove() }
+        let store = try await sandbox.open()
+        try await store.database.insert(into: "schema_migrations").columns("version", "name", "applied_at")
+            .values(99, "from the future", 0.0).run()
+        try await store.close()
+        await #expect {
+            _ = try await sandbox.open()
+        } throws: { error in
+            guard case StoreError.unavailable(let reason) = error else { return false }
+            return reason.contains("newer Sesame (schema version 99")
+        }
+        let raw = try await SQLiteBackend.open(at: sandbox.databaseURL, logger: StoreSamples.logger)
+        let versions = try await raw.database.select().column("version").from("schema_migrations")
+            .all(decodingColumn: "version", as: Int.self)
+        try await raw.close()
+        #expect(versions == (StoreMigrations.all.map(\.version) + [99]).sorted())
+    }
+
     @Test("opening a file that is not a database fails with a clear error")
     func corruptFile() async throws {
         let sandbox = try StoreSandbox.make()

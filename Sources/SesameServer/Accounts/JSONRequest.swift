@@ -58,11 +58,7 @@ enum JSONRequest {
 
     /// The raw body after the media-type and size checks.
     static func body(of request: Request, context: SesameRequestContext) async throws -> Data {
-        let contentType = request.headers[.contentType] ?? ""
-        let mediaType = contentType.split(separator: ";").first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        guard mediaType == "application/json" else {
+        guard MediaType.matches(request.headers[.contentType], "application/json") else {
             throw EndpointFailure(.invalidRequest, "Send the body as application/json.")
         }
         do {

@@ -9,13 +9,7 @@ enum FormRequest {
     /// The decoded body; throws `invalid_request` for another media type, a malformed body or
     /// a repeated parameter.
     static func body(of request: Request, context: SesameRequestContext) async throws -> [String: String] {
-        let contentType = request.headers[.contentType] ?? ""
-        // RFC 9110 §8.3.1: media type, then optional whitespace (SP / HTAB) and parameters.
-        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map {
-            String($0.drop(while: isWhitespace).reversed().drop(while: isWhitespace).reversed()).lowercased()
-        }
-        guard mediaType == "application/x-www-form-urlencoded" else {
+        guard MediaType.matches(request.headers[.contentType], "application/x-www-form-urlencoded") else {
             throw EndpointFailure(
                 .invalidRequest, "Send the parameters as application/x-www-form-urlencoded.")
         }

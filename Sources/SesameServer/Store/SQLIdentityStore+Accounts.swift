@@ -209,10 +209,7 @@ extension SQLIdentityStore: AccountStore {
     public func revokeAllTokens(
         userID: String, now: Date, keepingFamily: String?, keepingSession: String?
     ) async throws {
-        let families = try await database.select().distinct().column("family_id")
-            .from("refresh_tokens")
-            .where("user_id", .equal, userID)
-            .all(decodingColumn: "family_id", as: String.self)
+        let families = try await families(matching: "user_id", userID)
         try await revokeFamilies(ids: families.filter { $0 != keepingFamily }, now: now)
         var sessions = database.delete(from: "browser_sessions").where("user_id", .equal, userID)
         if let keepingSession { sessions = sessions.where("sid", .notEqual, keepingSession) }

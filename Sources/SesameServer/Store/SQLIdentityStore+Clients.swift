@@ -60,7 +60,7 @@ extension SQLIdentityStore {
         guard try await client(id: id) != nil else { return false }
         try await revokeFamilies(matching: "client_id", id, now: Date())
         try await database.delete(from: "authorization_codes").where("client_id", .equal, id).run()
-        try await database.delete(from: "refresh_tokens").where("client_id", .equal, id).run()
+        try await deleteFamilies(matching: "client_id", id)
         try await database.delete(from: "clients").where("client_id", .equal, id).run()
         clientCache.forget(id)
         return true

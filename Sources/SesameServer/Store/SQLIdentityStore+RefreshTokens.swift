@@ -40,7 +40,7 @@ extension SQLIdentityStore {
             ],
             on: database
         ).first()
-        if let won { return .redeemed(try Self.refreshRecord(won)) }
+        if let won { return .redeemed(try successorRecord(won, successor)) }
         // Lost: unknown, expired, or already rotated/revoked (a replay).
         guard let record = try await refreshToken(digest: digest) else { return .notFound }
         if record.expiresAt <= successor.issuedAt { return .notFound }
@@ -51,9 +51,7 @@ extension SQLIdentityStore {
     /// 0 successor digest, 1 now, 2 successor expiry, 3 presented digest.
     static func rotationTemplate(for database: any SQLDatabase) -> StatementTemplate {
         StatementTemplate(database: database, slots: 4) { slot in
-            let inherited = [
-                "family_id", "client_id", "user_id", "scope", "authentication", "session_id", "claims_request",
-            ]
+            let inherited = inheritedColumns
             let columns = ["token_digest", "parent_digest"] + inherited + ["issued_at", "expires_at"]
             let familyNotRevoked = SQLRaw(
                 "NOT EXISTS (SELECT 1 FROM revoked_refresh_families WHERE revoked_refresh_families.family_id = refresh_tokens.family_id)"
@@ -68,17 +66,36 @@ extension SQLIdentityStore {
                     .where(SQLIdentifier("expires_at"), .greaterThan, slot[1])
                     .where(familyNotRevoked)
             }
-            return insert.ignoringConflicts(with: "parent_digest")
-                .returning(Self.recordColumns.map { SQLColumn($0) })
+            // Any conflict: the successor index is partial, and a conflict target would have
+            // to repeat its predicate. The other unique key, a fresh random digest, cannot collide.
+            return insert.ignoringConflicts()
+                .returning(inheritedColumns.map { SQLColumn($0) })
                 .query
         }
     }
 
-    /// The columns ``refreshRecord(_:)`` reads.
-    static let recordColumns = [
-        "token_digest", "family_id", "client_id", "scope", "authentication", "session_id",
-        "issued_at", "expires_at", "rotated_at", "revoked_at", "claims_request",
+    /// The columns a successor copies from the token it replaces, and all the rotation
+    /// statement returns: the caller already knows the rest (``successorRecord(_:_:)``).
+    static let inheritedColumns = [
+        "family_id", "client_id", "user_id", "scope", "authentication", "session_id", "claims_request",
     ]
+
+    /// The successor a rotation inserted, from the inherited columns it returned.
+    private func successorRecord(_ row: any SQLRow, _ successor: RefreshTokenSuccessor) throws
+        -> RefreshTokenRecord
+    {
+        RefreshTokenRecord(
+            tokenDigest: successor.tokenDigest,
+            familyID: try row.string("family_id"),
+            clientID: try row.string("client_id"),
+            scope: try row.string("scope"),
+            authentication: try authentications.value(of: row.string("authentication"), column: "authentication"),
+            sessionID: try row.optionalString("session_id"),
+            issuedAt: successor.issuedAt,
+            expiresAt: successor.expiresAt,
+            rotatedAt: nil, revokedAt: nil,
+            claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self))
+    }
 
     public func withdrawRefreshToken(successorDigest: String) async throws {
         try await database.delete(from: "refresh_tokens")
@@ -121,13 +138,34 @@ extension SQLIdentityStore {
         try await revokeFamilies(matching: "session_id", sessionID, now: now)
     }
 
-    /// Revokes the families of every refresh token whose `column` equals `value`.
-    func revokeFamilies(matching column: String, _ value: String, now: Date) async throws {
-        let families = try await database.select().distinct().column("family_id")
+    /// The columns that name a family's owners, copied unchanged to every token of the family
+    /// and indexed on its root only (migration 4): a family is found through its root.
+    static let familyOwnerColumns = ["user_id", "session_id", "client_id"]
+
+    /// The families whose root's `column` (one of ``familyOwnerColumns``) equals `value`.
+    func families(matching column: String, _ value: String) async throws -> [String] {
+        precondition(Self.familyOwnerColumns.contains(column))
+        return try await database.select().distinct().column("family_id")
             .from("refresh_tokens")
             .where(SQLIdentifier(column), .equal, value)
+            .where("parent_digest", .is, SQLLiteral.null)
             .all(decodingColumn: "family_id", as: String.self)
-        try await revokeFamilies(ids: families, now: now)
+    }
+
+    /// Revokes the families of every refresh token whose `column` equals `value`.
+    func revokeFamilies(matching column: String, _ value: String, now: Date) async throws {
+        try await revokeFamilies(ids: families(matching: column, value), now: now)
+    }
+
+    /// Deletes every token of the families whose root's `column` equals `value`.
+    func deleteFamilies(matching column: String, _ value: String) async throws {
+        precondition(Self.familyOwnerColumns.contains(column))
+        try await database.raw(
+            """
+            DELETE FROM refresh_tokens WHERE family_id IN (SELECT family_id FROM refresh_tokens \
+            WHERE \(ident: column) = \(bind: value) AND parent_digest IS NULL)
+            """
+        ).run()
     }
 
     /// Records each family as revoked (kept until its last token expires) and marks its tokens.

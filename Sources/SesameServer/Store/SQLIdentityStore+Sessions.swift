@@ -65,11 +65,15 @@ extension SQLIdentityStore {
         }
         // A refresh token is rotated because its successor exists (`parent_digest`): an expired
         // successor stays while the token it replaced is still valid, or that token would look
-        // unused and could be rotated again.
+        // unused and could be rotated again. A family's root stays while any of its tokens is
+        // valid: the family is found by user, session and client through it (migration 4).
         try await database.delete(from: "refresh_tokens")
             .where("expires_at", .lessThanOrEqual, cutoff)
             .where(
                 "NOT EXISTS (SELECT 1 FROM refresh_tokens AS parent WHERE parent.token_digest = refresh_tokens.parent_digest AND parent.expires_at > \(bind: cutoff))"
+                    as SQLQueryString)
+            .where(
+                "NOT (parent_digest IS NULL AND EXISTS (SELECT 1 FROM refresh_tokens AS member WHERE member.family_id = refresh_tokens.family_id AND member.expires_at > \(bind: cutoff)))"
                     as SQLQueryString)
             .run()
     }

@@ -82,7 +82,7 @@ extension SQLIdentityStore {
     public func removeUser(id: String) async throws -> Bool {
         guard try await user(id: id) != nil else { return false }
         try await revokeFamilies(matching: "user_id", id, now: Date())
-        try await database.delete(from: "refresh_tokens").where("user_id", .equal, id).run()
+        try await deleteFamilies(matching: "user_id", id)
         try await database.delete(from: "authorization_codes").where("user_id", .equal, id).run()
         try await database.delete(from: "browser_sessions").where("user_id", .equal, id).run()
         try await database.delete(from: "users").where("id", .equal, id).run()

@@ -25,6 +25,8 @@ public final class SQLIdentityStore: IdentityStore {
     let clientCache: ClientRecordCache
     /// Hot-path statements, serialized once (``StatementTemplate``).
     let refreshRotation: StatementTemplate
+    /// Decoded `authentication` columns of refresh tokens (``DecodedJSONCache``).
+    let authentications = DecodedJSONCache<AuthenticationContext>()
     private let onClose: @Sendable () async throws -> Void
     private let closed = Mutex(false)
 

@@ -21,6 +21,7 @@ enum StoreMigrations {
         Migration(version: 1, name: "initial schema", apply: createInitialSchema),
         Migration(version: 2, name: "refresh-token successor links", apply: linkRefreshTokenSuccessors),
         Migration(version: 3, name: "claims request parameter", apply: addClaimsRequests),
+        Migration(version: 4, name: "refresh families indexed by their root token", apply: indexRefreshFamilyRoots),
     ] + FirstPartyMigrations.all + AccountMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
@@ -33,6 +34,12 @@ enum StoreMigrations {
             let applied = Set(
                 try await database.select().column("version").from("schema_migrations")
                     .all(decodingColumn: "version", as: Int.self))
+            // A newer Sesame may have changed what this one's statements rely on (migration 4
+            // made the successor index partial, which older rotations cannot target).
+            if let newer = applied.subtracting(all.map(\.version)).max() {
+                throw StoreError.unavailable(
+                    reason: "the database was migrated by a newer Sesame (schema version \(newer), which this version does not know); run that version or a later one, or restore a backup taken before the upgrade")
+            }
             for migration in all where !applied.contains(migration.version) {
                 logger.info(
                     "applying store migration",
@@ -198,6 +205,45 @@ enum StoreMigrations {
             if await !hasColumn("claims_request", in: table, db) {
                 try await db.alter(table: table).column("claims_request", type: .text).run()
             }
+        }
+    }
+
+    // MARK: - Version 4
+
+    /// A refresh-token family is found by user, session or client through its root: the token
+    /// the code exchange issued (`parent_digest IS NULL`). The three indexes become partial
+    /// indexes over roots (SQLite ≥ 3.8 and PostgreSQL both have `CREATE INDEX … WHERE`), so a
+    /// rotation, which inserts a non-root row, writes five B-trees instead of eight. The unique
+    /// successor index becomes partial the other way round (non-roots only).
+    ///
+    /// The purge used to delete an expired root while its family lived on; a row whose parent
+    /// is gone therefore becomes its family's root here (its parent can no longer be rotated,
+    /// so the link has nothing left to guard), and the purge now keeps roots of live families.
+    private static func indexRefreshFamilyRoots(_ db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            UPDATE refresh_tokens SET parent_digest = NULL
+            WHERE parent_digest IS NOT NULL AND NOT EXISTS
+            (SELECT 1 FROM refresh_tokens AS parent WHERE parent.token_digest = refresh_tokens.parent_digest)
+            """
+        ).run()
+        // The successor link's uniqueness needs no entry for roots; without them, lookups of
+        // roots (`parent_digest IS NULL`) cannot pick this index over the partial ones below.
+        try await db.raw(
+            """
+            CREATE UNIQUE INDEX IF NOT EXISTS refresh_tokens_successor ON refresh_tokens (parent_digest) \
+            WHERE parent_digest IS NOT NULL
+            """
+        ).run()
+        try await db.raw("DROP INDEX IF EXISTS refresh_tokens_parent_digest").run()
+        for column in SQLIdentityStore.familyOwnerColumns {
+            try await db.raw("DROP INDEX IF EXISTS \(ident: "refresh_tokens_" + column)").run()
+            try await db.raw(
+                """
+                CREATE INDEX IF NOT EXISTS \(ident: "refresh_tokens_root_" + column) \
+                ON refresh_tokens (\(ident: column)) WHERE parent_digest IS NULL
+                """
+            ).run()
         }
     }
 }
