@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // Sesame: an identity platform. One package, three layers:
-//   SesameProtocol  <- Sesame (client SDK) <- SesameLoopback (desktop browser agent)
+//   SesameProtocol  <- Sesame (client SDK) <- SesameLoopback (desktop browser agent, with ChildProcess)
 //   SesameProtocol  <- SesameServer (OpenID provider)
 //   sesame (CLI) on top of all of them.
 import PackageDescription
@@ -53,11 +53,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Child processes started with posix_spawn instead of Foundation's Process (see
+        // SpawnedChild): the browser launchers and the tests. macOS, Linux and the BSDs only.
+        .target(name: "ChildProcess", swiftSettings: strict),
         // RFC 8252 §7.3 loopback redirect listener for desktop and command-line apps.
         .target(
             name: "SesameLoopback",
             dependencies: [
-                "Sesame",
+                "Sesame", "ChildProcess",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -90,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "sesame",
             dependencies: [
-                "SesameProtocol", "Sesame", "SesameLoopback", "SesameServer",
+                "SesameProtocol", "Sesame", "SesameLoopback", "SesameServer", "ChildProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -103,8 +106,6 @@ let package = Package(
             path: "Tests/Support/CredentialStoreCrashWriter",
             swiftSettings: strict
         ),
-        // Test helper: starts child processes without Foundation's Process (see SpawnedChild).
-        .target(name: "ChildProcess", path: "Tests/Support/ChildProcess", swiftSettings: strict),
         .testTarget(name: "SesameProtocolTests", dependencies: ["SesameProtocol"], swiftSettings: strict),
         .testTarget(
             name: "SesameTests",

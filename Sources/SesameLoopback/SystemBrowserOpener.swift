@@ -1,5 +1,9 @@
 import Foundation
 
+#if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD)
+import ChildProcess
+#endif
+
 /// Opens URLs in the user's default browser: `/usr/bin/open` on macOS, `xdg-open` (found on
 /// `PATH`) on Linux and other Unix desktops. RFC 8252 §8.12: an external user agent, never an
 /// embedded web view.
@@ -23,26 +27,19 @@ public struct SystemBrowserOpener: BrowserOpener {
         guard let launcher else {
             throw BrowserOpenerError.openByHand("no browser launcher (xdg-open) was found on PATH", url: url)
         }
-        let process = Process()
-        process.executableURL = launcher
-        process.arguments = [url.absoluteString]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let status: Int32
+        // posix_spawn, not Foundation's Process, whose run() can crash on Linux with Swift
+        // 6.3.1 (swift-corelibs-foundation#5472). The launcher gets none of this process's
+        // descriptors (such as the loopback listener's socket) beyond standard error.
+        let child: SpawnedChild
         do {
-            status = try await withCheckedThrowingContinuation { continuation in
-                process.terminationHandler = { finished in
-                    continuation.resume(returning: finished.terminationStatus)
-                }
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
+            child = try SpawnedChild.spawn(
+                launcher.path, arguments: [url.absoluteString], environment: ProcessInfo.processInfo.environment,
+                input: .file("/dev/null"), output: .file("/dev/null"), error: .inherited)
         } catch {
             throw BrowserOpenerError.openByHand("\(launcher.path) could not be started (\(error))", url: url)
         }
+        var status: Int32 = -1
+        for await termination in child.termination() { status = termination.status }
         guard status == 0 else {
             throw BrowserOpenerError.openByHand("\(launcher.lastPathComponent) failed with status \(status)", url: url)
         }

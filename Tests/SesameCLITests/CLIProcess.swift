@@ -99,7 +99,7 @@ enum CLIProcess {
         for (key, value) in environment { env[key] = value }
         let child = try SpawnedChild.spawn(
             executable.path, arguments: arguments, environment: env, input: try input(files),
-            stdoutPath: outURL.path, stderrPath: errURL.path, directory: directory?.path)
+            output: .file(outURL.path), error: .file(errURL.path), directory: directory?.path)
         return (child, files)
     }
 

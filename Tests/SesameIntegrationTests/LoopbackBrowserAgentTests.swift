@@ -454,6 +454,20 @@ struct SystemBrowserOpenerTests {
         }
     }
 
+    @Test("a launcher that cannot be started gives an error that says to open the URL by hand")
+    func missingLauncher() async throws {
+        try await Self.withLauncher("exit 0") { _, directory in
+            let missing = directory.appendingPathComponent("not-there")
+            do {
+                try await SystemBrowserOpener(launcher: missing).open(Self.url)
+                Issue.record("expected an error")
+            } catch let error as BrowserOpenerError {
+                #expect(error.description.contains("\(missing.path) could not be started"))
+                #expect(error.description.contains("open this URL in your browser: \(Self.url.absoluteString)"))
+            }
+        }
+    }
+
     @Test("without a launcher the error says to open the URL by hand")
     func noLauncher() async throws {
         do {

@@ -88,7 +88,7 @@ struct EncryptedFileCredentialStoreCrashTests {
         defer { for file in [outputLog, errorLog] { try? FileManager.default.removeItem(at: file) } }
         let child = try SpawnedChild.spawn(
             executable.path, arguments: arguments, environment: ProcessInfo.processInfo.environment,
-            input: .file("/dev/null"), stdoutPath: outputLog.path, stderrPath: errorLog.path)
+            input: .file("/dev/null"), output: .file(outputLog.path), error: .file(errorLog.path))
         let (ended, record) = child.watch()
         // Wait for "generation N": the store is open and at least one full round of writes is done.
         while record.termination == nil {

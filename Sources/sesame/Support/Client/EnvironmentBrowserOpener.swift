@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import SesameLoopback
 
@@ -27,22 +28,23 @@ struct EnvironmentBrowserOpener: BrowserOpener {
             return
         }
         let arguments = Self.arguments(command.dropFirst().map(String.init), url: url)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [String(command[0])] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.standardError
-        process.terminationHandler = { finished in
-            if finished.terminationStatus != 0 {
-                Terminal.progress(
-                    "The browser command ($BROWSER) exited with status \(finished.terminationStatus); open this URL in your browser: \(url.absoluteString)")
-            }
-        }
+        // posix_spawn, not Foundation's Process (see ``SpawnedChild``); `env` finds the command
+        // on PATH. Its output goes to standard error, away from the command's own output.
+        let child: SpawnedChild
         do {
-            try process.run()
+            child = try SpawnedChild.spawn(
+                "/usr/bin/env", arguments: [String(command[0])] + arguments, environment: environment,
+                input: .file("/dev/null"), output: .descriptor(2), error: .inherited)
         } catch {
             throw BrowserOpenerError(
-                "$BROWSER (\(command[0])) could not be started (\(error.localizedDescription)); open this URL in your browser: \(url.absoluteString)")
+                "$BROWSER (\(command[0])) could not be started (\(error)); open this URL in your browser: \(url.absoluteString)")
+        }
+        // Not awaited (a real browser keeps running), but reaped, and a failure reported.
+        Task {
+            for await termination in child.termination() where termination.status != 0 {
+                Terminal.progress(
+                    "The browser command ($BROWSER) exited with status \(termination.status); open this URL in your browser: \(url.absoluteString)")
+            }
         }
     }
 

@@ -77,7 +77,7 @@ final class SMTPSink: Sendable {
         let child = try SpawnedChild.spawn(
             "/usr/bin/env", arguments: ["python3"] + arguments,
             environment: ProcessInfo.processInfo.environment, input: .file("/dev/null"),
-            stdoutPath: "/dev/null", stderrPath: "/dev/null")
+            output: .file("/dev/null"), error: .file("/dev/null"))
         self.child = child
         ended = child.watch().record
         // Readiness: the script writes the port file once it listens.

@@ -7,8 +7,11 @@ import Synchronization
     import Darwin
 #endif
 
-/// A child process started with `posix_spawn(3)`, for the tests that start processes (the
-/// CLI tests start `sesame` about 150 times per run).
+#if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD)
+
+/// A child process started with `posix_spawn(3)`: the browser launchers (`xdg-open`, `open`,
+/// `$BROWSER`) and the tests that start processes (the CLI tests start `sesame` about 150
+/// times per run).
 ///
 /// Not Foundation's `Process`: on Linux, `Process.run()` of Swift 6.3.1 copies each
 /// `/proc/self/fd` entry's 256-byte name field while closing descriptors, reading past the end
@@ -30,15 +33,24 @@ public struct SpawnedChild: Sendable {
         case descriptor(Int32)
     }
 
+    /// Where the child's standard output or error goes.
+    public enum Output: Sendable {
+        /// Appended to a file (`/dev/null` discards it).
+        case file(String)
+        /// A descriptor of this process, such as 2 for its standard error.
+        case descriptor(Int32)
+        /// This process's own stream, as it is.
+        case inherited
+    }
+
     public struct SpawnError: Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// Starts `executable`. Standard output and error are appended to the files at the given
-    /// paths (`/dev/null` discards them).
+    /// Starts `executable` (a path; no `PATH` search).
     public static func spawn(
         _ executable: String, arguments: [String], environment: [String: String], input: Input,
-        stdoutPath: String, stderrPath: String, directory: String? = nil
+        output: Output, error: Output, directory: String? = nil
     ) throws -> SpawnedChild {
         #if canImport(Darwin)
             var actions: posix_spawn_file_actions_t? = nil
@@ -53,8 +65,13 @@ public struct SpawnedChild: Sendable {
         case .file(let path): posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
         case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_APPEND, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_APPEND, 0)
+        for (target, output) in [(Int32(1), output), (2, error)] {
+            switch output {
+            case .file(let path): posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_APPEND, 0)
+            case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, target)
+            case .inherited: break
+            }
+        }
         if let directory {
             guard let addChdir = GNUSpawnActions.addChdir, addChdir(&actions, directory) == 0 else {
                 throw SpawnError(
@@ -174,3 +191,5 @@ enum GNUSpawnActions {
         return unsafeBitCast(address, to: T.self)
     }
 }
+
+#endif
