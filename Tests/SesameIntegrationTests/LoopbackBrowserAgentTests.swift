@@ -441,16 +441,24 @@ struct SystemBrowserOpenerTests {
         }
     }
 
+    /// Opening with `launcher` fails with an error naming `reason` and telling the user to open
+    /// the URL by hand.
+    static func expectOpenByHand(launcher: URL?, reason: String) async {
+        do {
+            try await SystemBrowserOpener(launcher: launcher).open(url)
+            Issue.record("expected an error")
+        } catch {
+            let description = String(describing: error)
+            #expect(error is BrowserOpenerError)
+            #expect(description.contains(reason), "\(description)")
+            #expect(description.contains("open this URL in your browser: \(url.absoluteString)"))
+        }
+    }
+
     @Test("a failing launcher gives an error that says to open the URL by hand")
     func failingLauncher() async throws {
         try await Self.withLauncher("exit 3") { launcher, _ in
-            do {
-                try await SystemBrowserOpener(launcher: launcher).open(Self.url)
-                Issue.record("expected an error")
-            } catch let error as BrowserOpenerError {
-                #expect(error.description.contains("status 3"))
-                #expect(error.description.contains("open this URL in your browser: \(Self.url.absoluteString)"))
-            }
+            await Self.expectOpenByHand(launcher: launcher, reason: "status 3")
         }
     }
 
@@ -458,24 +466,12 @@ struct SystemBrowserOpenerTests {
     func missingLauncher() async throws {
         try await Self.withLauncher("exit 0") { _, directory in
             let missing = directory.appendingPathComponent("not-there")
-            do {
-                try await SystemBrowserOpener(launcher: missing).open(Self.url)
-                Issue.record("expected an error")
-            } catch let error as BrowserOpenerError {
-                #expect(error.description.contains("\(missing.path) could not be started"))
-                #expect(error.description.contains("open this URL in your browser: \(Self.url.absoluteString)"))
-            }
+            await Self.expectOpenByHand(launcher: missing, reason: "\(missing.path) could not be started")
         }
     }
 
     @Test("without a launcher the error says to open the URL by hand")
-    func noLauncher() async throws {
-        do {
-            try await SystemBrowserOpener(launcher: nil).open(Self.url)
-            Issue.record("expected an error")
-        } catch let error as BrowserOpenerError {
-            #expect(error.description.contains("xdg-open"))
-            #expect(error.description.contains("open this URL in your browser: \(Self.url.absoluteString)"))
-        }
+    func noLauncher() async {
+        await Self.expectOpenByHand(launcher: nil, reason: "xdg-open")
     }
 }
