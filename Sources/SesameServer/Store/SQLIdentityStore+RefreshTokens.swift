@@ -144,12 +144,7 @@ extension SQLIdentityStore {
 
     /// The families whose root's `column` (one of ``familyOwnerColumns``) equals `value`.
     func families(matching column: String, _ value: String) async throws -> [String] {
-        precondition(Self.familyOwnerColumns.contains(column))
-        return try await database.select().distinct().column("family_id")
-            .from("refresh_tokens")
-            .where(SQLIdentifier(column), .equal, value)
-            .where("parent_digest", .is, SQLLiteral.null)
-            .all(decodingColumn: "family_id", as: String.self)
+        try await rootFamilies(matching: column, value).all(decodingColumn: "family_id", as: String.self)
     }
 
     /// Revokes the families of every refresh token whose `column` equals `value`.
@@ -159,13 +154,19 @@ extension SQLIdentityStore {
 
     /// Deletes every token of the families whose root's `column` equals `value`.
     func deleteFamilies(matching column: String, _ value: String) async throws {
+        try await database.delete(from: "refresh_tokens")
+            .where(SQLIdentifier("family_id"), .in, SQLGroupExpression(rootFamilies(matching: column, value).select))
+            .run()
+    }
+
+    /// `SELECT DISTINCT family_id` of the roots whose `column` equals `value`: the lookup the
+    /// partial root indexes serve (`parent_digest IS NULL` must be in the query to use them).
+    private func rootFamilies(matching column: String, _ value: String) -> SQLSelectBuilder {
         precondition(Self.familyOwnerColumns.contains(column))
-        try await database.raw(
-            """
-            DELETE FROM refresh_tokens WHERE family_id IN (SELECT family_id FROM refresh_tokens \
-            WHERE \(ident: column) = \(bind: value) AND parent_digest IS NULL)
-            """
-        ).run()
+        return database.select().distinct().column("family_id")
+            .from("refresh_tokens")
+            .where(SQLIdentifier(column), .equal, value)
+            .where("parent_digest", .is, SQLLiteral.null)
     }
 
     /// Records each family as revoked (kept until its last token expires) and marks its tokens.
