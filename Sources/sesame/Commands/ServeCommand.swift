@@ -39,6 +39,12 @@ struct ServeCommand: AsyncParsableCommand {
             "A reverse proxy in front of the server, as an address or CIDR network (repeatable).",
             discussion: "For connections from it, the client address (which password throttling counts) is read from X-Forwarded-For."))
     var trustedProxies: [String] = []
+    @Option(
+        name: .customLong("thread-scheduling"),
+        help: ArgumentHelp(
+            "batch (the default on Linux) or unchanged.",
+            discussion: "batch runs the server's threads under SCHED_BATCH: under load a woken thread waits for the running one's time slice instead of preempting it (higher throughput, lower p99). unchanged keeps the policy the process was started with."))
+    var threadScheduling: ThreadScheduling?
     @OptionGroup var dataDir: DataDirOption
     @OptionGroup var smtp: SMTPOptions
 
@@ -79,13 +85,27 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CLIError("--trusted-proxy \(error.description)", hint: "Pass one address or network per --trusted-proxy.")
             }
             let signals = ShutdownSignals()
+            // Before the start, so the threads the server creates inherit the policy; after it,
+            // for any thread that was being created meanwhile.
+            let scheduling = threadScheduling ?? .platformDefault
+            Self.schedule(scheduling, logger: logger)
             let server = try await SesameServer.start(configuration, logger: logger)
+            Self.schedule(scheduling, logger: logger)
             Terminal.out("Issuer: \(server.issuer.absoluteString)")
             Terminal.out("Data directory: \(dataDir.url.path)")
             Terminal.out("Discovery: \(server.issuer.absoluteString)/.well-known/openid-configuration")
             try await printFirstSteps(server)
             Terminal.out("Press Ctrl-C to stop.")
             try await Self.run(server, until: signals, logger: logger)
+        }
+    }
+
+    private static func schedule(_ scheduling: ThreadScheduling, logger: Logger) {
+        do {
+            let changed = try scheduling.apply()
+            if changed > 0 { logger.debug("Threads now SCHED_BATCH", metadata: ["threads": "\(changed)"]) }
+        } catch {
+            logger.warning("\(error)")
         }
     }
 
