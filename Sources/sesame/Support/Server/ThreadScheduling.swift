@@ -17,7 +17,7 @@ import Foundation
 /// to 80 % of the signing bound and lowered p99 from 38 to 32 ms (README, Benchmarks). CPU
 /// shares (nice values) are unchanged, and any idle core still runs a woken thread at once.
 enum ThreadScheduling: String, CaseIterable, ExpressibleByArgument {
-    /// `SCHED_BATCH` for every thread that has the default `SCHED_OTHER` (the default).
+    /// `SCHED_BATCH` for every thread that has the default `SCHED_OTHER` (the default on Linux).
     case batch
     /// Leave the threads as the process was started (e.g. under `chrt` or systemd's
     /// `CPUSchedulingPolicy=`).
