@@ -106,6 +106,14 @@ let package = Package(
             path: "Tests/Support/CredentialStoreCrashWriter",
             swiftSettings: strict
         ),
+        // Test support: a real headless Chromium driven over the DevTools protocol (pipe
+        // transport), for the tests of every hosted page.
+        .target(
+            name: "HeadlessChromium",
+            dependencies: ["ChildProcess"],
+            path: "Tests/Support/HeadlessChromium",
+            swiftSettings: strict
+        ),
         .testTarget(name: "SesameProtocolTests", dependencies: ["SesameProtocol"], swiftSettings: strict),
         .testTarget(
             name: "SesameTests",
@@ -122,7 +130,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "SesameIntegrationTests",
-            dependencies: ["Sesame", "SesameLoopback", "SesameServer"],
+            dependencies: ["Sesame", "SesameLoopback", "SesameServer", "HeadlessChromium"],
             swiftSettings: strict
         ),
         .testTarget(name: "SesameCLITests", dependencies: ["sesame", "ChildProcess"], swiftSettings: strict),

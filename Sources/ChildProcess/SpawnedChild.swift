@@ -47,10 +47,14 @@ public struct SpawnedChild: Sendable {
         public let description: String
     }
 
-    /// Starts `executable` (a path; no `PATH` search).
+    /// Starts `executable` (a path; no `PATH` search). `descriptors` maps descriptor numbers of
+    /// the child (3 and up) to descriptors of this process that are duplicated onto them, for
+    /// children that talk over more than the standard streams (Chromium's
+    /// `--remote-debugging-pipe` reads descriptor 3 and writes 4); every other descriptor is
+    /// closed in the child.
     public static func spawn(
         _ executable: String, arguments: [String], environment: [String: String], input: Input,
-        output: Output, error: Output, directory: String? = nil
+        output: Output, error: Output, directory: String? = nil, descriptors: [Int32: Int32] = [:]
     ) throws -> SpawnedChild {
         #if canImport(Darwin)
             var actions: posix_spawn_file_actions_t? = nil
@@ -72,13 +76,21 @@ public struct SpawnedChild: Sendable {
             case .inherited: break
             }
         }
+        for (target, source) in descriptors.sorted(by: { $0.key < $1.key }) {
+            guard target > 2, source > descriptors.keys.max() ?? 2 else {
+                throw SpawnError(
+                    description: "cannot give \(executable) descriptor \(source) as \(target): the target must be above 2 "
+                        + "and the source above every target")
+            }
+            posix_spawn_file_actions_adddup2(&actions, source, target)
+        }
         if let directory {
             guard let addChdir = GNUSpawnActions.addChdir, addChdir(&actions, directory) == 0 else {
                 throw SpawnError(
                     description: "cannot start \(executable) in \(directory): posix_spawn_file_actions_addchdir_np is missing")
             }
         }
-        _ = GNUSpawnActions.addCloseFrom?(&actions, 3)
+        _ = GNUSpawnActions.addCloseFrom?(&actions, (descriptors.keys.max() ?? 2) + 1)
 
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameProtocol
 import Testing
+@testable import SesameServer
 
 @Suite("Hosted login page")
 struct LoginPageTests {
@@ -17,7 +18,9 @@ struct LoginPageTests {
             let csp = try #require(page.header("Content-Security-Policy"))
             #expect(csp.contains("frame-ancestors 'none'"))
             #expect(csp.contains("default-src 'none'"))
-            #expect(csp.contains("form-action 'self'"))
+            // CSP3 §6.4.1: the POST's redirect to the client must be allowed, and only it.
+            let target = try #require(ContentSecurityPolicy.sourceExpression(for: Fixtures.nativeRedirect))
+            #expect(csp.contains("form-action 'self' \(target);"))
             #expect(!csp.contains("script-src"))
             for (name, value) in Self.requiredHeaders { #expect(page.header(name) == value, "\(name)") }
             #expect(!page.text.contains("<script"))
@@ -25,7 +28,7 @@ struct LoginPageTests {
             #expect(!page.text.contains("href=\"http"))
 
             let errorPage = try await server.client().get("/authorize", query: ["client_id": "nobody"])
-            #expect(errorPage.header("Content-Security-Policy") != nil)
+            #expect(errorPage.header("Content-Security-Policy") == ContentSecurityPolicy.strict.headerValue)
             #expect(errorPage.header("X-Frame-Options") == "DENY")
         }
     }

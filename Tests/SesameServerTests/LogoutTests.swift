@@ -6,6 +6,8 @@ import Testing
 @Suite("RP-initiated logout")
 struct LogoutTests {
     static let english = LogoutStrings.tables["en"] ?? [:]
+    /// `Fixtures.nativePostLogout` as a CSP scheme-source.
+    static let postLogoutSource = "com.example.app:"
 
     /// Whether the browser's SSO session is still alive: `prompt=none` gets a code.
     static func sessionAlive(_ browser: HTTPTestClient) async throws -> Bool {
@@ -76,7 +78,7 @@ struct LogoutTests {
                 #expect(response.text.contains(try #require(Self.english["logout.redirect_unregistered"]).htmlEscaped))
                 #expect(!response.text.contains(try #require(EnglishStrings.table["signed_out.title"])))
                 #expect(response.header("X-Frame-Options") == "DENY")
-                #expect(response.header("Content-Security-Policy") == SecurityHeaders.contentSecurityPolicy)
+                #expect(response.header("Content-Security-Policy") == ContentSecurityPolicy.strict.headerValue)
                 #expect(try await Self.sessionAlive(browser), "session ended for \(query)")
             }
         }
@@ -113,7 +115,11 @@ struct LogoutTests {
             #expect(page.status == 200)
             #expect(page.location == nil)
             #expect(page.text.contains(try #require(Self.english["logout.confirm.title"])))
-            #expect(page.header("Content-Security-Policy") == SecurityHeaders.contentSecurityPolicy)
+            // The form may end at the validated post_logout_redirect_uri, and nowhere else.
+            #expect(
+                page.header("Content-Security-Policy")
+                    == ContentSecurityPolicy.allowingRedirects(to: [Fixtures.nativePostLogout]).headerValue)
+            #expect(page.header("Content-Security-Policy")?.contains("form-action 'self' \(Self.postLogoutSource)") == true)
             #expect(page.header("X-Frame-Options") == "DENY")
             #expect(page.header("Cache-Control") == "no-store")
             #expect(!page.text.contains("<script"))

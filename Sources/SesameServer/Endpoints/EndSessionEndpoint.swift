@@ -91,7 +91,7 @@ struct EndSessionEndpoint: Sendable {
             guard try await hints.identify(session, store: services.store) else {
                 var carried = parameters
                 carried["client_id"] = clientID
-                return confirmation(carried, request: request, context: context)
+                return confirmation(carried, redirect: redirect, request: request, context: context)
             }
         }
         return try await endSession(
@@ -100,14 +100,14 @@ struct EndSessionEndpoint: Sendable {
 
     /// §2: asks the End-User whether to sign out, carrying the request in hidden fields.
     private func confirmation(
-        _ parameters: [String: String], request: Request, context: SesameRequestContext
+        _ parameters: [String: String], redirect: String?, request: Request, context: SesameRequestContext
     ) -> Response {
         context.annotations.record(outcome: "logout_confirmation")
         let csrf = CSRFProtection.token(for: request)
         var hidden = Self.carriedParameters.compactMap { name in parameters[name].map { (name: name, value: $0) } }
         hidden.append((name: Self.confirmField, value: "1"))
         var response = services.pages.logoutConfirmation(
-            PageRenderer.LogoutConfirmation(hiddenFields: hidden, csrfToken: csrf.value),
+            PageRenderer.LogoutConfirmation(hiddenFields: hidden, csrfToken: csrf.value, redirectURI: redirect),
             locales: LocalePreference.from(request: request, uiLocales: parameters["ui_locales"]))
         if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }
         return response

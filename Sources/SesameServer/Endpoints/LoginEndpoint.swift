@@ -115,7 +115,8 @@ struct LoginEndpoint: Sendable {
         var response = pages.login(
             PageRenderer.LoginForm(
                 clientName: client.name, hiddenFields: authorization.formParameters,
-                csrfToken: csrf.value, username: username, errorKey: errorKey),
+                csrfToken: csrf.value, username: username, errorKey: errorKey,
+                redirectURI: authorization.redirectURI),
             locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
             status: status)
         if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: cookies.csrf(csrf.value))) }

@@ -28,6 +28,8 @@ struct PageRenderer: Sendable {
         var csrfToken: String
         var username: String
         var errorKey: String?
+        /// The registered redirect URI the sign-in ends at (``ContentSecurityPolicy``).
+        var redirectURI: String
     }
 
     func login(_ form: LoginForm, locales: [String], status: HTTPResponse.Status = .ok) -> Response {
@@ -47,7 +49,9 @@ struct PageRenderer: Sendable {
             "forgot_password": t("login.forgot_password"),
         ]
         if let errorKey = form.errorKey { context["error"] = t(errorKey) }
-        return html(library.render(context, withTemplate: LoginTemplate.name) ?? "", status: status)
+        return html(
+            library.render(context, withTemplate: LoginTemplate.name) ?? "", status: status,
+            policy: .allowingRedirects(to: [form.redirectURI]))
     }
 
     /// An error page for a failure that must not redirect (unknown client, bad redirect URI,
@@ -91,9 +95,13 @@ struct PageRenderer: Sendable {
         TextDirection.of(localizer.resolvedLocale(for: locales)).rawValue
     }
 
-    func html(_ text: String, status: HTTPResponse.Status) -> Response {
+    /// An HTML response with ``SecurityHeaders``; `policy` names the registered URI a form on
+    /// the page may end at, if any.
+    func html(
+        _ text: String, status: HTTPResponse.Status, policy: ContentSecurityPolicy = .strict
+    ) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
-        SecurityHeaders.apply(to: &headers)
+        SecurityHeaders.apply(to: &headers, policy: policy)
         return Response(
             status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }

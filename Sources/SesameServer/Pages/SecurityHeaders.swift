@@ -3,13 +3,11 @@ import Hummingbird
 
 /// Headers on every HTML response: no framing (RFC 9700 §4.16: CSP `frame-ancestors` plus
 /// `X-Frame-Options`), no scripts or third-party resources (RFC 9700 §4.2.4), forms only to
-/// this origin, no referrer leakage and no caching of pages that carry CSRF tokens.
+/// this origin or the registered URI the page's form ends at (``ContentSecurityPolicy``), no
+/// referrer leakage and no caching of pages that carry CSRF tokens.
 enum SecurityHeaders {
-    static let contentSecurityPolicy =
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-
-    static func apply(to headers: inout HTTPFields) {
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
+    static func apply(to headers: inout HTTPFields, policy: ContentSecurityPolicy = .strict) {
+        headers[.contentSecurityPolicy] = policy.headerValue
         headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"

@@ -26,6 +26,7 @@ struct HostedLoginMFATests {
             #expect(mfaPage.status == 200)
             #expect(mfaPage.header("Cache-Control") == "no-store")
             #expect(mfaPage.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
+            #expect(mfaPage.header("Content-Security-Policy")?.contains("form-action 'self' com.example.app:;") == true)
             #expect(!mfaPage.text.contains("<script"))
             #expect(mfaPage.text.contains(EnglishStrings.table["mfa.title"]!.replacingOccurrences(of: "'", with: "&#39;")))
             #expect(mfaPage.text.contains("We sent a code to a***@example.com."))

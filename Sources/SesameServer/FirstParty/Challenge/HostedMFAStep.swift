@@ -139,7 +139,8 @@ struct HostedMFAStep: Sendable {
         var response = services.pages.mfa(
             PageRenderer.MFAForm(
                 hiddenFields: authorization.formParameters, csrfToken: csrf.value, authSession: token,
-                methods: methods, sentTo: sentTo, totp: totp, errorKey: errorKey),
+                methods: methods, sentTo: sentTo, totp: totp, errorKey: errorKey,
+                redirectURI: authorization.redirectURI),
             locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
             status: status)
         if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }

@@ -26,6 +26,8 @@ extension PageRenderer {
         /// The logout parameters and the `confirm` marker, carried as hidden fields.
         var hiddenFields: [(name: String, value: String)]
         var csrfToken: String
+        /// The validated `post_logout_redirect_uri` the confirmed sign-out ends at, if any.
+        var redirectURI: String?
     }
 
     func logoutConfirmation(_ form: LogoutConfirmation, locales: [String]) -> Response {
@@ -39,6 +41,8 @@ extension PageRenderer {
             "csrf_token": form.csrfToken,
             "hidden": form.hiddenFields.map { ["name": $0.name, "value": $0.value] },
         ]
-        return html(library.render(context, withTemplate: LogoutConfirmationTemplate.name) ?? "", status: .ok)
+        return html(
+            library.render(context, withTemplate: LogoutConfirmationTemplate.name) ?? "", status: .ok,
+            policy: .allowingRedirects(to: form.redirectURI.map { [$0] } ?? []))
     }
 }

@@ -45,6 +45,8 @@ extension PageRenderer {
         /// Asking for a TOTP code.
         var totp = false
         var errorKey: String?
+        /// The registered redirect URI the sign-in ends at (``ContentSecurityPolicy``).
+        var redirectURI: String
     }
 
     func mfa(_ form: MFAForm, locales: [String], status: HTTPResponse.Status = .ok) -> Response {
@@ -72,6 +74,8 @@ extension PageRenderer {
             context["methods"] = form.methods.map { ["value": $0.rawValue, "label": t("mfa.method." + $0.rawValue)] }
         }
         if let errorKey = form.errorKey { context["error"] = t(errorKey) }
-        return html(library.render(context, withTemplate: MFATemplate.name) ?? "", status: status)
+        return html(
+            library.render(context, withTemplate: MFATemplate.name) ?? "", status: status,
+            policy: .allowingRedirects(to: [form.redirectURI]))
     }
 }
