@@ -11,13 +11,20 @@ import Darwin
 
 /// Kills a writer process (`CredentialStoreCrashWriter`) with SIGKILL in the middle of its writes,
 /// many times, and checks after each kill that every record is readable and holds a generation
-/// that is the old one or a newer one: never a torn or corrupt record (SPEC §1.4: atomic replace).
+/// that is the old one or a newer one: never a torn or corrupt record (SPEC §1.4: atomic replace),
+/// and never older than the last generation the writer reported as saved (a committed write —
+/// `save` returned after fsync and rename — is never lost).
 @Suite("EncryptedFileCredentialStore crash safety")
 struct EncryptedFileCredentialStoreCrashTests {
     static let recordNames = ["session.alice", "session.bob", "device-secret"]
 
-    @Test("records survive SIGKILL during writes: always old or new, never corrupt")
+    @Test("records survive SIGKILL during writes: always old or new, never corrupt (30 kills)")
     func killDuringWrites() async throws {
+        try await Self.killRepeatedly(30)
+    }
+
+    /// Kills the writer `kills` times; see the suite's description for what is checked.
+    static func killRepeatedly(_ kills: Int) async throws {
         let writer = try #require(
             Self.locateWriter(),
             "the CredentialStoreCrashWriter executable was not found next to the test bundle; run `swift build --build-tests`"
@@ -31,29 +38,49 @@ struct EncryptedFileCredentialStoreCrashTests {
         _ = try EncryptedFileCredentialStore(directory: directory, keySource: .keyFile(keyFile))
 
         var lastSeen: [String: Int] = [:]
-        for _ in 0..<30 {
-            let status = try await Self.runAndKill(
+        var corrupt = 0
+        var lost = 0
+        for _ in 0..<kills {
+            let run = try await Self.runAndKill(
                 writer, arguments: [directory.path, keyFile.path] + Self.recordNames, logDirectory: root)
-            #expect(status == .killed, "the writer stopped on its own: \(status)")
+            #expect(run.exit == .killed, "the writer stopped on its own: \(run.exit)")
 
             let store = try EncryptedFileCredentialStore(directory: directory, keySource: .keyFile(keyFile))
             let keys = try await store.keys()
             #expect(Set(keys).isSubset(of: Self.recordNames), "unexpected keys \(keys)")
             for name in Self.recordNames {
-                // A corrupt record would throw recordRemoved here and fail the test.
-                guard let data = try await store.load(name) else {
-                    #expect(lastSeen[name] == nil, "\(name) disappeared after generation \(lastSeen[name] ?? 0)")
+                let data: Data?
+                do {
+                    data = try await store.load(name)
+                } catch {
+                    corrupt += 1
+                    Issue.record("\(name) did not load after a kill: \(error)")
                     continue
                 }
-                let generation = try #require(Self.generation(in: data, name: name), "\(name) holds foreign contents")
+                guard let data else {
+                    #expect(lastSeen[name] == nil, "\(name) disappeared after generation \(lastSeen[name] ?? 0)")
+                    if run.committed > 0 { lost += 1 }
+                    continue
+                }
+                guard let generation = Self.generation(in: data, name: name) else {
+                    corrupt += 1
+                    Issue.record("\(name) holds foreign contents")
+                    continue
+                }
                 #expect(generation >= lastSeen[name, default: 0], "\(name) went back from \(lastSeen[name] ?? 0) to \(generation)")
+                if generation < run.committed {
+                    lost += 1
+                    Issue.record("\(name) holds generation \(generation) though the writer had saved \(run.committed)")
+                }
                 lastSeen[name] = generation
             }
         }
+        #expect(corrupt == 0)
+        #expect(lost == 0)
         // The kills must have interrupted real work, or the test proved nothing.
         let highest = lastSeen.values.max() ?? 0
         // Each run completes at least one generation and continues from the stored one.
-        #expect(highest >= 30, "the writer reached only generation \(highest) in 30 runs")
+        #expect(highest >= kills, "the writer reached only generation \(highest) in \(kills) runs")
     }
 
     /// The generation in a writer payload ("<name>|<generation>|padding"), `nil` if malformed.
@@ -79,8 +106,11 @@ struct EncryptedFileCredentialStoreCrashTests {
     }
 
     /// Starts `executable`, waits until it has completed its first generation, lets it run a
-    /// random short while longer, then kills it with SIGKILL.
-    static func runAndKill(_ executable: URL, arguments: [String], logDirectory: URL) async throws -> Exit {
+    /// random short while longer, then kills it with SIGKILL. `committed` is the last generation
+    /// it reported as saved before it died.
+    static func runAndKill(
+        _ executable: URL, arguments: [String], logDirectory: URL
+    ) async throws -> (exit: Exit, committed: Int) {
         let log = logDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
         let outputLog = log.appendingPathExtension("out")
         let errorLog = log.appendingPathExtension("err")
@@ -104,7 +134,11 @@ struct EncryptedFileCredentialStoreCrashTests {
                 exit = .exited(status, stderr: (try? String(contentsOf: errorLog, encoding: .utf8)) ?? "")
             }
         }
-        return exit
+        let reported = (try? String(contentsOf: outputLog, encoding: .utf8)) ?? ""
+        let committed = reported.split(separator: "\n").compactMap { line -> Int? in
+            line.hasPrefix("generation ") ? Int(line.dropFirst("generation ".count)) : nil
+        }.last ?? 0
+        return (exit, committed)
     }
 
     /// The writer built beside the test bundle (`.build/<triple>/debug/CredentialStoreCrashWriter`).
@@ -122,4 +156,19 @@ struct EncryptedFileCredentialStoreCrashTests {
         }
         return nil
     }
+}
+
+/// The long crash run: 1,000 kills (about two minutes on two cores). Tagged `slow` so a
+/// developer can leave it out (`swift test --skip "crash safety, 1,000 kills"`); CI runs it.
+@Suite("EncryptedFileCredentialStore crash safety, 1,000 kills", .tags(.slow))
+struct EncryptedFileCredentialStoreLongCrashTests {
+    @Test("1,000 SIGKILLs during writes: 0 corrupt and 0 lost committed records")
+    func thousandKills() async throws {
+        try await EncryptedFileCredentialStoreCrashTests.killRepeatedly(1_000)
+    }
+}
+
+extension Tag {
+    /// Suites that take minutes; CI runs them, developers may skip them.
+    @Tag static var slow: Self
 }
