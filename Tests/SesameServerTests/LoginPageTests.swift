@@ -103,19 +103,23 @@ struct LoginPageTests {
         }
     }
 
-    @Test("login_hint prefills the username; sign-up and reset pages are placeholders")
-    func hintAndPlaceholders() async throws {
+    @Test("login_hint prefills the username; sign-up and reset pages are forms with CSRF tokens")
+    func hintAndAccountPages() async throws {
         try await withTestServer { server in
             let browser = server.client()
             let page = try await OAuthFlow(browser: browser).authorize(.init(), extra: ["login_hint": "bob@example.com"])
             #expect(HTMLForm(html: page.text).fields["username"] == "bob@example.com")
             let signup = try await browser.get("/signup")
             #expect(signup.status == 200)
-            #expect(signup.text.contains("coming soon"))
-            #expect(!signup.text.contains("<form"))
+            #expect(HTMLForm(html: signup.text).action == "/signup")
+            #expect(HTMLForm(html: signup.text).fields["csrf_token"] == browser.cookie("sesame_csrf"))
             let reset = try await browser.get("/password-reset")
             #expect(reset.status == 200)
-            #expect(reset.text.contains("coming soon"))
+            #expect(HTMLForm(html: reset.text).action == "/password-reset")
+            // A POST without the CSRF pair is refused and changes nothing.
+            let forged = try await server.client().postForm("/signup", ["email": "x@example.com", "password": "long enough password"])
+            #expect(forged.status == 403)
+            #expect(try await server.store.user(login: "x@example.com") == nil)
         }
     }
 }

@@ -24,48 +24,14 @@ struct SignUpEndpoint: Sendable {
         }
         context.annotations.record(clientID: input.clientID)
 
-        let email = input.email.trimmingCharacters(in: .whitespaces).lowercased()
-        let username = (input.username ?? email).trimmingCharacters(in: .whitespaces).lowercased()
-        var violations = AccountValidation.readOnlyMembers(in: body.members, allowing: ["email"])
-        violations += [validation.email(email, field: "email")].compactMap { $0 }
-        if input.username != nil {
-            violations += [validation.username(username, field: "username")].compactMap { $0 }
-        }
-        violations += ProfileValidation.violations(of: input.profile)
-        violations += validation.password(input.password, field: "password", email: email, username: username)
-        if !violations.isEmpty { throw validation.failure(violations) }
-
-        // `user(login:)` matches usernames and emails, so neither may collide with the other.
-        if try await services.store.user(login: email) != nil { throw validation.emailTaken(field: "email") }
-        if username != email, try await services.store.user(login: username) != nil {
-            throw validation.failure([FieldViolation(field: "username", code: FieldErrorCode.taken)])
-        }
-
-        let now = services.now()
-        var claims = ProfileValidation.apply(input.profile, to: StandardClaims(sub: ""))
-        claims.updatedAt = Int(now.timeIntervalSince1970)
-        let user = UserRecord(
-            username: username, email: email, emailVerified: false,
-            passwordHash: try await services.credentials.hashPassword(input.password), claims: claims,
-            createdAt: now, updatedAt: now)
-        do {
-            try await services.store.createUser(user)
-        } catch StoreError.conflict(let field) {
-            // A concurrent sign-up won the race after the checks above.
-            if field == "email" { throw validation.emailTaken(field: "email") }
-            throw validation.failure([FieldViolation(field: "username", code: FieldErrorCode.taken)])
-        }
-        do {
-            try await VerificationCodes(services: services)
-                .issue(.emailVerification, for: user, to: email, locales: validation.locales)
-        } catch {
-            // Without the code the account could never be verified: undo the sign-up.
-            _ = try? await services.store.removeUser(id: user.id)
-            throw error
-        }
+        let user = try await AccountSelfService(services: services).signUp(
+            .init(
+                email: input.email, password: input.password, username: input.username, profile: input.profile,
+                members: body.members),
+            validation: validation)
         context.annotations.record(outcome: "signed_up")
         return JSONResponse.make(
-            SignUpResponse(sub: user.id, email: email, emailVerified: false), status: .created)
+            SignUpResponse(sub: user.id, email: user.email, emailVerified: false), status: .created)
     }
 
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -74,17 +40,8 @@ struct SignUpEndpoint: Sendable {
             EmailVerificationRequest.self, from: request, context: context, required: ["email", "code"],
             validation: validation
         ).value
-        let email = input.email.trimmingCharacters(in: .whitespaces).lowercased()
-        let user = try await services.store.user(login: email).flatMap { $0.email == email ? $0 : nil }
-        let record = try await VerificationCodes(services: services)
-            .redeem(.emailVerification, userID: user?.id, code: input.code, validation: validation)
-        guard var user, record.target == user.email else {
-            throw EndpointFailure(
-                .invalidVerificationCode, "The code was sent to another address; request a new code.")
-        }
-        user.emailVerified = true
-        user.updatedAt = services.now()
-        try await services.store.updateUser(user)
+        let user = try await AccountSelfService(services: services)
+            .confirmEmail(input.email, code: input.code, validation: validation)
         context.annotations.record(outcome: "email_verified")
         return JSONResponse.make(EmailVerificationStatus(email: user.email, emailVerified: true))
     }

@@ -69,6 +69,16 @@ struct LoginEndpoint: Sendable {
             return response
         }
 
+        return try await passwordAccepted(
+            for: user, authorization: authorization, client: client, request: request, context: context)
+    }
+
+    /// Continues a sign-in whose password was just proven (here, or by a hosted sign-up that
+    /// confirmed its email): the MFA step when one is required, else the session and the code.
+    func passwordAccepted(
+        for user: UserRecord, authorization: AuthorizationRequest, client: ClientRecord, request: Request,
+        context: SesameRequestContext
+    ) async throws -> Response {
         if let mfaStep = try await HostedMFAStep(services: services).begin(
             authorization: authorization, client: client, user: user, request: request, context: context)
         {
@@ -112,11 +122,13 @@ struct LoginEndpoint: Sendable {
         status: HTTPResponse.Status = .ok
     ) -> Response {
         let csrf = CSRFProtection.token(for: request)
+        let links = HostedAccountPages.links(for: authorization)
         var response = pages.login(
             PageRenderer.LoginForm(
                 clientName: client.name, hiddenFields: authorization.formParameters,
                 csrfToken: csrf.value, username: username, errorKey: errorKey,
-                redirectURI: authorization.redirectURI),
+                redirectURI: authorization.redirectURI, signUpHref: links.signUp,
+                passwordResetHref: links.passwordReset),
             locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
             status: status)
         if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: cookies.csrf(csrf.value))) }

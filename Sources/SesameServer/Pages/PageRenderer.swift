@@ -16,6 +16,7 @@ struct PageRenderer: Sendable {
         try library.register(MessageTemplate.source, named: MessageTemplate.name)
         try library.register(MFATemplate.source, named: MFATemplate.name)
         try library.register(LogoutConfirmationTemplate.source, named: LogoutConfirmationTemplate.name)
+        try library.register(AccountFormTemplate.source, named: AccountFormTemplate.name)
         self.library = library
         self.localizer = localizer
     }
@@ -30,6 +31,9 @@ struct PageRenderer: Sendable {
         var errorKey: String?
         /// The registered redirect URI the sign-in ends at (``ContentSecurityPolicy``).
         var redirectURI: String
+        /// The sign-up and password-reset pages, carrying the same authorization request.
+        var signUpHref = "/signup"
+        var passwordResetHref = "/password-reset"
     }
 
     func login(_ form: LoginForm, locales: [String], status: HTTPResponse.Status = .ok) -> Response {
@@ -47,6 +51,8 @@ struct PageRenderer: Sendable {
             "submit": t("login.submit"),
             "create_account": t("login.create_account"),
             "forgot_password": t("login.forgot_password"),
+            "signup_href": form.signUpHref,
+            "password_reset_href": form.passwordResetHref,
         ]
         if let errorKey = form.errorKey { context["error"] = t(errorKey) }
         return html(

@@ -33,11 +33,19 @@ enum SesameRouter {
         router.get("/logout", use: endSession.get)
         router.post("/logout", use: endSession.post)
 
-        let placeholders = PlaceholderPagesEndpoint(pages: services.pages)
         FirstPartyRoutes.register(on: router, services: services)
         AccountRoutes.register(on: router, services: services)
-        router.get("/signup", use: placeholders.signUp)
-        router.get("/password-reset", use: placeholders.passwordReset)
+
+        let signUp = SignUpPage(services: services)
+        router.get("/signup", use: signUp.get)
+        router.post("/signup", use: signUp.post)
+        let verification = EmailVerificationPage(services: services)
+        router.get("/verify-email", use: verification.get)
+        router.post("/verify-email", use: verification.post)
+        let reset = PasswordResetPage(services: services)
+        router.get("/password-reset", use: reset.get)
+        router.post("/password-reset", use: reset.post)
+        router.post("/password-reset/confirm", use: reset.confirm)
         return router
     }
 }

@@ -73,15 +73,15 @@ struct LocalizedLoginPageTests {
         #expect(page.text.contains(#"<button type="submit">Sign in</button>"#))
     }
 
-    @Test("the placeholder pages follow Accept-Language, right-to-left for Arabic")
-    func placeholderPages() async throws {
+    @Test("the sign-up and password-reset pages follow Accept-Language, right-to-left for Arabic")
+    func accountPages() async throws {
         let server = try SharedTestServer.server()
         let signUp = try await server.client().get("/signup", headers: ["Accept-Language": "ar-EG"])
         #expect(signUp.text.contains(Self.htmlOpenTag("ar")))
-        #expect(signUp.text.contains(try Self.text("ar", "signup.body")))
+        #expect(signUp.text.contains(try #require(AccountPageStrings.tables["ar"]?["signup.intro"]).htmlEscaped))
         let reset = try await server.client().get("/password-reset", headers: ["Accept-Language": "pt-BR"])
         #expect(reset.text.contains(Self.htmlOpenTag("pt")))
-        #expect(reset.text.contains(try Self.text("pt", "password_reset.body")))
+        #expect(reset.text.contains(try #require(AccountPageStrings.tables["pt"]?["password_reset.intro"]).htmlEscaped))
     }
 
     @Test("discovery advertises the 19 locales as ui_locales_supported")

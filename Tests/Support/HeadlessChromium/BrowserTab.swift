@@ -77,6 +77,34 @@ public struct BrowserTab: Sendable {
         guard clicked.bool == true else { throw DevToolsPipe.CommandError(description: "nothing matches \(selector)") }
     }
 
+    /// Submits like ``submit(_:)`` and waits until a new document has replaced this one and
+    /// loaded (the current one is marked first, so a submission that goes nowhere — blocked by
+    /// the browser, say — times out instead of passing for the old page).
+    public func submitAndWait(_ selector: String = "button[type=submit]", timeout: Duration = .seconds(15)) async throws {
+        try await evaluate("window.__sesameOldDocument = true")
+        try await submit(selector)
+        try await waitForNewDocument(timeout: timeout)
+    }
+
+    /// Runs `script` (a click on a link, say) and waits for the document it leads to.
+    public func runAndWait(_ script: String, timeout: Duration = .seconds(15)) async throws {
+        try await evaluate("window.__sesameOldDocument = true")
+        try await evaluate(script)
+        try await waitForNewDocument(timeout: timeout)
+    }
+
+    private func waitForNewDocument(timeout: Duration) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            let loaded = try? await evaluate(
+                "window.__sesameOldDocument === undefined && document.readyState === 'complete'")
+            if loaded?.bool == true { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Timeout(description: "no new page within \(timeout); the browser is at \((try? await url()) ?? "?")")
+    }
+
     /// Waits until the URL satisfies `predicate` and the page has loaded; returns the URL.
     @discardableResult
     public func waitForURL(

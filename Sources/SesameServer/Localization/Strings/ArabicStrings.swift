@@ -19,11 +19,9 @@ enum ArabicStrings {
         // Signed-out page
         "signed_out.title": "تم تسجيل الخروج",
         "signed_out.body": "تم تسجيل خروجك. يمكنك إغلاق هذه النافذة.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "إنشاء حساب",
-        "signup.body": "سيتوفر إنشاء الحسابات ذاتيًا قريبًا. وحتى ذلك الحين، يُرجى مطالبة المسؤول بإنشاء حساب لك.",
         "password_reset.title": "إعادة تعيين كلمة المرور",
-        "password_reset.body": "ستتوفر إعادة تعيين كلمة المرور ذاتيًا قريبًا. وحتى ذلك الحين، يُرجى مطالبة المسؤول بإعادة تعيين كلمة المرور الخاصة بك.",
         "common.back_to_sign_in": "العودة إلى تسجيل الدخول",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "تأكيد عنوان بريدك الإلكتروني",

@@ -19,11 +19,9 @@ enum DanishStrings {
         // Signed-out page
         "signed_out.title": "Du er logget ud",
         "signed_out.body": "Du er blevet logget ud. Du kan lukke dette vindue.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Opret en konto",
-        "signup.body": "Selvbetjent oprettelse af konti kommer snart. Indtil da kan du bede din administrator om at oprette en konto til dig.",
         "password_reset.title": "Nulstil din adgangskode",
-        "password_reset.body": "Selvbetjent nulstilling af adgangskoden kommer snart. Indtil da kan du bede din administrator om at nulstille din adgangskode.",
         "common.back_to_sign_in": "Tilbage til login",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Bekræft din e-mailadresse",

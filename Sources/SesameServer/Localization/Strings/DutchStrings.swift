@@ -18,11 +18,9 @@ enum DutchStrings {
         // Signed-out page
         "signed_out.title": "U bent uitgelogd",
         "signed_out.body": "U bent uitgelogd. U kunt dit venster nu sluiten.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Account aanmaken",
-        "signup.body": "Zelf een account aanmaken is binnenkort mogelijk. Vraag tot die tijd uw beheerder om een account voor u aan te maken.",
         "password_reset.title": "Wachtwoord opnieuw instellen",
-        "password_reset.body": "Zelf uw wachtwoord opnieuw instellen is binnenkort mogelijk. Vraag tot die tijd uw beheerder om uw wachtwoord opnieuw in te stellen.",
         "common.back_to_sign_in": "Terug naar inloggen",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Bevestig uw e-mailadres",

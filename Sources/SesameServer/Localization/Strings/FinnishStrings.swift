@@ -19,11 +19,9 @@ enum FinnishStrings {
         // Signed-out page
         "signed_out.title": "Olet kirjautunut ulos",
         "signed_out.body": "Sinut on kirjattu ulos. Voit sulkea tämän ikkunan.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Luo tili",
-        "signup.body": "Pian voit rekisteröityä itse. Siihen asti pyydä järjestelmänvalvojaa luomaan sinulle tili.",
         "password_reset.title": "Palauta salasana",
-        "password_reset.body": "Pian voit palauttaa salasanasi itse. Siihen asti pyydä järjestelmänvalvojaa palauttamaan salasanasi.",
         "common.back_to_sign_in": "Takaisin kirjautumiseen",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Vahvista sähköpostiosoitteesi",

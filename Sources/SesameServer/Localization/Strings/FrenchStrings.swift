@@ -18,11 +18,9 @@ enum FrenchStrings {
         // Signed-out page
         "signed_out.title": "Déconnexion effectuée",
         "signed_out.body": "Votre session a été fermée. Vous pouvez fermer cette fenêtre.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Créer un compte",
-        "signup.body": "L'inscription en libre-service sera bientôt disponible. En attendant, demandez à votre administrateur de vous créer un compte.",
         "password_reset.title": "Réinitialiser votre mot de passe",
-        "password_reset.body": "La réinitialisation du mot de passe en libre-service sera bientôt disponible. En attendant, demandez à votre administrateur de réinitialiser votre mot de passe.",
         "common.back_to_sign_in": "Retour à la connexion",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Confirmez votre adresse e-mail",

@@ -18,11 +18,9 @@ enum GermanStrings {
         // Signed-out page
         "signed_out.title": "Sie sind abgemeldet",
         "signed_out.body": "Sie wurden abgemeldet. Sie können dieses Fenster jetzt schließen.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Konto erstellen",
-        "signup.body": "Die Selbstregistrierung ist bald verfügbar. Bitten Sie bis dahin Ihren Administrator, ein Konto für Sie anzulegen.",
         "password_reset.title": "Passwort zurücksetzen",
-        "password_reset.body": "Das selbstständige Zurücksetzen des Passworts ist bald verfügbar. Bitten Sie bis dahin Ihren Administrator, Ihr Passwort zurückzusetzen.",
         "common.back_to_sign_in": "Zurück zur Anmeldung",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Bestätigen Sie Ihre E-Mail-Adresse",

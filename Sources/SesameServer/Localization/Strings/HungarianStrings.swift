@@ -18,11 +18,9 @@ enum HungarianStrings {
         // Signed-out page
         "signed_out.title": "Kijelentkezett",
         "signed_out.body": "Sikeresen kijelentkezett. Bezárhatja ezt az ablakot.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Fiók létrehozása",
-        "signup.body": "Hamarosan saját maga is regisztrálhat. Addig kérje meg a rendszergazdát, hogy hozzon létre Önnek egy fiókot.",
         "password_reset.title": "Jelszó visszaállítása",
-        "password_reset.body": "Hamarosan saját maga is visszaállíthatja a jelszavát. Addig kérje meg a rendszergazdát, hogy állítsa vissza a jelszavát.",
         "common.back_to_sign_in": "Vissza a bejelentkezéshez",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Erősítse meg e-mail-címét",

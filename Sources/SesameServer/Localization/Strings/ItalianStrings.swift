@@ -18,11 +18,9 @@ enum ItalianStrings {
         // Signed-out page
         "signed_out.title": "Disconnessione effettuata",
         "signed_out.body": "La disconnessione è stata effettuata. Ora può chiudere questa finestra.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Crea un account",
-        "signup.body": "La registrazione autonoma sarà disponibile a breve. Nel frattempo, chieda al suo amministratore di creare un account per lei.",
         "password_reset.title": "Reimpostazione della password",
-        "password_reset.body": "La reimpostazione autonoma della password sarà disponibile a breve. Nel frattempo, chieda al suo amministratore di reimpostare la password.",
         "common.back_to_sign_in": "Torna all'accesso",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Confermi il suo indirizzo email",

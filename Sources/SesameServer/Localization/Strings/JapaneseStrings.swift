@@ -18,11 +18,9 @@ enum JapaneseStrings {
         // Signed-out page
         "signed_out.title": "サインアウトしました",
         "signed_out.body": "サインアウトしました。このウィンドウは閉じてかまいません。",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "アカウントを作成",
-        "signup.body": "セルフサービスでのアカウント登録は近日提供予定です。それまでは、管理者にアカウントの作成を依頼してください。",
         "password_reset.title": "パスワードのリセット",
-        "password_reset.body": "セルフサービスでのパスワードリセットは近日提供予定です。それまでは、管理者にパスワードのリセットを依頼してください。",
         "common.back_to_sign_in": "サインインに戻る",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "メールアドレスの確認",

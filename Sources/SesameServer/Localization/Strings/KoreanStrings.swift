@@ -18,11 +18,9 @@ enum KoreanStrings {
         // Signed-out page
         "signed_out.title": "로그아웃되었습니다",
         "signed_out.body": "로그아웃되었습니다. 이 창을 닫아도 됩니다.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "계정 만들기",
-        "signup.body": "직접 가입하는 기능이 곧 제공될 예정입니다. 그때까지는 관리자에게 계정을 만들어 달라고 요청하세요.",
         "password_reset.title": "비밀번호 재설정",
-        "password_reset.body": "비밀번호를 직접 재설정하는 기능이 곧 제공될 예정입니다. 그때까지는 관리자에게 비밀번호 재설정을 요청하세요.",
         "common.back_to_sign_in": "로그인으로 돌아가기",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "이메일 주소를 확인하세요",

@@ -146,8 +146,12 @@ enum LogoutStrings {
 
 extension StringTables {
     /// The tables ``StringTableLocalizer`` serves by default: ``all`` with each locale's
-    /// ``LogoutStrings`` added (a key of the main tables wins, though none is shared).
-    public static let served: [String: [String: String]] = all.merging(
-        LogoutStrings.tables.filter { all[$0.key] != nil }
-    ) { main, logout in main.merging(logout) { mainValue, _ in mainValue } }
+    /// ``LogoutStrings`` and ``AccountPageStrings`` added (a key of the main tables wins, though
+    /// none is shared).
+    public static let served: [String: [String: String]] = [LogoutStrings.tables, AccountPageStrings.tables]
+        .reduce(all) { served, feature in
+            served.merging(feature.filter { all[$0.key] != nil }) { main, extra in
+                main.merging(extra) { mainValue, _ in mainValue }
+            }
+        }
 }

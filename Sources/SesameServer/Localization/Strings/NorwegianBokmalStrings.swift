@@ -18,11 +18,9 @@ enum NorwegianBokmalStrings {
         // Signed-out page
         "signed_out.title": "Du er logget av",
         "signed_out.body": "Du har blitt logget av. Du kan lukke dette vinduet.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Opprett en konto",
-        "signup.body": "Snart kan du registrere deg selv. Inntil da kan du be administratoren din om å opprette en konto for deg.",
         "password_reset.title": "Tilbakestill passordet",
-        "password_reset.body": "Snart kan du tilbakestille passordet selv. Inntil da kan du be administratoren din om å tilbakestille passordet ditt.",
         "common.back_to_sign_in": "Tilbake til pålogging",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Bekreft e-postadressen din",

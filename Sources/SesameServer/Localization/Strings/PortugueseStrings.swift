@@ -18,11 +18,9 @@ enum PortugueseStrings {
         // Signed-out page
         "signed_out.title": "Sessão encerrada",
         "signed_out.body": "Sua sessão foi encerrada. Você já pode fechar esta janela.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Criar uma conta",
-        "signup.body": "O cadastro por conta própria estará disponível em breve. Até lá, peça ao seu administrador para criar uma conta para você.",
         "password_reset.title": "Redefinir sua senha",
-        "password_reset.body": "A redefinição de senha por conta própria estará disponível em breve. Até lá, peça ao seu administrador para redefinir sua senha.",
         "common.back_to_sign_in": "Voltar para o login",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Confirme seu endereço de e-mail",

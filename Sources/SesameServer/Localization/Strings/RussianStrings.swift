@@ -18,11 +18,9 @@ enum RussianStrings {
         // Signed-out page
         "signed_out.title": "Вы вышли из системы",
         "signed_out.body": "Выход из системы выполнен. Это окно можно закрыть.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Создать аккаунт",
-        "signup.body": "Самостоятельная регистрация скоро появится. А пока попросите администратора создать для вас аккаунт.",
         "password_reset.title": "Сброс пароля",
-        "password_reset.body": "Самостоятельный сброс пароля скоро появится. А пока попросите администратора сбросить ваш пароль.",
         "common.back_to_sign_in": "Вернуться ко входу",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Подтвердите адрес электронной почты",

@@ -19,11 +19,9 @@ enum SimplifiedChineseStrings {
         // Signed-out page
         "signed_out.title": "您已退出登录",
         "signed_out.body": "您已退出登录。现在可以关闭此窗口。",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "创建账户",
-        "signup.body": "自助注册功能即将推出。在此之前，请联系您的管理员为您创建账户。",
         "password_reset.title": "重置密码",
-        "password_reset.body": "自助重置密码功能即将推出。在此之前，请联系您的管理员为您重置密码。",
         "common.back_to_sign_in": "返回登录",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "请确认您的电子邮件地址",

@@ -18,11 +18,9 @@ enum SlovakStrings {
         // Signed-out page
         "signed_out.title": "Odhlásenie prebehlo úspešne",
         "signed_out.body": "Boli ste odhlásení. Toto okno môžete zavrieť.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Vytvoriť účet",
-        "signup.body": "Samoobslužná registrácia bude čoskoro k dispozícii. Dovtedy požiadajte svojho správcu, aby vám vytvoril účet.",
         "password_reset.title": "Obnovenie hesla",
-        "password_reset.body": "Samoobslužné obnovenie hesla bude čoskoro k dispozícii. Dovtedy požiadajte svojho správcu, aby vám obnovil heslo.",
         "common.back_to_sign_in": "Späť na prihlásenie",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Potvrďte svoju e-mailovú adresu",

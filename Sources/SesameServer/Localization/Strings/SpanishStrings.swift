@@ -18,11 +18,9 @@ enum SpanishStrings {
         // Signed-out page
         "signed_out.title": "Ha cerrado la sesión",
         "signed_out.body": "Se ha cerrado su sesión. Puede cerrar esta ventana.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Crear una cuenta",
-        "signup.body": "El registro autónomo estará disponible próximamente. Mientras tanto, pida a su administrador que le cree una cuenta.",
         "password_reset.title": "Restablecer la contraseña",
-        "password_reset.body": "El restablecimiento autónomo de la contraseña estará disponible próximamente. Mientras tanto, pida a su administrador que restablezca su contraseña.",
         "common.back_to_sign_in": "Volver al inicio de sesión",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Confirme su dirección de correo electrónico",

@@ -19,11 +19,9 @@ enum SwedishStrings {
         // Signed-out page
         "signed_out.title": "Du är utloggad",
         "signed_out.body": "Du har loggats ut. Du kan stänga det här fönstret.",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "Skapa ett konto",
-        "signup.body": "Snart kan du själv registrera ett konto. Till dess kan du be din administratör att skapa ett konto åt dig.",
         "password_reset.title": "Återställ lösenordet",
-        "password_reset.body": "Snart kan du själv återställa ditt lösenord. Till dess kan du be din administratör att återställa det åt dig.",
         "common.back_to_sign_in": "Tillbaka till inloggningen",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "Bekräfta din e-postadress",

@@ -19,11 +19,9 @@ enum TraditionalChineseStrings {
         // Signed-out page
         "signed_out.title": "您已登出",
         "signed_out.body": "您已登出。現在可以關閉此視窗。",
-        // Sign-up and password-reset placeholder pages
+        // Sign-up and password-reset page titles
         "signup.title": "建立帳戶",
-        "signup.body": "自助註冊功能即將推出。在此之前，請聯絡您的管理員為您建立帳戶。",
         "password_reset.title": "重設密碼",
-        "password_reset.body": "自助重設密碼功能即將推出。在此之前，請聯絡您的管理員為您重設密碼。",
         "common.back_to_sign_in": "返回登入",
         // Email and SMS messages ({code} is the one-time code)
         "message.email_verification.subject": "請確認您的電子郵件地址",

@@ -18,8 +18,8 @@ enum LoginTemplate {
         <button type="submit">{{submit}}</button>
         </form>
         <div class="links">
-        <a href="/signup">{{create_account}}</a>
-        <a href="/password-reset">{{forgot_password}}</a>
+        <a href="{{signup_href}}">{{create_account}}</a>
+        <a href="{{password_reset_href}}">{{forgot_password}}</a>
         </div>
         """)
 }

@@ -17,10 +17,14 @@ enum PageLayout {
         main{max-width:24rem;margin:4rem auto;background:#fff;padding:2rem;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.1)}
         h1{font-size:1.4rem;margin:0 0 1rem}
         label{display:block;margin:1rem 0 .3rem;font-weight:600}
-        input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #b8bcc4;border-radius:6px;font-size:1rem}
+        input[type=text],input[type=password],input[type=email]{width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #b8bcc4;border-radius:6px;font-size:1rem}
         button{margin-top:1.5rem;width:100%;padding:.7rem;border:0;border-radius:6px;background:#2457d6;color:#fff;font-size:1rem}
         .error{background:#fdecea;color:#8a1c12;padding:.7rem;border-radius:6px}
-        .links{margin-top:1.5rem;display:flex;justify-content:space-between;font-size:.9rem}
+        .error p{margin:.2rem 0}
+        .hint{font-size:.85rem;color:#555;margin:.3rem 0 0}
+        button.secondary{background:#fff;color:#2457d6;border:1px solid #2457d6;margin-top:.7rem}
+        input[aria-invalid=true]{border-color:#8a1c12}
+        .links{margin-top:1.5rem;display:flex;justify-content:space-between;gap:1rem;font-size:.9rem}
         code{background:#f0f1f3;padding:.1rem .3rem;border-radius:4px}
         </style>
         </head>

@@ -1,0 +1,145 @@
+import Foundation
+import SesameProtocol
+
+/// The account self-service operations (sign-up, email confirmation, password reset), once,
+/// for both faces that offer them: the JSON API under `/api/` (``SignUpEndpoint``,
+/// ``PasswordResetEndpoint``) and the hosted pages (``HostedAccountPages``). Failures are
+/// ``EndpointFailure``s with field details in the caller's language; each face renders them
+/// its own way.
+struct AccountSelfService: Sendable {
+    let services: ServerServices
+
+    /// What a sign-up asks for.
+    struct SignUp: Sendable {
+        var email: String
+        var password: String
+        var username: String?
+        var profile: ProfileUpdate
+        /// JSON members present in the request, to refuse read-only claims (``ProfileUpdate``).
+        var members: Set<String> = []
+    }
+
+    /// Creates an unverified account and emails it an `email_verification` code. The account
+    /// can sign in at once (verification is not a sign-in precondition).
+    func signUp(_ input: SignUp, validation: AccountValidation) async throws -> UserRecord {
+        let email = input.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let username = (input.username ?? email).trimmingCharacters(in: .whitespaces).lowercased()
+        var violations = AccountValidation.readOnlyMembers(in: input.members, allowing: ["email"])
+        violations += [validation.email(email, field: "email")].compactMap { $0 }
+        if input.username != nil {
+            violations += [validation.username(username, field: "username")].compactMap { $0 }
+        }
+        violations += ProfileValidation.violations(of: input.profile)
+        violations += validation.password(input.password, field: "password", email: email, username: username)
+        if !violations.isEmpty { throw validation.failure(violations) }
+
+        // `user(login:)` matches usernames and emails, so neither may collide with the other.
+        if try await services.store.user(login: email) != nil { throw validation.emailTaken(field: "email") }
+        if username != email, try await services.store.user(login: username) != nil {
+            throw validation.failure([FieldViolation(field: "username", code: FieldErrorCode.taken)])
+        }
+
+        let now = services.now()
+        var claims = ProfileValidation.apply(input.profile, to: StandardClaims(sub: ""))
+        claims.updatedAt = Int(now.timeIntervalSince1970)
+        let user = UserRecord(
+            username: username, email: email, emailVerified: false,
+            passwordHash: try await services.credentials.hashPassword(input.password), claims: claims,
+            createdAt: now, updatedAt: now)
+        do {
+            try await services.store.createUser(user)
+        } catch StoreError.conflict(let field) {
+            // A concurrent sign-up won the race after the checks above.
+            if field == "email" { throw validation.emailTaken(field: "email") }
+            throw validation.failure([FieldViolation(field: "username", code: FieldErrorCode.taken)])
+        }
+        do {
+            try await VerificationCodes(services: services)
+                .issue(.emailVerification, for: user, to: email, locales: validation.locales)
+        } catch {
+            // Without the code the account could never be verified: undo the sign-up.
+            _ = try? await services.store.removeUser(id: user.id)
+            throw error
+        }
+        return user
+    }
+
+    /// Redeems an `email_verification` code and marks the address verified.
+    func confirmEmail(_ email: String, code: String, validation: AccountValidation) async throws -> UserRecord {
+        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
+        let found = try await user(email: email)
+        let record = try await VerificationCodes(services: services)
+            .redeem(.emailVerification, userID: found?.id, code: code, validation: validation)
+        guard var user = found, record.target == user.email else {
+            throw EndpointFailure(
+                .invalidVerificationCode, "The code was sent to another address; request a new code.")
+        }
+        user.emailVerified = true
+        user.updatedAt = services.now()
+        try await services.store.updateUser(user)
+        return user
+    }
+
+    /// Sends a new `email_verification` code to an unverified address. Like a reset request it
+    /// answers the same whether or not such an account exists.
+    func resendVerification(to email: String, locales: [String]) async throws {
+        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let user = try await user(email: email), !user.emailVerified else { return }
+        try await quietly {
+            try await VerificationCodes(services: services).issue(.emailVerification, for: user, to: email, locales: locales)
+        }
+    }
+
+    /// Emails a `password_reset` code when `email` belongs to an account; answers the same
+    /// either way (no account enumeration).
+    func requestPasswordReset(_ email: String, locales: [String]) async throws {
+        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let user = try await user(email: email) else { return }
+        try await quietly {
+            try await VerificationCodes(services: services).issue(
+                .passwordReset, for: user, to: user.email,
+                locales: user.claims.locale.map { [$0] + locales } ?? locales)
+        }
+    }
+
+    /// Sets a new password with a `password_reset` code: revokes the user's refresh tokens and
+    /// browser sessions and marks the email verified (the code proved control of the address).
+    /// The policy is checked before the code, so a rejected password does not use the code up.
+    func resetPassword(
+        _ email: String, code: String, newPassword: String, validation: AccountValidation
+    ) async throws -> UserRecord {
+        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
+        let found = try await user(email: email)
+        let violations = validation.password(
+            newPassword, field: "new_password", email: email, username: found?.username)
+        if !violations.isEmpty { throw validation.failure(violations) }
+
+        let record = try await VerificationCodes(services: services)
+            .redeem(.passwordReset, userID: found?.id, code: code, validation: validation)
+        guard var user = found, record.target == user.email else {
+            throw EndpointFailure(
+                .invalidVerificationCode, "The code was sent to another address; request a new code.")
+        }
+        let now = services.now()
+        user.passwordHash = try await services.credentials.hashPassword(newPassword)
+        user.emailVerified = true
+        user.updatedAt = now
+        try await services.store.updateUser(user)
+        try await services.accountStore.revokeAllTokens(userID: user.id, now: now)
+        return user
+    }
+
+    /// The user whose email (not username) is `email`.
+    func user(email: String) async throws -> UserRecord? {
+        guard !email.isEmpty else { return nil }
+        return try await services.store.user(login: email).flatMap { $0.email == email ? $0 : nil }
+    }
+
+    /// Runs a send whose failure must not show (it would reveal that the account exists); the
+    /// failure is already logged by ``VerificationCodes``.
+    private func quietly(_ send: () async throws -> Void) async throws {
+        do {
+            try await send()
+        } catch let failure as EndpointFailure where failure.code == .temporarilyUnavailable {}
+    }
+}

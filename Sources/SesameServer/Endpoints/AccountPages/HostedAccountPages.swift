@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SesameProtocol
+
+/// What the hosted account pages share (``SignUpPage``, ``EmailVerificationPage``,
+/// ``PasswordResetPage``): the authorization request the user came from, the CSRF check, and
+/// how a failure of ``AccountSelfService`` is shown in the form.
+///
+/// The login page links here with its authorization request in the query (``links(for:)``);
+/// the pages carry it in hidden fields, validated again from scratch on every request, so a
+/// sign-up can end where the sign-in would have (at the client's registered redirect URI) and
+/// "Back to sign in" returns to the same request. Without one the pages work on their own.
+struct HostedAccountPages: Sendable {
+    let services: ServerServices
+
+    /// The authorization request carried by a page, when it is present and still valid.
+    struct Carried {
+        var authorization: AuthorizationRequest
+        var client: ClientRecord
+
+        /// `/authorize?…`: the sign-in this page came from.
+        var signInHref: String { "/authorize?" + FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) }) }
+    }
+
+    /// The links of the login page: the sign-up and reset pages with the same request.
+    static func links(for authorization: AuthorizationRequest) -> (signUp: String, passwordReset: String) {
+        let query = FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) })
+        return ("/signup?" + query, "/password-reset?" + query)
+    }
+
+    /// The request in `parameters` (a page's query or form), if it validates; anything else is
+    /// ignored and the page works on its own.
+    func carried(in parameters: [String: String]) async -> Carried? {
+        let authorizationParameters = parameters.filter { AuthorizationRequest.parameterNames.contains($0.key) }
+        guard authorizationParameters["client_id"] != nil,
+            let (authorization, client) = try? await services.requestValidator.validate(authorizationParameters)
+        else { return nil }
+        return Carried(authorization: authorization, client: client)
+    }
+
+    /// The query of a GET (a malformed one counts as empty).
+    func query(of request: Request) -> [String: String] { FormRequest.query(of: request) ?? [:] }
+
+    /// A submitted form, or the error page that refuses it.
+    enum Submission {
+        case form([String: String])
+        case refused(Response)
+    }
+
+    /// The form of a POST, or the error page when it is not a form or fails the CSRF check.
+    func form(of request: Request, context: SesameRequestContext) async throws -> Submission {
+        let responder = AuthorizationResponder(services: services)
+        let form: [String: String]
+        do {
+            form = try await FormRequest.body(of: request, context: context)
+        } catch let failure as EndpointFailure {
+            return .refused(responder.errorPage(failure.code, failure.description ?? "", request: request, context: context))
+        }
+        guard CSRFProtection.verify(request: request, form: form) else {
+            return .refused(
+                responder.errorPage(
+                    .csrfFailed, "The CSRF cookie and form field are missing or differ.", request: request,
+                    context: context, uiLocales: form["ui_locales"]))
+        }
+        return .form(form)
+    }
+
+    /// The languages of a page: the carried `ui_locales`, then `Accept-Language`.
+    func locales(_ request: Request, _ carried: Carried?) -> [String] {
+        LocalePreference.from(request: request, uiLocales: carried?.authorization.uiLocales)
+    }
+
+    /// Renders `form` with the CSRF token (setting the cookie when new), the carried request in
+    /// hidden fields, and the CSP form target of its redirect URI.
+    func render(
+        _ form: PageRenderer.AccountForm, carried: Carried?, request: Request, status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let csrf = CSRFProtection.token(for: request)
+        var form = form
+        form.csrfToken = csrf.value
+        form.hiddenFields = (carried?.authorization.formParameters ?? []) + form.hiddenFields
+        form.redirectURI = carried?.authorization.redirectURI
+        if let carried { form.links.append((labelKey: "common.back_to_sign_in", href: carried.signInHref)) }
+        var response = services.pages.account(form, locales: locales(request, carried), status: status)
+        if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }
+        return response
+    }
+
+    /// How a refused submission is shown: the code's message and each field's, with the
+    /// status the JSON API would answer (and `Retry-After` when it says when to retry).
+    static func failure(_ failure: EndpointFailure) -> (
+        messageKey: String, fieldMessages: [(field: String, message: String)], status: HTTPResponse.Status
+    ) {
+        let fields = (failure.details ?? []).map { (field: $0.field, message: $0.message) }
+        let key = fields.isEmpty ? failure.code.messageKey : "page.error"
+        return (key, fields, failure.status ?? HTTPResponse.Status(code: failure.code.httpStatus))
+    }
+
+    /// `response` with the `Retry-After` of `failure`, if it has one.
+    static func addingRetryAfter(_ response: Response, from failure: EndpointFailure) -> Response {
+        guard let retryAfter = failure.retryAfter else { return response }
+        var response = response
+        response.headers[.retryAfter] = String(retryAfter)
+        return response
+    }
+
+    /// The validation context of a page's submission, in the page's languages.
+    func validation(_ request: Request, _ carried: Carried?) -> AccountValidation {
+        AccountValidation(localizer: services.localizer, locales: locales(request, carried))
+    }
+}

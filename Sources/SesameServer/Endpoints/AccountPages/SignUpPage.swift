@@ -1,0 +1,66 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SesameProtocol
+
+/// The hosted sign-up page, `GET`/`POST /signup` (linked from the login page): email, optional
+/// name and password, checked by the same rules as `POST /api/signup` (``AccountSelfService``).
+/// A new account gets an emailed code and the page asks for it (``EmailVerificationPage``);
+/// a refused submission shows each field's message and keeps what was typed, except the
+/// password.
+struct SignUpPage: Sendable {
+    let pages: HostedAccountPages
+
+    init(services: ServerServices) { pages = HostedAccountPages(services: services) }
+
+    func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let carried = await pages.carried(in: pages.query(of: request))
+        return pages.render(Self.form(), carried: carried, request: request)
+    }
+
+    func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form: [String: String]
+        switch try await pages.form(of: request, context: context) {
+        case .form(let parameters): form = parameters
+        case .refused(let errorPage): return errorPage
+        }
+        let carried = await pages.carried(in: form)
+        if let carried { context.annotations.record(clientID: carried.client.clientID) }
+        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        let user: UserRecord
+        do {
+            user = try await AccountSelfService(services: pages.services).signUp(
+                .init(
+                    email: email, password: form["password"] ?? "", username: nil,
+                    profile: ProfileUpdate(name: name.isEmpty ? nil : name)),
+                validation: pages.validation(request, carried))
+        } catch let failure as EndpointFailure {
+            context.annotations.record(outcome: "signup_refused")
+            let shown = HostedAccountPages.failure(failure)
+            var page = Self.form(email: email, name: name)
+            page.failure = (shown.messageKey, shown.fieldMessages)
+            return HostedAccountPages.addingRetryAfter(
+                pages.render(page, carried: carried, request: request, status: shown.status), from: failure)
+        }
+        context.annotations.record(outcome: "signed_up")
+        return pages.render(
+            EmailVerificationPage.codeForm(email: user.email, noticeKey: "verify.sent"), carried: carried,
+            request: request)
+    }
+
+    static func form(email: String = "", name: String = "") -> PageRenderer.AccountForm {
+        PageRenderer.AccountForm(
+            titleKey: "signup.title", noticeKey: "signup.intro", action: "/signup",
+            fields: [
+                .init(name: "email", labelKey: "account.email", kind: .email, value: email, autocomplete: "email"),
+                .init(
+                    name: "name", labelKey: "account.name", kind: .text, value: name, autocomplete: "name",
+                    required: false),
+                .init(
+                    name: "password", labelKey: "login.password", kind: .password, autocomplete: "new-password",
+                    hintKey: "account.password_hint"),
+            ],
+            submitKey: "signup.submit")
+    }
+}
