@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SesameProtocol
 import Testing
 
@@ -193,5 +194,45 @@ struct SessionTests {
                 return
             }
         }
+    }
+}
+
+/// A store whose removals fail (a full disk, a locked keychain), for the best-effort writes of
+/// ``SessionRegistry``.
+struct RemovalFailingStore: CredentialStore {
+    let inner = InMemoryCredentialStore()
+    func load(_ key: String) async throws(CredentialStoreError) -> Data? { try await inner.load(key) }
+    func save(_ data: Data, for key: String) async throws(CredentialStoreError) { try await inner.save(data, for: key) }
+    func remove(_ key: String) async throws(CredentialStoreError) { throw .unavailable("the disk is full") }
+    func keys() async throws(CredentialStoreError) -> [String] { try await inner.keys() }
+}
+
+@Suite("Session store failures are logged, never dropped")
+struct SessionStoreFailureTests {
+    @Test("a logout whose record cannot be removed still signs out, and the log says what failed")
+    func failedRemovalIsLogged() async throws {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+        let capture = LogCapture()
+        let logger = Logger(label: "sesame-test") { _ in CapturingLogHandler(capture: capture) }
+        let provider = FakeProvider(clock: clock)
+        let client = makeClient(provider, store: RemovalFailingStore(), clock: clock, logger: logger)
+        _ = try await client.signIn(with: headlessAgent(provider))
+        _ = try await client.logout(revoke: false)
+        #expect(await client.accounts().isEmpty)
+        #expect(capture.lines.contains { $0.contains("could not remove a session record") && $0.contains("the disk is full") })
+    }
+}
+
+extension SessionStoreFailureTests {
+    @Test("an undecodable record that cannot be removed is reported and logged, and the client starts empty")
+    func undecodableRecordRemovalIsLogged() async throws {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+        let capture = LogCapture()
+        let logger = Logger(label: "sesame-test") { _ in CapturingLogHandler(capture: capture) }
+        let store = RemovalFailingStore()
+        try await store.save(Data("not json".utf8), for: StoreKeys.index)
+        let client = makeClient(FakeProvider(clock: clock), store: store, clock: clock, logger: logger)
+        #expect(await client.accounts().isEmpty)
+        #expect(capture.lines.contains { $0.contains("could not remove an undecodable record") && $0.contains("the disk is full") })
     }
 }

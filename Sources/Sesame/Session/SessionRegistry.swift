@@ -73,7 +73,7 @@ actor SessionRegistry {
         if order != index.order || (index.current.map { sessions[$0] == nil } ?? false) {
             index.order = order
             if let current = index.current, sessions[current] == nil { index.current = order.first }
-            try? await persistIndex()
+            await bestEffort("save the repaired account index") { try await self.persistIndex() }
         }
         publishSnapshot()
     }
@@ -151,9 +151,13 @@ actor SessionRegistry {
         try await write(session, key: StoreKeys.session(id))
         guard generations[id] == generation, sessions[id] != nil else {
             if let newer = sessions[id] {
-                try? await write(newer, key: StoreKeys.session(id))
+                await bestEffort("restore the newer session record") {
+                    try await self.write(newer, key: StoreKeys.session(id))
+                }
             } else {
-                try? await store.remove(StoreKeys.session(id))
+                await bestEffort("remove the record of a session that ended during the write") { [store] in
+                    try await store.remove(StoreKeys.session(id))
+                }
             }
             return false
         }
@@ -189,7 +193,9 @@ actor SessionRegistry {
         } catch {
             logger.warning("could not remove a session record", metadata: ["error": "\(error)"])
         }
-        try? await persistIndex()
+        await bestEffort("save the account index after a removal") {
+            try await self.persistIndex()
+        }
         return removed
     }
 
@@ -199,7 +205,9 @@ actor SessionRegistry {
         guard var session = sessions[id] else { throw .noSession }
         session.account.lastUsedAt = now
         sessions[id] = session
-        try? await write(session, key: StoreKeys.session(id))
+        await bestEffort("save the account's last use") {
+            try await self.write(session, key: StoreKeys.session(id))
+        }
         index.order.removeAll { $0 == id }
         index.order.insert(id, at: 0)
         index.current = id
@@ -249,9 +257,22 @@ actor SessionRegistry {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
-            try? await store.remove(key)
+            await bestEffort("remove an undecodable record") { [store] in try await store.remove(key) }
             repaired(key: key, reason: "the record does not decode as a Sesame session")
             return nil
+        }
+    }
+
+    /// Runs a store write whose failure must not fail the caller (the in-memory state is
+    /// already right and the next successful write persists it), and says so in the log
+    /// instead of dropping the error.
+    private func bestEffort(_ action: String, _ write: () async throws -> Void) async {
+        do {
+            try await write()
+        } catch {
+            logger.warning(
+                "could not \(action); the credential store will be brought up to date by the next successful write",
+                metadata: ["error": "\(error)"])
         }
     }
 
