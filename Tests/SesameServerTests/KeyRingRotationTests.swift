@@ -68,7 +68,7 @@ struct KeyRingRotationTests {
             try await server.ensureKeys()
             let oldRS = try #require(try await server.keys().first { $0.algorithm == "RS256" }).kid
             let cli = KeyRing(
-                store: store, masterKey: try sandbox.dataDirectory.masterKey(), logger: StoreSamples.logger,
+                store: store, masterKey: try await sandbox.dataDirectory.masterKey(), logger: StoreSamples.logger,
                 now: { clock.now })
             let created = try await cli.rotate(overlap: 600)
             let newRS = try #require(created.first { $0.algorithm == "RS256" }).kid
@@ -85,7 +85,7 @@ struct KeyRingRotationTests {
             // A third key ring (another server process) verifies a token of a kid it has not
             // loaded yet, by reloading on the unknown kid.
             let other = KeyRing(
-                store: store, masterKey: try sandbox.dataDirectory.masterKey(), logger: StoreSamples.logger,
+                store: store, masterKey: try await sandbox.dataDirectory.masterKey(), logger: StoreSamples.logger,
                 now: { clock.now })
             try await other.ensureKeys()
             let rotatedAgain = try await cli.rotate(overlap: 600)

@@ -34,7 +34,7 @@ func withKeyRing<T>(
     try await withSandboxStore { store, sandbox in
         let clock = SandboxClock()
         let ring = KeyRing(
-            store: store, masterKey: try sandbox.dataDirectory.masterKey(), logger: StoreSamples.logger,
+            store: store, masterKey: try await sandbox.dataDirectory.masterKey(), logger: StoreSamples.logger,
             now: { clock.now })
         return try await body(ring, store, clock, sandbox)
     }
@@ -46,7 +46,7 @@ struct KeyRingTests {
     func ensureKeysIdempotent() async throws {
         let sandbox = try StoreSandbox.make()
         defer { sandbox.remove() }
-        let masterKey = try sandbox.dataDirectory.masterKey()
+        let masterKey = try await sandbox.dataDirectory.masterKey()
         let store = try await sandbox.open()
         let ring = KeyRing(store: store, masterKey: masterKey, logger: StoreSamples.logger)
         try await ring.ensureKeys()

@@ -10,7 +10,7 @@ struct StoreRestartTests {
     func restartKeepsEverything() async throws {
         let sandbox = try StoreSandbox.make()
         defer { sandbox.remove() }
-        let masterKey = try sandbox.dataDirectory.masterKey()
+        let masterKey = try await sandbox.dataDirectory.masterKey()
         let now = StoreSamples.now()
 
         let first = try await sandbox.open()

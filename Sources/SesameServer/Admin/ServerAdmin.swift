@@ -29,7 +29,7 @@ public struct ServerAdmin: Sendable {
         dataDirectory: DataDirectory, logger: Logger, hasher: any PasswordHasher
     ) async throws -> ServerAdmin {
         try dataDirectory.prepare()
-        let masterKey = try dataDirectory.masterKey()
+        let masterKey = try await dataDirectory.masterKey()
         let store = try await SQLIdentityStore.openSQLite(at: dataDirectory.databaseURL, logger: logger)
         let keyRing = KeyRing(store: store, masterKey: masterKey, logger: logger)
         return ServerAdmin(store: store, hasher: hasher, keyRing: keyRing)

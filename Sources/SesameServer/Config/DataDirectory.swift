@@ -50,7 +50,7 @@ public struct DataDirectory: Sendable {
 
     /// The 256-bit master key. Created on first use with an exclusive create (`O_CREAT|O_EXCL`,
     /// mode 0600) so that two processes starting at once cannot both write one; read afterwards.
-    public func masterKey() throws -> SymmetricKey {
+    public func masterKey() async throws -> SymmetricKey {
         try prepare()
         let path = masterKeyURL.path
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
@@ -70,11 +70,12 @@ public struct DataDirectory: Sendable {
             throw DataDirectoryError.cannotCreate(
                 path: path, reason: String(cString: strerror(errno)))
         }
-        return try readMasterKey(at: path)
+        return try await readMasterKey(at: path)
     }
 
-    private func readMasterKey(at path: String) throws -> SymmetricKey {
-        // Another process may have just created the file; retry briefly until it is complete.
+    private func readMasterKey(at path: String) async throws -> SymmetricKey {
+        // Another process may have just created the file; retry briefly (up to half a second,
+        // without holding a thread) until it is complete.
         var attempts = 0
         while true {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -83,7 +84,7 @@ public struct DataDirectory: Sendable {
             if data.count == Self.masterKeyByteCount { return SymmetricKey(data: data) }
             if data.isEmpty, attempts < 50 {
                 attempts += 1
-                usleep(10_000)
+                try await Task.sleep(for: .milliseconds(10))
                 continue
             }
             throw DataDirectoryError.invalidMasterKey(path: path, byteCount: data.count)

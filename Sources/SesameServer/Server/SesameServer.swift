@@ -15,7 +15,7 @@ public enum SesameServer {
         let store = try await SQLIdentityStore.openSQLite(at: configuration.dataDirectory.databaseURL, logger: logger)
         do {
             let keyRing = KeyRing(
-                store: store, masterKey: try configuration.dataDirectory.masterKey(), logger: logger,
+                store: store, masterKey: try await configuration.dataDirectory.masterKey(), logger: logger,
                 now: configuration.now)
             try await keyRing.ensureKeys()
             if let seedFile = configuration.seedFile {
