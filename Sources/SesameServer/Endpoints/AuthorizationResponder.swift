@@ -94,7 +94,7 @@ struct AuthorizationResponder: Sendable {
         let location = uri + separator + FormURLEncoding.encode(parameters)
         return Response(
             status: .seeOther,
-            headers: [.location: location, .cacheControl: "no-store", HTTPField.Name("Referrer-Policy")!: "no-referrer"])
+            headers: [.location: location, .cacheControl: "no-store", .referrerPolicy: "no-referrer"])
     }
 }
 

@@ -8,10 +8,10 @@ import Hummingbird
 enum SecurityHeaders {
     static func apply(to headers: inout HTTPFields, policy: ContentSecurityPolicy = .strict) {
         headers[.contentSecurityPolicy] = policy.headerValue
-        headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[.xFrameOptions] = "DENY"
+        headers[.referrerPolicy] = "no-referrer"
+        headers[.xContentTypeOptions] = "nosniff"
         headers[.cacheControl] = "no-store"
-        headers[HTTPField.Name("Pragma")!] = "no-cache"
+        headers[.pragma] = "no-cache"
     }
 }

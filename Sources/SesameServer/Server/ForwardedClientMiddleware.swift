@@ -7,8 +7,6 @@ struct ForwardedClientMiddleware: RouterMiddleware {
     typealias Context = SesameRequestContext
     let proxies: TrustedProxies
 
-    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
-
     func handle(
         _ request: Request, context: Context,
         next: (Request, Context) async throws -> Response
@@ -16,7 +14,7 @@ struct ForwardedClientMiddleware: RouterMiddleware {
         guard !proxies.networks.isEmpty else { return try await next(request, context) }
         var context = context
         context.clientAddress = proxies.clientAddress(
-            peer: context.remoteAddress, forwardedFor: request.headers[values: Self.forwardedFor])
+            peer: context.remoteAddress, forwardedFor: request.headers[values: .xForwardedFor])
         return try await next(request, context)
     }
 }

@@ -16,7 +16,7 @@ enum JSONResponse {
         var headers: HTTPFields = [.contentType: "application/json"]
         if noStore {
             headers[.cacheControl] = "no-store"
-            headers[HTTPField.Name("Pragma")!] = "no-cache"
+            headers[.pragma] = "no-cache"
         }
         return Response(
             status: status, headers: headers,

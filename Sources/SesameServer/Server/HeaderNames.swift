@@ -1,0 +1,16 @@
+import HTTPTypes
+
+/// The header names Sesame sets or reads that `HTTPTypes` does not name, spelled once and
+/// checked at compile time instead of `HTTPField.Name("…")!` at each use.
+extension HTTPField.Name {
+    /// RFC 7034: framing by other origins (`DENY`), beside CSP `frame-ancestors`.
+    static let xFrameOptions = Self("X-Frame-Options")!
+    /// W3C Referrer Policy.
+    static let referrerPolicy = Self("Referrer-Policy")!
+    /// WHATWG Fetch §3.6: no MIME sniffing (`nosniff`).
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    /// RFC 9111 §5.4: `no-cache` for HTTP/1.0 caches.
+    static let pragma = Self("Pragma")!
+    /// The de facto proxy header (RFC 7239 §1 describes it); read only from trusted proxies.
+    static let xForwardedFor = Self("X-Forwarded-For")!
+}
