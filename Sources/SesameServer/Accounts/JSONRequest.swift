@@ -58,7 +58,7 @@ enum JSONRequest {
 
     /// The raw body after the media-type and size checks.
     static func body(of request: Request, context: SesameRequestContext) async throws -> Data {
-        guard MediaType.matches(request.headers[.contentType], "application/json") else {
+        guard ContentTypeHeader.matches(request.headers[.contentType], "application/json") else {
             throw EndpointFailure(.invalidRequest, "Send the body as application/json.")
         }
         do {

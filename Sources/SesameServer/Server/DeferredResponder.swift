@@ -1,8 +1,9 @@
 import Hummingbird
 import Synchronization
 
-/// Holds the router's responder, built once the bound port (and so the default issuer) is known.
-final class IssuerBox: Sendable {
+/// The slot for the router's responder, filled once the bound port (and so the default issuer,
+/// which the router's endpoints need) is known.
+final class RouterResponderSlot: Sendable {
     private let responder = Mutex<RouterResponder<SesameRequestContext>?>(nil)
 
     func set(_ value: RouterResponder<SesameRequestContext>) { responder.withLock { $0 = value } }
@@ -13,10 +14,10 @@ final class IssuerBox: Sendable {
 /// microseconds between bind and router construction) it answers 503.
 struct DeferredResponder: HTTPResponder {
     typealias Context = SesameRequestContext
-    let box: IssuerBox
+    let slot: RouterResponderSlot
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        guard let responder = box.current else {
+        guard let responder = slot.current else {
             return Response(status: .serviceUnavailable, headers: [.retryAfter: "1"])
         }
         return try await responder.respond(to: request, context: context)

@@ -9,7 +9,7 @@ enum FormRequest {
     /// The decoded body; throws `invalid_request` for another media type, a malformed body or
     /// a repeated parameter.
     static func body(of request: Request, context: SesameRequestContext) async throws -> [String: String] {
-        guard MediaType.matches(request.headers[.contentType], "application/x-www-form-urlencoded") else {
+        guard ContentTypeHeader.matches(request.headers[.contentType], "application/x-www-form-urlencoded") else {
             throw EndpointFailure(
                 .invalidRequest, "Send the parameters as application/x-www-form-urlencoded.")
         }

@@ -37,9 +37,9 @@ public enum SesameServer {
     ) async throws -> RunningServer {
         // The issuer may depend on the bound port, and the router depends on the issuer, so the
         // responder is resolved lazily once the port is known.
-        let issuerBox = IssuerBox()
+        let routerSlot = RouterResponderSlot()
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let responder = DeferredResponder(box: issuerBox)
+        let responder = DeferredResponder(slot: routerSlot)
         let app = Application(
             responder: responder,
             configuration: ApplicationConfiguration(
@@ -88,7 +88,7 @@ public enum SesameServer {
                 authorizationCodeLifetime: configuration.authorizationCodeLifetime,
                 browserSessionLifetime: configuration.browserSessionLifetime, now: configuration.now,
                 logger: logger, trustedProxies: configuration.trustedProxies)
-            issuerBox.set(try SesameRouter.build(services).buildResponder())
+            routerSlot.set(try SesameRouter.build(services).buildResponder())
         } catch {
             await group.triggerGracefulShutdown()
             _ = try? await task.value

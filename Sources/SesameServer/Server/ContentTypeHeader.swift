@@ -1,6 +1,6 @@
 /// The media type of a `Content-Type` header (RFC 9110 §8.3.1): `type "/" subtype`, then
 /// optional whitespace (SP / HTAB) and parameters. Type and subtype are case-insensitive.
-enum MediaType {
+enum ContentTypeHeader {
     /// Whether `header` names `expected` (lowercase ASCII), with any parameters.
     /// Compares bytes: every token request runs this.
     static func matches(_ header: String?, _ expected: StaticString) -> Bool {

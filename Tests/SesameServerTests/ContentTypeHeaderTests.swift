@@ -2,8 +2,8 @@ import Testing
 @testable import SesameServer
 
 /// `Content-Type` media-type matching (RFC 9110 §8.3.1), which every token request runs.
-@Suite("Media type")
-struct MediaTypeTests {
+@Suite("Content-Type header media type")
+struct ContentTypeHeaderTests {
     @Test(
         "case, parameters and surrounding whitespace do not matter",
         arguments: [
@@ -11,7 +11,7 @@ struct MediaTypeTests {
             "APPLICATION/JSON;",
         ])
     func matches(header: String) {
-        #expect(MediaType.matches(header, "application/json"))
+        #expect(ContentTypeHeader.matches(header, "application/json"))
     }
 
     @Test(
@@ -21,6 +21,6 @@ struct MediaTypeTests {
             "application/json+x", "application\u{0}json",
         ] as [String?])
     func refuses(header: String?) {
-        #expect(!MediaType.matches(header, "application/json"))
+        #expect(!ContentTypeHeader.matches(header, "application/json"))
     }
 }
