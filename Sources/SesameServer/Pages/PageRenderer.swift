@@ -38,11 +38,21 @@ struct PageRenderer: Sendable {
 
     func login(_ form: LoginForm, locales: [String], status: HTTPResponse.Status = .ok) -> Response {
         let t = { (key: String) in localizer.string(key, locales: locales) }
+        let sentence = t("login.heading")
+        let split = sentence.range(of: "%@")
+        let heading = (
+            before: split.map { String(sentence[..<$0.lowerBound]) } ?? sentence,
+            after: split.map { String(sentence[$0.upperBound...]) } ?? ""
+        )
         var context: [String: Any] = [
             "lang": localizer.resolvedLocale(for: locales),
             "dir": direction(for: locales),
             "title": t("login.title"),
-            "heading": t("login.heading").replacingOccurrences(of: "%@", with: form.clientName),
+            // The client's name in its own direction (`<bdi>`): a Latin name inside an Arabic
+            // sentence would otherwise be reordered around its punctuation.
+            "heading_before": heading.before,
+            "client_name": form.clientName,
+            "heading_after": heading.after,
             "csrf_token": form.csrfToken,
             "hidden": form.hiddenFields.map { ["name": $0.name, "value": $0.value] },
             "username_label": t("login.username"),

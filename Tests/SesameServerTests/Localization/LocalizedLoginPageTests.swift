@@ -25,7 +25,7 @@ struct LocalizedLoginPageTests {
         #expect(page.text.contains(Self.htmlOpenTag(tag)))
         #expect(page.text.contains("<title>\(try Self.text(tag, "login.title"))</title>"))
         #expect(page.text.contains(#"<button type="submit">\#(try Self.text(tag, "login.submit"))</button>"#))
-        let heading = try Self.text(tag, "login.heading").replacingOccurrences(of: "%@", with: "Native App")
+        let heading = try Self.text(tag, "login.heading").replacingOccurrences(of: "%@", with: "<bdi>Native App</bdi>")
         #expect(page.text.contains("<h1>\(heading)</h1>"))
         #expect(page.text.contains(try Self.text(tag, "login.forgot_password")))
         if tag == "ar" { #expect(page.text.contains(#"dir="rtl""#)) } else { #expect(!page.text.contains("rtl")) }

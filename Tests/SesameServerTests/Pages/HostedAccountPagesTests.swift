@@ -57,6 +57,7 @@ struct HostedAccountPagesTests {
     func takenAddress() async throws {
         try await withAccountAPI { api in
             let page = try await api.browser.get("/signup")
+            #expect(page.text.contains("At least \(PasswordPolicy().minimumLength) characters."), "the hint states the policy")
             let taken = try await Self.submit(page, ["email": Fixtures.email, "password": "another long passphrase"], browser: api.browser)
             #expect(taken.status == 409)
             #expect(taken.text.contains("aria-invalid=\"true\""))

@@ -81,6 +81,7 @@ struct HostedAccountPages: Sendable {
         form.csrfToken = csrf.value
         form.hiddenFields = (carried?.authorization.formParameters ?? []) + form.hiddenFields
         form.redirectURI = carried?.authorization.redirectURI
+        form.minimumPasswordLength = validation(request, carried).passwordPolicy.minimumLength
         if let carried { form.links.append((labelKey: "common.back_to_sign_in", href: carried.signInHref)) }
         var response = services.pages.account(form, locales: locales(request, carried), status: status)
         if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }

@@ -6,7 +6,7 @@ extension AccountPageStrings {
     static let japanese: [String: String] = [
         "account.email": "メールアドレス",
         "account.name": "お名前（任意）",
-        "account.password_hint": "10 文字以上で入力してください。よく使われるパスワードやメールアドレスは避けてください。",
+        "account.password_hint": "{min} 文字以上で入力してください。よく使われるパスワードやメールアドレスは避けてください。",
         "signup.intro": "メールアドレスとパスワードでアカウントを作成します。",
         "signup.submit": "アカウントを作成",
         "signup.have_account": "すでにアカウントをお持ちですか？サインイン",
@@ -32,7 +32,7 @@ extension AccountPageStrings {
     static let korean: [String: String] = [
         "account.email": "이메일 주소",
         "account.name": "이름(선택 사항)",
-        "account.password_hint": "10자 이상 입력하세요. 흔한 비밀번호나 이메일 주소는 피하세요.",
+        "account.password_hint": "{min}자 이상 입력하세요. 흔한 비밀번호나 이메일 주소는 피하세요.",
         "signup.intro": "이메일 주소와 비밀번호로 계정을 만드세요.",
         "signup.submit": "계정 만들기",
         "signup.have_account": "이미 계정이 있으신가요? 로그인",
@@ -58,7 +58,7 @@ extension AccountPageStrings {
     static let norwegianBokmal: [String: String] = [
         "account.email": "E-postadresse",
         "account.name": "Navnet ditt (valgfritt)",
-        "account.password_hint": "Minst 10 tegn. Unngå vanlige passord og e-postadressen din.",
+        "account.password_hint": "Minst {min} tegn. Unngå vanlige passord og e-postadressen din.",
         "signup.intro": "Opprett en konto med e-postadressen din og et passord.",
         "signup.submit": "Opprett konto",
         "signup.have_account": "Har du allerede en konto? Logg på",
@@ -84,7 +84,7 @@ extension AccountPageStrings {
     static let dutch: [String: String] = [
         "account.email": "E-mailadres",
         "account.name": "Uw naam (optioneel)",
-        "account.password_hint": "Minimaal 10 tekens. Vermijd veelgebruikte wachtwoorden en uw e-mailadres.",
+        "account.password_hint": "Minimaal {min} tekens. Vermijd veelgebruikte wachtwoorden en uw e-mailadres.",
         "signup.intro": "Maak een account aan met uw e-mailadres en een wachtwoord.",
         "signup.submit": "Account aanmaken",
         "signup.have_account": "Hebt u al een account? Log in",
@@ -110,7 +110,7 @@ extension AccountPageStrings {
     static let portuguese: [String: String] = [
         "account.email": "Endereço de e-mail",
         "account.name": "Seu nome (opcional)",
-        "account.password_hint": "Pelo menos 10 caracteres. Evite senhas comuns e seu endereço de e-mail.",
+        "account.password_hint": "Pelo menos {min} caracteres. Evite senhas comuns e seu endereço de e-mail.",
         "signup.intro": "Crie uma conta com seu endereço de e-mail e uma senha.",
         "signup.submit": "Criar conta",
         "signup.have_account": "Já tem uma conta? Entrar",
@@ -136,7 +136,7 @@ extension AccountPageStrings {
     static let russian: [String: String] = [
         "account.email": "Адрес электронной почты",
         "account.name": "Ваше имя (необязательно)",
-        "account.password_hint": "Не менее 10 символов. Не используйте распространённые пароли и свой адрес электронной почты.",
+        "account.password_hint": "Не менее {min} символов. Не используйте распространённые пароли и свой адрес электронной почты.",
         "signup.intro": "Создайте аккаунт, указав адрес электронной почты и пароль.",
         "signup.submit": "Создать аккаунт",
         "signup.have_account": "Уже есть аккаунт? Войти",
@@ -162,7 +162,7 @@ extension AccountPageStrings {
     static let slovak: [String: String] = [
         "account.email": "E-mailová adresa",
         "account.name": "Vaše meno (nepovinné)",
-        "account.password_hint": "Aspoň 10 znakov. Nepoužívajte bežné heslá ani svoju e-mailovú adresu.",
+        "account.password_hint": "Aspoň {min} znakov. Nepoužívajte bežné heslá ani svoju e-mailovú adresu.",
         "signup.intro": "Vytvorte si účet pomocou svojej e-mailovej adresy a hesla.",
         "signup.submit": "Vytvoriť účet",
         "signup.have_account": "Už máte účet? Prihláste sa",
@@ -188,7 +188,7 @@ extension AccountPageStrings {
     static let swedish: [String: String] = [
         "account.email": "E-postadress",
         "account.name": "Ditt namn (valfritt)",
-        "account.password_hint": "Minst 10 tecken. Undvik vanliga lösenord och din e-postadress.",
+        "account.password_hint": "Minst {min} tecken. Undvik vanliga lösenord och din e-postadress.",
         "signup.intro": "Skapa ett konto med din e-postadress och ett lösenord.",
         "signup.submit": "Skapa konto",
         "signup.have_account": "Har du redan ett konto? Logga in",
@@ -214,7 +214,7 @@ extension AccountPageStrings {
     static let simplifiedChinese: [String: String] = [
         "account.email": "电子邮件地址",
         "account.name": "您的姓名（可选）",
-        "account.password_hint": "至少 10 个字符。请避免使用常见密码和您的电子邮件地址。",
+        "account.password_hint": "至少 {min} 个字符。请避免使用常见密码和您的电子邮件地址。",
         "signup.intro": "使用您的电子邮件地址和密码创建账户。",
         "signup.submit": "创建账户",
         "signup.have_account": "已有账户？登录",
@@ -240,7 +240,7 @@ extension AccountPageStrings {
     static let traditionalChinese: [String: String] = [
         "account.email": "電子郵件地址",
         "account.name": "您的姓名（選填）",
-        "account.password_hint": "至少 10 個字元。請避免使用常見密碼和您的電子郵件地址。",
+        "account.password_hint": "至少 {min} 個字元。請避免使用常見密碼和您的電子郵件地址。",
         "signup.intro": "使用您的電子郵件地址和密碼建立帳戶。",
         "signup.submit": "建立帳戶",
         "signup.have_account": "已有帳戶？登入",

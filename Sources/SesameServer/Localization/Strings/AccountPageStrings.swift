@@ -37,7 +37,7 @@ enum AccountPageStrings {
         // Form fields shared by the sign-up, email confirmation and password reset pages
         "account.email": "Email address",
         "account.name": "Your name (optional)",
-        "account.password_hint": "At least 10 characters. Avoid common passwords and your email address.",
+        "account.password_hint": "At least {min} characters. Avoid common passwords and your email address.",
         // Sign-up page (/signup)
         "signup.intro": "Create an account with your email address and a password.",
         "signup.submit": "Create account",
@@ -67,7 +67,7 @@ enum AccountPageStrings {
     static let arabic: [String: String] = [
         "account.email": "عنوان البريد الإلكتروني",
         "account.name": "اسمك (اختياري)",
-        "account.password_hint": "10 أحرف على الأقل. تجنّب كلمات المرور الشائعة وعنوان بريدك الإلكتروني.",
+        "account.password_hint": "{min} أحرف على الأقل. تجنّب كلمات المرور الشائعة وعنوان بريدك الإلكتروني.",
         "signup.intro": "أنشئ حسابًا باستخدام عنوان بريدك الإلكتروني وكلمة مرور.",
         "signup.submit": "إنشاء الحساب",
         "signup.have_account": "لديك حساب بالفعل؟ سجّل الدخول",
@@ -93,7 +93,7 @@ enum AccountPageStrings {
     static let danish: [String: String] = [
         "account.email": "E-mailadresse",
         "account.name": "Dit navn (valgfrit)",
-        "account.password_hint": "Mindst 10 tegn. Undgå almindelige adgangskoder og din e-mailadresse.",
+        "account.password_hint": "Mindst {min} tegn. Undgå almindelige adgangskoder og din e-mailadresse.",
         "signup.intro": "Opret en konto med din e-mailadresse og en adgangskode.",
         "signup.submit": "Opret konto",
         "signup.have_account": "Har du allerede en konto? Log ind",
@@ -119,7 +119,7 @@ enum AccountPageStrings {
     static let german: [String: String] = [
         "account.email": "E-Mail-Adresse",
         "account.name": "Ihr Name (optional)",
-        "account.password_hint": "Mindestens 10 Zeichen. Vermeiden Sie gängige Passwörter und Ihre E-Mail-Adresse.",
+        "account.password_hint": "Mindestens {min} Zeichen. Vermeiden Sie gängige Passwörter und Ihre E-Mail-Adresse.",
         "signup.intro": "Erstellen Sie ein Konto mit Ihrer E-Mail-Adresse und einem Passwort.",
         "signup.submit": "Konto erstellen",
         "signup.have_account": "Sie haben bereits ein Konto? Anmelden",
@@ -145,7 +145,7 @@ enum AccountPageStrings {
     static let spanish: [String: String] = [
         "account.email": "Dirección de correo electrónico",
         "account.name": "Su nombre (opcional)",
-        "account.password_hint": "Al menos 10 caracteres. Evite las contraseñas comunes y su dirección de correo electrónico.",
+        "account.password_hint": "Al menos {min} caracteres. Evite las contraseñas comunes y su dirección de correo electrónico.",
         "signup.intro": "Cree una cuenta con su dirección de correo electrónico y una contraseña.",
         "signup.submit": "Crear cuenta",
         "signup.have_account": "¿Ya tiene una cuenta? Inicie sesión",
@@ -171,7 +171,7 @@ enum AccountPageStrings {
     static let finnish: [String: String] = [
         "account.email": "Sähköpostiosoite",
         "account.name": "Nimesi (valinnainen)",
-        "account.password_hint": "Vähintään 10 merkkiä. Vältä yleisiä salasanoja ja sähköpostiosoitettasi.",
+        "account.password_hint": "Vähintään {min} merkkiä. Vältä yleisiä salasanoja ja sähköpostiosoitettasi.",
         "signup.intro": "Luo tili sähköpostiosoitteellasi ja salasanalla.",
         "signup.submit": "Luo tili",
         "signup.have_account": "Onko sinulla jo tili? Kirjaudu sisään",
@@ -197,7 +197,7 @@ enum AccountPageStrings {
     static let french: [String: String] = [
         "account.email": "Adresse e-mail",
         "account.name": "Votre nom (facultatif)",
-        "account.password_hint": "Au moins 10 caractères. Évitez les mots de passe courants et votre adresse e-mail.",
+        "account.password_hint": "Au moins {min} caractères. Évitez les mots de passe courants et votre adresse e-mail.",
         "signup.intro": "Créez un compte avec votre adresse e-mail et un mot de passe.",
         "signup.submit": "Créer le compte",
         "signup.have_account": "Vous avez déjà un compte\u{00A0}? Connectez-vous",
@@ -223,7 +223,7 @@ enum AccountPageStrings {
     static let hungarian: [String: String] = [
         "account.email": "E-mail-cím",
         "account.name": "Az Ön neve (nem kötelező)",
-        "account.password_hint": "Legalább 10 karakter. Ne használjon gyakori jelszavakat, se az e-mail-címét.",
+        "account.password_hint": "Legalább {min} karakter. Ne használjon gyakori jelszavakat, se az e-mail-címét.",
         "signup.intro": "Hozzon létre fiókot az e-mail-címével és egy jelszóval.",
         "signup.submit": "Fiók létrehozása",
         "signup.have_account": "Már van fiókja? Jelentkezzen be",
@@ -249,7 +249,7 @@ enum AccountPageStrings {
     static let italian: [String: String] = [
         "account.email": "Indirizzo email",
         "account.name": "Il suo nome (facoltativo)",
-        "account.password_hint": "Almeno 10 caratteri. Eviti le password comuni e il suo indirizzo email.",
+        "account.password_hint": "Almeno {min} caratteri. Eviti le password comuni e il suo indirizzo email.",
         "signup.intro": "Crei un account con il suo indirizzo email e una password.",
         "signup.submit": "Crea account",
         "signup.have_account": "Ha già un account? Acceda",

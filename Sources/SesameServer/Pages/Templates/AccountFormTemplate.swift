@@ -49,6 +49,8 @@ extension PageRenderer {
         /// A sentence above the form; `{email}` is replaced with ``email``.
         var noticeKey: String?
         var email = ""
+        /// The shortest password the policy accepts, for `{min}` in password hints.
+        var minimumPasswordLength = 8
         /// The form's target; `nil` for a page without a form (a confirmation).
         var action: String?
         var fields: [AccountField] = []
@@ -80,7 +82,9 @@ extension PageRenderer {
                     "type": field.kind == .code ? "text" : field.kind.rawValue, "autocomplete": field.autocomplete,
                     "required": field.required, "code": field.kind == .code, "invalid": invalid.contains(field.name),
                 ]
-                if let hintKey = field.hintKey { item["hint"] = t(hintKey) }
+                if let hintKey = field.hintKey {
+                    item["hint"] = t(hintKey).replacingOccurrences(of: "{min}", with: String(form.minimumPasswordLength))
+                }
                 return item
             },
         ]

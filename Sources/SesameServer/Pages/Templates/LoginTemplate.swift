@@ -5,7 +5,7 @@ enum LoginTemplate {
     static let name = "login"
     static let source = PageLayout.wrap(
         """
-        <h1>{{heading}}</h1>
+        <h1>{{heading_before}}<bdi>{{client_name}}</bdi>{{heading_after}}</h1>
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         <form method="post" action="/login">
         <input type="hidden" name="csrf_token" value="{{csrf_token}}">
