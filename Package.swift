@@ -2,7 +2,7 @@
 // Sesame: an identity platform. One package, three layers:
 //   SesameProtocol  <- Sesame (client SDK) <- SesameLoopback (desktop browser agent, with ChildProcess)
 //   SesameProtocol  <- SesameServer (OpenID provider)
-//   sesame (CLI) on top of all of them.
+//   SesameCLI (the `sesame` executable) on top of all of them.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -17,7 +17,9 @@ let package = Package(
         .library(name: "Sesame", targets: ["Sesame"]),
         .library(name: "SesameLoopback", targets: ["SesameLoopback"]),
         .library(name: "SesameServer", targets: ["SesameServer"]),
-        .executable(name: "sesame", targets: ["sesame"]),
+        // The executable stays `sesame`; its target is SesameCLI so that no two targets or
+        // source folders differ only by case (macOS file systems fold case).
+        .executable(name: "sesame", targets: ["SesameCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
@@ -91,7 +93,7 @@ let package = Package(
         ),
         // The `sesame` command-line tool.
         .executableTarget(
-            name: "sesame",
+            name: "SesameCLI",
             dependencies: [
                 "SesameProtocol", "Sesame", "SesameLoopback", "SesameServer", "ChildProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -133,6 +135,6 @@ let package = Package(
             dependencies: ["Sesame", "SesameLoopback", "SesameServer", "HeadlessChromium"],
             swiftSettings: strict
         ),
-        .testTarget(name: "SesameCLITests", dependencies: ["sesame", "ChildProcess"], swiftSettings: strict),
+        .testTarget(name: "SesameCLITests", dependencies: ["SesameCLI", "ChildProcess"], swiftSettings: strict),
     ]
 )
