@@ -7,7 +7,7 @@ import Synchronization
 /// loop: memory-hard hashing (tens of milliseconds) runs on the NIO thread pool.
 ///
 /// - Every password check goes through ``checkPassword(_:attempt:user:)``, which asks the
-///   ``LoginThrottle`` first: a throttled attempt is refused before any hashing.
+///   ``LoginThrottle`` before hashing: a throttled attempt is refused without any.
 /// - Unknown users still cost one verification against a fixed dummy hash, so response time
 ///   does not reveal which usernames exist (OWASP authentication cheat sheet).
 /// - Client secrets are random ≥ 256-bit values; after one successful PHC verification the
@@ -43,23 +43,21 @@ final class CredentialVerifier: Sendable {
         case throttled(retryAfter: Int)
     }
 
-    /// Checks a password typed for `attempt`: asks the ``LoginThrottle`` first (refused → no
-    /// store lookup, no hashing), then looks the user up with `user` and verifies the password
-    /// with constant work, and reports the outcome to the throttle.
+    /// Checks a password typed for `attempt`: looks the user up with `user`, asks the
+    /// ``LoginThrottle`` (per account when the name is one, whatever form of it was typed; per
+    /// typed name otherwise) — refused → no hashing —, verifies the password with constant
+    /// work, and reports the outcome to the throttle.
     func checkPassword(
         _ password: String, attempt: LoginAttempt, user lookup: () async throws -> UserRecord?
     ) async throws -> PasswordCheck {
+        let user = try await lookup()
+        let admission =
+            user.map { throttle.admit(accountID: $0.id, address: attempt.address) }
+            ?? throttle.admit(login: attempt.login, address: attempt.address)
         let ticket: LoginThrottle.Ticket
-        switch throttle.admit(login: attempt.login, address: attempt.address) {
+        switch admission {
         case .refused(let retryAfter): return .throttled(retryAfter: retryAfter)
         case .admitted(let admitted): ticket = admitted
-        }
-        let user: UserRecord?
-        do {
-            user = try await lookup()
-        } catch {
-            throttle.finish(ticket, .abandoned)
-            throw error
         }
         if await verifyPassword(password, for: user), let user {
             throttle.finish(ticket, .succeeded)

@@ -70,11 +70,13 @@ public struct LoginThrottlePolicy: Sendable, Equatable {
 ///
 /// Follows the OWASP Authentication Cheat Sheet ("Account Lockout", "Authentication and Error
 /// Messages") and NIST SP 800-63B §5.2.2; see ``LoginThrottlePolicy`` for the numbers:
-/// - Keys: the **login name as typed**, normalized (trimmed, lowercased, Unicode NFC) and kept
-///   only as its SHA-256 digest, so unknown names are throttled exactly like real accounts and
-///   a refusal says nothing about whether an account exists. The username and the email of
-///   one account are separate names (tying them together would reveal that they belong to the
-///   same account); the address limit bounds the sum. Separately, the **client address**: the TCP
+/// - Keys: the **account** when the typed name (username or email, any case) belongs to one,
+///   so every form of the name shares one count and a locked account stays locked whichever
+///   alias is typed; otherwise the **name as typed**, normalized (trimmed, lowercased, Unicode
+///   NFC). Both are kept only as SHA-256 digests. An unknown name is throttled exactly like a
+///   real one (the same count, the same answers), so a refusal says nothing about whether it
+///   exists; what per-account counting does reveal is that two names lock together, which is
+///   the price of an alias that cannot be used to bypass a lockout. Separately, the **client address**: the TCP
 ///   peer, or behind a configured trusted proxy the client it names (``TrustedProxies``); IPv6
 ///   clients are keyed by their /64 prefix (one subscriber usually owns a whole /64), IPv4-mapped
 ///   IPv6 addresses by the IPv4 address. Without an IP address (a Unix socket) only the name
@@ -153,7 +155,17 @@ final class LoginThrottle: Sendable {
 
     /// Admits an attempt for `login` from `address` (see ``addressKey(_:)``), or refuses it.
     func admit(login: String, address: String?) -> Admission {
-        let keys = [Self.loginKey(login)] + (address.map { [Key.address($0)] } ?? [])
+        admit(Self.loginKey(login), address: address)
+    }
+
+    /// Admits an attempt for the account with identifier `accountID` (whatever name was typed
+    /// for it) from `address`, or refuses it.
+    func admit(accountID: String, address: String?) -> Admission {
+        admit(Self.accountKey(accountID), address: address)
+    }
+
+    private func admit(_ subject: Key, address: String?) -> Admission {
+        let keys = [subject] + (address.map { [Key.address($0)] } ?? [])
         let now = now()
         let policy = policy
         return state.withLock { state in
@@ -184,6 +196,12 @@ final class LoginThrottle: Sendable {
         let normalized = login.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             .precomposedStringWithCanonicalMapping
         return .login(NameDigest(SHA256.hash(data: Data(normalized.utf8))))
+    }
+
+    /// The key of an account: its identifier as stored (not case-folded), hashed, in a space of
+    /// its own so that no typed name can share it.
+    static func accountKey(_ accountID: String) -> Key {
+        .login(NameDigest(SHA256.hash(data: Data("account\u{0}\(accountID)".utf8))))
     }
 
     /// The address key of a connection's peer: IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6

@@ -70,6 +70,37 @@ struct PasswordThrottleTests {
         }
     }
 
+    @Test(
+        "a locked account stays locked whatever form of its name is typed: email, upper case, at the login page too")
+    func lockoutFollowsTheAccount() async throws {
+        try await withTestServer { server in
+            server.clock.freeze()
+            let flow = ChallengeFlow(server)
+            try await failFiveTimes(flow)
+            for alias in [Fixtures.email, Fixtures.email.uppercased(), " \(Fixtures.username.uppercased()) "] {
+                try expectThrottled(try await flow.start(username: alias), retryAfter: 30)
+            }
+            // The hosted login page shares the count.
+            let login = OAuthFlow(browser: server.client())
+            let page = try await login.authorize(.init())
+            let refused = try await login.submitLogin(page: page, username: Fixtures.email.uppercased(), password: Fixtures.password)
+            #expect(refused.status == 429)
+            #expect(refused.location == nil)
+
+            // Failures spread over the aliases count together.
+            server.clock.advance(by: 30)
+            #expect(try await flow.start().status == 200)
+            for name in [Fixtures.username, Fixtures.email, Fixtures.email.uppercased(), Fixtures.username, Fixtures.email] {
+                #expect(try await flow.start(username: name, password: Self.wrong).status == 400)
+            }
+            try expectThrottled(try await flow.start(), retryAfter: 30)
+
+            // An unknown name is throttled by the name typed, exactly like a real one.
+            try await failFiveTimes(flow, username: "nobody-here")
+            try expectThrottled(try await flow.start(username: "nobody-here"), retryAfter: 30)
+        }
+    }
+
     @Test("the delay doubles with each failure after the lockout: 30 s, 60 s, 120 s")
     func exponentialBackoff() async throws {
         try await withTestServer { server in
