@@ -46,3 +46,15 @@ struct FormDecodingTests {
         }
     }
 }
+
+@Suite("Form decoding for a server: RFC 6749 §3.1")
+struct RecognizedFormDecodingTests {
+    @Test("a recognized parameter may not repeat; an unrecognized one is ignored, repeated or not")
+    func recognizedParameters() {
+        let recognized: Set<String> = ["grant_type", "code"]
+        #expect(FormURLEncoding.decode("grant_type=a&grant_type=a", recognized: recognized) == nil)
+        #expect(FormURLEncoding.decode("grant_type=a&x=1&x=2&y=3", recognized: recognized) == ["grant_type": "a"])
+        #expect(FormURLEncoding.decode("code=%ZZ&x=1", recognized: recognized) == nil, "malformed stays malformed")
+        #expect(RecognizedParameters.all.isSuperset(of: ["client_id", "redirect_uri", "code_verifier", "token_type_hint"]))
+    }
+}

@@ -118,6 +118,15 @@ struct TokenEndpointTests {
             #expect(repeated.status == 400)
             #expect(try repeated.json(APIError.self).error == "invalid_request")
 
+            // RFC 6749 §3.1: unrecognized parameters are ignored, even repeated ones; the grant
+            // is reached (an unknown client, here) instead of a refusal of the body.
+            let unknownRepeated = try await client.post(
+                "/token",
+                body: Data("grant_type=client_credentials&client_id=nobody&x-extra=1&x-extra=2".utf8),
+                headers: ["Content-Type": "application/x-www-form-urlencoded"])
+            #expect(unknownRepeated.status == 401, "\(unknownRepeated.text)")
+            #expect(try unknownRepeated.json(APIError.self).error == "invalid_client")
+
             let padding = String(repeating: "a", count: 70 * 1024)
             let oversized = try await client.post(
                 "/token", body: Data("grant_type=client_credentials&client_id=backend&pad=\(padding)".utf8),

@@ -49,6 +49,19 @@ public enum FormURLEncoding {
         return result
     }
 
+    /// Decodes into a dictionary for a server that knows the parameter names in `recognized`
+    /// (RFC 6749 §3.1): a recognized name that repeats makes the whole body invalid (`nil`); a
+    /// name it does not recognize is ignored, repeated or not, and left out of the result.
+    public static func decode(_ body: String, recognized: Set<String>) -> [String: String]? {
+        guard let pairs = decodePairs(body) else { return nil }
+        var result: [String: String] = [:]
+        for (name, value) in pairs where recognized.contains(name) {
+            if result[name] != nil { return nil }
+            result[name] = value
+        }
+        return result
+    }
+
     /// `+` is a space, `%XX` a byte (RFC 3986 §2.1, either case); the bytes must be UTF-8.
     /// `nil` for a `%` not followed by two hex digits or bytes that are not UTF-8, like
     /// Foundation's `removingPercentEncoding`, which this replaces on the hot path (token

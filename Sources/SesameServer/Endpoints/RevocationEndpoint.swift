@@ -10,6 +10,8 @@ import SesameProtocol
 /// - An access token (JWT) is revoked by `jti` until it would have expired.
 /// - Unknown tokens, and tokens of another client, get 200 and nothing happens (§2.2), so the
 ///   endpoint reveals nothing about tokens the caller does not own.
+/// - `token_type_hint` is never refused: an unknown value is ignored (§2.1 "extend its search
+///   across all of its supported token types").
 struct RevocationEndpoint: Sendable {
     let services: ServerServices
 
@@ -20,10 +22,8 @@ struct RevocationEndpoint: Sendable {
         guard let token = form["token"], !token.isEmpty else {
             throw EndpointFailure(.invalidRequest, "token is required.")
         }
-        let hint = form["token_type_hint"]
-        if let hint, TokenTypeHint(rawValue: hint) == nil {
-            throw EndpointFailure(.unsupportedTokenType, "token_type_hint '\(hint)' is not supported.")
-        }
+        // §2.1: the hint only speeds up the lookup; a hint the server does not know, or one
+        // that is wrong, is ignored and every token type is searched (both are, always).
         let now = services.now()
         let store = services.store
         var outcome = "revoke_unknown"

@@ -4,7 +4,8 @@ import NIOCore
 import SesameProtocol
 
 /// Reading `application/x-www-form-urlencoded` bodies (RFC 6749 §3.2, RFC 7009 §2.1,
-/// RFC 7662 §2.1) and query strings, rejecting repeated parameters (RFC 6749 §3.1).
+/// RFC 7662 §2.1) and query strings (RFC 6749 §3.1): a repeated parameter that Sesame reads is
+/// refused, a parameter it does not know is ignored (``RecognizedParameters``).
 enum FormRequest {
     /// The decoded body; throws `invalid_request` for another media type, a malformed body or
     /// a repeated parameter.
@@ -22,7 +23,7 @@ enum FormRequest {
                 status: .contentTooLarge)
         }
         let text = String(buffer: buffer)
-        guard let parameters = FormURLEncoding.decode(text) else {
+        guard let parameters = FormURLEncoding.decode(text, recognized: RecognizedParameters.all) else {
             throw EndpointFailure(
                 .invalidRequest, "The body is not valid form encoding or repeats a parameter.")
         }
@@ -31,6 +32,6 @@ enum FormRequest {
 
     /// The decoded query string; `nil` when malformed or a parameter repeats.
     static func query(of request: Request) -> [String: String]? {
-        FormURLEncoding.decode(request.uri.query ?? "")
+        FormURLEncoding.decode(request.uri.query ?? "", recognized: RecognizedParameters.all)
     }
 }

@@ -98,9 +98,11 @@ extension HTTPTestClient {
         return try await postForm("/token", form)
     }
 
-    func introspect(_ token: String) async throws -> TestResponse {
-        try await postForm(
-            "/introspect", ["token": token], headers: Self.basic(Fixtures.backend, Fixtures.backendSecret))
+    func introspect(_ token: String, hint: String? = nil) async throws -> TestResponse {
+        var form = ["token": token]
+        form["token_type_hint"] = hint
+        return try await postForm(
+            "/introspect", form, headers: Self.basic(Fixtures.backend, Fixtures.backendSecret))
     }
 
     func userInfo(_ accessToken: String) async throws -> TestResponse {
