@@ -61,6 +61,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     case userNotFound = 3003
     case invalidVerificationCode = 3004
     case deviceNotFound = 3005
+    /// The account has the most devices it may register (``DevicesEndpoint``); remove one
+    /// first. HTTP 409.
+    case tooManyDevices = 3006
 
     // 4xxx — abuse protection
     case rateLimited = 4000
@@ -74,7 +77,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     public var error: String {
         switch self {
         case .invalidRequest, .invalidRedirectURI, .pkceRequired, .csrfFailed, .methodNotAllowed,
-            .notFound, .invalidRequestObject, .validationFailed, .emailTaken, .weakPassword,
+            .notFound, .invalidRequestObject, .validationFailed, .emailTaken, .weakPassword, .tooManyDevices,
             .invalidVerificationCode:
             "invalid_request"
         case .invalidClient, .unknownClient: "invalid_client"
@@ -111,7 +114,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .insufficientScope, .firstPartyClientRequired, .accessDenied, .accountLocked, .emailNotVerified: 403
         case .userNotFound, .deviceNotFound, .notFound: 404
         case .methodNotAllowed: 405
-        case .emailTaken: 409
+        case .emailTaken, .tooManyDevices: 409
         case .rateLimited, .proofOfWorkRequired, .tooManyAttempts: 429
         case .serverError: 500
         case .temporarilyUnavailable: 503
@@ -183,6 +186,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .userNotFound: "No such user."
         case .invalidVerificationCode: "The verification code is incorrect or expired."
         case .deviceNotFound: "No such device."
+        case .tooManyDevices: "The account has the most devices it may register; remove one first."
         case .rateLimited: "Too many requests; wait and retry."
         case .proofOfWorkRequired: "Solve the proof-of-work challenge and retry."
         case .serverError: "The server hit an unexpected error. Retry later; quote error_id."

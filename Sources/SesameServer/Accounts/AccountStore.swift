@@ -39,8 +39,9 @@ public protocol AccountStore: Sendable {
     // MARK: Devices
 
     /// Registers the device, or updates the name and type of the user's device with that id
-    /// (keeping `created_at`). Returns the stored device.
-    func saveDevice(_ registration: DeviceRegistration, userID: String, now: Date) async throws -> Device
+    /// (keeping `created_at`). Returns the stored device, or `nil` when it is new and the user
+    /// already has `limit` devices (checked in the same statement as the insert).
+    func saveDevice(_ registration: DeviceRegistration, userID: String, now: Date, limit: Int) async throws -> Device?
     /// The user's devices, oldest first.
     func devices(userID: String) async throws -> [Device]
     /// `true` when the device existed.

@@ -6,6 +6,7 @@ import SesameProtocol
 /// - `GET /api/devices` → ``DeviceList``, oldest first;
 /// - `POST /api/devices` ``DeviceRegistration`` → 201 ``Device`` (an existing `device_id` is
 ///   updated: name and type change, `created_at` stays);
+///   A new device beyond ``maximumDevices`` is refused: 409 `too_many_devices` (3006);
 /// - `DELETE /api/devices/{device_id}` → 204, or 404 `device_not_found` (3005).
 struct DevicesEndpoint: Sendable {
     let services: ServerServices
@@ -13,6 +14,9 @@ struct DevicesEndpoint: Sendable {
     static let maximumIDLength = 128
     static let maximumNameLength = 128
     static let maximumTypeLength = 32
+    /// Devices one account may register: far more than a person owns, few enough that a
+    /// script cannot grow the table without bound.
+    static let maximumDevices = 50
 
     func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await BearerAuthentication(services: services)
@@ -36,7 +40,14 @@ struct DevicesEndpoint: Sendable {
         violations += Self.check(registration.name, "name", max: Self.maximumNameLength)
         violations += Self.check(registration.type, "type", max: Self.maximumTypeLength)
         if !violations.isEmpty { throw validation.failure(violations) }
-        let device = try await services.accountStore.saveDevice(registration, userID: user.id, now: services.now())
+        guard
+            let device = try await services.accountStore.saveDevice(
+                registration, userID: user.id, now: services.now(), limit: Self.maximumDevices)
+        else {
+            throw EndpointFailure(
+                .tooManyDevices,
+                "The account already has \(Self.maximumDevices) devices, the most it may register; remove one (DELETE /api/devices/{device_id}) first.")
+        }
         context.annotations.record(outcome: "device_registered")
         return JSONResponse.make(device, status: .created)
     }

@@ -146,25 +146,30 @@ extension SQLIdentityStore: AccountStore {
 
     // MARK: Devices
 
-    public func saveDevice(_ registration: DeviceRegistration, userID: String, now: Date) async throws -> Device {
-        try await database.insert(into: "devices")
-            .columns("user_id", "device_id", "name", "type", "created_at", "updated_at")
-            .values(
-                userID, registration.deviceID, registration.name, registration.type,
-                StoreValue.time(now), StoreValue.time(now))
-            .onConflict(with: ["user_id", "device_id"]) { conflict in
-                conflict
-                    .set(excludedValueOf: "name")
-                    .set(excludedValueOf: "type")
-                    .set(excludedValueOf: "updated_at")
-            }
-            .run()
+    public func saveDevice(
+        _ registration: DeviceRegistration, userID: String, now: Date, limit: Int
+    ) async throws -> Device? {
+        // One statement, so parallel registrations cannot pass the limit together: a new
+        // device is inserted only while the user has fewer than `limit`; an existing one is
+        // always updated (the upsert needs the WHERE of the SELECT, SQLite's parsing rule).
+        let time = StoreValue.time(now)
+        try await database.raw(
+            """
+            INSERT INTO devices (user_id, device_id, name, type, created_at, updated_at)
+            SELECT \(bind: userID), \(bind: registration.deviceID), \(bind: registration.name),
+                \(bind: registration.type), \(bind: time), \(bind: time)
+            WHERE (SELECT COUNT(*) FROM devices WHERE user_id = \(bind: userID)) < \(bind: limit)
+                OR EXISTS (SELECT 1 FROM devices WHERE user_id = \(bind: userID) AND device_id = \(bind: registration.deviceID))
+            ON CONFLICT (user_id, device_id) DO UPDATE SET
+                name = excluded.name, type = excluded.type, updated_at = excluded.updated_at
+            """
+        ).run()
         guard
             let row = try await database.select().column("*").from("devices")
                 .where("user_id", .equal, userID)
                 .where("device_id", .equal, registration.deviceID)
                 .first()
-        else { throw StoreError.notFound(what: "device \(registration.deviceID)") }
+        else { return nil }
         return try Self.device(row)
     }
 

@@ -41,6 +41,36 @@ struct DeviceTests {
         }
     }
 
+    @Test("an account registers at most 50 devices, even in parallel; known devices still update, one removal frees a place")
+    func deviceLimit() async throws {
+        try await withAccountAPI { api in
+            let token = try await api.signInAlice().accessToken
+            let limit = DevicesEndpoint.maximumDevices
+            // Registered in parallel batches: the limit holds under concurrency too.
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<(limit + 10) {
+                    group.addTask {
+                        try await api.post("/api/devices", ["device_id": "d\(index)", "name": "Device \(index)"], token: token).status
+                    }
+                }
+                var statuses: [Int] = []
+                for try await status in group { statuses.append(status) }
+                #expect(statuses.filter { $0 == 201 }.count == limit)
+                #expect(statuses.filter { $0 == 409 }.count == 10)
+            }
+            let devices = try await api.call("GET", "/api/devices", token: token).json(DeviceList.self).devices
+            #expect(devices.count == limit)
+            let refused = try await api.post("/api/devices", ["device_id": "one-more", "name": "More"], token: token)
+            #expect(refused.status == 409)
+            #expect(refused.apiError?.code == .tooManyDevices)
+            #expect(refused.apiError?.errorCode == 3006)
+            let known = try #require(devices.first?.deviceID)
+            #expect(try await api.post("/api/devices", ["device_id": known, "name": "Renamed"], token: token).status == 201)
+            #expect(try await api.call("DELETE", "/api/devices/\(known)", token: token).status == 204)
+            #expect(try await api.post("/api/devices", ["device_id": "one-more", "name": "More"], token: token).status == 201)
+        }
+    }
+
     @Test("devices are per user; every devices endpoint needs a bearer token")
     func isolationAndAuthentication() async throws {
         try await withAccountAPI { api in

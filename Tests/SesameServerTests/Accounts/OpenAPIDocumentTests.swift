@@ -9,7 +9,8 @@ struct OpenAPIDocumentTests {
     /// Routes that serve HTML pages or redirects, not JSON.
     static let pages: Set<String> = [
         "GET /authorize", "POST /authorize", "POST /login", "GET /logout", "POST /logout", "GET /signup",
-        "GET /password-reset",
+        "POST /signup", "GET /verify-email", "POST /verify-email", "GET /password-reset", "POST /password-reset",
+        "POST /password-reset/confirm",
     ]
 
     private func document(_ server: TestServer) async throws -> [String: Any] {

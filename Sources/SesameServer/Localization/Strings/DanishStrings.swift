@@ -93,6 +93,7 @@ enum DanishStrings {
         "error.user_not_found": "Der blev ikke fundet nogen konto. Kontrollér dine oplysninger, og prøv igen.",
         "error.invalid_verification_code": "Koden er forkert eller udløbet. Kontrollér den, eller anmod om en ny kode.",
         "error.device_not_found": "Enheden blev ikke fundet. Den er muligvis allerede fjernet.",
+        "error.too_many_devices": "Du har registreret det højeste antal tilladte enheder. Fjern en enhed, du ikke længere bruger, og prøv igen.",
         "error.rate_limited": "For mange forsøg. Vent et øjeblik, og prøv igen.",
         "error.proof_of_work_required": "Der kræves et ekstra sikkerhedstjek. Vent et øjeblik, og prøv igen.",
         "error.server_error": "Logintjenesten har et problem. Prøv igen om et par minutter.",

@@ -92,6 +92,7 @@ enum DutchStrings {
         "error.user_not_found": "Er is geen account gevonden. Controleer uw gegevens en probeer het opnieuw.",
         "error.invalid_verification_code": "De code is onjuist of verlopen. Controleer de code of vraag een nieuwe aan.",
         "error.device_not_found": "Dit apparaat is niet gevonden. Mogelijk is het al verwijderd.",
+        "error.too_many_devices": "U hebt het maximale aantal apparaten geregistreerd. Verwijder een apparaat dat u niet meer gebruikt en probeer het opnieuw.",
         "error.rate_limited": "Te veel pogingen. Wacht even en probeer het opnieuw.",
         "error.proof_of_work_required": "Er is een extra beveiligingscontrole nodig. Wacht even en probeer het opnieuw.",
         "error.server_error": "Er is een probleem met de inlogdienst. Probeer het over een paar minuten opnieuw.",

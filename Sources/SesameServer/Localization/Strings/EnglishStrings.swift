@@ -109,6 +109,7 @@ public enum EnglishStrings {
         case .invalidVerificationCode:
             return "The code is incorrect or has expired. Check it, or request a new code."
         case .deviceNotFound: return "This device was not found. It may already have been removed."
+        case .tooManyDevices: return "You have registered the most devices allowed. Remove a device you no longer use, then try again."
         case .rateLimited: return "Too many attempts. Wait a moment and try again."
         case .proofOfWorkRequired: return "An extra security check is needed. Wait a moment and try again."
         case .serverError, .temporarilyUnavailable: return serviceProblem

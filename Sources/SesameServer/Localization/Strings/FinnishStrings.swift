@@ -93,6 +93,7 @@ enum FinnishStrings {
         "error.user_not_found": "Tiliä ei löytynyt. Tarkista tietosi ja yritä uudelleen.",
         "error.invalid_verification_code": "Koodi on väärä tai vanhentunut. Tarkista se tai pyydä uusi koodi.",
         "error.device_not_found": "Laitetta ei löytynyt. Se on ehkä jo poistettu.",
+        "error.too_many_devices": "Olet rekisteröinyt suurimman sallitun määrän laitteita. Poista laite, jota et enää käytä, ja yritä uudelleen.",
         "error.rate_limited": "Liian monta yritystä. Odota hetki ja yritä uudelleen.",
         "error.proof_of_work_required": "Tarvitaan ylimääräinen turvatarkistus. Odota hetki ja yritä uudelleen.",
         "error.server_error": "Kirjautumispalvelussa on ongelma. Yritä uudelleen muutaman minuutin kuluttua.",

@@ -92,6 +92,7 @@ enum FrenchStrings {
         "error.user_not_found": "Aucun compte n'a été trouvé. Vérifiez vos informations et réessayez.",
         "error.invalid_verification_code": "Le code est incorrect ou a expiré. Vérifiez-le ou demandez un nouveau code.",
         "error.device_not_found": "Cet appareil est introuvable. Il a peut-être déjà été supprimé.",
+        "error.too_many_devices": "Vous avez enregistré le nombre maximal d’appareils autorisé. Supprimez un appareil que vous n’utilisez plus, puis réessayez.",
         "error.rate_limited": "Trop de tentatives. Patientez un instant et réessayez.",
         "error.proof_of_work_required": "Une vérification de sécurité supplémentaire est nécessaire. Patientez un instant et réessayez.",
         "error.server_error": "Le service de connexion rencontre un problème. Réessayez dans quelques minutes.",

@@ -92,6 +92,7 @@ enum GermanStrings {
         "error.user_not_found": "Es wurde kein Konto gefunden. Überprüfen Sie Ihre Angaben und versuchen Sie es erneut.",
         "error.invalid_verification_code": "Der Code ist falsch oder abgelaufen. Überprüfen Sie ihn oder fordern Sie einen neuen Code an.",
         "error.device_not_found": "Dieses Gerät wurde nicht gefunden. Möglicherweise wurde es bereits entfernt.",
+        "error.too_many_devices": "Sie haben die höchstzulässige Anzahl an Geräten registriert. Entfernen Sie ein Gerät, das Sie nicht mehr verwenden, und versuchen Sie es erneut.",
         "error.rate_limited": "Zu viele Versuche. Warten Sie einen Moment und versuchen Sie es erneut.",
         "error.proof_of_work_required": "Eine zusätzliche Sicherheitsprüfung ist erforderlich. Warten Sie einen Moment und versuchen Sie es erneut.",
         "error.server_error": "Beim Anmeldedienst ist ein Problem aufgetreten. Versuchen Sie es in einigen Minuten erneut.",

@@ -92,6 +92,7 @@ enum HungarianStrings {
         "error.user_not_found": "Nem található fiók. Ellenőrizze az adatait, és próbálja újra.",
         "error.invalid_verification_code": "A kód helytelen vagy lejárt. Ellenőrizze, vagy kérjen új kódot.",
         "error.device_not_found": "Ez az eszköz nem található. Lehet, hogy már eltávolították.",
+        "error.too_many_devices": "Elérte a regisztrálható eszközök maximális számát. Távolítson el egy már nem használt eszközt, majd próbálja újra.",
         "error.rate_limited": "Túl sok próbálkozás. Várjon egy kicsit, és próbálja újra.",
         "error.proof_of_work_required": "További biztonsági ellenőrzés szükséges. Várjon egy kicsit, és próbálja újra.",
         "error.server_error": "Hiba történt a bejelentkezési szolgáltatásban. Próbálja újra néhány perc múlva.",

@@ -92,6 +92,7 @@ enum ItalianStrings {
         "error.user_not_found": "Nessun account trovato. Controlli i suoi dati e riprovi.",
         "error.invalid_verification_code": "Il codice non è corretto o è scaduto. Lo controlli oppure richieda un nuovo codice.",
         "error.device_not_found": "Questo dispositivo non è stato trovato. Potrebbe essere già stato rimosso.",
+        "error.too_many_devices": "Ha registrato il numero massimo di dispositivi consentito. Rimuova un dispositivo che non usa più e riprovi.",
         "error.rate_limited": "Troppi tentativi. Attenda qualche istante e riprovi.",
         "error.proof_of_work_required": "È necessario un ulteriore controllo di sicurezza. Attenda qualche istante e riprovi.",
         "error.server_error": "Il servizio di accesso ha un problema. Riprovi tra qualche minuto.",

@@ -92,6 +92,7 @@ enum JapaneseStrings {
         "error.user_not_found": "アカウントが見つかりませんでした。入力内容を確認して、もう一度お試しください。",
         "error.invalid_verification_code": "コードが正しくないか、有効期限が切れています。コードを確認するか、新しいコードをリクエストしてください。",
         "error.device_not_found": "このデバイスは見つかりませんでした。すでに削除されている可能性があります。",
+        "error.too_many_devices": "登録できるデバイスの上限に達しています。使用していないデバイスを削除してから、もう一度お試しください。",
         "error.rate_limited": "試行回数が多すぎます。しばらく待ってからもう一度お試しください。",
         "error.proof_of_work_required": "追加のセキュリティチェックが必要です。しばらく待ってからもう一度お試しください。",
         "error.server_error": "サインインサービスで問題が発生しています。数分後にもう一度お試しください。",

@@ -92,6 +92,7 @@ enum KoreanStrings {
         "error.user_not_found": "계정을 찾을 수 없습니다. 입력한 정보를 확인한 후 다시 시도하세요.",
         "error.invalid_verification_code": "코드가 올바르지 않거나 만료되었습니다. 코드를 확인하거나 새 코드를 요청하세요.",
         "error.device_not_found": "기기를 찾을 수 없습니다. 이미 삭제되었을 수 있습니다.",
+        "error.too_many_devices": "등록할 수 있는 기기 수의 한도에 도달했습니다. 더 이상 사용하지 않는 기기를 삭제한 후 다시 시도하세요.",
         "error.rate_limited": "시도 횟수가 너무 많습니다. 잠시 후 다시 시도하세요.",
         "error.proof_of_work_required": "추가 보안 확인이 필요합니다. 잠시 후 다시 시도하세요.",
         "error.server_error": "로그인 서비스에 문제가 있습니다. 몇 분 후에 다시 시도하세요.",

@@ -92,6 +92,7 @@ enum NorwegianBokmalStrings {
         "error.user_not_found": "Fant ingen konto. Kontroller opplysningene dine og prøv igjen.",
         "error.invalid_verification_code": "Koden er feil eller utløpt. Kontroller den, eller be om en ny kode.",
         "error.device_not_found": "Fant ikke denne enheten. Den kan allerede være fjernet.",
+        "error.too_many_devices": "Du har registrert det høyeste antallet enheter som er tillatt. Fjern en enhet du ikke lenger bruker, og prøv igjen.",
         "error.rate_limited": "For mange forsøk. Vent litt og prøv igjen.",
         "error.proof_of_work_required": "En ekstra sikkerhetskontroll kreves. Vent litt og prøv igjen.",
         "error.server_error": "Påloggingstjenesten har et problem. Prøv igjen om noen minutter.",

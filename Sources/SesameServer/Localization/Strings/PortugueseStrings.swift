@@ -92,6 +92,7 @@ enum PortugueseStrings {
         "error.user_not_found": "Nenhuma conta foi encontrada. Verifique seus dados e tente novamente.",
         "error.invalid_verification_code": "O código está incorreto ou expirou. Verifique-o ou solicite um novo código.",
         "error.device_not_found": "Este dispositivo não foi encontrado. Talvez ele já tenha sido removido.",
+        "error.too_many_devices": "Você registrou o número máximo de dispositivos permitido. Remova um dispositivo que não usa mais e tente novamente.",
         "error.rate_limited": "Muitas tentativas. Aguarde um momento e tente novamente.",
         "error.proof_of_work_required": "É necessária uma verificação de segurança adicional. Aguarde um momento e tente novamente.",
         "error.server_error": "O serviço de login está com um problema. Tente novamente em alguns minutos.",

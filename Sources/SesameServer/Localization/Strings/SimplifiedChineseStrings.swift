@@ -93,6 +93,7 @@ enum SimplifiedChineseStrings {
         "error.user_not_found": "未找到账户。请检查您的信息后重试。",
         "error.invalid_verification_code": "验证码不正确或已过期。请检查验证码，或重新获取。",
         "error.device_not_found": "未找到此设备。它可能已被移除。",
+        "error.too_many_devices": "您注册的设备已达到上限。请移除一台不再使用的设备，然后重试。",
         "error.rate_limited": "尝试次数过多。请稍候再试。",
         "error.proof_of_work_required": "需要进行额外的安全检查。请稍候再试。",
         "error.server_error": "登录服务出现问题。请几分钟后重试。",

@@ -92,6 +92,7 @@ enum SlovakStrings {
         "error.user_not_found": "Nenašiel sa žiadny účet. Skontrolujte svoje údaje a skúste to znova.",
         "error.invalid_verification_code": "Kód je nesprávny alebo jeho platnosť vypršala. Skontrolujte ho alebo si vyžiadajte nový kód.",
         "error.device_not_found": "Toto zariadenie sa nenašlo. Možno už bolo odstránené.",
+        "error.too_many_devices": "Zaregistrovali ste najvyšší povolený počet zariadení. Odstráňte zariadenie, ktoré už nepoužívate, a skúste to znova.",
         "error.rate_limited": "Príliš veľa pokusov. Chvíľu počkajte a skúste to znova.",
         "error.proof_of_work_required": "Vyžaduje sa ďalšia bezpečnostná kontrola. Chvíľu počkajte a skúste to znova.",
         "error.server_error": "Prihlasovacia služba má problém. Skúste to znova o niekoľko minút.",

@@ -92,6 +92,7 @@ enum SpanishStrings {
         "error.user_not_found": "No se ha encontrado ninguna cuenta. Compruebe sus datos e inténtelo de nuevo.",
         "error.invalid_verification_code": "El código no es correcto o ha caducado. Compruébelo o solicite un código nuevo.",
         "error.device_not_found": "No se ha encontrado este dispositivo. Es posible que ya se haya eliminado.",
+        "error.too_many_devices": "Ha registrado el número máximo de dispositivos permitido. Quite un dispositivo que ya no use e inténtelo de nuevo.",
         "error.rate_limited": "Demasiados intentos. Espere un momento e inténtelo de nuevo.",
         "error.proof_of_work_required": "Se necesita una comprobación de seguridad adicional. Espere un momento e inténtelo de nuevo.",
         "error.server_error": "El servicio de inicio de sesión tiene un problema. Inténtelo de nuevo dentro de unos minutos.",

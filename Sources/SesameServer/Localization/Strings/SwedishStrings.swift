@@ -93,6 +93,7 @@ enum SwedishStrings {
         "error.user_not_found": "Inget konto hittades. Kontrollera dina uppgifter och försök igen.",
         "error.invalid_verification_code": "Koden är felaktig eller har gått ut. Kontrollera den eller begär en ny kod.",
         "error.device_not_found": "Enheten hittades inte. Den kan redan ha tagits bort.",
+        "error.too_many_devices": "Du har registrerat det högsta tillåtna antalet enheter. Ta bort en enhet som du inte längre använder och försök igen.",
         "error.rate_limited": "För många försök. Vänta en stund och försök igen.",
         "error.proof_of_work_required": "En extra säkerhetskontroll krävs. Vänta en stund och försök igen.",
         "error.server_error": "Inloggningstjänsten har ett problem. Försök igen om några minuter.",

@@ -93,6 +93,7 @@ enum TraditionalChineseStrings {
         "error.user_not_found": "找不到帳戶。請檢查您的資訊後再試一次。",
         "error.invalid_verification_code": "驗證碼不正確或已失效。請檢查驗證碼，或重新取得。",
         "error.device_not_found": "找不到此裝置。它可能已被移除。",
+        "error.too_many_devices": "您註冊的裝置已達上限。請移除一台不再使用的裝置，然後再試一次。",
         "error.rate_limited": "嘗試次數過多。請稍候再試。",
         "error.proof_of_work_required": "需要進行額外的安全檢查。請稍候再試。",
         "error.server_error": "登入服務發生問題。請幾分鐘後再試。",
