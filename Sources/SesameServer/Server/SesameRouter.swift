@@ -2,13 +2,16 @@ import Hummingbird
 import Logging
 
 /// Maps every path of the server to its endpoint (SPEC §2). Middleware order: the request log
-/// line outermost, then the client address behind trusted proxies, then API errors to JSON.
+/// line outermost, then the client address behind trusted proxies, then API errors to JSON,
+/// then 405 for a known path asked with another method.
 enum SesameRouter {
     static func build(_ services: ServerServices) throws -> Router<SesameRequestContext> {
         let router = Router(context: SesameRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: services.logger))
         router.add(middleware: ForwardedClientMiddleware(proxies: services.trustedProxies))
         router.add(middleware: APIErrorMiddleware(localizer: services.localizer, logger: services.logger))
+        let routeMethods = RouteMethods()
+        router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
 
         let discovery = try DiscoveryEndpoint(services: services)
         router.get("/.well-known/openid-configuration", use: discovery.handle)
@@ -46,6 +49,7 @@ enum SesameRouter {
         router.get("/password-reset", use: reset.get)
         router.post("/password-reset", use: reset.post)
         router.post("/password-reset/confirm", use: reset.confirm)
+        routeMethods.load(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router
     }
 }
