@@ -111,7 +111,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     public var httpStatus: Int {
         switch self {
         case .invalidClient, .unknownClient, .invalidToken: 401
-        case .insufficientScope, .firstPartyClientRequired, .accessDenied, .accountLocked, .emailNotVerified: 403
+        case .insufficientScope, .firstPartyClientRequired, .accessDenied, .accountLocked, .emailNotVerified,
+            .csrfFailed:
+            403
         case .userNotFound, .deviceNotFound, .notFound: 404
         case .methodNotAllowed: 405
         case .emailTaken, .tooManyDevices: 409

@@ -85,7 +85,8 @@ struct AuthorizationResponder: Sendable {
         return services.pages.error(
             code, errorID: errorID,
             locales: LocalePreference.from(request: request, uiLocales: uiLocales),
-            status: code == .csrfFailed ? .forbidden : .badRequest, messageKey: messageKey)
+            status: code == .csrfFailed ? HTTPResponse.Status(code: code.httpStatus) : .badRequest,
+            messageKey: messageKey)
     }
 
     /// `303 See Other` to `uri` with `parameters` added to its query.
