@@ -90,6 +90,29 @@ struct RefreshTokenTests {
             let other = try await browser.refresh(try #require(first.refreshToken), clientID: Fixtures.secondApp)
             #expect(other.status == 400)
             #expect(try other.json(APIError.self).error == "invalid_grant")
+
+            // The token leaked, so the session stays revoked; its rightful client is told why
+            // instead of reading "already used".
+            let rightful = try await browser.refresh(try #require(first.refreshToken))
+            #expect(rightful.status == 400)
+            let error = try rightful.json(APIError.self)
+            #expect(error.error == "invalid_grant")
+            #expect(error.errorDescription?.contains("presented by another client") == true, "\(error.errorDescription ?? "")")
+            #expect(try await browser.introspect(try #require(first.refreshToken)).json(IntrospectionResponse.self).active == false)
+        }
+    }
+
+    @Test("a database migrated to version 5 records why a family was revoked; reuse says 'already used'")
+    func revocationReasons() async throws {
+        try await withTestServer { server in
+            let browser = server.client()
+            let (first, _) = try await OAuthFlow(browser: browser).tokens()
+            let refreshToken = try #require(first.refreshToken)
+            #expect(try await browser.refresh(refreshToken).status == 200)
+            let reused = try await browser.refresh(refreshToken)
+            #expect(try reused.json(APIError.self).errorDescription?.contains("already used") == true)
+            let record = try #require(try await server.store.refreshToken(digest: SecretDigest.of(refreshToken)))
+            #expect(try await server.store.refreshFamilyRevocationReason(record.familyID) == .reused)
         }
     }
 

@@ -193,7 +193,7 @@ struct StoreRedemptionTests {
             for token in [first, second, other] { try await store.insertRefreshToken(token) }
             #expect(try await store.isRefreshFamilyRevoked("fam-a") == false)
 
-            try await store.revokeRefreshFamily("fam-a", now: now)
+            try await store.revokeRefreshFamily("fam-a", now: now, reason: .revoked)
             #expect(try await store.isRefreshFamilyRevoked("fam-a"))
             #expect(try await store.isRefreshFamilyRevoked("fam-b") == false)
             #expect(try await store.refreshToken(digest: first.tokenDigest)?.revokedAt == now)

@@ -31,7 +31,7 @@ struct RevocationEndpoint: Sendable {
             let refresh = try await store.refreshToken(digest: SecretDigest.of(token))
         {
             if refresh.clientID == client.clientID {
-                try await store.revokeRefreshFamily(refresh.familyID, now: now)
+                try await store.revokeRefreshFamily(refresh.familyID, now: now, reason: .revoked)
                 outcome = "revoked_refresh_family"
             }
         } else if let claims = await services.accessTokenVerifier.signedClaims(token),

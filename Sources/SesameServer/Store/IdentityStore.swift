@@ -51,10 +51,12 @@ public protocol IdentityStore: Sendable {
     /// rotation): deletes the successor, so the token it replaced is current again.
     func withdrawRefreshToken(successorDigest: String) async throws
     func refreshToken(digest: String) async throws -> RefreshTokenRecord?
-    /// Revokes every token of the family.
-    func revokeRefreshFamily(_ familyID: String, now: Date) async throws
+    /// Revokes every token of the family, recording why (the first reason is kept).
+    func revokeRefreshFamily(_ familyID: String, now: Date, reason: RefreshFamilyRevocationReason) async throws
     /// `true` when the family has been revoked (access tokens of that family are then inactive).
     func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool
+    /// Why the family was revoked, or `nil` when it was not (or before the reason was recorded).
+    func refreshFamilyRevocationReason(_ familyID: String) async throws -> RefreshFamilyRevocationReason?
     /// Revokes every refresh token issued under a browser session (logout).
     func revokeRefreshTokens(sessionID: String, now: Date) async throws
 
@@ -74,4 +76,17 @@ public protocol IdentityStore: Sendable {
 
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
+}
+
+/// Why a refresh-token family was revoked, kept with the revocation so that a later request
+/// with one of its tokens can say what happened instead of a bare "already used".
+public enum RefreshFamilyRevocationReason: String, Sendable, Equatable {
+    /// A rotated token was presented again (RFC 9700 §4.14.2: reuse detection).
+    case reused = "reused"
+    /// A token was presented by a client it was not issued to: it leaked (RFC 6749 §10.4).
+    case presentedByAnotherClient = "presented_by_another_client"
+    /// The client revoked it (RFC 7009), or an authorization code was replayed.
+    case revoked = "revoked"
+    /// Sign-out, account or client removal, password reset.
+    case signedOut = "signed_out"
 }

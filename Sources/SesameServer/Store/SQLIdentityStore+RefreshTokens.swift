@@ -122,8 +122,17 @@ extension SQLIdentityStore {
         }
     }
 
-    public func revokeRefreshFamily(_ familyID: String, now: Date) async throws {
-        try await revokeFamilies(ids: [familyID], now: now)
+    public func revokeRefreshFamily(
+        _ familyID: String, now: Date, reason: RefreshFamilyRevocationReason
+    ) async throws {
+        try await revokeFamilies(ids: [familyID], now: now, reason: reason)
+    }
+
+    public func refreshFamilyRevocationReason(_ familyID: String) async throws -> RefreshFamilyRevocationReason? {
+        let reason = try await database.select().column("reason").from("revoked_refresh_families")
+            .where("family_id", .equal, familyID)
+            .first(decodingColumn: "reason", as: String?.self) ?? nil
+        return reason.flatMap(RefreshFamilyRevocationReason.init(rawValue:))
     }
 
     public func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool {
@@ -169,8 +178,11 @@ extension SQLIdentityStore {
             .where("parent_digest", .is, SQLLiteral.null)
     }
 
-    /// Records each family as revoked (kept until its last token expires) and marks its tokens.
-    func revokeFamilies(ids: [String], now: Date) async throws {
+    /// Records each family as revoked (kept until its last token expires) with the reason (an
+    /// earlier reason stays) and marks its tokens.
+    func revokeFamilies(
+        ids: [String], now: Date, reason: RefreshFamilyRevocationReason = .signedOut
+    ) async throws {
         for familyID in ids {
             let latest = try await database.select()
                 .column(SQLFunction("MAX", args: SQLIdentifier("expires_at")), as: "latest")
@@ -180,8 +192,8 @@ extension SQLIdentityStore {
             // Access tokens minted from the family may outlive its refresh tokens slightly.
             let keepUntil = max(latest ?? 0, StoreValue.time(now)) + Self.revokedFamilyRetention
             try await database.insert(into: "revoked_refresh_families")
-                .columns("family_id", "revoked_at", "expires_at")
-                .values(familyID, StoreValue.time(now), keepUntil)
+                .columns("family_id", "revoked_at", "expires_at", "reason")
+                .values(familyID, StoreValue.time(now), keepUntil, reason.rawValue)
                 .onConflict(with: ["family_id"]) { $0.set(excludedValueOf: "expires_at") }
                 .run()
             try await database.update("refresh_tokens")

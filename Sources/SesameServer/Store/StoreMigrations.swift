@@ -22,6 +22,7 @@ enum StoreMigrations {
         Migration(version: 2, name: "refresh-token successor links", apply: linkRefreshTokenSuccessors),
         Migration(version: 3, name: "claims request parameter", apply: addClaimsRequests),
         Migration(version: 4, name: "refresh families indexed by their root token", apply: indexRefreshFamilyRoots),
+        Migration(version: 5, name: "why a refresh family was revoked", apply: addRevocationReasons),
     ] + FirstPartyMigrations.all + AccountMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
@@ -244,6 +245,17 @@ enum StoreMigrations {
                 ON refresh_tokens (\(ident: column)) WHERE parent_digest IS NULL
                 """
             ).run()
+        }
+    }
+
+    // MARK: - Version 5
+
+    /// `revoked_refresh_families.reason` (``RefreshFamilyRevocationReason``), so that the
+    /// rightful client of a leaked token learns why its session ended. Families revoked
+    /// before have none.
+    private static func addRevocationReasons(_ db: any SQLDatabase) async throws {
+        if await !hasColumn("reason", in: "revoked_refresh_families", db) {
+            try await db.alter(table: "revoked_refresh_families").column("reason", type: .text).run()
         }
     }
 }

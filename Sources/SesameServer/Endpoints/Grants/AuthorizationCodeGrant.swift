@@ -41,7 +41,7 @@ struct AuthorizationCodeGrant: Sendable {
             guard ConstantTime.equals(replayed.clientID, client.clientID) else {
                 throw EndpointFailure(.invalidGrant, "The code was issued to another client.")
             }
-            if let family = replayed.familyID { try await store.revokeRefreshFamily(family, now: now) }
+            if let family = replayed.familyID { try await store.revokeRefreshFamily(family, now: now, reason: .revoked) }
             throw EndpointFailure(
                 .invalidGrant, "The code was already used; tokens issued from it have been revoked.")
         case .redeemed(let redeemed):

@@ -14,6 +14,11 @@ import SesameProtocol
 struct RefreshTokenGrant: Sendable {
     let services: ServerServices
 
+    /// What the rightful client reads after another client presented its refresh token.
+    static let leaked = EndpointFailure(
+        .invalidGrant,
+        "This session was revoked because its refresh token was presented by another client, so the token has leaked; sign the user in again.")
+
     func exchange(_ form: [String: String], client: ClientRecord) async throws -> TokenResponse {
         guard let presented = form["refresh_token"], !presented.isEmpty, presented.utf8.count <= 256 else {
             throw EndpointFailure(.invalidRequest, "refresh_token is required.")
@@ -29,14 +34,19 @@ struct RefreshTokenGrant: Sendable {
         case .notFound:
             throw EndpointFailure(.invalidGrant, "The refresh token is unknown, expired or revoked.")
         case .replayed(let replayed):
-            try await store.revokeRefreshFamily(replayed.familyID, now: now)
+            if try await store.refreshFamilyRevocationReason(replayed.familyID) == .presentedByAnotherClient {
+                throw Self.leaked
+            }
+            try await store.revokeRefreshFamily(replayed.familyID, now: now, reason: .reused)
             throw EndpointFailure(
                 .invalidGrant, "The refresh token was already used; the session has been revoked.")
         case .redeemed(let redeemed):
             record = redeemed
         }
         guard ConstantTime.equals(record.clientID, client.clientID) else {
-            try await store.revokeRefreshFamily(record.familyID, now: now)
+            // The token leaked: the session is revoked for its rightful client too, which is
+            // told why on its next refresh (``leaked``).
+            try await store.revokeRefreshFamily(record.familyID, now: now, reason: .presentedByAnotherClient)
             throw EndpointFailure(.invalidGrant, "The refresh token was issued to another client.")
         }
         let granted = ScopeList.parse(record.scope)
