@@ -129,6 +129,19 @@ struct AccountSelfService: Sendable {
         return user
     }
 
+    /// Counts a request that may send account mail against its client address's quota
+    /// (``MailQuota``), before anything else happens, so the refusal is the same whether or not
+    /// the address has an account: 429 `rate_limited` with `Retry-After`.
+    func admitMailRequest(_ context: SesameRequestContext) throws {
+        guard let retryAfter = services.mailQuota.admitRequest(from: LoginThrottle.addressKey(context.clientAddress))
+        else { return }
+        var failure = EndpointFailure(
+            .rateLimited,
+            "Too many requests that send email from this address; try again in \(retryAfter) seconds (Retry-After).")
+        failure.retryAfter = retryAfter
+        throw failure
+    }
+
     /// The user whose email (not username) is `email`.
     func user(email: String) async throws -> UserRecord? {
         guard !email.isEmpty else { return nil }

@@ -17,6 +17,7 @@ struct PasswordResetEndpoint: Sendable {
             PasswordResetRequest.self, from: request, context: context, required: ["email"],
             validation: validation
         ).value
+        try AccountSelfService(services: services).admitMailRequest(context)
         try await AccountSelfService(services: services).requestPasswordReset(
             input.email, locales: AccountValidation.locales(request: request, preferred: nil))
         context.annotations.record(outcome: "password_reset_requested")

@@ -26,10 +26,16 @@ struct VerificationCodes: Sendable {
     static let maxAttempts = 5
 
     /// Creates a code for `user` (replacing a pending one of the same purpose), stores its
-    /// digest, and emails it to `address` in the user's language.
+    /// digest, and emails it to `address` in the user's language. Past the recipient's quota
+    /// (``MailQuota``) it does nothing: the code already sent stays the valid one, and the
+    /// caller answers as if it had sent.
     func issue(
         _ purpose: VerificationPurpose, for user: UserRecord, to address: String, locales: [String]
     ) async throws {
+        guard services.mailQuota.admitMessage(to: address, purpose: purpose.rawValue) else {
+            services.logger.notice("account mail not sent: the recipient's quota is used up", metadata: ["purpose": .string(purpose.rawValue)])
+            return
+        }
         let code = OneTimeCode.generate()
         let now = services.now()
         try await services.accountStore.saveVerificationCode(

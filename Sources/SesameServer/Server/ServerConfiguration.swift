@@ -33,6 +33,8 @@ public struct ServerConfiguration: Sendable {
     public var smtp: SMTPConfiguration?
     /// Throttling of password guessing per login name and client address (``LoginThrottle``).
     public var loginThrottle: LoginThrottlePolicy
+    /// Limits on account mail (codes) per recipient and per client address (``MailQuota``).
+    public var mailQuota = MailQuota.Policy()
     /// How often expired codes, tokens and sessions are deleted (``ExpiredDataPurge``; also
     /// once at start). Default 10 minutes; `nil` turns the purge off.
     public var purgeInterval: Duration?

@@ -24,6 +24,8 @@ struct ServerServices: Sendable {
     let logger: Logger
     /// Reverse proxies whose `X-Forwarded-For` names the client (``TrustedProxies``).
     var trustedProxies: TrustedProxies = .none
+    /// Limits on account mail per recipient and per client address.
+    var mailQuota = MailQuota()
 
     var clientAuthenticator: ClientAuthenticator {
         ClientAuthenticator(store: store, verifier: credentials)

@@ -87,7 +87,8 @@ public enum SesameServer {
                 cookies: BrowserCookies(issuer: issuer),
                 authorizationCodeLifetime: configuration.authorizationCodeLifetime,
                 browserSessionLifetime: configuration.browserSessionLifetime, now: configuration.now,
-                logger: logger, trustedProxies: configuration.trustedProxies)
+                logger: logger, trustedProxies: configuration.trustedProxies,
+                mailQuota: MailQuota(policy: configuration.mailQuota, now: configuration.now))
             routerSlot.set(try SesameRouter.build(services).buildResponder())
         } catch {
             await group.triggerGracefulShutdown()

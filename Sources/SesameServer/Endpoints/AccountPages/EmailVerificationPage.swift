@@ -38,6 +38,7 @@ struct EmailVerificationPage: Sendable {
         let service = AccountSelfService(services: pages.services)
         do {
             if form[Self.resendField] != nil {
+                try service.admitMailRequest(context)
                 try await service.resendVerification(to: email, locales: pages.locales(request, carried))
                 context.annotations.record(outcome: "email_verification_resent")
                 return pages.render(

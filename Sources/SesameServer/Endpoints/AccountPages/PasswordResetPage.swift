@@ -35,6 +35,7 @@ struct PasswordResetPage: Sendable {
             return pages.render(page, carried: carried, request: request, status: .badRequest)
         }
         do {
+            try AccountSelfService(services: pages.services).admitMailRequest(context)
             try await AccountSelfService(services: pages.services)
                 .requestPasswordReset(email, locales: pages.locales(request, carried))
         } catch let failure as EndpointFailure {

@@ -30,6 +30,7 @@ struct SignUpPage: Sendable {
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
         let user: UserRecord
         do {
+            try AccountSelfService(services: pages.services).admitMailRequest(context)
             user = try await AccountSelfService(services: pages.services).signUp(
                 .init(
                     email: email, password: form["password"] ?? "", username: nil,
