@@ -127,7 +127,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SesameServerTests", dependencies: ["SesameServer", "ChildProcess"],
+            name: "SesameServerTests",
+            dependencies: [
+                "SesameServer", "ChildProcess",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Messaging/smtp_sink.py"],  // a real SMTP server the tests start
             swiftSettings: strict),
         .testTarget(

@@ -6,7 +6,7 @@ import Testing
 struct PKCETests {
     @Test("Appendix B vector: verifier octets → verifier → S256 challenge")
     func appendixB() throws {
-        let vector = try SharedFixtures.json("vectors/pkce-rfc7636-appendix-b.json")
+        let vector = try FixtureFiles.json("vectors/pkce-rfc7636-appendix-b.json")
         let octets = try #require(vector["verifier_octets"] as? [Int]).map(UInt8.init)
         let verifier = try #require(vector["code_verifier"] as? String)
         let challenge = try #require(vector["code_challenge"] as? String)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Sesame
 
-/// RFC test vectors from /work/shared/vectors, run through the SDK's own code paths.
+/// RFC test vectors from `Tests/Fixtures/vectors`, run through the SDK's own code paths.
 @Suite("Vectors")
 struct VectorTests {
     @Test("PKCE S256 matches RFC 7636 Appendix B")

@@ -97,21 +97,8 @@ public struct IDTokenValidator: Sendable {
             try verifyHMAC(alg: alg, signature: signature, input: jws.signingInput)
             return (header, payloadBytes)
         }
-        switch keys.verifiers(kid: header.kid, alg: alg) {
-        case .unknownKey:
-            throw .invalidIDToken(
-                .unknownKey, detail: "no JWKS key with kid \(header.kid ?? "(none)") for \(alg)")
-        case .algorithmNotAllowed:
-            throw .invalidIDToken(
-                .algorithm, detail: "the key \(header.kid ?? "(no kid)") may not be used with \(alg)")
-        case .found(let verifiers):
-            for verifier in verifiers {
-                if (try? verifier.verify(signature, signs: jws.signingInput)) == true {
-                    return (header, payloadBytes)
-                }
-            }
-            throw .invalidIDToken(.signature, detail: "the \(alg) signature does not verify")
-        }
+        try keys.verifySignature(signature, over: jws.signingInput, kid: header.kid, alg: alg)
+        return (header, payloadBytes)
     }
 
     private func verifyHMAC(alg: String, signature: [UInt8], input: ArraySlice<UInt8>)

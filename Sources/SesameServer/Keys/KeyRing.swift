@@ -123,13 +123,9 @@ public actor KeyRing {
             throw KeyRingError.unknownKey(kid: parts.kid)
         }
         // The key decides the algorithm; a header naming another one is rejected (RFC 8725 §3.1).
-        guard parts.alg == key.algorithm.rawValue else {
-            throw KeyRingError.malformedToken(
-                reason: "alg \(parts.alg) does not match key \(key.kid) (\(key.algorithm.rawValue))")
-        }
-        guard try algorithm.verify(parts.signature, signs: Array(parts.signingInput.utf8)) else {
-            throw KeyRingError.invalidSignature
-        }
+        try JWSSignatureCheck.verify(
+            parts.signature, over: Array(parts.signingInput.utf8), alg: parts.alg, key: key.algorithm,
+            kid: key.kid, with: algorithm)
         let payload = try JWTJSON.decoder().decode(P.self, from: parts.payload)
         try await payload.verify(using: algorithm)
         return payload

@@ -63,8 +63,8 @@ struct SigningKeyMaterial: Sendable {
     func add(to collection: JWTKeyCollection) async {
         let kid = JWKIdentifier(string: record.kid)
         switch privateKey {
-        case .rsa(let key): await collection.add(rsa: key, digestAlgorithm: .sha256, kid: kid)
-        case .ecdsa(let key): await collection.add(ecdsa: key, kid: kid)
+        case .rsa(let key): await JWSSignatureCheck.add(rs256: key, kid: kid, to: collection)
+        case .ecdsa(let key): await JWSSignatureCheck.add(es256: key, kid: kid, to: collection)
         }
     }
 

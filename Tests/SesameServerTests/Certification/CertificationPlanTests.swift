@@ -12,7 +12,7 @@ struct CertificationPlanTests {
 
     /// The module names of ``plans``, as the certification file lists them.
     static func modules() throws -> Set<String> {
-        let file = try SharedVectors.json("vectors/oidc-op-tests.json")
+        let file = try FixtureFiles.json("vectors/oidc-op-tests.json")
         let plans = try #require(file["plans"] as? [String: Any])
         var names = Set<String>()
         for plan in Self.plans {

@@ -72,14 +72,3 @@ struct CertificationRP {
         flow.parameters(attempt, extra: extra).filter { !names.contains($0.key) }
     }
 }
-
-/// Locates `../shared` beside the package root, whatever the working directory.
-enum SharedVectors {
-    static func json(_ relativePath: String) throws -> [String: Any] {
-        let root = URL(fileURLWithPath: #filePath)  // .../Tests/SesameServerTests/Certification/…
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
-        let data = try Data(contentsOf: root.appendingPathComponent(relativePath))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
-}

@@ -76,18 +76,9 @@ func idTokenClaims(
     return claims
 }
 
-/// Loads a JSON vector from /work/shared/vectors, resolved from this file's path.
+/// Loads a JSON vector from `Tests/Fixtures/vectors`.
 enum Vectors {
-    static func load(_ name: String, file: String = #filePath) throws -> [String: Any] {
-        var url = URL(fileURLWithPath: file).resolvingSymlinksInPath()
-        while url.pathComponents.count > 1 {
-            url.deleteLastPathComponent()
-            let candidate = url.appendingPathComponent("shared/vectors/\(name)")
-            if FileManager.default.fileExists(atPath: candidate.path) {
-                let data = try Data(contentsOf: candidate)
-                return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-            }
-        }
-        throw CocoaError(.fileNoSuchFile)
+    static func load(_ name: String) throws -> [String: Any] {
+        try FixtureFiles.json("vectors/\(name)")
     }
 }
