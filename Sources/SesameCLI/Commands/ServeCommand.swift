@@ -45,6 +45,14 @@ struct ServeCommand: AsyncParsableCommand {
             "batch (the default on Linux) or unchanged.",
             discussion: "batch runs the server's threads under SCHED_BATCH: under load a woken thread waits for the running one's time slice instead of preempting it (higher throughput, lower p99). unchanged keeps the policy the process was started with."))
     var threadScheduling: ThreadScheduling?
+    @Option(help: "Seconds a client has to send a request's line and headers after connecting (slow clients are cut off).")
+    var headerTimeout: Double = ConnectionLimits().headerTimeout
+    @Option(help: "Seconds an idle keep-alive connection stays open.")
+    var idleTimeout: Double = ConnectionLimits().idleTimeout
+    @Option(help: "Seconds a client has to send a request body after its headers.")
+    var bodyTimeout: Double = ConnectionLimits().bodyTimeout
+    @Option(help: "Connections open at once; past it new connections are closed at once.")
+    var maxConnections: Int = ConnectionLimits().maximumConnections
     @OptionGroup var dataDir: DataDirOption
     @OptionGroup var smtp: SMTPOptions
 
@@ -54,6 +62,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard purgeInterval >= 0 else {
             throw ValidationError("--purge-interval must be 0 (off) or a number of seconds, e.g. 600.")
+        }
+        for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)]
+        where !(value > 0 && value <= 86_400) {
+            throw ValidationError("\(name) must be a number of seconds above 0 (at most 86400), e.g. 30.")
+        }
+        guard maxConnections >= 1 else {
+            throw ValidationError("--max-connections must be at least 1, e.g. 2000.")
         }
     }
 
@@ -79,6 +94,10 @@ struct ServeCommand: AsyncParsableCommand {
                 issuer: issuerURL, seedFile: seedURL)
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
+            configuration.connectionLimits.headerTimeout = headerTimeout
+            configuration.connectionLimits.idleTimeout = idleTimeout
+            configuration.connectionLimits.bodyTimeout = bodyTimeout
+            configuration.connectionLimits.maximumConnections = maxConnections
             do throws(TrustedProxyError) {
                 configuration.trustedProxies = try TrustedProxies(parsing: trustedProxies)
             } catch {

@@ -37,6 +37,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     case requestURINotSupported = 1023
     /// OIDC Core §7.2.1 `registration_not_supported`: the `registration` parameter was sent.
     case registrationNotSupported = 1024
+    /// The request line and headers are larger than the server accepts, or too many (RFC 6585
+    /// §5: HTTP 431); answered before any endpoint sees the request.
+    case requestHeaderFieldsTooLarge = 1025
 
     // 2xxx — authentication
     case invalidCredentials = 2000
@@ -78,6 +81,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         switch self {
         case .invalidRequest, .invalidRedirectURI, .pkceRequired, .csrfFailed, .methodNotAllowed,
             .notFound, .invalidRequestObject, .validationFailed, .emailTaken, .weakPassword, .tooManyDevices,
+            .requestHeaderFieldsTooLarge,
             .invalidVerificationCode:
             "invalid_request"
         case .invalidClient, .unknownClient: "invalid_client"
@@ -116,6 +120,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
             403
         case .userNotFound, .deviceNotFound, .notFound: 404
         case .methodNotAllowed: 405
+        case .requestHeaderFieldsTooLarge: 431
         case .emailTaken, .tooManyDevices: 409
         case .rateLimited, .proofOfWorkRequired, .tooManyAttempts: 429
         case .serverError: 500
@@ -189,6 +194,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .invalidVerificationCode: "The verification code is incorrect or expired."
         case .deviceNotFound: "No such device."
         case .tooManyDevices: "The account has the most devices it may register; remove one first."
+        case .requestHeaderFieldsTooLarge: "The request line and headers are too large or too many."
         case .rateLimited: "Too many requests; wait and retry."
         case .proofOfWorkRequired: "Solve the proof-of-work challenge and retry."
         case .serverError: "The server hit an unexpected error. Retry later; quote error_id."

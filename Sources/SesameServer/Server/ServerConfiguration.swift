@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var loginThrottle: LoginThrottlePolicy
     /// Limits on account mail (codes) per recipient and per client address (``MailQuota``).
     public var mailQuota = MailQuota.Policy()
+    /// Connection timeouts and the connection cap (``ConnectionLimits``).
+    public var connectionLimits = ConnectionLimits()
     /// How often expired codes, tokens and sessions are deleted (``ExpiredDataPurge``; also
     /// once at start). Default 10 minutes; `nil` turns the purge off.
     public var purgeInterval: Duration?

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -40,8 +41,14 @@ public enum SesameServer {
         let routerSlot = RouterResponderSlot()
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let responder = DeferredResponder(slot: routerSlot)
+        let limits = configuration.connectionLimits
+        let cap = ConnectionCap(maximum: limits.maximumConnections, logger: logger)
         let app = Application(
             responder: responder,
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [ConnectionGuardInstaller(limits: limits, cap: cap)],
+                    idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000)))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "Sesame"),

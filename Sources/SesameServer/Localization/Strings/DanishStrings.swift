@@ -77,6 +77,7 @@ enum DanishStrings {
         "error.request_not_supported": "Appen sendte en anmodning, som logintjenesten ikke kunne acceptere. Prøv igen, eller kontakt appens udvikler.",
         "error.request_uri_not_supported": "Appen sendte en anmodning, som logintjenesten ikke kunne acceptere. Prøv igen, eller kontakt appens udvikler.",
         "error.registration_not_supported": "Appen sendte en anmodning, som logintjenesten ikke kunne acceptere. Prøv igen, eller kontakt appens udvikler.",
+        "error.request_header_fields_too_large": "Appen sendte en anmodning, som logintjenesten ikke kunne acceptere. Prøv igen, eller kontakt appens udvikler.",
         "error.invalid_credentials": "Brugernavnet eller adgangskoden er forkert. Kontrollér dem, og prøv igen.",
         "error.account_locked": "Din konto er midlertidigt låst. Prøv igen senere.",
         "error.insufficient_authorization": "Der kræves en ekstra bekræftelse. Gennemfør bekræftelsestrinnet for at fortsætte.",

@@ -76,6 +76,7 @@ enum DutchStrings {
         "error.request_not_supported": "De app heeft een verzoek verstuurd dat de inlogdienst niet kon accepteren. Probeer het opnieuw of neem contact op met de ontwikkelaar van de app.",
         "error.request_uri_not_supported": "De app heeft een verzoek verstuurd dat de inlogdienst niet kon accepteren. Probeer het opnieuw of neem contact op met de ontwikkelaar van de app.",
         "error.registration_not_supported": "De app heeft een verzoek verstuurd dat de inlogdienst niet kon accepteren. Probeer het opnieuw of neem contact op met de ontwikkelaar van de app.",
+        "error.request_header_fields_too_large": "De app heeft een verzoek verstuurd dat de inlogdienst niet kon accepteren. Probeer het opnieuw of neem contact op met de ontwikkelaar van de app.",
         "error.invalid_credentials": "De gebruikersnaam of het wachtwoord is onjuist. Controleer uw gegevens en probeer het opnieuw.",
         "error.account_locked": "Uw account is tijdelijk geblokkeerd. Probeer het later opnieuw.",
         "error.insufficient_authorization": "Er is een extra verificatie nodig. Voltooi de verificatiestap om door te gaan.",

@@ -65,7 +65,7 @@ public enum EnglishStrings {
         switch code {
         case .invalidRequest, .unsupportedGrantType, .unsupportedResponseType, .pkceRequired,
             .unsupportedTokenType, .methodNotAllowed, .invalidRequestObject, .requestNotSupported,
-            .requestURINotSupported, .registrationNotSupported:
+            .requestURINotSupported, .registrationNotSupported, .requestHeaderFieldsTooLarge:
             return unacceptableRequest
         case .invalidClient, .unknownClient: return notRegistered
         case .invalidGrant, .invalidToken: return sessionExpired

@@ -77,6 +77,7 @@ enum FinnishStrings {
         "error.request_not_supported": "Sovellus lähetti pyynnön, jota kirjautumispalvelu ei voinut hyväksyä. Yritä uudelleen tai ota yhteyttä sovelluksen kehittäjään.",
         "error.request_uri_not_supported": "Sovellus lähetti pyynnön, jota kirjautumispalvelu ei voinut hyväksyä. Yritä uudelleen tai ota yhteyttä sovelluksen kehittäjään.",
         "error.registration_not_supported": "Sovellus lähetti pyynnön, jota kirjautumispalvelu ei voinut hyväksyä. Yritä uudelleen tai ota yhteyttä sovelluksen kehittäjään.",
+        "error.request_header_fields_too_large": "Sovellus lähetti pyynnön, jota kirjautumispalvelu ei voinut hyväksyä. Yritä uudelleen tai ota yhteyttä sovelluksen kehittäjään.",
         "error.invalid_credentials": "Käyttäjätunnus tai salasana on väärä. Tarkista ne ja yritä uudelleen.",
         "error.account_locked": "Tilisi on tilapäisesti lukittu. Yritä myöhemmin uudelleen.",
         "error.insufficient_authorization": "Tarvitaan lisävahvistus. Jatka suorittamalla vahvistusvaihe loppuun.",

@@ -76,6 +76,7 @@ enum FrenchStrings {
         "error.request_not_supported": "L'application a envoyé une requête que le service de connexion n'a pas pu accepter. Réessayez ou contactez le développeur de l'application.",
         "error.request_uri_not_supported": "L'application a envoyé une requête que le service de connexion n'a pas pu accepter. Réessayez ou contactez le développeur de l'application.",
         "error.registration_not_supported": "L'application a envoyé une requête que le service de connexion n'a pas pu accepter. Réessayez ou contactez le développeur de l'application.",
+        "error.request_header_fields_too_large": "L'application a envoyé une requête que le service de connexion n'a pas pu accepter. Réessayez ou contactez le développeur de l'application.",
         "error.invalid_credentials": "Le nom d'utilisateur ou le mot de passe est incorrect. Vérifiez-les et réessayez.",
         "error.account_locked": "Votre compte est temporairement verrouillé. Réessayez plus tard.",
         "error.insufficient_authorization": "Une vérification supplémentaire est requise. Effectuez l'étape de vérification pour continuer.",

@@ -76,6 +76,7 @@ enum GermanStrings {
         "error.request_not_supported": "Die App hat eine Anfrage gesendet, die der Anmeldedienst nicht annehmen konnte. Versuchen Sie es erneut oder wenden Sie sich an den Entwickler der App.",
         "error.request_uri_not_supported": "Die App hat eine Anfrage gesendet, die der Anmeldedienst nicht annehmen konnte. Versuchen Sie es erneut oder wenden Sie sich an den Entwickler der App.",
         "error.registration_not_supported": "Die App hat eine Anfrage gesendet, die der Anmeldedienst nicht annehmen konnte. Versuchen Sie es erneut oder wenden Sie sich an den Entwickler der App.",
+        "error.request_header_fields_too_large": "Die App hat eine Anfrage gesendet, die der Anmeldedienst nicht annehmen konnte. Versuchen Sie es erneut oder wenden Sie sich an den Entwickler der App.",
         "error.invalid_credentials": "Der Benutzername oder das Passwort ist falsch. Überprüfen Sie Ihre Eingaben und versuchen Sie es erneut.",
         "error.account_locked": "Ihr Konto ist vorübergehend gesperrt. Versuchen Sie es später erneut.",
         "error.insufficient_authorization": "Eine zusätzliche Bestätigung ist erforderlich. Schließen Sie den Bestätigungsschritt ab, um fortzufahren.",

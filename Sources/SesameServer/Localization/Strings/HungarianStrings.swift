@@ -76,6 +76,7 @@ enum HungarianStrings {
         "error.request_not_supported": "Az alkalmazás olyan kérést küldött, amelyet a bejelentkezési szolgáltatás nem tudott elfogadni. Próbálja újra, vagy forduljon az alkalmazás fejlesztőjéhez.",
         "error.request_uri_not_supported": "Az alkalmazás olyan kérést küldött, amelyet a bejelentkezési szolgáltatás nem tudott elfogadni. Próbálja újra, vagy forduljon az alkalmazás fejlesztőjéhez.",
         "error.registration_not_supported": "Az alkalmazás olyan kérést küldött, amelyet a bejelentkezési szolgáltatás nem tudott elfogadni. Próbálja újra, vagy forduljon az alkalmazás fejlesztőjéhez.",
+        "error.request_header_fields_too_large": "Az alkalmazás olyan kérést küldött, amelyet a bejelentkezési szolgáltatás nem tudott elfogadni. Próbálja újra, vagy forduljon az alkalmazás fejlesztőjéhez.",
         "error.invalid_credentials": "A felhasználónév vagy a jelszó helytelen. Ellenőrizze őket, és próbálja újra.",
         "error.account_locked": "A fiókja átmenetileg zárolva van. Próbálja újra később.",
         "error.insufficient_authorization": "További ellenőrzés szükséges. A folytatáshoz végezze el az ellenőrzési lépést.",

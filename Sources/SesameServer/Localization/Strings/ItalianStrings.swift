@@ -76,6 +76,7 @@ enum ItalianStrings {
         "error.request_not_supported": "L'app ha inviato una richiesta che il servizio di accesso non ha potuto accettare. Riprovi o contatti lo sviluppatore dell'app.",
         "error.request_uri_not_supported": "L'app ha inviato una richiesta che il servizio di accesso non ha potuto accettare. Riprovi o contatti lo sviluppatore dell'app.",
         "error.registration_not_supported": "L'app ha inviato una richiesta che il servizio di accesso non ha potuto accettare. Riprovi o contatti lo sviluppatore dell'app.",
+        "error.request_header_fields_too_large": "L'app ha inviato una richiesta che il servizio di accesso non ha potuto accettare. Riprovi o contatti lo sviluppatore dell'app.",
         "error.invalid_credentials": "Il nome utente o la password non sono corretti. Li controlli e riprovi.",
         "error.account_locked": "Il suo account è temporaneamente bloccato. Riprovi più tardi.",
         "error.insufficient_authorization": "È necessaria un'ulteriore verifica. Completi il passaggio di verifica per continuare.",

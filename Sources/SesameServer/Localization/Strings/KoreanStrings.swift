@@ -76,6 +76,7 @@ enum KoreanStrings {
         "error.request_not_supported": "앱에서 보낸 요청을 로그인 서비스가 처리할 수 없습니다. 다시 시도하거나 앱 개발자에게 문의하세요.",
         "error.request_uri_not_supported": "앱에서 보낸 요청을 로그인 서비스가 처리할 수 없습니다. 다시 시도하거나 앱 개발자에게 문의하세요.",
         "error.registration_not_supported": "앱에서 보낸 요청을 로그인 서비스가 처리할 수 없습니다. 다시 시도하거나 앱 개발자에게 문의하세요.",
+        "error.request_header_fields_too_large": "앱에서 보낸 요청을 로그인 서비스가 처리할 수 없습니다. 다시 시도하거나 앱 개발자에게 문의하세요.",
         "error.invalid_credentials": "사용자 이름 또는 비밀번호가 올바르지 않습니다. 확인한 후 다시 시도하세요.",
         "error.account_locked": "계정이 일시적으로 잠겼습니다. 나중에 다시 시도하세요.",
         "error.insufficient_authorization": "추가 인증이 필요합니다. 계속하려면 인증 단계를 완료하세요.",

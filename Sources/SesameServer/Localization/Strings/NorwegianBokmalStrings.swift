@@ -76,6 +76,7 @@ enum NorwegianBokmalStrings {
         "error.request_not_supported": "Appen sendte en forespørsel som påloggingstjenesten ikke kunne godta. Prøv igjen, eller kontakt utvikleren av appen.",
         "error.request_uri_not_supported": "Appen sendte en forespørsel som påloggingstjenesten ikke kunne godta. Prøv igjen, eller kontakt utvikleren av appen.",
         "error.registration_not_supported": "Appen sendte en forespørsel som påloggingstjenesten ikke kunne godta. Prøv igjen, eller kontakt utvikleren av appen.",
+        "error.request_header_fields_too_large": "Appen sendte en forespørsel som påloggingstjenesten ikke kunne godta. Prøv igjen, eller kontakt utvikleren av appen.",
         "error.invalid_credentials": "Brukernavnet eller passordet er feil. Kontroller dem og prøv igjen.",
         "error.account_locked": "Kontoen din er midlertidig låst. Prøv igjen senere.",
         "error.insufficient_authorization": "Ytterligere bekreftelse kreves. Fullfør bekreftelsestrinnet for å fortsette.",

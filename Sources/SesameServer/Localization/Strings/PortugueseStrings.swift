@@ -76,6 +76,7 @@ enum PortugueseStrings {
         "error.request_not_supported": "O aplicativo enviou uma solicitação que o serviço de login não pôde aceitar. Tente novamente ou entre em contato com o desenvolvedor do aplicativo.",
         "error.request_uri_not_supported": "O aplicativo enviou uma solicitação que o serviço de login não pôde aceitar. Tente novamente ou entre em contato com o desenvolvedor do aplicativo.",
         "error.registration_not_supported": "O aplicativo enviou uma solicitação que o serviço de login não pôde aceitar. Tente novamente ou entre em contato com o desenvolvedor do aplicativo.",
+        "error.request_header_fields_too_large": "O aplicativo enviou uma solicitação que o serviço de login não pôde aceitar. Tente novamente ou entre em contato com o desenvolvedor do aplicativo.",
         "error.invalid_credentials": "O nome de usuário ou a senha estão incorretos. Verifique-os e tente novamente.",
         "error.account_locked": "Sua conta está temporariamente bloqueada. Tente novamente mais tarde.",
         "error.insufficient_authorization": "É necessária uma verificação adicional. Conclua a etapa de verificação para continuar.",

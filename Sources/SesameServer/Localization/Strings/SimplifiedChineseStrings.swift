@@ -77,6 +77,7 @@ enum SimplifiedChineseStrings {
         "error.request_not_supported": "登录服务无法接受应用发送的请求。请重试，或联系应用开发者。",
         "error.request_uri_not_supported": "登录服务无法接受应用发送的请求。请重试，或联系应用开发者。",
         "error.registration_not_supported": "登录服务无法接受应用发送的请求。请重试，或联系应用开发者。",
+        "error.request_header_fields_too_large": "登录服务无法接受应用发送的请求。请重试，或联系应用开发者。",
         "error.invalid_credentials": "用户名或密码不正确。请检查后重试。",
         "error.account_locked": "您的账户已被暂时锁定。请稍后重试。",
         "error.insufficient_authorization": "需要进行额外验证。请完成验证步骤以继续。",

@@ -76,6 +76,7 @@ enum SlovakStrings {
         "error.request_not_supported": "Aplikácia odoslala požiadavku, ktorú prihlasovacia služba nemohla prijať. Skúste to znova alebo kontaktujte vývojára aplikácie.",
         "error.request_uri_not_supported": "Aplikácia odoslala požiadavku, ktorú prihlasovacia služba nemohla prijať. Skúste to znova alebo kontaktujte vývojára aplikácie.",
         "error.registration_not_supported": "Aplikácia odoslala požiadavku, ktorú prihlasovacia služba nemohla prijať. Skúste to znova alebo kontaktujte vývojára aplikácie.",
+        "error.request_header_fields_too_large": "Aplikácia odoslala požiadavku, ktorú prihlasovacia služba nemohla prijať. Skúste to znova alebo kontaktujte vývojára aplikácie.",
         "error.invalid_credentials": "Používateľské meno alebo heslo je nesprávne. Skontrolujte ich a skúste to znova.",
         "error.account_locked": "Váš účet je dočasne zablokovaný. Skúste to znova neskôr.",
         "error.insufficient_authorization": "Vyžaduje sa ďalšie overenie. Ak chcete pokračovať, dokončite krok overenia.",

@@ -76,6 +76,7 @@ enum SpanishStrings {
         "error.request_not_supported": "La aplicación envió una solicitud que el servicio de inicio de sesión no pudo aceptar. Inténtelo de nuevo o póngase en contacto con el desarrollador de la aplicación.",
         "error.request_uri_not_supported": "La aplicación envió una solicitud que el servicio de inicio de sesión no pudo aceptar. Inténtelo de nuevo o póngase en contacto con el desarrollador de la aplicación.",
         "error.registration_not_supported": "La aplicación envió una solicitud que el servicio de inicio de sesión no pudo aceptar. Inténtelo de nuevo o póngase en contacto con el desarrollador de la aplicación.",
+        "error.request_header_fields_too_large": "La aplicación envió una solicitud que el servicio de inicio de sesión no pudo aceptar. Inténtelo de nuevo o póngase en contacto con el desarrollador de la aplicación.",
         "error.invalid_credentials": "El nombre de usuario o la contraseña no son correctos. Compruébelos e inténtelo de nuevo.",
         "error.account_locked": "Su cuenta está bloqueada temporalmente. Inténtelo de nuevo más tarde.",
         "error.insufficient_authorization": "Se requiere una verificación adicional. Complete el paso de verificación para continuar.",

@@ -77,6 +77,7 @@ enum SwedishStrings {
         "error.request_not_supported": "Appen skickade en begäran som inloggningstjänsten inte kunde ta emot. Försök igen eller kontakta appens utvecklare.",
         "error.request_uri_not_supported": "Appen skickade en begäran som inloggningstjänsten inte kunde ta emot. Försök igen eller kontakta appens utvecklare.",
         "error.registration_not_supported": "Appen skickade en begäran som inloggningstjänsten inte kunde ta emot. Försök igen eller kontakta appens utvecklare.",
+        "error.request_header_fields_too_large": "Appen skickade en begäran som inloggningstjänsten inte kunde ta emot. Försök igen eller kontakta appens utvecklare.",
         "error.invalid_credentials": "Användarnamnet eller lösenordet är felaktigt. Kontrollera dem och försök igen.",
         "error.account_locked": "Ditt konto är tillfälligt låst. Försök igen senare.",
         "error.insufficient_authorization": "Ytterligare verifiering krävs. Slutför verifieringssteget för att fortsätta.",

@@ -77,6 +77,7 @@ enum TraditionalChineseStrings {
         "error.request_not_supported": "登入服務無法接受應用程式傳送的要求。請再試一次，或聯絡應用程式開發人員。",
         "error.request_uri_not_supported": "登入服務無法接受應用程式傳送的要求。請再試一次，或聯絡應用程式開發人員。",
         "error.registration_not_supported": "登入服務無法接受應用程式傳送的要求。請再試一次，或聯絡應用程式開發人員。",
+        "error.request_header_fields_too_large": "登入服務無法接受應用程式傳送的要求。請再試一次，或聯絡應用程式開發人員。",
         "error.invalid_credentials": "使用者名稱或密碼不正確。請檢查後再試一次。",
         "error.account_locked": "您的帳戶已暫時鎖定。請稍後再試。",
         "error.insufficient_authorization": "需要進行額外驗證。請完成驗證步驟以繼續。",

@@ -1,0 +1,145 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import SesameProtocol
+
+/// Watches each HTTP/1 connection between NIO's request decoder and Hummingbird's codec, where
+/// the request is still HTTP/1 (its version and keep-alive are known):
+/// - **timeouts** (``ConnectionLimits``): the first request head must be complete within
+///   `headerTimeout` of the connection opening, the next one within `idleTimeout` of the last
+///   response, and a body within `bodyTimeout` of its head; past a deadline the connection is
+///   closed. Between a request's end and its response there is no deadline (the handler works).
+/// - **persistence** (RFC 9112 §9.3): a request that does not keep the connection alive (HTTP/1.0
+///   without `Connection: keep-alive`, or `Connection: close`) is marked `Connection: close` for
+///   Hummingbird, which then closes the connection after the response.
+/// - **malformed requests**: a request NIO cannot parse (a request line or header block over
+///   the limits, too many headers, bad syntax) is answered with the usual JSON error —
+///   431 `request_header_fields_too_large` for size, 400 `invalid_request` otherwise — instead of
+///   an empty 400, and the connection is closed (RFC 9112 §9.6 after a bad message).
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let limits: ConnectionLimits
+    private var deadline: Scheduled<Void>?
+    /// Requests whose head arrived and whose response has not ended.
+    private var inFlight = 0
+    private var failed = false
+
+    init(limits: ConnectionLimits) { self.limits = limits }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(limits.headerTimeout, context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(limits.headerTimeout, context: context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { disarm() }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(var head):
+            inFlight += 1
+            arm(limits.bodyTimeout, context: context)
+            if !head.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            return
+        case .body:
+            break
+        case .end:
+            disarm()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            inFlight = max(0, inFlight - 1)
+            if inFlight == 0 { arm(limits.idleTimeout, context: context) }
+        }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parserError = error as? HTTPParserError, !failed else {
+            context.fireErrorCaught(error)
+            return
+        }
+        failed = true
+        disarm()
+        let (status, code, description) = Self.describe(parserError)
+        var body = context.channel.allocator.buffer(capacity: 512)
+        let errorID = UUID().uuidString.lowercased()
+        if let json = try? JSONEncoder().encode(APIError(code, description: description, errorID: errorID)) {
+            body.writeBytes(json)
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+    }
+
+    /// The answer to a request NIO could not parse.
+    static func describe(_ error: HTTPParserError) -> (HTTPResponseStatus, APIErrorCode, String) {
+        switch error {
+        case .headerOverflow:
+            return (
+                .requestHeaderFieldsTooLarge, .requestHeaderFieldsTooLarge,
+                "The request line and headers are larger than the server accepts (80 KiB) or too many; send a shorter request (long values belong in a form body)."
+            )
+        default:
+            return (.badRequest, .invalidRequest, "The request is not valid HTTP/1.1 (\(error)); the connection is closed.")
+        }
+    }
+
+    private func arm(_ timeout: TimeInterval, context: ChannelHandlerContext) {
+        disarm()
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {
+            channel.close(promise: nil)
+        }
+    }
+
+    private func disarm() {
+        deadline?.cancel()
+        deadline = nil
+    }
+}
+
+/// Puts a ``ConnectionGuard`` right after NIO's HTTP/1 request decoder (Hummingbird's own
+/// additional handlers sit after its codec, where the HTTP version is gone), counts the
+/// connection against the ``ConnectionCap`` (closing it at once past the maximum), then leaves.
+final class ConnectionGuardInstaller: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private let limits: ConnectionLimits
+    private let cap: ConnectionCap
+
+    init(limits: ConnectionLimits, cap: ConnectionCap) {
+        self.limits = limits
+        self.cap = cap
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let cap = cap
+        let admitted = cap.opened()
+        context.channel.closeFuture.whenComplete { _ in cap.closed() }
+        let pipeline = context.pipeline.syncOperations
+        guard admitted else {
+            context.channel.close(promise: nil)
+            return
+        }
+        if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) {
+            try? pipeline.addHandler(ConnectionGuard(limits: limits), position: .after(decoder))
+        }
+        pipeline.removeHandler(context: context, promise: nil)
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// How long a connection may take and how many may be open (RFC 9112 §9: connection
+/// management is the server's to decide). Defaults never bother a real client and stop the
+/// classic resource attacks: a request head trickled a byte at a time ("slowloris"), a body
+/// that never finishes, idle keep-alive connections held open by the thousand.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// The request line and headers must arrive within this time of the connection opening
+    /// (a trickle of bytes does not extend it).
+    public var headerTimeout: TimeInterval = 10
+    /// A keep-alive connection with no request in progress is closed after this time.
+    public var idleTimeout: TimeInterval = 60
+    /// A request body must arrive within this time of its head.
+    public var bodyTimeout: TimeInterval = 30
+    /// At most this many connections are open; past it, a new connection is closed at once
+    /// (``ConnectionCap``).
+    public var maximumConnections = 2_000
+
+    public init() {}
+}

@@ -1,0 +1,129 @@
+import Foundation
+import SesameProtocol
+import Testing
+@testable import SesameServer
+
+/// Connection management against the real server over raw TCP (RFC 9112 §9, ``ConnectionGuard``,
+/// ``ConnectionCap``), with short limits so each test takes a second or two.
+@Suite("Connection timeouts, persistence, cap and malformed requests")
+struct ConnectionLimitTests {
+    static func short(_ configuration: inout ServerConfiguration) {
+        configuration.connectionLimits.headerTimeout = 1
+        configuration.connectionLimits.idleTimeout = 1
+        configuration.connectionLimits.bodyTimeout = 1
+    }
+
+    var port: (TestServer) -> Int { { $0.baseURL.port ?? 0 } }
+
+    @Test("a request head trickled byte by byte is cut off at the header timeout")
+    func trickledHeaders() async throws {
+        try await withTestServer(configure: Self.short) { server in
+            let connection = try RawConnection(port: port(server))
+            let started = Date()
+            connection.write("GET /health HTTP/1.1\r\nHost: x\r\n")
+            var closed = false
+            for index in 0..<12 where !closed {
+                connection.write("X-Trickle-\(index): 1\r\n")
+                closed = try await connection.read(timeout: 0.3) == .closed
+            }
+            #expect(closed, "the connection stayed open while headers trickled")
+            #expect(Date().timeIntervalSince(started) < 2.5)
+        }
+    }
+
+    @Test("an idle keep-alive connection is closed after the idle timeout; a busy one is not")
+    func idleKeepAlive() async throws {
+        try await withTestServer(configure: Self.short) { server in
+            let connection = try RawConnection(port: port(server))
+            for _ in 0..<3 {
+                connection.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                guard case .data(let data) = try await connection.read(timeout: 2) else {
+                    Issue.record("no response on a keep-alive connection")
+                    return
+                }
+                #expect(RawConnection.response(data)?.status == 200)
+                try await Task.sleep(for: .milliseconds(500))  // under the idle timeout
+            }
+            let (_, closed) = try await connection.readUntilClosed(timeout: 3)
+            #expect(closed)
+        }
+    }
+
+    @Test("a request body that stops arriving is cut off at the body timeout")
+    func slowBody() async throws {
+        try await withTestServer(configure: Self.short) { server in
+            let connection = try RawConnection(port: port(server))
+            connection.write(
+                "POST /token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type")
+            let (_, closed) = try await connection.readUntilClosed(timeout: 3)
+            #expect(closed)
+        }
+    }
+
+    @Test("HTTP/1.0 without keep-alive is closed after the response; with keep-alive it stays open")
+    func http10Persistence() async throws {
+        try await withTestServer { server in
+            let plain = try RawConnection(port: port(server))
+            plain.write("GET /health HTTP/1.0\r\n\r\n")
+            let (data, closed) = try await plain.readUntilClosed(timeout: 3)
+            #expect(RawConnection.response(data)?.status == 200)
+            #expect(closed, "an HTTP/1.0 connection without keep-alive stayed open")
+
+            let kept = try RawConnection(port: port(server))
+            kept.write("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            guard case .data(let first) = try await kept.read(timeout: 2) else {
+                Issue.record("no response")
+                return
+            }
+            #expect(RawConnection.response(first)?.status == 200)
+            #expect(try await kept.read(timeout: 0.5) == .silent, "keep-alive was honoured")
+        }
+    }
+
+    @Test(
+        "oversized or malformed requests get the JSON error and a closed connection",
+        arguments: [
+            ("a 100 KB state", "GET /authorize?state=\(String(repeating: "s", count: 100 * 1024)) HTTP/1.1\r\nHost: x\r\n\r\n", 431),
+            ("a 100 KB Authorization header", "GET /userinfo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(String(repeating: "a", count: 100 * 1024))\r\n\r\n", 431),
+            ("1,100 headers", "GET /health HTTP/1.1\r\nHost: x\r\n" + (0..<1100).map { "X-H\($0): v\r\n" }.joined() + "\r\n", 431),
+            ("a malformed request line", "GET /health HTTP/9.Z\r\n\r\n", 400),
+        ])
+    func malformed(name: String, request: String, status: Int) async throws {
+        try await withTestServer { server in
+            let connection = try RawConnection(port: port(server))
+            connection.write(request)
+            let (data, closed) = try await connection.readUntilClosed(timeout: 5)
+            let response = try #require(RawConnection.response(data), "\(name): no response (\(data.count) bytes)")
+            #expect(response.status == status, "\(name)")
+            #expect(response.headers.lowercased().contains("content-type: application/json"), "\(name)")
+            let error = try JSONDecoder().decode(APIError.self, from: response.body)
+            #expect(error.errorCode == (status == 431 ? 1025 : 1000), "\(name)")
+            #expect(closed, "\(name): the connection stayed open")
+        }
+    }
+
+    @Test("past the connection cap a new connection is closed at once; a freed place serves the next")
+    func connectionCap() async throws {
+        try await withTestServer(configure: { $0.connectionLimits.maximumConnections = 2 }) { server in
+            let held = try [RawConnection(port: port(server)), RawConnection(port: port(server))]
+            for connection in held {
+                connection.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                guard case .data = try await connection.read(timeout: 2) else {
+                    Issue.record("a connection under the cap was not served")
+                    return
+                }
+            }
+            let refused = try RawConnection(port: port(server))
+            refused.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            let (nothing, closed) = try await refused.readUntilClosed(timeout: 2)
+            #expect(closed && nothing.isEmpty, "a connection over the cap was served")
+
+            held[0].hangUp()
+            try await Task.sleep(for: .milliseconds(200))
+            let next = try RawConnection(port: port(server))
+            next.write("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let (data, _) = try await next.readUntilClosed(timeout: 3)
+            #expect(RawConnection.response(data)?.status == 200)
+        }
+    }
+}
