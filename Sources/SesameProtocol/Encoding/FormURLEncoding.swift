@@ -51,13 +51,15 @@ public enum FormURLEncoding {
 
     /// Decodes into a dictionary for a server that knows the parameter names in `recognized`
     /// (RFC 6749 §3.1): a recognized name that repeats makes the whole body invalid (`nil`); a
-    /// name it does not recognize is ignored, repeated or not, and left out of the result.
+    /// name it does not recognize is ignored, repeated or not, and left out of the result; and
+    /// "parameters sent without a value MUST be treated as if they were omitted".
     public static func decode(_ body: String, recognized: Set<String>) -> [String: String]? {
         guard let pairs = decodePairs(body) else { return nil }
         var result: [String: String] = [:]
+        var seen: Set<String> = []
         for (name, value) in pairs where recognized.contains(name) {
-            if result[name] != nil { return nil }
-            result[name] = value
+            guard seen.insert(name).inserted else { return nil }
+            if !value.isEmpty { result[name] = value }
         }
         return result
     }

@@ -17,6 +17,11 @@ struct PasswordResetEndpoint: Sendable {
             PasswordResetRequest.self, from: request, context: context, required: ["email"],
             validation: validation
         ).value
+        // A malformed address is refused (it reveals nothing about accounts); a well-formed one
+        // gets 202 whether or not it has an account.
+        if let violation = validation.email(input.email.trimmingCharacters(in: .whitespaces).lowercased(), field: "email") {
+            throw validation.failure([violation])
+        }
         try AccountSelfService(services: services).admitMailRequest(context)
         try await AccountSelfService(services: services).requestPasswordReset(
             input.email, locales: AccountValidation.locales(request: request, preferred: nil))

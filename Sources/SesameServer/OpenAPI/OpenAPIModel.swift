@@ -120,8 +120,10 @@ enum OpenAPI {
         var description: String
         var content: [String: MediaType]?
 
-        static func json(_ schema: String, _ description: String) -> ResponseObject {
-            ResponseObject(description: description, content: ["application/json": MediaType(schema: .ref(schema))])
+        static func json(
+            _ schema: String, _ description: String, mediaType: String = "application/json"
+        ) -> ResponseObject {
+            ResponseObject(description: description, content: [mediaType: MediaType(schema: .ref(schema))])
         }
 
         static func empty(_ description: String) -> ResponseObject {
@@ -146,6 +148,12 @@ enum OpenAPI {
         var stringValues: [String]?
         var integerValues: [Int]?
         var additionalProperties: Bool?
+        /// JSON Schema `minLength`: a string the server refuses when empty.
+        var minLength: Int?
+        /// JSON Schema `pattern` (ECMA-262).
+        var pattern: String?
+        /// `null` is accepted too (OpenAPI 3.1: `type: [T, "null"]`).
+        var nullable = false
         /// `x-error-codes`: the stable numeric code table (``APIErrorCode``).
         var errorCodes: [ErrorCodeEntry]?
 
@@ -196,7 +204,7 @@ enum OpenAPI {
 
         enum CodingKeys: String, CodingKey {
             case ref = "$ref"
-            case type, format, description, properties, required, items, additionalProperties
+            case type, format, description, properties, required, items, additionalProperties, minLength, pattern
             case values = "enum"
             case errorCodes = "x-error-codes"
         }
@@ -204,7 +212,13 @@ enum OpenAPI {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(ref, forKey: .ref)
-            try container.encodeIfPresent(type, forKey: .type)
+            if let type, nullable {
+                try container.encode([type, "null"], forKey: .type)
+            } else {
+                try container.encodeIfPresent(type, forKey: .type)
+            }
+            try container.encodeIfPresent(minLength, forKey: .minLength)
+            try container.encodeIfPresent(pattern, forKey: .pattern)
             try container.encodeIfPresent(format, forKey: .format)
             try container.encodeIfPresent(description, forKey: .description)
             try container.encodeIfPresent(properties, forKey: .properties)

@@ -17,6 +17,10 @@ extension OpenAPIPaths {
         let deviceID = OpenAPI.Parameter(
             name: "device_id", in: "path", required: true, description: "The app-chosen device id.",
             schema: .string())
+        /// The per-address quota of requests that send account mail (``MailQuota``).
+        let mailQuota: [String: OpenAPI.ResponseObject] = [
+            "429": .error("rate_limited (4000): too many requests that send email from this address; Retry-After says when to retry.")
+        ]
         return [
             "/api/signup": OpenAPI.PathItem(
                 post: Operation(
@@ -28,7 +32,7 @@ extension OpenAPIPaths {
                         ["409": .error("email_taken (3001) with an error_details entry `taken`.")],
                         ["401": .error("invalid_client (1016): unknown client_id.")],
                         ["503": .error("temporarily_unavailable (5001): the code could not be sent; nothing was created.")],
-                        passwordErrors, badRequest),
+                        mailQuota, passwordErrors, badRequest),
                     security: noAuthentication)),
             "/api/signup/confirm": OpenAPI.PathItem(
                 post: Operation(
@@ -39,9 +43,9 @@ extension OpenAPIPaths {
             "/api/password/reset": OpenAPI.PathItem(
                 post: Operation(
                     "requestPasswordReset", tag: "Accounts", summary: "Email a password reset code",
-                    description: "Always 202, whether or not the address has an account.",
+                    description: "202 for any well-formed address, whether or not it has an account; at most 3 codes per address per 15 minutes are sent.",
                     requestBody: .json("PasswordResetRequest"),
-                    responses: merged(["202": .json("Empty", "Accepted.")], badRequest),
+                    responses: merged(["202": .json("Empty", "Accepted.")], mailQuota, badRequest),
                     security: noAuthentication)),
             "/api/password/reset/confirm": OpenAPI.PathItem(
                 post: Operation(
@@ -65,7 +69,7 @@ extension OpenAPIPaths {
                     requestBody: .json("EmailChangeRequest"),
                     responses: merged(
                         ["202": .json("Empty", "A code went to the new address.")],
-                        ["409": .error("email_taken (3001).")], badRequest, firstPartyToken),
+                        ["409": .error("email_taken (3001).")], mailQuota, badRequest, firstPartyToken),
                     security: bearer)),
             "/api/email/confirm": OpenAPI.PathItem(
                 post: Operation(
@@ -103,7 +107,10 @@ extension OpenAPIPaths {
                 post: Operation(
                     "registerDevice", tag: "Devices", summary: "Register or rename a device",
                     requestBody: .json("DeviceRegistration"),
-                    responses: merged(["201": .json("Device", "The stored device.")], badRequest, firstPartyToken),
+                    responses: merged(
+                        ["201": .json("Device", "The stored device.")],
+                        ["409": .error("too_many_devices (3006): the account has the most devices it may register.")],
+                        badRequest, firstPartyToken),
                     security: bearer)),
             "/api/devices/{device_id}": OpenAPI.PathItem(
                 delete: Operation(

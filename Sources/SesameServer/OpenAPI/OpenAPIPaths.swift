@@ -73,7 +73,7 @@ enum OpenAPIPaths {
             "/jwks": OpenAPI.PathItem(
                 get: OpenAPI.Operation(
                     "getJWKS", tag: "OpenID Connect", summary: "Signing keys (RFC 7517 §5)",
-                    responses: ["200": .json("JWKS", "Served as application/jwk-set+json; cacheable for 60 s.")],
+                    responses: ["200": .json("JWKS", "The published keys (RFC 7517 §5); cacheable for 60 s.", mediaType: "application/jwk-set+json")],
                     security: noAuthentication)),
             "/health": OpenAPI.PathItem(
                 get: OpenAPI.Operation(

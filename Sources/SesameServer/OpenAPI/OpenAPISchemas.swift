@@ -21,7 +21,14 @@ enum OpenAPISchemas {
 
         /// Adds the schema inferred from `full` and `minimal` values of a wire type.
         mutating func add<Value: Encodable>(_ name: String, _ full: Value, _ minimal: Value, _ description: String) {
-            schemas[name] = .inferred(full: full, minimal: minimal, description: description)
+            let schema = OpenAPI.Schema.inferred(full: full, minimal: minimal, description: description)
+            schemas[name] = Self.isRequestBody(name) ? schema.requestBody() : schema
+        }
+
+        /// The request bodies, by the house naming of the wire types (``SesameProtocol``):
+        /// `…Request`, `…Confirmation`, `…Update`, `…Registration`, `…Submission`.
+        static func isRequestBody(_ name: String) -> Bool {
+            ["Request", "Confirmation", "Update", "Registration", "Submission"].contains { name.hasSuffix($0) }
         }
     }
 

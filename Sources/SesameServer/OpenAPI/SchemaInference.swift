@@ -16,6 +16,44 @@ extension OpenAPI.Schema {
         return schema
     }
 
+    /// The schema of a request body: what the server refuses is refused here too, so a client
+    /// generated from the document (or a fuzzer) sends nothing the schema allows and the server
+    /// rejects — a required string may not be empty (`minLength: 1`), and an optional member
+    /// may be `null` (the server reads `null` as absent).
+    func requestBody() -> OpenAPI.Schema {
+        var schema = self
+        let required = Set(schema.required ?? [])
+        schema.properties = schema.properties.map { properties in
+            Dictionary(
+                uniqueKeysWithValues: properties.map { name, property in
+                    var property = property.requestBody()
+                    if required.contains(name) {
+                        if property.type == "string" { property.minLength = 1 }
+                        property.constrain(member: name)
+                    } else {
+                        property.nullable = true
+                    }
+                    return (name, property)
+                })
+        }
+        return schema
+    }
+
+    /// The formats the server checks, by member name: emailed codes are six digits, addresses
+    /// are email addresses, a new password is at least the policy's minimum.
+    private mutating func constrain(member name: String) {
+        switch name {
+        case "code":
+            pattern = "^[0-9]{6}$"
+        case "email", "new_email":
+            format = "email"
+        case "new_password", "password":
+            minLength = PasswordPolicy().minimumLength
+        default:
+            break
+        }
+    }
+
     private static func json(_ value: some Encodable) -> Any {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -44,13 +44,20 @@ final class RouteMethods: Sendable {
         table.withLock { $0 = byPath.map { (Self.segments($0.key), $0.value) } }
     }
 
-    /// The methods registered for the pattern `path` matches, or `nil` when none does.
+    /// The methods registered for the pattern `path` matches, or `nil` when none does. Like the
+    /// router, the most literal pattern wins (`/api/mfa/email` before `/api/mfa/{method}`).
     func methods(for path: String) -> Set<HTTPRequest.Method>? {
         let requested = Self.segments(path)
         return table.withLock { table in
             let matching = table.filter { Self.matches($0.segments, requested) }
-            return matching.isEmpty ? nil : matching.reduce(into: Set()) { $0.formUnion($1.methods) }
+            guard let fewest = matching.map({ Self.parameterCount($0.segments) }).min() else { return nil }
+            return matching.filter { Self.parameterCount($0.segments) == fewest }
+                .reduce(into: Set()) { $0.formUnion($1.methods) }
         }
+    }
+
+    private static func parameterCount(_ pattern: [Substring]) -> Int {
+        pattern.filter { $0.hasPrefix("{") || $0.hasPrefix(":") }.count
     }
 
     private static func segments(_ path: String) -> [Substring] {

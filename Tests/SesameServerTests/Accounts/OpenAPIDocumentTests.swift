@@ -129,7 +129,11 @@ struct OpenAPIDocumentTests {
             let properties = try #require(signUp["properties"] as? [String: [String: Any]])
             #expect(Set(properties.keys).isSuperset(of: ["client_id", "email", "password", "username", "name", "address"]))
             #expect(signUp["required"] as? [String] == ["client_id", "email", "password"])
-            #expect(properties["address"]?["type"] as? String == "object")
+            // Optional members of a request may be null; required strings may not be empty.
+            #expect(properties["address"]?["type"] as? [String] == ["object", "null"])
+            #expect(properties["zoneinfo"]?["type"] as? [String] == ["string", "null"])
+            #expect(properties["email"]?["minLength"] as? Int == 1)
+            #expect(properties["email"]?["type"] as? String == "string")
 
             let apiError = try #require(schemas["APIError"]?["properties"] as? [String: [String: Any]])
             #expect(apiError["error_code"]?["type"] as? String == "integer")
