@@ -55,6 +55,9 @@ struct RecognizedFormDecodingTests {
         #expect(FormURLEncoding.decode("grant_type=a&grant_type=a", recognized: recognized) == nil)
         #expect(FormURLEncoding.decode("grant_type=a&x=1&x=2&y=3", recognized: recognized) == ["grant_type": "a"])
         #expect(FormURLEncoding.decode("code=%ZZ&x=1", recognized: recognized) == nil, "malformed stays malformed")
+        // "Parameters sent without a value MUST be treated as if they were omitted."
+        #expect(FormURLEncoding.decode("grant_type=a&code=", recognized: recognized) == ["grant_type": "a"])
+        #expect(FormURLEncoding.decode("code=&code=1", recognized: recognized) == nil, "still a repeated parameter")
         #expect(RecognizedParameters.all.isSuperset(of: ["client_id", "redirect_uri", "code_verifier", "token_type_hint"]))
     }
 }

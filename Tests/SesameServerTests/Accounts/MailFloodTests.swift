@@ -52,6 +52,15 @@ struct MailFloodTests {
         }
     }
 
+    @Test("a malformed address is refused (it says nothing about accounts) and sends nothing")
+    func malformedAddress() async throws {
+        try await withAccountAPI { api in
+            let response = try await api.post("/api/password/reset", ["email": "not-an-address"])
+            #expect(response.status == 400)
+            #expect(response.apiError?.code == .validationFailed)
+        }
+    }
+
     @Test("the quota's memory is bounded under a flood of distinct recipients")
     func bounded() {
         var policy = MailQuota.Policy()
