@@ -86,3 +86,15 @@ func finish<T: Sendable>(
         throw error
     }
 }
+
+extension IntegrationServer {
+    /// A new app (SDK client) signs in through the hosted login page in `tab` as the seeded user,
+    /// typing the password as a person would; returns the signed-in account.
+    func signInThroughBrowser(_ tab: BrowserTab, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Account {
+        let sdk = loopbackSDK()
+        let signedIn = Task { try await sdk.signIn(with: chromiumAgent(tab)) }
+        try await typeCredentials(
+            tab, username: IntegrationServer.username, password: IntegrationServer.password, origin: origin)
+        return try await finish(signedIn, in: tab, sourceLocation: sourceLocation)
+    }
+}

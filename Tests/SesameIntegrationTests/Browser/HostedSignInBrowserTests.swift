@@ -20,12 +20,7 @@ struct HostedSignInBrowserTests {
     func passwordSignInThenSSO() async throws {
         try await withServer { server in
             try await withChromium { _, tab in
-                let sdk = server.loopbackSDK()
-                let signedIn = Task { try await sdk.signIn(with: chromiumAgent(tab)) }
-                try await typeCredentials(
-                    tab, username: IntegrationServer.username, password: IntegrationServer.password,
-                    origin: server.origin)
-                let account = try await finish(signedIn, in: tab)
+                let account = try await server.signInThroughBrowser(tab)
                 #expect(!account.subject.isEmpty)
                 let landed = try await tab.url()
                 #expect(landed.hasPrefix("http://127.0.0.1:"), "ended at \(landed)")
@@ -77,12 +72,7 @@ struct HostedSignInBrowserTests {
     func logoutConfirmation() async throws {
         try await withServer { server in
             try await withChromium { _, tab in
-                let sdk = server.loopbackSDK()
-                let signedIn = Task { try await sdk.signIn(with: chromiumAgent(tab)) }
-                try await typeCredentials(
-                    tab, username: IntegrationServer.username, password: IntegrationServer.password,
-                    origin: server.origin)
-                _ = try await finish(signedIn, in: tab)
+                _ = try await server.signInThroughBrowser(tab)
 
                 // A listener for the post-logout redirect on its own loopback port, registered
                 // exactly (RP-Initiated Logout §3 has no loopback port exception).
@@ -110,12 +100,7 @@ struct HostedSignInBrowserTests {
                 await expectNoCSPViolation(tab)
 
                 // The session is over: the next sign-in shows the form again.
-                let next = server.loopbackSDK()
-                let again = Task { try await next.signIn(with: chromiumAgent(tab)) }
-                try await typeCredentials(
-                    tab, username: IntegrationServer.username, password: IntegrationServer.password,
-                    origin: server.origin)
-                _ = try await finish(again, in: tab)
+                _ = try await server.signInThroughBrowser(tab)
             }
         }
     }

@@ -26,17 +26,16 @@ struct EmailVerificationPage: Sendable {
     }
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form: [String: String]
-        switch try await pages.form(of: request, context: context) {
-        case .form(let parameters): form = parameters
-        case .refused(let errorPage): return errorPage
-        }
-        let carried = await pages.carried(in: form)
-        if let carried { context.annotations.record(clientID: carried.client.clientID) }
-        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        let emailEditable = form["email_editable"] != nil
-        let service = AccountSelfService(services: pages.services)
-        do {
+        try await pages.submit(
+            request, context: context, refusedOutcome: "email_verification_refused",
+            refusedForm: {
+                Self.codeForm(
+                    email: HostedAccountPages.value("email", in: $0), noticeKey: nil, emailEditable: $0["email_editable"] != nil)
+            }
+        ) { form, carried in
+            let email = HostedAccountPages.value("email", in: form)
+            let emailEditable = form["email_editable"] != nil
+            let service = AccountSelfService(services: pages.services)
             if form[Self.resendField] != nil {
                 try service.admitMailRequest(context)
                 try await service.resendVerification(to: email, locales: pages.locales(request, carried))
@@ -56,13 +55,6 @@ struct EmailVerificationPage: Sendable {
             return pages.render(
                 PageRenderer.AccountForm(titleKey: "verify.done.title", noticeKey: "verify.done.body"),
                 carried: nil, request: request)
-        } catch let failure as EndpointFailure {
-            context.annotations.record(outcome: "email_verification_refused")
-            let shown = HostedAccountPages.failure(failure)
-            var page = Self.codeForm(email: email, noticeKey: nil, emailEditable: emailEditable)
-            page.failure = (shown.messageKey, shown.fieldMessages)
-            return HostedAccountPages.addingRetryAfter(
-                pages.render(page, carried: carried, request: request, status: shown.status), from: failure)
         }
     }
 

@@ -88,6 +88,39 @@ struct HostedAccountPages: Sendable {
         return response
     }
 
+    /// Handles a page's POST: the form (CSRF-checked, else the error page) and the request it
+    /// carries go to `handle`; an ``EndpointFailure`` it throws is shown on the page
+    /// `refusedForm` builds from what was typed, with its messages, the status the JSON API
+    /// would answer and `Retry-After`, and recorded as `refusedOutcome`.
+    func submit(
+        _ request: Request, context: SesameRequestContext, refusedOutcome: String,
+        refusedForm: ([String: String]) -> PageRenderer.AccountForm,
+        _ handle: (_ form: [String: String], _ carried: Carried?) async throws -> Response
+    ) async throws -> Response {
+        let form: [String: String]
+        switch try await self.form(of: request, context: context) {
+        case .form(let parameters): form = parameters
+        case .refused(let errorPage): return errorPage
+        }
+        let carried = await carried(in: form)
+        if let carried { context.annotations.record(clientID: carried.client.clientID) }
+        do {
+            return try await handle(form, carried)
+        } catch let failure as EndpointFailure {
+            context.annotations.record(outcome: refusedOutcome)
+            let shown = Self.failure(failure)
+            var page = refusedForm(form)
+            page.failure = (shown.messageKey, shown.fieldMessages)
+            return Self.addingRetryAfter(
+                render(page, carried: carried, request: request, status: shown.status), from: failure)
+        }
+    }
+
+    /// A form value as typed, trimmed.
+    static func value(_ name: String, in form: [String: String]) -> String {
+        (form[name] ?? "").trimmingCharacters(in: .whitespaces)
+    }
+
     /// How a refused submission is shown: the code's message and each field's, with the
     /// status the JSON API would answer (and `Retry-After` when it says when to retry).
     static func failure(_ failure: EndpointFailure) -> (

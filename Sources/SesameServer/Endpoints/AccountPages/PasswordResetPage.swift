@@ -21,61 +21,38 @@ struct PasswordResetPage: Sendable {
     }
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form: [String: String]
-        switch try await pages.form(of: request, context: context) {
-        case .form(let parameters): form = parameters
-        case .refused(let errorPage): return errorPage
+        try await pages.submit(
+            request, context: context, refusedOutcome: "password_reset_refused",
+            refusedForm: { Self.requestForm(email: HostedAccountPages.value("email", in: $0)) }
+        ) { form, carried in
+            let email = HostedAccountPages.value("email", in: form)
+            let validation = pages.validation(request, carried)
+            if let violation = validation.email(email.lowercased(), field: "email") { throw validation.failure([violation]) }
+            let service = AccountSelfService(services: pages.services)
+            try service.admitMailRequest(context)
+            try await service.requestPasswordReset(email, locales: pages.locales(request, carried))
+            context.annotations.record(outcome: "password_reset_requested")
+            return pages.render(
+                Self.confirmForm(email: email, noticeKey: "password_reset.sent"), carried: carried, request: request)
         }
-        let carried = await pages.carried(in: form)
-        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        let validation = pages.validation(request, carried)
-        if let violation = validation.email(email.lowercased(), field: "email") {
-            var page = Self.requestForm(email: email)
-            page.failure = ("page.error", validation.details([violation]).map { (field: $0.field, message: $0.message) })
-            return pages.render(page, carried: carried, request: request, status: .badRequest)
-        }
-        do {
-            try AccountSelfService(services: pages.services).admitMailRequest(context)
-            try await AccountSelfService(services: pages.services)
-                .requestPasswordReset(email, locales: pages.locales(request, carried))
-        } catch let failure as EndpointFailure {
-            let shown = HostedAccountPages.failure(failure)
-            var page = Self.requestForm(email: email)
-            page.failure = (shown.messageKey, shown.fieldMessages)
-            return HostedAccountPages.addingRetryAfter(
-                pages.render(page, carried: carried, request: request, status: shown.status), from: failure)
-        }
-        context.annotations.record(outcome: "password_reset_requested")
-        return pages.render(Self.confirmForm(email: email, noticeKey: "password_reset.sent"), carried: carried, request: request)
     }
 
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form: [String: String]
-        switch try await pages.form(of: request, context: context) {
-        case .form(let parameters): form = parameters
-        case .refused(let errorPage): return errorPage
-        }
-        let carried = await pages.carried(in: form)
-        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        do {
+        try await pages.submit(
+            request, context: context, refusedOutcome: "password_reset_refused",
+            refusedForm: { Self.confirmForm(email: HostedAccountPages.value("email", in: $0), noticeKey: nil) }
+        ) { form, carried in
             _ = try await AccountSelfService(services: pages.services).resetPassword(
-                email, code: form["code"] ?? "", newPassword: form["new_password"] ?? "",
-                validation: pages.validation(request, carried))
-        } catch let failure as EndpointFailure {
-            context.annotations.record(outcome: "password_reset_refused")
-            let shown = HostedAccountPages.failure(failure)
-            var page = Self.confirmForm(email: email, noticeKey: nil)
-            page.failure = (shown.messageKey, shown.fieldMessages)
-            return HostedAccountPages.addingRetryAfter(
-                pages.render(page, carried: carried, request: request, status: shown.status), from: failure)
+                HostedAccountPages.value("email", in: form), code: form["code"] ?? "",
+                newPassword: form["new_password"] ?? "", validation: pages.validation(request, carried))
+            context.annotations.record(outcome: "password_reset")
+            // The user's browser sessions ended with the reset; this browser's cookie goes too.
+            var response = pages.render(
+                PageRenderer.AccountForm(titleKey: "password_reset.done.title", noticeKey: "password_reset.done.body"),
+                carried: carried, request: request)
+            response.headers.append(HTTPField(name: .setCookie, value: pages.services.cookies.clearSession()))
+            return response
         }
-        context.annotations.record(outcome: "password_reset")
-        // The user's browser sessions ended with the reset; this browser's cookie goes too.
-        var response = pages.render(
-            PageRenderer.AccountForm(titleKey: "password_reset.done.title", noticeKey: "password_reset.done.body"),
-            carried: carried, request: request)
-        response.headers.append(HTTPField(name: .setCookie, value: pages.services.cookies.clearSession()))
-        return response
     }
 
     static func requestForm(email: String = "") -> PageRenderer.AccountForm {

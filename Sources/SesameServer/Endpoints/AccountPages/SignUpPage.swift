@@ -19,35 +19,23 @@ struct SignUpPage: Sendable {
     }
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let form: [String: String]
-        switch try await pages.form(of: request, context: context) {
-        case .form(let parameters): form = parameters
-        case .refused(let errorPage): return errorPage
-        }
-        let carried = await pages.carried(in: form)
-        if let carried { context.annotations.record(clientID: carried.client.clientID) }
-        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
-        let user: UserRecord
-        do {
-            try AccountSelfService(services: pages.services).admitMailRequest(context)
-            user = try await AccountSelfService(services: pages.services).signUp(
+        try await pages.submit(
+            request, context: context, refusedOutcome: "signup_refused",
+            refusedForm: { Self.form(email: HostedAccountPages.value("email", in: $0), name: HostedAccountPages.value("name", in: $0)) }
+        ) { form, carried in
+            let service = AccountSelfService(services: pages.services)
+            try service.admitMailRequest(context)
+            let name = HostedAccountPages.value("name", in: form)
+            let user = try await service.signUp(
                 .init(
-                    email: email, password: form["password"] ?? "", username: nil,
+                    email: HostedAccountPages.value("email", in: form), password: form["password"] ?? "", username: nil,
                     profile: ProfileUpdate(name: name.isEmpty ? nil : name)),
                 validation: pages.validation(request, carried))
-        } catch let failure as EndpointFailure {
-            context.annotations.record(outcome: "signup_refused")
-            let shown = HostedAccountPages.failure(failure)
-            var page = Self.form(email: email, name: name)
-            page.failure = (shown.messageKey, shown.fieldMessages)
-            return HostedAccountPages.addingRetryAfter(
-                pages.render(page, carried: carried, request: request, status: shown.status), from: failure)
+            context.annotations.record(outcome: "signed_up")
+            return pages.render(
+                EmailVerificationPage.codeForm(email: user.email, noticeKey: "verify.sent"), carried: carried,
+                request: request)
         }
-        context.annotations.record(outcome: "signed_up")
-        return pages.render(
-            EmailVerificationPage.codeForm(email: user.email, noticeKey: "verify.sent"), carried: carried,
-            request: request)
     }
 
     static func form(email: String = "", name: String = "") -> PageRenderer.AccountForm {
