@@ -118,11 +118,19 @@ let package = Package(
             path: "Tests/Support/HeadlessChromium",
             swiftSettings: strict
         ),
-        .testTarget(name: "SesameProtocolTests", dependencies: ["SesameProtocol"], swiftSettings: strict),
+        // Test support: the repository's fixtures (Tests/Fixtures) and the Wycheproof model,
+        // shared by the test targets.
+        .target(
+            name: "TestFixtures",
+            dependencies: ["SesameProtocol"],
+            path: "Tests/Support/TestFixtures",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "SesameProtocolTests", dependencies: ["SesameProtocol", "TestFixtures"], swiftSettings: strict),
         .testTarget(
             name: "SesameTests",
             dependencies: [
-                "Sesame", "CredentialStoreCrashWriter", "ChildProcess",
+                "Sesame", "CredentialStoreCrashWriter", "ChildProcess", "TestFixtures",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -131,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "SesameServerTests",
             dependencies: [
-                "SesameServer", "ChildProcess",
+                "SesameServer", "ChildProcess", "TestFixtures",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

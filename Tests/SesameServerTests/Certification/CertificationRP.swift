@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import JWTKit
 import SesameProtocol
 import Testing

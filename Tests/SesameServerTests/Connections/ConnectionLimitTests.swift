@@ -35,7 +35,11 @@ struct ConnectionLimitTests {
     func idleKeepAlive() async throws {
         // A longer idle timeout than the others: under a loaded test run a response may take
         // a while, and the pause between requests must stay well under the limit.
-        try await withTestServer(configure: { Self.short(&$0); $0.connectionLimits.idleTimeout = 3 }) { server in
+        try await withTestServer(configure: {
+            Self.short(&$0)
+            $0.connectionLimits.headerTimeout = 10
+            $0.connectionLimits.idleTimeout = 3
+        }) { server in
             let connection = try RawConnection(port: port(server))
             for _ in 0..<3 {
                 connection.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestFixtures
 import SesameProtocol
 
 @testable import Sesame

@@ -7,18 +7,20 @@ import Testing
 /// is only counted. A key the path refuses to load verifies nothing: right for `invalid`
 /// vectors; for `valid` ones a wrong verdict unless the key is outside what JOSE requires
 /// (RSA keys shorter than 2048 bits, RFC 7518 §3.3 and §3.5), which a verifier may refuse.
-struct WycheproofVerdicts {
-    var valid = 0
-    var invalid = 0
-    var acceptable = 0
+public struct WycheproofVerdicts {
+    public var valid = 0
+    public var invalid = 0
+    public var acceptable = 0
     /// `acceptable` vectors that verified.
-    var acceptableVerified = 0
-    var wrong = 0
+    public var acceptableVerified = 0
+    public var wrong = 0
 
-    var total: Int { valid + invalid + acceptable }
+    public init() {}
+
+    public var total: Int { valid + invalid + acceptable }
 
     /// Records one outcome; a wrong verdict is an issue naming the vector.
-    mutating func record(
+    public mutating func record(
         _ test: WycheproofFile.Case, verified: Bool, keyLoaded: Bool, keyWithinJOSE: Bool, path: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {

@@ -4,47 +4,47 @@ import SesameProtocol
 /// A Wycheproof signature-verification file from `Tests/Fixtures/wycheproof` (C2SP/wycheproof
 /// `testvectors_v1`, schemas `ecdsa_p1363_verify_schema_v1`, `rsassa_pkcs1_verify_schema_v1`,
 /// `rsassa_pss_verify_schema_v1`, `eddsa_verify_schema_v1`), decoded as far as the tests need.
-/// SesameServerTests has the same model (test targets share no code).
-struct WycheproofFile: Decodable {
-    var algorithm: String
-    var numberOfTests: Int
-    var testGroups: [Group]
+/// Shared by the SDK and server tests.
+public struct WycheproofFile: Decodable {
+    public var algorithm: String
+    public var numberOfTests: Int
+    public var testGroups: [Group]
 
     /// One public key and the signatures to check with it.
-    struct Group: Decodable {
+    public struct Group: Decodable {
         /// The key as a JWK (RFC 7517 §4), when the file gives one.
-        var publicKeyJwk: [String: String]?
+        public var publicKeyJwk: [String: String]?
         /// The PKCS#1 file's name for the same.
-        var keyJwk: [String: String]?
-        var publicKeyPem: String?
-        var publicKey: PublicKey?
+        public var keyJwk: [String: String]?
+        public var publicKeyPem: String?
+        public var publicKey: PublicKey?
         /// Modulus length in bits, in the RSA files.
-        var keySize: Int?
-        var tests: [Case]
+        public var keySize: Int?
+        public var tests: [Case]
     }
 
-    struct PublicKey: Decodable {
+    public struct PublicKey: Decodable {
         /// EC point coordinates, big-endian hex (ECDSA files).
-        var wx: String?
-        var wy: String?
+        public var wx: String?
+        public var wy: String?
     }
 
-    struct Case: Decodable {
-        var tcId: Int
-        var comment: String?
-        var flags: [String]?
+    public struct Case: Decodable {
+        public var tcId: Int
+        public var comment: String?
+        public var flags: [String]?
         /// The signed message and the signature, hex.
-        var msg: String
-        var sig: String
-        var result: Verdict
+        public var msg: String
+        public var sig: String
+        public var result: Verdict
     }
 
     /// `valid` must verify, `invalid` must not, `acceptable` may go either way.
-    enum Verdict: String, Decodable, Sendable {
+    public enum Verdict: String, Decodable, Sendable {
         case valid, invalid, acceptable
     }
 
-    static func load(_ name: String) throws -> WycheproofFile {
+    public static func load(_ name: String) throws -> WycheproofFile {
         try JSONDecoder().decode(Self.self, from: FixtureFiles.data("wycheproof/\(name)"))
     }
 }
@@ -52,7 +52,7 @@ struct WycheproofFile: Decodable {
 extension WycheproofFile.Group {
     /// The public key as a JWK: the file's own, or for the ECDSA groups that have none, built
     /// from the point (RFC 7518 §6.2.1: `x`, `y` are the 32-octet big-endian coordinates).
-    var jwk: [String: String]? {
+    public var jwk: [String: String]? {
         if let jwk = publicKeyJwk ?? keyJwk { return jwk }
         guard let wx = publicKey?.wx, let wy = publicKey?.wy,
             let x = Hex.fixedWidth(wx, octets: 32), let y = Hex.fixedWidth(wy, octets: 32)
@@ -61,9 +61,9 @@ extension WycheproofFile.Group {
     }
 }
 
-enum Hex {
+public enum Hex {
     /// The octets of an even-length hex string, `nil` when it is not one.
-    static func bytes(_ hex: String) -> [UInt8]? {
+    public static func bytes(_ hex: String) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
@@ -78,7 +78,7 @@ enum Hex {
     }
 
     /// A big-endian integer in exactly `octets` octets (leading zero octets dropped or added).
-    static func fixedWidth(_ hex: String, octets: Int) -> [UInt8]? {
+    public static func fixedWidth(_ hex: String, octets: Int) -> [UInt8]? {
         guard let bytes = bytes(hex) else { return nil }
         let significant = bytes.drop { $0 == 0 }
         guard significant.count <= octets else { return nil }
