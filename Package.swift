@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 // Sesame: an identity platform. One package, three layers:
 //   SesameProtocol  <- Sesame (client SDK) <- SesameLoopback (desktop browser agent, with ChildProcess)
-//   SesameProtocol  <- SesameServer (OpenID provider)
+//   SesameProtocol  <- SesameStore (records, store protocols, SQL, migrations) <- SesameServer (OpenID provider)
 //   SesameCLI (the `sesame` executable) on top of all of them.
 import PackageDescription
 
@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SesameProtocol", targets: ["SesameProtocol"]),
         .library(name: "Sesame", targets: ["Sesame"]),
         .library(name: "SesameLoopback", targets: ["SesameLoopback"]),
+        .library(name: "SesameStore", targets: ["SesameStore"]),
         .library(name: "SesameServer", targets: ["SesameServer"]),
         // The executable stays `sesame`; its target is SesameCLI so that no two targets or
         // source folders differ only by case (macOS file systems fold case).
@@ -69,11 +70,27 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The server's storage: persisted records, the store protocols, the one SQLKit
+        // implementation (SQLite embedded), its migrations, and the data directory. The seam
+        // every server feature persists through; it knows nothing of HTTP.
+        .target(
+            name: "SesameStore",
+            dependencies: [
+                "SesameProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // The OpenID Connect provider.
         .target(
             name: "SesameServer",
             dependencies: [
-                "SesameProtocol",
+                "SesameProtocol", "SesameStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -82,8 +99,6 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -126,6 +141,17 @@ let package = Package(
             path: "Tests/Support/TestFixtures",
             swiftSettings: strict
         ),
+        // Test support: a real SQLite store in a throw-away directory, sample records and a
+        // clock the tests move by hand; shared by the store and server tests.
+        .target(
+            name: "StoreTesting",
+            dependencies: [
+                "SesameProtocol", "SesameStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support/StoreTesting",
+            swiftSettings: strict
+        ),
         .testTarget(name: "SesameProtocolTests", dependencies: ["SesameProtocol", "TestFixtures"], swiftSettings: strict),
         .testTarget(
             name: "SesameTests",
@@ -137,9 +163,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "SesameStoreTests",
+            dependencies: [
+                "SesameStore", "StoreTesting",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "SesameServerTests",
             dependencies: [
-                "SesameServer", "ChildProcess", "TestFixtures",
+                "SesameServer", "SesameStore", "StoreTesting", "ChildProcess", "TestFixtures",
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -1,6 +1,7 @@
 import Foundation
 import SesameProtocol
 import Testing
+import StoreTesting
 @testable import SesameServer
 
 /// Runs `body` with a ServerAdmin opened on a fresh data directory.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SesameProtocol
 import Testing
+import StoreTesting
 @testable import SesameServer
 
 /// The periodic purge of expired codes, tokens and sessions (`ExpiredDataPurge`), on real
@@ -106,7 +107,7 @@ struct ExpiredDataPurgeTests {
             let expired = StoreSamples.refreshToken(expiresAt: Date().addingTimeInterval(-1))
             try await running.store.insertRefreshToken(expired)
             if interval != nil {
-                let purged = try await ClientRecordCacheTests.eventually {
+                let purged = try await eventually {
                     try await running.store.refreshToken(digest: expired.tokenDigest) == nil
                 }
                 #expect(purged, "the server never purged the expired token")

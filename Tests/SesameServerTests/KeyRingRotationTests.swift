@@ -2,6 +2,7 @@ import Foundation
 import JWTKit
 import SesameProtocol
 import Testing
+import StoreTesting
 @testable import SesameServer
 
 @Suite("KeyRing: rotation with overlap")

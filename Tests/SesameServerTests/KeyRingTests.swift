@@ -3,6 +3,7 @@ import Foundation
 import JWTKit
 import SesameProtocol
 import Testing
+import StoreTesting
 @testable import SesameServer
 
 /// A minimal token payload; expiry is checked against the real clock by jwt-kit.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreTesting
 @testable import SesameServer
 
 @Suite("Seed configuration: YAML errors")

@@ -41,7 +41,7 @@ public struct AuthorizationRequest: Sendable {
         }
         var parameters: [(String, String)] = [
             ("response_type", "code"), ("client_id", clientID),
-            ("redirect_uri", redirectURI.absoluteString), ("scope", scopes.joined(separator: " ")),
+            ("redirect_uri", redirectURI.absoluteString), ("scope", ScopeList.format(scopes)),
             ("state", state), ("nonce", nonce), ("code_challenge", pkce.challenge),
             ("code_challenge_method", PKCE.method),
         ]

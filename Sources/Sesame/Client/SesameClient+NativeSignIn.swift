@@ -203,7 +203,7 @@ extension SesameClient {
     /// `scope` and the PKCE S256 challenge (RFC 7636 §4.3) of a new exchange.
     static func startParameters(scopes: [String], pkce: PKCE) -> [(String, String)] {
         [
-            (AuthorizationChallengeParameter.scope, scopes.joined(separator: " ")),
+            (AuthorizationChallengeParameter.scope, ScopeList.format(scopes)),
             (AuthorizationChallengeParameter.codeChallenge, pkce.challenge),
             (AuthorizationChallengeParameter.codeChallengeMethod, PKCE.method),
         ]

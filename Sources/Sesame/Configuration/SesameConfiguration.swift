@@ -1,4 +1,5 @@
 import Foundation
+import SesameProtocol
 
 /// How an app talks to its OpenID provider (SPEC §1.3 "Configuration in code or from a JSON
 /// file"). Everything else (endpoints, keys) comes from discovery (OIDC Discovery 1.0 §4).
@@ -64,7 +65,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         if let list = try? c.decodeIfPresent([String].self, forKey: .scopes) {
             scopes = list
         } else if let text = try c.decodeIfPresent(String.self, forKey: .scopes) {
-            scopes = text.split(separator: " ").map(String.init)
+            scopes = ScopeList.parse(text)
         } else {
             scopes = Self.defaultScopes
         }

@@ -11,7 +11,7 @@ struct AccountDeletionEndpoint: Sendable {
     let services: ServerServices
 
     func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let input = try await JSONRequest.decode(

@@ -27,7 +27,5 @@ enum AccountRoutes {
         router.get("/api/devices", use: devices.list)
         router.post("/api/devices", use: devices.register)
         router.delete("/api/devices/{device_id}", use: devices.remove)
-
-        router.get("/api/openapi.json", use: OpenAPIEndpoint(services: services).handle)
     }
 }

@@ -19,14 +19,14 @@ struct DevicesEndpoint: Sendable {
     static let maximumDevices = 50
 
     func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let devices = try await services.accountStore.devices(userID: user.id)
         return JSONResponse.make(DeviceList(devices: devices))
     }
 
     func register(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         var registration = try await JSONRequest.decode(
@@ -53,7 +53,7 @@ struct DevicesEndpoint: Sendable {
     }
 
     func remove(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let raw = context.parameters.get("device_id") ?? ""
         let deviceID = raw.removingPercentEncoding ?? raw

@@ -13,7 +13,7 @@ struct EmailChangeEndpoint: Sendable {
     let services: ServerServices
 
     func request(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let input = try await JSONRequest.decode(
@@ -31,7 +31,7 @@ struct EmailChangeEndpoint: Sendable {
     }
 
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let input = try await JSONRequest.decode(

@@ -12,7 +12,7 @@ struct PasswordChangeEndpoint: Sendable {
     let services: ServerServices
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (claims, user) = try await BearerAuthentication(services: services)
+        let (claims, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let input = try await JSONRequest.decode(

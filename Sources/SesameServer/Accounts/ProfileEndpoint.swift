@@ -17,14 +17,14 @@ struct ProfileEndpoint: Sendable {
     static let allScopes: Set<String> = ["openid", "profile", "email", "phone", "address"]
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         context.annotations.record(outcome: "profile")
         return JSONResponse.make(ClaimRelease.claims(of: user, scopes: Self.allScopes))
     }
 
     func patch(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let body = try await JSONRequest.decode(

@@ -42,10 +42,3 @@ struct TokenEndpoint: Sendable {
     }
 }
 
-/// Scope helpers shared by the grants (RFC 6749 §3.3).
-enum ScopeList {
-    static func parse(_ text: String?) -> [String] {
-        var seen = Set<String>()
-        return (text ?? "").split(separator: " ").map(String.init).filter { seen.insert($0).inserted }
-    }
-}

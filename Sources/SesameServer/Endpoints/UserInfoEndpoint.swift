@@ -11,7 +11,7 @@ struct UserInfoEndpoint: Sendable {
     let services: ServerServices
 
     func handle(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (claims, user) = try await BearerAuthentication(services: services)
+        let (claims, user) = try await services.bearerAuthentication
             .authenticate(request, context: context)
         guard claims.scopes.contains("openid") else {
             throw EndpointFailure(

@@ -21,7 +21,7 @@ struct AuthorizationRequest: Sendable, Equatable {
     /// The granted `claims` parameter (OIDC Core §5.5), `nil` when none was sent.
     var claims: RequestedClaims?
 
-    var scope: String { scopes.joined(separator: " ") }
+    var scope: String { ScopeList.format(scopes) }
 
     /// The parameters to carry through the login form (hidden fields) so that the POST can be
     /// validated again from scratch without server-side state.

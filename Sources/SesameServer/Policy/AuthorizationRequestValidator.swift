@@ -63,7 +63,7 @@ struct AuthorizationRequestValidator: Sendable {
             throw fail(error.code, error.description)
         }
         // 7. Scopes: present, and each allowed for this client.
-        let scopes = Self.orderedUnique((parameters["scope"] ?? "").split(separator: " ").map(String.init))
+        let scopes = ScopeList.parse(parameters["scope"])
         guard !scopes.isEmpty else { throw fail(.invalidScope, "scope is required.") }
         if let disallowed = scopes.first(where: { !client.allowedScopes.contains($0) }) {
             throw fail(.invalidScope, "Scope '\(disallowed)' is not allowed for this client.")
@@ -107,10 +107,5 @@ struct AuthorizationRequestValidator: Sendable {
             maxAge = value
         }
         return PromptPolicy(values: values, maxAge: maxAge)
-    }
-
-    private static func orderedUnique(_ items: [String]) -> [String] {
-        var seen = Set<String>()
-        return items.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 }

@@ -38,6 +38,7 @@ enum SesameRouter {
 
         FirstPartyRoutes.register(on: router, services: services)
         AccountRoutes.register(on: router, services: services)
+        router.get("/api/openapi.json", use: OpenAPIEndpoint(services: services).handle)
 
         let signUp = SignUpPage(services: services)
         router.get("/signup", use: signUp.get)

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import SesameProtocol
 
 /// The JWT access token payload of RFC 9068 §2.2 (`iss`, `exp`, `aud`, `sub`, `client_id`,
 /// `iat`, `jti`, plus `scope`, `auth_time`, `acr`, `amr`), with three private claims:
@@ -34,7 +35,7 @@ struct AccessTokenClaims: JWTPayload, Equatable {
         case userinfoClaims = "userinfo_claims"
     }
 
-    var scopes: Set<String> { Set(scope.split(separator: " ").map(String.init)) }
+    var scopes: Set<String> { Set(ScopeList.parse(scope)) }
 
     /// Claim checks are made by ``AccessTokenVerifier``; JWTKit only checks the signature.
     func verify(using algorithm: some JWTAlgorithm) async throws {}

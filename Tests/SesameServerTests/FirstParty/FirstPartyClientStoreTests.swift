@@ -2,7 +2,9 @@ import Foundation
 import SQLKit
 import SesameProtocol
 import Testing
+import StoreTesting
 @testable import SesameServer
+@testable import SesameStore
 
 /// `ClientRecord.firstParty`: the `clients.first_party` column (migration 101), the seed key
 /// `first_party` and ``ClientSpec/firstParty``.

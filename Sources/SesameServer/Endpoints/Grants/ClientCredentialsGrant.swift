@@ -20,7 +20,7 @@ struct ClientCredentialsGrant: Sendable {
                 throw EndpointFailure(.invalidScope, "Scope '\(bad)' is not available with client_credentials.")
             }
         }
-        let scope = scopes.joined(separator: " ")
+        let scope = ScopeList.format(scopes)
         let access = try await services.tokenIssuer.accessToken(
             client: client, subject: client.clientID, scope: scope, authentication: nil,
             sessionID: nil, familyID: nil)

@@ -59,7 +59,7 @@ struct RefreshTokenGrant: Sendable {
                 throw EndpointFailure(.invalidScope, "The scope may only narrow the original grant.")
             }
         }
-        let scope = scopes.joined(separator: " ")
+        let scope = ScopeList.format(scopes)
 
         let issuer = services.tokenIssuer
         let claims = record.claims.map(RequestedClaims.init(stored:))

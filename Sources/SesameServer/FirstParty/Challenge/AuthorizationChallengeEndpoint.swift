@@ -35,9 +35,9 @@ struct AuthorizationChallengeEndpoint: Sendable {
                 return try await StepUp(services: services).start(form, request: request, context: context)
             }
             return try await signIn(form, request: request, context: context)
-        } catch var failure as EndpointFailure {
-            if failure.uiLocales == nil { failure.uiLocales = uiLocales }
-            throw failure
+        } catch var error as any APIErrorRendering {
+            if error.failure.uiLocales == nil { error.failure.uiLocales = uiLocales }
+            throw error as any Error
         } catch let failure as MFAFailure {
             throw failure.endpointFailure(uiLocales: uiLocales)
         }
@@ -145,9 +145,9 @@ struct AuthorizationChallengeEndpoint: Sendable {
                     ?? "Enter the code from the authenticator app.")
         } catch let failure as MFAFailure {
             throw failure.endpointFailure(uiLocales: uiLocales)
-        } catch var failure as EndpointFailure {
-            if failure.uiLocales == nil { failure.uiLocales = uiLocales }
-            throw failure
+        } catch var error as any APIErrorRendering {
+            if error.failure.uiLocales == nil { error.failure.uiLocales = uiLocales }
+            throw error as any Error
         }
     }
 
@@ -187,10 +187,8 @@ struct AuthorizationChallengeEndpoint: Sendable {
     }
 
     /// draft §5.2.2: `insufficient_authorization` with the session to continue.
-    static func continuation(_ token: String, methods: [MFAMethod], description: String) -> EndpointFailure {
-        var failure = EndpointFailure(.insufficientAuthorization, description)
-        failure.authSession = token
-        failure.mfaMethods = methods.map(\.rawValue)
-        return failure
+    static func continuation(_ token: String, methods: [MFAMethod], description: String) -> ChallengeContinuation {
+        ChallengeContinuation(
+            failure: EndpointFailure(.insufficientAuthorization, description), authSession: token, methods: methods)
     }
 }

@@ -15,7 +15,7 @@ struct AuthorizationChallengeRequest: Sendable {
     var reauthentication: Bool
     var uiLocales: String?
 
-    var scope: String { scopes.joined(separator: " ") }
+    var scope: String { ScopeList.format(scopes) }
     /// `acr_values` accept only `urn:sesame:acr:mfa` (``RequestedACR/requiresMultiFactor``).
     var asksForMFA: Bool { MFARequirement.asksForMFA(acrValues) }
     /// `acr_values` name `urn:sesame:acr:mfa`, as a step-up must (``StepUp``).

@@ -14,7 +14,7 @@ struct StepUp: Sendable {
     let services: ServerServices
 
     func start(_ form: [String: String], request: Request, context: SesameRequestContext) async throws -> Response {
-        let (claims, user) = try await BearerAuthentication(services: services).authenticate(request, context: context)
+        let (claims, user) = try await services.bearerAuthentication.authenticate(request, context: context)
         let challenge = try await AuthorizationChallengeRequest.validate(
             form, request: request, services: services, defaultScope: claims.scope)
         context.annotations.record(clientID: challenge.client.clientID)

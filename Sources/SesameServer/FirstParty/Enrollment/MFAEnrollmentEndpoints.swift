@@ -11,7 +11,7 @@ struct MFAEnrollmentEndpoints: Sendable {
 
     /// `GET /api/mfa` → ``MFAEnrollmentList``.
     func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
         context.annotations.record(outcome: "mfa_list")
@@ -20,7 +20,7 @@ struct MFAEnrollmentEndpoints: Sendable {
 
     /// `POST /api/mfa/email`: email codes to the verified address (2008 when not verified).
     func enableEmail(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         guard user.emailVerified else {
             throw EndpointFailure(
@@ -36,7 +36,7 @@ struct MFAEnrollmentEndpoints: Sendable {
 
     /// `DELETE /api/mfa/{method}` → 204, or 404 when the method (`nil`: unknown) is not enrolled.
     func remove(_ method: MFAMethod?, request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         guard let method, try await services.mfaStore.removeMFAEnrollment(userID: user.id, method: method)
         else {

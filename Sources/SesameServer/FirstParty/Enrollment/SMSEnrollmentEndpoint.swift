@@ -11,7 +11,7 @@ struct SMSEnrollmentEndpoint: Sendable {
     let services: ServerServices
 
     func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let body = try await JSONRequest.decode(
             SMSEnrollmentRequest.self, from: request, context: context, required: ["phone_number"],
@@ -42,7 +42,7 @@ struct SMSEnrollmentEndpoint: Sendable {
     }
 
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let body = try await JSONRequest.decode(
             MFACodeSubmission.self, from: request, context: context, required: ["code"],

@@ -11,7 +11,7 @@ struct TOTPEnrollmentEndpoint: Sendable {
     let services: ServerServices
 
     func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let existing = try await services.mfaStore.mfaEnrollments(userID: user.id).first { $0.method == .totp }
         if existing?.confirmed == true {
@@ -30,7 +30,7 @@ struct TOTPEnrollmentEndpoint: Sendable {
     }
 
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await BearerAuthentication(services: services)
+        let (_, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let body = try await JSONRequest.decode(
             MFACodeSubmission.self, from: request, context: context, required: ["code"],

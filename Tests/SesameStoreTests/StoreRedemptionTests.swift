@@ -1,7 +1,8 @@
 import Foundation
 import SesameProtocol
 import Testing
-@testable import SesameServer
+@testable import SesameStore
+import StoreTesting
 
 /// Single use of authorization codes and rotation of refresh tokens, decided atomically.
 @Suite("Store: codes and refresh tokens")

@@ -1,7 +1,8 @@
 import Foundation
 import SesameProtocol
 import Testing
-@testable import SesameServer
+@testable import SesameStore
+import StoreTesting
 
 /// The client-record cache of the store (`ClientRecordCache`): writes through the same store
 /// are seen at once, writes by another process (a second store on the same SQLite file, as the
@@ -42,22 +43,14 @@ struct ClientRecordCacheTests {
             // Served from the cache: the other connection's write is not read yet.
             #expect(stale == StoreSamples.client("app").name)
         }
-        #expect(try await Self.eventually { try await server.client(id: "app")?.name == "Changed elsewhere" })
+        #expect(try await eventually { try await server.client(id: "app")?.name == "Changed elsewhere" })
 
         #expect(try await cli.removeClient(id: "app"))
-        #expect(try await Self.eventually { try await server.client(id: "app") == nil })
+        #expect(try await eventually { try await server.client(id: "app") == nil })
         try await cli.close()
         try await server.close()
     }
 
-    /// Polls `condition` for up to 10 s (the suite may run on a loaded machine).
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<100 {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
-    }
 
     @Test("unknown client_ids are not cached: a client added elsewhere is found at once")
     func missesAreNotCached() async throws {

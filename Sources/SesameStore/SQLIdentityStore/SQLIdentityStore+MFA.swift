@@ -5,7 +5,7 @@ import SesameProtocol
 // MFA enrolments, auth sessions and re-authentication markers (``MFAStore``, issue #5).
 // Attempt limits, TOTP replay protection and session consumption are single conditional
 // UPDATEs plus a primary-key read ("claim" technique, see `redeemAuthorizationCode`).
-extension SQLIdentityStore {
+extension SQLIdentityStore: MFAStore {
     // MARK: Enrolments
 
     public func mfaEnrollments(userID: String) async throws -> [MFAEnrollmentRecord] {

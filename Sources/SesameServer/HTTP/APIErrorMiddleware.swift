@@ -18,8 +18,8 @@ struct APIErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let failure as EndpointFailure {
-            return respond(failure, request: request, context: context)
+        } catch let error as any APIErrorRendering {
+            return respond(error, request: request, context: context)
         } catch let error as HTTPError {
             let code: APIErrorCode =
                 switch error.status {
@@ -39,11 +39,12 @@ struct APIErrorMiddleware: RouterMiddleware {
         }
     }
 
-    private func respond(_ failure: EndpointFailure, request: Request, context: Context) -> Response {
+    private func respond(_ error: any APIErrorRendering, request: Request, context: Context) -> Response {
+        let failure = error.failure
         let errorID = UUID().uuidString.lowercased()
         let locales = LocalePreference.from(request: request, uiLocales: failure.uiLocales)
         let body = Self.body(
-            of: failure, errorID: errorID,
+            of: error, errorID: errorID,
             userMessage: localizer.string(failure.code.messageKey, locales: locales))
         context.annotations.record(errorID: errorID)
         context.annotations.record(outcome: failure.code.error)
@@ -65,16 +66,16 @@ struct APIErrorMiddleware: RouterMiddleware {
 
     /// The JSON error body of `failure`. `error_description` keeps to the RFC 6749 §5.2
     /// character set whatever the endpoint wrote (``ErrorDescriptionText``).
-    static func body(of failure: EndpointFailure, errorID: String, userMessage: String?) -> APIError {
+    static func body(of error: any APIErrorRendering, errorID: String, userMessage: String?) -> APIError {
+        let failure = error.failure
         var body = APIError(
             failure.code, description: failure.description, details: failure.details,
             errorID: errorID)
         body.errorDescription = body.errorDescription.map(ErrorDescriptionText.sanitized)
         body.errorUserMessage = userMessage
-        body.authSession = failure.authSession
-        body.mfaMethods = failure.mfaMethods
         body.remainingAttempts = failure.remainingAttempts
         body.retryAfter = failure.retryAfter
+        error.decorate(&body)
         return body
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import SQLKit
 import Testing
-@testable import SesameServer
+@testable import SesameStore
+import StoreTesting
 
 /// Statements serialized once and filled with fresh values (the refresh rotation's path).
 @Suite("Store: statement templates")

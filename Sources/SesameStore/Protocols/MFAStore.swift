@@ -60,4 +60,3 @@ public protocol MFAStore: Sendable {
     func purgeExpiredMFAData(now: Date) async throws
 }
 
-extension SQLIdentityStore: MFAStore {}

@@ -2,9 +2,21 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
+/// An error that renders itself as an ``APIError`` response: ``APIErrorMiddleware`` writes the
+/// common part (``failure``: code, description, status, headers, details, `retry_after`) and
+/// lets the error add its own members (``decorate(_:)``), so a feature's fields (e.g. the
+/// first-party continuation's `auth_session`) live with the feature, not here.
+protocol APIErrorRendering: Error, Sendable {
+    /// The members every error response has.
+    var failure: EndpointFailure { get set }
+    /// Adds this error's own members to the body, after the common ones.
+    func decorate(_ body: inout APIError)
+}
+
 /// A failure of a JSON endpoint, thrown by endpoint code and turned into an ``APIError`` body
-/// by ``APIErrorMiddleware`` (RFC 6749 §5.2 plus the SPEC §1.11 fields).
-struct EndpointFailure: Error, Sendable {
+/// by ``APIErrorMiddleware`` (RFC 6749 §5.2 plus the `error_code`, `error_id`,
+/// `error_user_msg` and `error_details` members of ``APIError``).
+struct EndpointFailure: APIErrorRendering {
     var code: APIErrorCode
     /// Developer-facing text; never contains a token, code, password or secret.
     var description: String?
@@ -15,9 +27,7 @@ struct EndpointFailure: Error, Sendable {
     /// `error_details`: messages already localized by the endpoint (see
     /// ``Localizer/fieldError(field:code:locales:arguments:)``).
     var details: [FieldError]?
-    /// draft-ietf-oauth-first-party-apps §5.2.2 continuation fields.
-    var authSession: String?
-    var mfaMethods: [String]?
+    /// Answers left for a one-time code (verification, MFA, enrolment) after a wrong one.
     var remainingAttempts: Int?
     /// Seconds to wait: sent as `retry_after` and, unless ``headers`` has one, `Retry-After`.
     var retryAfter: Int?
@@ -36,6 +46,13 @@ struct EndpointFailure: Error, Sendable {
         self.details = details
         self.uiLocales = uiLocales
     }
+
+    var failure: EndpointFailure {
+        get { self }
+        set { self = newValue }
+    }
+
+    func decorate(_ body: inout APIError) {}
 
     /// HTTP 429 `too_many_attempts` (2009) from ``LoginThrottle``: the password was not checked.
     static func tooManyAttempts(retryAfter: Int) -> EndpointFailure {

@@ -1,7 +1,8 @@
 import Foundation
 import SQLKit
 import Testing
-@testable import SesameServer
+@testable import SesameStore
+import StoreTesting
 
 /// Checkpoints run from the backend's second connection, not from the requests' commits.
 @Suite("Store: WAL checkpoints in the background")

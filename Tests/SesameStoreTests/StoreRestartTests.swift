@@ -1,7 +1,8 @@
 import Foundation
 import SesameProtocol
 import Testing
-@testable import SesameServer
+@testable import SesameStore
+import StoreTesting
 
 /// Persistence across a restart: close the store, reopen the same file.
 @Suite("Store: restart and schema")
@@ -10,7 +11,6 @@ struct StoreRestartTests {
     func restartKeepsEverything() async throws {
         let sandbox = try StoreSandbox.make()
         defer { sandbox.remove() }
-        let masterKey = try await sandbox.dataDirectory.masterKey()
         let now = StoreSamples.now()
 
         let first = try await sandbox.open()
@@ -20,9 +20,9 @@ struct StoreRestartTests {
         try await first.upsertClient(client)
         try await first.createUser(user)
         try await first.insertRefreshToken(token)
-        let ring = KeyRing(store: first, masterKey: masterKey, logger: StoreSamples.logger)
-        try await ring.ensureKeys()
-        let kids = try await ring.keys().map(\.kid)
+        let key = SigningKeyRecord(
+            kid: "k1", algorithm: "RS256", sealedPrivateKey: "c2VhbGVk", createdAt: now, activatesAt: now)
+        try await first.insertSigningKey(key)
         try await first.close()
         try await first.close()  // idempotent
 
@@ -30,7 +30,7 @@ struct StoreRestartTests {
         #expect(try await second.client(id: "demo") == client)
         #expect(try await second.user(id: user.id) == user)
         #expect(try await second.refreshToken(digest: token.tokenDigest) == token)
-        #expect(try await second.signingKeys().map(\.kid) == kids)
+        #expect(try await second.signingKeys() == [key])
         let rotated = try await second.rotateRefreshToken(digest: token.tokenDigest, into: StoreSamples.successor(at: now))
         guard case .redeemed = rotated else { Issue.record("the token did not rotate after restart"); return }
         try await second.close()

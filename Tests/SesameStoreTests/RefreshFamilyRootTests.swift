@@ -2,7 +2,8 @@ import Foundation
 import SQLKit
 import SesameProtocol
 import Testing
-@testable import SesameServer
+@testable import SesameStore
+import StoreTesting
 
 /// Refresh-token families are found by user, session and client through their root token
 /// (migration 4): partial indexes over `parent_digest IS NULL`, so rotations skip them. These

@@ -39,6 +39,11 @@ struct ServerServices: Sendable {
         AccessTokenVerifier(issuer: issuerIdentifier, keyRing: keyRing, store: store, now: now)
     }
 
+    /// RFC 6750 bearer-token authentication of `/userinfo` and the account APIs.
+    var bearerAuthentication: BearerAuthentication {
+        BearerAuthentication(verifier: accessTokenVerifier, store: store)
+    }
+
     var requestValidator: AuthorizationRequestValidator {
         AuthorizationRequestValidator(store: store)
     }

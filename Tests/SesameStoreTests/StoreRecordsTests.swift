@@ -1,7 +1,8 @@
 import Foundation
 import SesameProtocol
 import Testing
-@testable import SesameServer
+@testable import SesameStore
+import StoreTesting
 
 /// CRUD of clients and users in the real SQLite store, including unique conflicts.
 @Suite("Store: clients and users")

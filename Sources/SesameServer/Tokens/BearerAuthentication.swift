@@ -10,7 +10,8 @@ import SesameProtocol
 /// its user must still exist. Tokens are never accepted from a query string or form body
 /// (RFC 9700 §4.3.2).
 struct BearerAuthentication: Sendable {
-    let services: ServerServices
+    let verifier: AccessTokenVerifier
+    let store: any IdentityStore
 
     /// The verified token claims and the user they name; throws `invalid_token` (401 with
     /// `WWW-Authenticate`) otherwise.
@@ -24,11 +25,11 @@ struct BearerAuthentication: Sendable {
                 .invalidToken, "Send the access token in an Authorization: Bearer header.",
                 status: .unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="sesame""#])
         }
-        guard let claims = try await services.accessTokenVerifier.activeClaims(token) else {
+        guard let claims = try await verifier.activeClaims(token) else {
             throw Self.invalidToken("The access token is invalid, expired or revoked.")
         }
         context.annotations.record(clientID: claims.clientID)
-        guard let user = try await services.store.user(id: claims.sub) else {
+        guard let user = try await store.user(id: claims.sub) else {
             throw Self.invalidToken("The token's user no longer exists.")
         }
         return (claims, user)
@@ -44,7 +45,7 @@ struct BearerAuthentication: Sendable {
         _ request: Request, context: SesameRequestContext
     ) async throws -> (claims: AccessTokenClaims, user: UserRecord) {
         let (claims, user) = try await authenticate(request, context: context)
-        guard let client = try await services.store.client(id: claims.clientID) else {
+        guard let client = try await store.client(id: claims.clientID) else {
             throw Self.invalidToken("The token's client is no longer registered.")
         }
         guard client.firstParty else {

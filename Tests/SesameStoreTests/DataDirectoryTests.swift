@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import SesameServer
+@testable import SesameStore
+import StoreTesting
 
 @Suite("DataDirectory")
 struct DataDirectoryTests {

@@ -1,0 +1,16 @@
+import SesameProtocol
+
+/// draft-ietf-oauth-first-party-apps §5.2.2: the `insufficient_authorization` answer of
+/// `/authorize-challenge` that continues the sign-in, carrying the `auth_session` to send back
+/// and the second-factor methods on offer (`mfa_methods`).
+struct ChallengeContinuation: APIErrorRendering {
+    var failure: EndpointFailure
+    /// The session token (shown once; the store keeps its digest).
+    let authSession: String
+    let methods: [MFAMethod]
+
+    func decorate(_ body: inout APIError) {
+        body.authSession = authSession
+        body.mfaMethods = methods.map(\.rawValue)
+    }
+}

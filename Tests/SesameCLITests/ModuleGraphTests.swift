@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// The README's module graph (the block after `<!-- module-graph -->`) is the manifest's: every
+/// module under `Sources/` with exactly the package's own modules it depends on.
+@Suite("README module graph matches Package.swift")
+struct ModuleGraphTests {
+    /// `Module <- A, B` lines; a module without `<-` depends on none of the package's modules.
+    static func graph(fromREADME text: String) throws -> [String: Set<String>] {
+        let marker = try #require(text.range(of: "<!-- module-graph -->"), "the README has no module graph")
+        let rest = text[marker.upperBound...]
+        let open = try #require(rest.range(of: "```\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        var graph: [String: Set<String>] = [:]
+        for line in rest[open.upperBound..<close.lowerBound].split(separator: "\n") {
+            let parts = line.split(separator: "<-", maxSplits: 1)
+            let module = parts[0].trimmingCharacters(in: .whitespaces)
+            let dependencies = parts.count > 1
+                ? parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : []
+            graph[module] = Set(dependencies)
+        }
+        return graph
+    }
+
+    /// The manifest's targets under `Sources/` and their dependencies on other such targets.
+    static func graph(fromManifest manifest: [String: Any]) -> [String: Set<String>] {
+        let targets = manifest["targets"] as? [[String: Any]] ?? []
+        let sourceTargets = targets.filter { ($0["type"] as? String) == "regular" || ($0["type"] as? String) == "executable" }
+            .filter { ($0["path"] as? String).map { !$0.hasPrefix("Tests/") } ?? true }
+        let names = Set(sourceTargets.compactMap { $0["name"] as? String })
+        var graph: [String: Set<String>] = [:]
+        for target in sourceTargets {
+            guard let name = target["name"] as? String else { continue }
+            let dependencies = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { entry -> String? in
+                let value = (entry["byName"] ?? entry["target"]) as? [Any]
+                return value?.first as? String
+            }
+            graph[name] = Set(dependencies).intersection(names)
+        }
+        return graph
+    }
+
+    @Test("the README parser reads modules with and without dependencies")
+    func parser() throws {
+        let text = "intro\n<!-- module-graph -->\n```\nA\nB  <- A\nC <- A, B\n```\nmore ```\nD <- C\n```"
+        #expect(try Self.graph(fromREADME: text) == ["A": [], "B": ["A"], "C": ["A", "B"]])
+    }
+
+    @Test("every module under Sources/ is in the README with exactly its dependencies")
+    func matches() async throws {
+        let readme = try String(contentsOf: PackageLayoutTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let documented = try Self.graph(fromREADME: readme)
+        let manifest = Self.graph(fromManifest: try await PackageLayoutTests.dumpPackage())
+        #expect(manifest.keys.contains("SesameStore") && manifest.keys.contains("SesameServer"))
+        #expect(manifest["SesameServer"]?.contains("SesameStore") == true)
+        for module in Set(documented.keys).union(manifest.keys).sorted() {
+            #expect(documented[module] == manifest[module], "\(module): README \(documented[module].map { $0.sorted() } ?? []), Package.swift \(manifest[module].map { $0.sorted() } ?? [])")
+        }
+        let folders = try FileManager.default.contentsOfDirectory(
+            atPath: PackageLayoutTests.root.appendingPathComponent("Sources").path)
+        #expect(Set(folders.filter { !$0.hasPrefix(".") }) == Set(manifest.keys), "every folder under Sources/ is a module")
+    }
+}
