@@ -86,6 +86,19 @@ struct CLIErrorTests {
         #expect(result.stderrLines.count == 1 && result.stderr.contains("RFC 9700"), "\(result)")
     }
 
+    @Test("a grant the token endpoint does not implement cannot be registered (token exchange)", arguments: [
+        "token_exchange", "urn:ietf:params:oauth:grant-type:token-exchange",
+    ])
+    func unimplementedGrant(name: String) async throws {
+        let temp = try TempDirectory("grant")
+        defer { temp.remove() }
+        let result = try await CLIProcess.run([
+            "client", "add", "exchanger", "--grant", name, "--data-dir", temp.path("data"),
+        ])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("unknown grant type") && result.stderr.contains("client_credentials"), "\(result)")
+    }
+
     @Test("serve rejects an impossible port")
     func badPort() async throws {
         let result = try await CLIProcess.run(["serve", "--port", "70000"])

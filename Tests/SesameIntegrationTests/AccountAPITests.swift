@@ -12,7 +12,8 @@ import Testing
 /// MFA enrolment list and account deletion. Codes are read from the server's outbox.
 @Suite("Account API through the SDK against the server")
 struct AccountAPITests {
-    @Test func signUpConfirmThenSignIn() async throws {
+    @Test("sign up, confirm, then sign in")
+    func signUpConfirmThenSignIn() async throws {
         try await withServer { server in
             let client = server.sdk()
             let email = "lin@example.com"
@@ -47,7 +48,9 @@ struct AccountAPITests {
         }
     }
 
-    @Test func signUpValidationNamesTheFields() async throws {
+    @Test("sign up validation names the fields")
+
+    func signUpValidationNamesTheFields() async throws {
         try await withServer { server in
             let client = server.sdk()
             let error = await #expect(throws: SesameError.self) {
@@ -61,7 +64,9 @@ struct AccountAPITests {
         }
     }
 
-    @Test func passwordResetThenSignInWithTheNewPassword() async throws {
+    @Test("password reset then sign in with the new password")
+
+    func passwordResetThenSignInWithTheNewPassword() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -84,7 +89,9 @@ struct AccountAPITests {
         }
     }
 
-    @Test func changePasswordNeedsTheCurrentOne() async throws {
+    @Test("change password needs the current one")
+
+    func changePasswordNeedsTheCurrentOne() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -101,7 +108,9 @@ struct AccountAPITests {
         }
     }
 
-    @Test func changeEmailIsVerifiedAtTheNewAddress() async throws {
+    @Test("change email is verified at the new address")
+
+    func changeEmailIsVerifiedAtTheNewAddress() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -119,7 +128,9 @@ struct AccountAPITests {
         }
     }
 
-    @Test func profileReadAndUpdate() async throws {
+    @Test("profile: read and update")
+
+    func profileReadAndUpdate() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -143,7 +154,9 @@ struct AccountAPITests {
         }
     }
 
-    @Test func profileFieldsThatAreNotWritableAreNamed() async throws {
+    @Test("profile fields that are not writable are named")
+
+    func profileFieldsThatAreNotWritableAreNamed() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -163,7 +176,9 @@ struct AccountAPITests {
         }
     }
 
-    @Test func devicesRegisterListRemove() async throws {
+    @Test("devices: register, list, remove")
+
+    func devicesRegisterListRemove() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -187,7 +202,9 @@ struct AccountAPITests {
         }
     }
 
-    @Test func mfaMethodsListAndDisable() async throws {
+    @Test("MFA methods list and disable")
+
+    func mfaMethodsListAndDisable() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -210,7 +227,9 @@ struct AccountAPITests {
         }
     }
 
-    @Test func emailMFANeedsAVerifiedAddress() async throws {
+    @Test("email MFA needs a verified address")
+
+    func emailMFANeedsAVerifiedAddress() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace", emailVerified: false)
             let client = server.sdk()
@@ -220,7 +239,9 @@ struct AccountAPITests {
         }
     }
 
-    @Test func deleteAccountRemovesItEverywhere() async throws {
+    @Test("delete account removes it everywhere")
+
+    func deleteAccountRemovesItEverywhere() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()

@@ -9,7 +9,8 @@ import Testing
 /// wrong password and wrong code, step-up and re-authentication.
 @Suite("Native sign-in, MFA, step-up and re-authentication against the server")
 struct NativeSignInTests {
-    @Test func passwordOnlySignsInAndStoresTheSession() async throws {
+    @Test("password only signs in and stores the session")
+    func passwordOnlySignsInAndStoresTheSession() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -42,7 +43,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func aClientThatIsNotFirstPartyCannotSignInNatively() async throws {
+    @Test("a client that is not first party cannot sign in natively")
+
+    func aClientThatIsNotFirstPartyCannotSignInNatively() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let admin = ServerAdmin(
@@ -59,7 +62,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func wrongPasswordAndUnknownUserGetTheSameAnswer() async throws {
+    @Test("wrong password and unknown user get the same answer")
+
+    func wrongPasswordAndUnknownUserGetTheSameAnswer() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -77,7 +82,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func tooManyWrongPasswordsAreThrottledWithRetryAfter() async throws {
+    @Test("too many wrong passwords are throttled with Retry-After")
+
+    func tooManyWrongPasswordsAreThrottledWithRetryAfter() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -103,7 +110,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func emailCodeAsSecondFactor() async throws {
+    @Test("email code as second factor")
+
+    func emailCodeAsSecondFactor() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -134,7 +143,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func wrongCodeReportsRemainingAttemptsThenTheRightOneWorks() async throws {
+    @Test("wrong code reports remaining attempts then the right one works")
+
+    func wrongCodeReportsRemainingAttemptsThenTheRightOneWorks() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -166,7 +177,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func totpEnrolledThroughTheSDK() async throws {
+    @Test("TOTP enrolled through the SDK")
+
+    func totpEnrolledThroughTheSDK() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -199,7 +212,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func smsCodeAsSecondFactor() async throws {
+    @Test("SMS code as second factor")
+
+    func smsCodeAsSecondFactor() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let phone = "+4712345678"
@@ -223,7 +238,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func stepUpRaisesTheAccessTokensACR() async throws {
+    @Test("step up raises the access tokens ACR")
+
+    func stepUpRaisesTheAccessTokensACR() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -248,7 +265,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func stepUpWithoutASecondFactorSaysWhatToDo() async throws {
+    @Test("step up without a second factor says what to do")
+
+    func stepUpWithoutASecondFactorSaysWhatToDo() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
@@ -258,7 +277,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func reauthenticationGivesAShortLivedTokenAndKeepsTheSession() async throws {
+    @Test("reauthentication gives a short lived token and keeps the session")
+
+    func reauthenticationGivesAShortLivedTokenAndKeepsTheSession() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let recorder = TokenResponseRecorder()
@@ -294,7 +315,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func reauthenticationAfterBrowserSignInFindsTheLoginName() async throws {
+    @Test("reauthentication after browser sign in finds the login name")
+
+    func reauthenticationAfterBrowserSignInFindsTheLoginName() async throws {
         try await withServer { server in
             // The browser flow never saw the login name; the SDK asks userinfo for it.
             let client = server.sdk()
@@ -309,7 +332,9 @@ struct NativeSignInTests {
         }
     }
 
-    @Test func reauthenticationWithASecondFactor() async throws {
+    @Test("reauthentication with a second factor")
+
+    func reauthenticationWithASecondFactor() async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()

@@ -30,7 +30,9 @@ struct SDKAgainstServerTests {
             retryPolicy: RetryPolicy(delays: [.zero], sleep: { _ in }))
     }
 
-    @Test func browserSignInWithHeadlessAgent() async throws {
+    @Test("browser sign in with headless agent")
+
+    func browserSignInWithHeadlessAgent() async throws {
         try await withServer { server in
             let client = client(server)
             let metadata = try await client.metadata()
@@ -47,7 +49,9 @@ struct SDKAgainstServerTests {
         }
     }
 
-    @Test func browserSignInWithLoopbackAgent() async throws {
+    @Test("browser sign in with loopback agent")
+
+    func browserSignInWithLoopbackAgent() async throws {
         try await withServer { server in
             let client = client(server, redirectURI: IntegrationServer.loopbackRedirectURI)
             let browser = TestBrowser(username: IntegrationServer.username, password: IntegrationServer.password)
@@ -57,7 +61,9 @@ struct SDKAgainstServerTests {
         }
     }
 
-    @Test func resumeAfterRestartFromTheFileStore() async throws {
+    @Test("resume after restart from the file store")
+
+    func resumeAfterRestartFromTheFileStore() async throws {
         try await withServer { server in
             let directory = tempDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -76,7 +82,9 @@ struct SDKAgainstServerTests {
         }
     }
 
-    @Test func thousandConcurrentCallersCauseOneRefresh() async throws {
+    @Test("a thousand concurrent callers cause one refresh")
+
+    func thousandConcurrentCallersCauseOneRefresh() async throws {
         try await withServer { server in
             let clock = TestClock(Date())
             let transport = ObservingTransport()
@@ -98,7 +106,9 @@ struct SDKAgainstServerTests {
         }
     }
 
-    @Test func refreshRacingLogoutIsDiscarded() async throws {
+    @Test("refresh racing logout is discarded")
+
+    func refreshRacingLogoutIsDiscarded() async throws {
         try await withServer { server in
             let clock = TestClock(Date())
             let gate = Gate()
@@ -118,7 +128,9 @@ struct SDKAgainstServerTests {
         }
     }
 
-    @Test func unauthorizedRefreshesAndRetriesOnce() async throws {
+    @Test("unauthorized: refreshes and retries once")
+
+    func unauthorizedRefreshesAndRetriesOnce() async throws {
         try await withServer { server in
             let transport = ObservingTransport()
             let client = client(server, transport: transport)
@@ -135,7 +147,9 @@ struct SDKAgainstServerTests {
         }
     }
 
-    @Test func logoutRevokesAtTheServer() async throws {
+    @Test("logout revokes at the server")
+
+    func logoutRevokesAtTheServer() async throws {
         try await withServer { server in
             let transport = ObservingTransport()
             let store = InMemoryCredentialStore()

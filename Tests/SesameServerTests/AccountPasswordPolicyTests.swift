@@ -7,11 +7,15 @@ import Testing
 struct AccountPasswordPolicyTests {
     let policy = PasswordPolicy()
 
-    @Test func acceptsAStrongPassword() {
+    @Test("accepts a strong password")
+
+    func acceptsAStrongPassword() {
         #expect(policy.violations(of: "correct horse battery", email: "a@example.com").isEmpty)
     }
 
-    @Test func rejectsEmptyShortLongAndWeak() {
+    @Test("rejects empty, short, long and weak")
+
+    func rejectsEmptyShortLongAndWeak() {
         #expect(policy.violations(of: "").map(\.code) == ["required"])
         #expect(policy.violations(of: "short").map(\.code) == ["too_short"])
         #expect(policy.violations(of: String(repeating: "x", count: 1025)).map(\.code) == ["too_long"])

@@ -103,7 +103,7 @@ struct ExpiredDataPurgeTests {
             var configuration = ServerConfiguration(
                 dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: TestServer.hasher)
             configuration.purgeInterval = interval
-            let running = try await SesameServer.start(configuration, logger: StoreSamples.logger)
+            let running = try await IdentityServer.start(configuration, logger: StoreSamples.logger)
             let expired = StoreSamples.refreshToken(expiresAt: Date().addingTimeInterval(-1))
             try await running.store.insertRefreshToken(expired)
             if interval != nil {

@@ -14,7 +14,9 @@ import Testing
 struct AuthenticatedHTTPTests {
     let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
 
-    @Test func bearerTokenIsAddedForAllowedOrigins() async throws {
+    @Test("bearer token is added for allowed origins")
+
+    func bearerTokenIsAddedForAllowedOrigins() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         _ = try await client.signIn(with: headlessAgent(provider))
@@ -25,7 +27,9 @@ struct AuthenticatedHTTPTests {
         #expect(try sent.first == (await client.validAccessToken()))
     }
 
-    @Test func unauthorizedRefreshesOnceAndRetriesOnce() async throws {
+    @Test("unauthorized: refreshes once and retries once")
+
+    func unauthorizedRefreshesOnceAndRetriesOnce() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         _ = try await client.signIn(with: headlessAgent(provider))
@@ -40,7 +44,9 @@ struct AuthenticatedHTTPTests {
         #expect(provider.with { $0.refreshRequests } == 1)
     }
 
-    @Test func persistentUnauthorizedIsReturnedAfterOneRetry() async throws {
+    @Test("persistent unauthorized is returned after one retry")
+
+    func persistentUnauthorizedIsReturnedAfterOneRetry() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         _ = try await client.signIn(with: headlessAgent(provider))
@@ -51,7 +57,9 @@ struct AuthenticatedHTTPTests {
         #expect(provider.with { $0.refreshRequests } == 1)
     }
 
-    @Test func stepUpChallengeIsAnEventNotARefresh() async throws {
+    @Test("step up challenge is an event not a refresh")
+
+    func stepUpChallengeIsAnEventNotARefresh() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         let account = try await client.signIn(with: headlessAgent(provider))
@@ -69,7 +77,9 @@ struct AuthenticatedHTTPTests {
         #expect(apiError.error == "insufficient_user_authentication")
     }
 
-    @Test func tokenIsNeverSentToAForeignOrigin() async throws {
+    @Test("token is never sent to a foreign origin")
+
+    func tokenIsNeverSentToAForeignOrigin() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         _ = try await client.signIn(with: headlessAgent(provider))
@@ -89,7 +99,9 @@ struct AuthenticatedHTTPTests {
         #expect(provider.with { $0.requests.count } == before)
     }
 
-    @Test func userInfoSubjectMustMatch() async throws {
+    @Test("userinfo subject must match")
+
+    func userInfoSubjectMustMatch() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         _ = try await client.signIn(with: headlessAgent(provider))
@@ -103,7 +115,9 @@ struct AuthenticatedHTTPTests {
         }
     }
 
-    @Test func logoutForgetsLocallyAndRevokes() async throws {
+    @Test("logout forgets locally and revokes")
+
+    func logoutForgetsLocallyAndRevokes() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         let account = try await client.signIn(with: headlessAgent(provider))
@@ -123,7 +137,9 @@ struct AuthenticatedHTTPTests {
         #expect(await client.accounts().isEmpty)
     }
 
-    @Test func logoutWithFailingRevocationStillForgetsLocally() async throws {
+    @Test("logout with failing revocation still forgets locally")
+
+    func logoutWithFailingRevocationStillForgetsLocally() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         _ = try await client.signIn(with: headlessAgent(provider))
@@ -138,7 +154,9 @@ struct AuthenticatedHTTPTests {
         #expect(await offline.currentAccount() == nil)
     }
 
-    @Test func logsNeverContainSecrets() async throws {
+    @Test("logs never contain secrets")
+
+    func logsNeverContainSecrets() async throws {
         let capture = LogCapture()
         let logger = Logger(label: "sesame-test") { _ in CapturingLogHandler(capture: capture) }
         let provider = FakeProvider(clock: clock)

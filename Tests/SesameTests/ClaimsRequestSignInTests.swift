@@ -19,7 +19,9 @@ struct ClaimsRequestSignInTests {
         return Dictionary(uniqueKeysWithValues: items.map { ($0.name, $0.value ?? "") })
     }
 
-    @Test func claimsAreSentAsJSON() async throws {
+    @Test("claims are sent as JSON")
+
+    func claimsAreSentAsJSON() async throws {
         let provider = FakeProvider(clock: clock)
         provider.with { $0.extraClaims = ["acr": "urn:sesame:acr:mfa"] }
         let client = makeClient(provider, clock: clock)
@@ -29,14 +31,18 @@ struct ClaimsRequestSignInTests {
         #expect(try ClaimsRequest.parse(sent) == mfa)
     }
 
-    @Test func emptyClaimsAreNotSent() async throws {
+    @Test("empty claims are not sent")
+
+    func emptyClaimsAreNotSent() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         _ = try await client.signIn(with: headlessAgent(provider), options: SignInOptions(claims: ClaimsRequest()))
         #expect(try query(provider)["claims"] == nil)
     }
 
-    @Test func extraParametersCannotOverrideClaims() async throws {
+    @Test("extra parameters cannot override claims")
+
+    func extraParametersCannotOverrideClaims() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         for claims in [mfa, nil] {
@@ -56,7 +62,9 @@ struct ClaimsRequestSignInTests {
         #expect(provider.with { $0.authorizationURLs.isEmpty })
     }
 
-    @Test func essentialACRNotMetIsRejected() async throws {
+    @Test("essential ACR not met is rejected")
+
+    func essentialACRNotMetIsRejected() async throws {
         let provider = FakeProvider(clock: clock)
         provider.with { $0.extraClaims = ["acr": "urn:sesame:acr:pwd"] }
         let client = makeClient(provider, clock: clock)
@@ -69,7 +77,9 @@ struct ClaimsRequestSignInTests {
         #expect(await client.currentAccount() == nil)
     }
 
-    @Test func requestedSubjectMismatchIsRejected() async throws {
+    @Test("requested subject mismatch is rejected")
+
+    func requestedSubjectMismatchIsRejected() async throws {
         let provider = FakeProvider(clock: clock, subject: "user-2")
         let client = makeClient(provider, clock: clock)
         let claims = ClaimsRequest(idToken: ["sub": IndividualClaimRequest(value: .string("user-1"))])

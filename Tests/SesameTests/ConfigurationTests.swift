@@ -15,7 +15,9 @@ struct ConfigurationTests {
 
     func cleanup(_ url: URL) { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
 
-    @Test func loadsSnakeCaseJSON() throws {
+    @Test("loads snake case JSON")
+
+    func loadsSnakeCaseJSON() throws {
         let url = try write("""
             {"issuer": "https://id.example.com", "client_id": "com.example.app",
              "redirect_uri": "com.example.app:/oauth2redirect", "scopes": ["openid", "email"],
@@ -31,7 +33,9 @@ struct ConfigurationTests {
         #expect(configuration.clientSecret == nil)
     }
 
-    @Test func defaultsApply() throws {
+    @Test("defaults apply")
+
+    func defaultsApply() throws {
         let url = try write(#"{"issuer": "https://id.example.com", "client_id": "a", "redirect_uri": "a.b:/cb"}"#)
         defer { cleanup(url) }
         let configuration = try SesameConfiguration.load(from: url)
@@ -40,7 +44,9 @@ struct ConfigurationTests {
         #expect(configuration.refreshAhead == 60)
     }
 
-    @Test func missingKeyIsExplained() throws {
+    @Test("missing key is explained")
+
+    func missingKeyIsExplained() throws {
         let url = try write(#"{"issuer": "https://id.example.com", "redirect_uri": "a.b:/cb"}"#)
         defer { cleanup(url) }
         do {
@@ -55,7 +61,7 @@ struct ConfigurationTests {
         }
     }
 
-    @Test(arguments: [
+    @Test("issuer must be HTTPS except loopback", arguments: [
         ("http://id.example.com", false), ("https://id.example.com", true),
         ("http://127.0.0.1:8080", true), ("http://[::1]:8080", true), ("http://localhost:8080", true),
         ("ftp://id.example.com", false),
@@ -67,7 +73,9 @@ struct ConfigurationTests {
         #expect(accepted == valid)
     }
 
-    @Test func openidScopeAndClientIDRequired() {
+    @Test("openid scope and client ID required")
+
+    func openidScopeAndClientIDRequired() {
         let base = SesameConfiguration(
             issuer: URL(string: "https://id.example.com")!, clientID: "app", redirectURI: URL(string: "a.b:/cb")!)
         var noOpenID = base
@@ -81,17 +89,23 @@ struct ConfigurationTests {
         #expect(throws: SesameError.self) { try httpRedirect.validate() }
     }
 
-    @Test func redactionKeepsOnlyLength() {
+    @Test("redaction keeps only length")
+
+    func redactionKeepsOnlyLength() {
         #expect(Redaction.redact("secret-token") == "<redacted:12>")
         #expect("\(Redacted("abc"))" == "<redacted:3>")
     }
 
-    @Test func httpDateParses() {
+    @Test("HTTP date parses")
+
+    func httpDateParses() {
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
         #expect(HTTPDate.parse("yesterday") == nil)
     }
 
-    @Test func serverClockOffsetIsLearned() {
+    @Test("server clock offset is learned")
+
+    func serverClockOffsetIsLearned() {
         let offset = ServerClockOffset()
         let local = Date(timeIntervalSince1970: 784_111_777 - 120)
         offset.learn(dateHeader: "Sun, 06 Nov 1994 08:49:37 GMT", localNow: local)

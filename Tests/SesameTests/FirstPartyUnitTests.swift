@@ -22,7 +22,9 @@ struct FirstPartyUnitTests {
 
     // MARK: Authorization challenge answers (draft-ietf-oauth-first-party-apps §5.2)
 
-    @Test func successIsAnAuthorizationCode() throws {
+    @Test("success is an authorization code")
+
+    func successIsAnAuthorizationCode() throws {
         let outcome = try AuthorizationChallengeClient.outcome(
             data: json(["authorization_code": "abc"]), status: 200)
         guard case .authorizationCode(let code) = outcome else {
@@ -32,7 +34,9 @@ struct FirstPartyUnitTests {
         #expect(code == "abc")
     }
 
-    @Test func successWithoutCodeIsMalformed() throws {
+    @Test("success without code is malformed")
+
+    func successWithoutCodeIsMalformed() throws {
         #expect {
             _ = try AuthorizationChallengeClient.outcome(data: json(["authorization_code": ""]), status: 200)
         } throws: { error in
@@ -41,7 +45,9 @@ struct FirstPartyUnitTests {
         }
     }
 
-    @Test func insufficientAuthorizationIsAContinuation() throws {
+    @Test("insufficient authorization is a continuation")
+
+    func insufficientAuthorizationIsAContinuation() throws {
         let outcome = try AuthorizationChallengeClient.outcome(
             data: json([
                 "error": "insufficient_authorization", "error_code": 2002, "auth_session": "s1",
@@ -59,7 +65,9 @@ struct FirstPartyUnitTests {
         #expect(exchange.chosenMethod == nil)
     }
 
-    @Test func unavailableMethodIsARequestError() throws {
+    @Test("unavailable method is a request error")
+
+    func unavailableMethodIsARequestError() throws {
         #expect {
             _ = try AuthorizationChallengeClient.outcome(
                 data: json([
@@ -71,7 +79,9 @@ struct FirstPartyUnitTests {
         }
     }
 
-    @Test func wrongCodeCarriesRemainingAttempts() throws {
+    @Test("wrong code carries remaining attempts")
+
+    func wrongCodeCarriesRemainingAttempts() throws {
         #expect {
             _ = try AuthorizationChallengeClient.outcome(
                 data: json([
@@ -86,7 +96,9 @@ struct FirstPartyUnitTests {
         }
     }
 
-    @Test func wrongPasswordIsAnAuthenticationFailure() throws {
+    @Test("wrong password is an authentication failure")
+
+    func wrongPasswordIsAnAuthenticationFailure() throws {
         #expect {
             _ = try AuthorizationChallengeClient.outcome(
                 data: json(["error": "invalid_grant", "error_code": 2000]), status: 400)
@@ -96,7 +108,9 @@ struct FirstPartyUnitTests {
         }
     }
 
-    @Test func throttledPasswordIsARequestErrorWithRetryAfter() throws {
+    @Test("throttled password is a request error with Retry-After")
+
+    func throttledPasswordIsARequestErrorWithRetryAfter() throws {
         #expect {
             _ = try AuthorizationChallengeClient.outcome(
                 data: json([
@@ -113,7 +127,9 @@ struct FirstPartyUnitTests {
         }
     }
 
-    @Test func providerWithoutChallengeEndpointIsAClearConfigurationError() async throws {
+    @Test("provider without challenge endpoint is a clear configuration error")
+
+    func providerWithoutChallengeEndpointIsAClearConfigurationError() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         let error = await #expect(throws: SesameError.self) {
@@ -130,7 +146,9 @@ struct FirstPartyUnitTests {
 
     // MARK: Requests
 
-    @Test func stepUpRequestCarriesTheBearerAndMovesTheSecretIntoTheBody() throws {
+    @Test("step up request carries the bearer and moves the secret into the body")
+
+    func stepUpRequestCarriesTheBearerAndMovesTheSecretIntoTheBody() throws {
         var configuration = SesameConfiguration(
             issuer: URL(string: "https://id.test")!, clientID: "app",
             redirectURI: URL(string: "com.example.app:/cb")!)
@@ -148,14 +166,18 @@ struct FirstPartyUnitTests {
         #expect(body.contains("client_id=app") && body.contains("client_secret=s3cret"))
     }
 
-    @Test func accountAPIURLsAreBelowTheIssuerWithEncodedSegments() {
+    @Test("account API URLs are below the issuer with encoded segments")
+
+    func accountAPIURLsAreBelowTheIssuerWithEncodedSegments() {
         let api = AccountAPI(issuer: URL(string: "https://id.test/tenant/")!)
         #expect(api.url("profile").absoluteString == "https://id.test/tenant/api/profile")
         #expect(api.url("mfa", "totp", "confirm").absoluteString == "https://id.test/tenant/api/mfa/totp/confirm")
         #expect(api.url("devices", "watch 1/a?b").absoluteString == "https://id.test/tenant/api/devices/watch%201%2Fa%3Fb")
     }
 
-    @Test func accountAPIRequestsAreJSON() throws {
+    @Test("account API requests are JSON")
+
+    func accountAPIRequestsAreJSON() throws {
         let api = AccountAPI(issuer: URL(string: "https://id.test")!)
         let request = try api.request("PATCH", "profile", json: ProfileUpdate(name: "Ada", locale: "en-GB"))
         #expect(request.httpMethod == "PATCH")
@@ -164,7 +186,9 @@ struct FirstPartyUnitTests {
         #expect(body == ["name": "Ada", "locale": "en-GB"])
     }
 
-    @Test func accountAPIErrorsKeepTheFieldDetails() throws {
+    @Test("account API errors keep the field details")
+
+    func accountAPIErrorsKeepTheFieldDetails() throws {
         let url = URL(string: "https://id.test/api/profile")!
         let response = HTTPURLResponse(url: url, statusCode: 400, httpVersion: nil, headerFields: nil)!
         let data = try json([
@@ -181,7 +205,9 @@ struct FirstPartyUnitTests {
         try AccountAPI.check(Data(), noContent, what: "device removal")
     }
 
-    @Test func stepUpChallengeOnAnAPIBecomesStepUpRequired() throws {
+    @Test("step up challenge on an API becomes step up required")
+
+    func stepUpChallengeOnAnAPIBecomesStepUpRequired() throws {
         let url = URL(string: "https://id.test/api/profile")!
         let response = HTTPURLResponse(
             url: url, statusCode: 401, httpVersion: nil,
@@ -196,7 +222,9 @@ struct FirstPartyUnitTests {
 
     // MARK: Sessions
 
-    @Test func sessionsStoredBeforeTheUsernameExistedStillDecode() throws {
+    @Test("sessions stored before the username existed still decode")
+
+    func sessionsStoredBeforeTheUsernameExistedStillDecode() throws {
         let account = Account(issuer: "https://id.test", subject: "u", lastUsedAt: clock.now())
         let session = StoredSession(account: account, accessToken: "at", username: "ada")
         var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(session)) as? [String: Any] ?? [:]
@@ -206,7 +234,9 @@ struct FirstPartyUnitTests {
         #expect(old.username == nil && old.accessToken == "at")
     }
 
-    @Test func replaceKeepsOrderAndEndsTheGeneration() async throws {
+    @Test("replace keeps order and ends the generation")
+
+    func replaceKeepsOrderAndEndsTheGeneration() async throws {
         let registry = SessionRegistry(
             store: InMemoryCredentialStore(), events: EventBroadcaster(), logger: Logger(label: "test"))
         let first = StoredSession(
@@ -230,7 +260,9 @@ struct FirstPartyUnitTests {
         #expect(try await !registry.replace(first.account.id, generation: newGeneration, with: stepped))
     }
 
-    @Test func reauthenticationGrantNeverPrintsTheToken() {
+    @Test("reauthentication grant never prints the token")
+
+    func reauthenticationGrantNeverPrintsTheToken() {
         let account = Account(issuer: "https://id.test", subject: "u", lastUsedAt: clock.now())
         let grant = ReauthenticationGrant(
             accessToken: "eyJ.secret.token", expiresAt: nil,

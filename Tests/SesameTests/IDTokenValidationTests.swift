@@ -39,7 +39,9 @@ struct IDTokenValidationTests {
         }
     }
 
-    @Test func validTokenPasses() async throws {
+    @Test("valid token passes")
+
+    func validTokenPasses() async throws {
         let claims = try IDTokenValidator().validate(
             key.sign(idTokenClaims(now: now, extra: ["name": "Ada", "aud": ["app"]])),
             expected: expectations(), keys: try await keys())
@@ -49,23 +51,31 @@ struct IDTokenValidationTests {
         #expect(claims.exp == Date(timeIntervalSince1970: now.timeIntervalSince1970 + 300))
     }
 
-    @Test func eddsaTokenPasses() async throws {
+    @Test("EdDSA token passes")
+
+    func eddsaTokenPasses() async throws {
         let ed = EdDSATestKey(kid: "ed")
         let rule = try await failedRule(ed.sign(idTokenClaims(now: now)), keys: try await keys([ed.jwk]))
         #expect(rule == nil)
     }
 
-    @Test func badSignature() async throws {
+    @Test("bad signature")
+
+    func badSignature() async throws {
         let other = ES256TestKey(kid: "k1")  // same kid, different key
         #expect(try await failedRule(other.sign(idTokenClaims(now: now))) == .signature)
     }
 
-    @Test func algNoneRejected() async throws {
+    @Test("alg none rejected")
+
+    func algNoneRejected() async throws {
         let token = JWSBuilder.encodeJSON(["alg": "none"]) + "." + JWSBuilder.encodeJSON(idTokenClaims(now: now)) + "."
         #expect(try await failedRule(token) == .algorithm)
     }
 
-    @Test func hs256SignedWithThePublicKeyRejected() async throws {
+    @Test("HS256 signed with the public key rejected")
+
+    func hs256SignedWithThePublicKeyRejected() async throws {
         let publicKeyBytes = key.key.publicKey.x963Representation
         let token = JWSBuilder.compact(header: ["alg": "HS256", "kid": "k1"], claims: idTokenClaims(now: now)) {
             Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: publicKeyBytes)))
@@ -76,14 +86,18 @@ struct IDTokenValidationTests {
         #expect(try await failedRule(token, validator: withSecret) == .signature)
     }
 
-    @Test func hs256WithClientSecretAccepted() async throws {
+    @Test("HS256 with client secret accepted")
+
+    func hs256WithClientSecretAccepted() async throws {
         let token = JWSBuilder.compact(header: ["alg": "HS256"], claims: idTokenClaims(now: now)) {
             Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: Data("s3cret".utf8))))
         }
         #expect(try await failedRule(token, validator: IDTokenValidator(clientSecret: "s3cret")) == nil)
     }
 
-    @Test func keyTypeMustMatchAlgorithm() async throws {
+    @Test("key type must match algorithm")
+
+    func keyTypeMustMatchAlgorithm() async throws {
         // An RSA key named by kid cannot verify an ES256 token.
         let vector = try Vectors.load("jws-rfc7520-4.1-rs256.json")
         var rsa = try #require(vector["jwk_public"] as? [String: Any])
@@ -92,15 +106,21 @@ struct IDTokenValidationTests {
         #expect(rule == .algorithm)
     }
 
-    @Test func wrongIssuer() async throws {
+    @Test("wrong issuer")
+
+    func wrongIssuer() async throws {
         #expect(try await failedRule(key.sign(idTokenClaims(issuer: "https://evil.test", now: now))) == .issuer)
     }
 
-    @Test func wrongAudience() async throws {
+    @Test("wrong audience")
+
+    func wrongAudience() async throws {
         #expect(try await failedRule(key.sign(idTokenClaims(clientID: "other-app", now: now))) == .audience)
     }
 
-    @Test func extraUntrustedAudience() async throws {
+    @Test("extra untrusted audience")
+
+    func extraUntrustedAudience() async throws {
         let token = key.sign(idTokenClaims(now: now, extra: ["aud": ["app", "other"], "azp": "app"]))
         #expect(try await failedRule(token) == .audience)
         var trusting = expectations()
@@ -108,7 +128,9 @@ struct IDTokenValidationTests {
         #expect(try await failedRule(token, trusting) == nil)
     }
 
-    @Test func severalAudiencesNeedAzp() async throws {
+    @Test("several audiences need azp")
+
+    func severalAudiencesNeedAzp() async throws {
         var trusting = expectations()
         trusting.trustedAudiences = ["other"]
         let token = key.sign(idTokenClaims(now: now, extra: ["aud": ["app", "other"]]))
@@ -117,7 +139,9 @@ struct IDTokenValidationTests {
         #expect(try await failedRule(wrongAzp) == .authorizedParty)
     }
 
-    @Test func expired() async throws {
+    @Test("expired")
+
+    func expired() async throws {
         let token = key.sign(idTokenClaims(now: now.addingTimeInterval(-400), lifetime: 300))
         #expect(try await failedRule(token) == .expired)
         // Within the leeway it still passes.
@@ -125,36 +149,47 @@ struct IDTokenValidationTests {
         #expect(try await failedRule(recent) == nil)
     }
 
-    @Test func issuedAtFarOff() async throws {
+    @Test("issued at far off")
+
+    func issuedAtFarOff() async throws {
         let future = key.sign(idTokenClaims(now: now.addingTimeInterval(3600)))
         #expect(try await failedRule(future) == .issuedAt)
         let past = key.sign(idTokenClaims(now: now.addingTimeInterval(-86_400), lifetime: 200_000))
         #expect(try await failedRule(past) == .issuedAt)
     }
 
-    @Test func wrongNonce() async throws {
+    @Test("wrong nonce")
+
+    func wrongNonce() async throws {
         #expect(try await failedRule(key.sign(idTokenClaims(nonce: "other", now: now))) == .nonce)
         #expect(try await failedRule(key.sign(idTokenClaims(nonce: nil, now: now))) == .nonce)
     }
 
-    @Test func missingSubject() async throws {
+    @Test("missing subject")
+
+    func missingSubject() async throws {
         #expect(try await failedRule(key.sign(idTokenClaims(subject: nil, now: now))) == .subject)
     }
 
-    @Test func authTimeAndMaxAge() async throws {
+    @Test("auth time and max age")
+
+    func authTimeAndMaxAge() async throws {
         let old = key.sign(idTokenClaims(now: now, extra: ["auth_time": Int(now.timeIntervalSince1970) - 3600]))
         #expect(try await failedRule(old, expectations(maxAge: 600)) == .authTime)
         #expect(try await failedRule(old, expectations()) == nil)
     }
 
-    @Test func acrMustBeRequestedValue() async throws {
+    @Test("acr must be requested value")
+
+    func acrMustBeRequestedValue() async throws {
         let token = key.sign(idTokenClaims(now: now, extra: ["acr": "urn:sesame:pwd"]))
         #expect(try await failedRule(token, expectations(acr: ["urn:sesame:mfa"])) == .acr)
         #expect(try await failedRule(token, expectations(acr: ["urn:sesame:pwd"])) == nil)
     }
 
     /// OIDC Core §5.5.1.1: an essential `acr` requested with values must be met.
-    @Test func essentialACRFromClaimsRequest() async throws {
+    @Test("essential ACR from claims request")
+    func essentialACRFromClaimsRequest() async throws {
         func acr(essential: Bool, _ values: [String]) -> IDTokenExpectations {
             expectations(claims: ClaimsRequest(idToken: [
                 "acr": IndividualClaimRequest(essential: essential, values: values.map { .string($0) })]))
@@ -172,7 +207,8 @@ struct IDTokenValidationTests {
     }
 
     /// OIDC Core §5.5.1: the provider must not answer for another user than the requested `sub`.
-    @Test func requestedSubjectMustMatch() async throws {
+    @Test("requested subject must match")
+    func requestedSubjectMustMatch() async throws {
         func sub(_ value: ClaimValue) -> IDTokenExpectations {
             expectations(claims: ClaimsRequest(idToken: ["sub": IndividualClaimRequest(value: value)]))
         }
@@ -190,24 +226,32 @@ struct IDTokenValidationTests {
         }
     }
 
-    @Test func accessTokenHash() async throws {
+    @Test("access token hash")
+
+    func accessTokenHash() async throws {
         let hash = try #require(AccessTokenHash.compute(accessToken: "at-1", alg: "ES256"))
         let token = key.sign(idTokenClaims(now: now, extra: ["at_hash": hash]))
         #expect(try await failedRule(token, expectations(accessToken: "at-1")) == nil)
         #expect(try await failedRule(token, expectations(accessToken: "at-2")) == .accessTokenHash)
     }
 
-    @Test func unknownKid() async throws {
+    @Test("unknown kid")
+
+    func unknownKid() async throws {
         let stranger = ES256TestKey(kid: "k9")
         #expect(try await failedRule(stranger.sign(idTokenClaims(now: now))) == .unknownKey)
     }
 
-    @Test func malformedToken() async throws {
+    @Test("malformed token")
+
+    func malformedToken() async throws {
         #expect(try await failedRule("not-a-jwt") == .malformed)
         #expect(try await failedRule("a.b.c.d") == .malformed)
     }
 
-    @Test func atHashMatchesOIDCExample() {
+    @Test("at_hash matches OIDC example")
+
+    func atHashMatchesOIDCExample() {
         // OIDC Core §A.3: access token and at_hash of the RS256 example.
         #expect(AccessTokenHash.compute(accessToken: "jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y", alg: "RS256")
             == "77QmUPtjPfzWtF2AnpK9RQ")

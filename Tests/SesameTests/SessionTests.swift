@@ -17,7 +17,9 @@ struct SessionTests {
         return (client, account)
     }
 
-    @Test func freshTokenNeedsNoRefresh() async throws {
+    @Test("fresh token needs no refresh")
+
+    func freshTokenNeedsNoRefresh() async throws {
         let provider = FakeProvider(clock: clock)
         let (client, _) = try await signedIn(provider)
         let token = try await client.validAccessToken()
@@ -25,7 +27,9 @@ struct SessionTests {
         #expect(provider.with { $0.refreshRequests } == 0)
     }
 
-    @Test func thousandConcurrentCallersShareOneRefresh() async throws {
+    @Test("a thousand concurrent callers share one refresh")
+
+    func thousandConcurrentCallersShareOneRefresh() async throws {
         let provider = FakeProvider(clock: clock)
         let (client, account) = try await signedIn(provider)
         let old = try await client.validAccessToken()
@@ -43,7 +47,9 @@ struct SessionTests {
         #expect(await client.currentAccount()?.id == account.id)
     }
 
-    @Test func refreshAheadOfExpiry() async throws {
+    @Test("refresh ahead of expiry")
+
+    func refreshAheadOfExpiry() async throws {
         let provider = FakeProvider(clock: clock)
         let (client, _) = try await signedIn(provider)
         clock.advance(by: 3600 - 30)  // inside the 60 s refresh-ahead window
@@ -51,7 +57,9 @@ struct SessionTests {
         #expect(provider.with { $0.refreshRequests } == 1)
     }
 
-    @Test func rotatedRefreshTokenIsPersistedBeforeTheTokenIsReturned() async throws {
+    @Test("rotated refresh token is persisted before the token is returned")
+
+    func rotatedRefreshTokenIsPersistedBeforeTheTokenIsReturned() async throws {
         let provider = FakeProvider(clock: clock)
         let store = InMemoryCredentialStore()
         let (client, account) = try await signedIn(provider, store: store)
@@ -64,7 +72,9 @@ struct SessionTests {
         #expect(provider.with { $0.refreshTokens.contains(refreshToken) })
     }
 
-    @Test func refreshRacingLogoutIsDiscarded() async throws {
+    @Test("refresh racing logout is discarded")
+
+    func refreshRacingLogoutIsDiscarded() async throws {
         let provider = FakeProvider(clock: clock)
         let store = InMemoryCredentialStore()
         let (client, account) = try await signedIn(provider, store: store)
@@ -86,7 +96,9 @@ struct SessionTests {
         #expect(try await store.load(StoreKeys.session(account.id)) == nil)
     }
 
-    @Test func invalidGrantEndsTheSessionWithAnEvent() async throws {
+    @Test("invalid grant ends the session with an event")
+
+    func invalidGrantEndsTheSessionWithAnEvent() async throws {
         let provider = FakeProvider(clock: clock)
         let (client, account) = try await signedIn(provider)
         let events = client.events()
@@ -112,7 +124,9 @@ struct SessionTests {
         }
     }
 
-    @Test func transientFailuresAreRetriedAndKeepTheSession() async throws {
+    @Test("transient failures are retried and keep the session")
+
+    func transientFailuresAreRetriedAndKeepTheSession() async throws {
         let provider = FakeProvider(clock: clock)
         let (client, account) = try await signedIn(provider)
         clock.advance(by: 7200)
@@ -135,7 +149,9 @@ struct SessionTests {
         #expect(provider.with { $0.refreshRequests } == 5)
     }
 
-    @Test func restoreAfterRestartWithoutNetwork() async throws {
+    @Test("restore after restart without network")
+
+    func restoreAfterRestartWithoutNetwork() async throws {
         let provider = FakeProvider(clock: clock)
         let store = InMemoryCredentialStore()
         let (_, account) = try await signedIn(provider, store: store)
@@ -147,7 +163,9 @@ struct SessionTests {
         #expect(provider.with { $0.requests.count } == requestsBefore)
     }
 
-    @Test func severalAccountsMostRecentlyUsedFirst() async throws {
+    @Test("several accounts most recently used first")
+
+    func severalAccountsMostRecentlyUsedFirst() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         let ada = try await client.signIn(with: headlessAgent(provider))
@@ -165,7 +183,9 @@ struct SessionTests {
         await #expect(throws: SesameError.self) { try await client.switchAccount(to: "nobody") }
     }
 
-    @Test func corruptRecordIsRepairedAndReported() async throws {
+    @Test("corrupt record is repaired and reported")
+
+    func corruptRecordIsRepairedAndReported() async throws {
         let store = InMemoryCredentialStore()
         let provider = FakeProvider(clock: clock)
         let (_, account) = try await signedIn(provider, store: store)
@@ -182,7 +202,9 @@ struct SessionTests {
         #expect(try await store.load(key) == nil)
     }
 
-    @Test func noSessionWithoutSignIn() async throws {
+    @Test("no session without sign in")
+
+    func noSessionWithoutSignIn() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         do {

@@ -8,7 +8,9 @@ import Testing
 struct SignInTests {
     let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
 
-    @Test func signInStoresAccountAndEmitsEvent() async throws {
+    @Test("sign in stores account and emits event")
+
+    func signInStoresAccountAndEmitsEvent() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         let events = client.events()
@@ -37,7 +39,9 @@ struct SignInTests {
         #expect(query["scope"] == "openid profile email offline_access")
     }
 
-    @Test func optionsAreSent() async throws {
+    @Test("options are sent")
+
+    func optionsAreSent() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         _ = try await client.signIn(
@@ -55,7 +59,9 @@ struct SignInTests {
         #expect(query["resource"] == "https://api.test")
     }
 
-    @Test func extraParametersCannotOverrideProtocolParameters() async throws {
+    @Test("extra parameters cannot override protocol parameters")
+
+    func extraParametersCannotOverrideProtocolParameters() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         await #expect(throws: SesameError.self) {
@@ -63,7 +69,9 @@ struct SignInTests {
         }
     }
 
-    @Test func missingIssIsRejectedWhenAdvertised() async throws {
+    @Test("missing iss is rejected when advertised")
+
+    func missingIssIsRejectedWhenAdvertised() async throws {
         let provider = FakeProvider(clock: clock)
         provider.with { $0.omitIss = true }
         let client = makeClient(provider, clock: clock)
@@ -71,14 +79,18 @@ struct SignInTests {
         #expect(await client.currentAccount() == nil)
     }
 
-    @Test func wrongIssIsRejected() async throws {
+    @Test("wrong iss is rejected")
+
+    func wrongIssIsRejected() async throws {
         let provider = FakeProvider(clock: clock)
         provider.with { $0.wrongIss = "https://evil.test" }
         let client = makeClient(provider, clock: clock)
         await expectProtocolViolation { try await client.signIn(with: headlessAgent(provider)) }
     }
 
-    @Test func stateMismatchIsRejected() async throws {
+    @Test("state mismatch is rejected")
+
+    func stateMismatchIsRejected() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         let agent = HeadlessBrowserAgent { url in
@@ -92,7 +104,9 @@ struct SignInTests {
         await expectProtocolViolation { try await client.signIn(with: agent) }
     }
 
-    @Test func errorRedirectIsAuthenticationFailure() async throws {
+    @Test("error redirect is authentication failure")
+
+    func errorRedirectIsAuthenticationFailure() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         let agent = HeadlessBrowserAgent { url in
@@ -111,7 +125,9 @@ struct SignInTests {
         }
     }
 
-    @Test func keyRotationRefetchesJWKSOnce() async throws {
+    @Test("key rotation refetches JWKS once")
+
+    func keyRotationRefetchesJWKSOnce() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         _ = try await client.signIn(with: headlessAgent(provider))
@@ -130,7 +146,9 @@ struct SignInTests {
         #expect(provider.with { $0.jwksRequests } == 2)
     }
 
-    @Test func externalAgentCompletesThroughHandleRedirect() async throws {
+    @Test("external agent completes through handle redirect")
+
+    func externalAgentCompletesThroughHandleRedirect() async throws {
         let provider = FakeProvider(clock: clock)
         let client = makeClient(provider, clock: clock)
         let agent = ExternalBrowserAgent { url in

@@ -68,7 +68,8 @@ struct VectorTests {
 
 @Suite("JOSE encoding")
 struct JOSEEncodingTests {
-    @Test func base64URLBytesMatchesTheReferenceForEveryLength() {
+    @Test("base64url bytes matches the reference for every length")
+    func base64URLBytesMatchesTheReferenceForEveryLength() {
         for length in 0..<70 {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
             let encoded = Base64URL.encode(bytes)
@@ -76,7 +77,9 @@ struct JOSEEncodingTests {
         }
     }
 
-    @Test func base64URLBytesRejectsForeignCharacters() {
+    @Test("base64url bytes rejects foreign characters")
+
+    func base64URLBytesRejectsForeignCharacters() {
         for bad in ["ab+c", "ab/c", "abc=", "a", "ab cd", "abcd\u{7F}"] {
             #expect(Base64URL.decode(bytes: ArraySlice(Array(bad.utf8))) == nil, "\(bad)")
         }

@@ -24,7 +24,7 @@ final class FanInFixture: Sendable {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-fanin-\(UUID().uuidString)")
-        let running = try await SesameServer.start(
+        let running = try await IdentityServer.start(
             ServerConfiguration(dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: ScryptPasswordHasher(logN: 10)),
             logger: logger)
         let admin = ServerAdmin(store: running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: running.keyRing)

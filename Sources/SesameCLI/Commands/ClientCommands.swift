@@ -32,7 +32,7 @@ struct ClientCommand: AsyncParsableCommand {
         var postLogoutRedirectURIs: [String] = []
         @Option(
             name: .customLong("grant"),
-            help: "A grant type (repeatable): authorization_code, refresh_token, client_credentials, token_exchange.")
+            help: "A grant type (repeatable): authorization_code, refresh_token, client_credentials.")
         var grants: [String] = []
         @Option(
             name: .customLong("scope"),
@@ -83,9 +83,6 @@ struct ClientCommand: AsyncParsableCommand {
         static func grantType(_ text: String) throws -> GrantType {
             let normalized = text.lowercased().replacingOccurrences(of: "-", with: "_")
             if let grant = GrantType(rawValue: normalized) { return grant }
-            if normalized == "token_exchange" || text == GrantType.tokenExchange.rawValue {
-                return .tokenExchange
-            }
             if normalized == "password" {
                 throw CLIError(
                     "the password grant is not supported (RFC 9700 §2.4 forbids it)",
@@ -93,7 +90,7 @@ struct ClientCommand: AsyncParsableCommand {
             }
             throw CLIError(
                 "unknown grant type '\(text)'",
-                hint: "Use authorization_code, refresh_token, client_credentials or token_exchange.")
+                hint: "Use authorization_code, refresh_token or client_credentials.")
         }
     }
 

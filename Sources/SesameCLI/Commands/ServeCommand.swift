@@ -108,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
             // for any thread that was being created meanwhile.
             let scheduling = threadScheduling ?? .platformDefault
             Self.schedule(scheduling, logger: logger)
-            let server = try await SesameServer.start(configuration, logger: logger)
+            let server = try await IdentityServer.start(configuration, logger: logger)
             Self.schedule(scheduling, logger: logger)
             Terminal.out("Issuer: \(server.issuer.absoluteString)")
             Terminal.out("Data directory: \(dataDir.url.path)")

@@ -1,10 +1,10 @@
-/// OAuth 2.0 grant types Sesame speaks (RFC 6749 §4, RFC 8693 §2.1).
+/// OAuth 2.0 grant types Sesame speaks (RFC 6749 §4). Only what the token endpoint
+/// implements is listed (token exchange, RFC 8693, comes with single sign-on and federation).
 /// There is deliberately no `password` case: RFC 9700 §2.4 forbids the password grant.
 public enum GrantType: String, Codable, Sendable, CaseIterable {
     case authorizationCode = "authorization_code"
     case refreshToken = "refresh_token"
     case clientCredentials = "client_credentials"
-    case tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
 }
 
 /// How a client authenticates at the token endpoint (RFC 7591 §2, OIDC Core §9).

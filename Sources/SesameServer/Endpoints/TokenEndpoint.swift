@@ -20,7 +20,7 @@ struct TokenEndpoint: Sendable {
         guard let grantName = form["grant_type"], !grantName.isEmpty else {
             throw EndpointFailure(.invalidRequest, "grant_type is required.")
         }
-        guard let grant = GrantType(rawValue: grantName), grant != .tokenExchange else {
+        guard let grant = GrantType(rawValue: grantName) else {
             throw EndpointFailure(.unsupportedGrantType, "grant_type '\(grantName)' is not supported.")
         }
         guard client.grantTypes.contains(grant) else {
@@ -34,8 +34,6 @@ struct TokenEndpoint: Sendable {
             response = try await RefreshTokenGrant(services: services).exchange(form, client: client)
         case .clientCredentials:
             response = try await ClientCredentialsGrant(services: services).exchange(form, client: client)
-        case .tokenExchange:
-            throw EndpointFailure(.unsupportedGrantType)
         }
         context.annotations.record(outcome: "issued_\(grant.rawValue)")
         return JSONResponse.make(response)

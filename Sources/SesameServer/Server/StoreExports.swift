@@ -1,4 +1,4 @@
 // The server's records and store protocols are part of its public API (`ServerAdmin` returns
-// `ClientRecord`s, `SesameServer.start` takes any `IdentityStore`): re-export the storage
+// `ClientRecord`s, `IdentityServer.start` takes any `IdentityStore`): re-export the storage
 // module so that users of `SesameServer` need no second import.
 @_exported import SesameStore

@@ -36,7 +36,7 @@ struct IntegrationServer: Sendable {
         let hasher = ScryptPasswordHasher(logN: 10)
         let configuration = ServerConfiguration(
             dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: hasher)
-        let running = try await SesameServer.start(configuration, logger: logger)
+        let running = try await IdentityServer.start(configuration, logger: logger)
         let admin = ServerAdmin(store: running.store, hasher: hasher, keyRing: running.keyRing)
         _ = try await admin.addClient(
             ClientSpec(clientID: clientID, redirectURIs: [redirectURI, loopbackRedirectURI], firstParty: true))

@@ -4,7 +4,8 @@ import Testing
 
 /// Locale resolution (SPEC §1.11): `ui_locales` / `Accept-Language` → one of the 19 tables.
 @Suite struct LocalizationResolutionTests {
-    @Test func canonicalMapsChineseAndNorwegian() {
+    @Test("canonical maps Chinese and Norwegian")
+    func canonicalMapsChineseAndNorwegian() {
         #expect(LocalePreference.canonical("zh-CN") == "zh-Hans")
         #expect(LocalePreference.canonical("zh-SG") == "zh-Hans")
         #expect(LocalePreference.canonical("zh") == "zh-Hans")
@@ -20,12 +21,16 @@ import Testing
         #expect(LocalePreference.canonical("de-AT") == "de-at")
     }
 
-    @Test func acceptLanguageHonoursQualityThenOrder() {
+    @Test("accept language honours quality then order")
+
+    func acceptLanguageHonoursQualityThenOrder() {
         #expect(LocalePreference.acceptLanguage("fr;q=0.5, de, sv;q=0.5, it;q=0") == ["de", "fr", "sv"])
         #expect(LocalePreference.acceptLanguage("*, ja;q=0.1") == ["ja"])
     }
 
-    @Test func regionFallsBackToLanguageAndUnknownToEnglish() {
+    @Test("region falls back to language and unknown to English")
+
+    func regionFallsBackToLanguageAndUnknownToEnglish() {
         let localizer = StringTableLocalizer(tables: ["en": EnglishStrings.table, "pt": [:], "nb": [:]])
         #expect(localizer.resolvedLocale(for: ["pt-BR"]) == "pt")
         #expect(localizer.resolvedLocale(for: ["nn"]) == "nb")
@@ -47,7 +52,9 @@ import Testing
         #expect(StringTableLocalizer().resolvedLocale(for: [alias.tag]) == alias.table)
     }
 
-    @Test func firstSupportedPreferenceWinsAndUnknownFallsBackToEnglish() {
+    @Test("first supported preference wins and unknown falls back to English")
+
+    func firstSupportedPreferenceWinsAndUnknownFallsBackToEnglish() {
         let localizer = StringTableLocalizer()
         #expect(localizer.resolvedLocale(for: ["tlh", "xx-YY", "ko", "de"]) == "ko")
         #expect(localizer.resolvedLocale(for: ["tlh", "xx-YY"]) == "en")
@@ -55,7 +62,9 @@ import Testing
         #expect(localizer.string("no.such.key", locales: ["de"]) == "no.such.key")
     }
 
-    @Test func missingKeyInATableFallsBackToEnglish() {
+    @Test("missing key in a table falls back to English")
+
+    func missingKeyInATableFallsBackToEnglish() {
         let localizer = StringTableLocalizer(tables: ["en": EnglishStrings.table, "de": ["login.title": "Anmelden"]])
         #expect(localizer.string("login.title", locales: ["de"]) == "Anmelden")
         #expect(localizer.string("login.submit", locales: ["de"]) == EnglishStrings.table["login.submit"])
@@ -73,7 +82,9 @@ import Testing
         #expect(!error.message.contains("{min}"))
     }
 
-    @Test func arabicIsRightToLeftAndTheOthersLeftToRight() {
+    @Test("Arabic is right to left and the others left to right")
+
+    func arabicIsRightToLeftAndTheOthersLeftToRight() {
         for tag in SpecLocales.tags {
             #expect(TextDirection.of(tag) == (tag == "ar" ? .rightToLeft : .leftToRight), "\(tag)")
         }

@@ -194,7 +194,7 @@ struct SMTPDeliveryTests {
             dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: TestServer.hasher)
         configuration.smtp = remote
         await #expect(throws: ServerStartError.self) {
-            _ = try await SesameServer.start(configuration, logger: Self.logger)
+            _ = try await IdentityServer.start(configuration, logger: Self.logger)
         }
     }
 }

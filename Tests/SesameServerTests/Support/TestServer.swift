@@ -16,7 +16,7 @@ struct TestServer: Sendable {
     /// Changes to the default test configuration (kept across ``restart()``).
     let configure: @Sendable (inout ServerConfiguration) -> Void
 
-    var issuer: String { SesameServer.issuerIdentifier(running.issuer) }
+    var issuer: String { IdentityServer.issuerIdentifier(running.issuer) }
     var baseURL: URL { running.issuer }
     var store: any IdentityStore { running.store }
     var keyRing: KeyRing { running.keyRing }
@@ -46,7 +46,7 @@ struct TestServer: Sendable {
         configure(&configuration)
         var logger = Logger(label: "sesame.tests")
         logger.logLevel = ProcessInfo.processInfo.environment["SESAME_TEST_LOG"] == nil ? .error : .debug
-        let running = try await SesameServer.start(configuration, logger: logger)
+        let running = try await IdentityServer.start(configuration, logger: logger)
         return TestServer(
             running: running, directory: directory, clock: clock, passwordHasher: passwordHasher,
             configure: configure)

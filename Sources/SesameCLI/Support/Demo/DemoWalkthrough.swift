@@ -26,7 +26,7 @@ struct DemoWalkthrough {
         let configuration = ServerConfiguration(
             dataDirectory: DataDirectory(url: dataDirectory), host: "127.0.0.1", port: 0,
             passwordHasher: demoHasher)
-        let server = try await SesameServer.start(configuration, logger: quietLogger)
+        let server = try await IdentityServer.start(configuration, logger: quietLogger)
         steps.detail("Issuer: \(server.issuer.absoluteString)")
         steps.detail("Data directory (temporary): \(dataDirectory.path)")
         return server

@@ -5,9 +5,10 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// The Sesame identity server (SPEC §1.1, §2) as a library: ``start(_:logger:)`` returns a
-/// ``RunningServer`` that accepts connections; the `sesame serve` command and the tests use it.
-public enum SesameServer {
+/// The Sesame identity server (an OpenID provider) as a library, named apart from its module
+/// `SesameServer`: ``start(_:logger:)`` returns a ``RunningServer`` that accepts connections;
+/// the `sesame serve` command and the tests use it.
+public enum IdentityServer {
     /// Opens the store, ensures keys, applies the seed, binds, and returns once the server
     /// accepts connections.
     public static func start(_ configuration: ServerConfiguration, logger: Logger) async throws -> RunningServer {
