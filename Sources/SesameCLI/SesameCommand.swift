@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The `sesame` command-line tool (SPEC §3): run the identity server, try it end to end with
+/// The `sesame` command-line tool: run the identity server, try it end to end with
 /// `demo`, and sign in from a terminal like `gh auth` / `gcloud auth`.
 @main
 struct SesameCommand: AsyncParsableCommand {

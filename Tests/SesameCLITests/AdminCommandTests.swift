@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `sesame client|user|keys` against a data directory (issue #2).
+/// `sesame client|user|keys` against a data directory.
 @Suite("sesame client/user/keys")
 struct AdminCommandTests {
     @Test("clients are added, listed and removed; a confidential secret is shown once")

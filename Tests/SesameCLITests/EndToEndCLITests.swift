@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `sesame serve` in the background, then the terminal client commands against it, each run as
-/// a real subprocess with its own config directory (SPEC §3, issue #4).
+/// a real subprocess with its own config directory.
 @Suite("sesame serve + login/whoami/token/curl/accounts/switch/logout")
 struct EndToEndCLITests {
     @Test("a person signs in from the terminal, uses the account and signs out")

@@ -4,7 +4,7 @@ import Testing
 
 /// `sesame login --password` (native first-party sign-in with MFA), `sesame signup` and
 /// `sesame profile`, each run as the real binary against `sesame serve`, with answers typed into
-/// stdin and one-time codes read with `sesame outbox` (SPEC §1.2, §1.8, §3).
+/// stdin and one-time codes read with `sesame outbox` (docs/first-party-and-accounts.md).
 @Suite("sesame login --password, signup, profile")
 struct PasswordLoginCommandTests {
     /// A served data directory with the `cli-test` client and the user alice.

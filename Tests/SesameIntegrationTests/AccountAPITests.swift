@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Account self-service (SPEC §1.8) through the SDK against the real server in process:
+/// Account self-service (docs/first-party-and-accounts.md) through the SDK against the real server in process:
 /// sign-up and email verification, password reset and change, email change, profile, devices,
 /// MFA enrolment list and account deletion. Codes are read from the server's outbox.
 @Suite("Account API through the SDK against the server")

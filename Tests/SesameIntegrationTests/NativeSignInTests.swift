@@ -4,7 +4,7 @@ import SesameProtocol
 import SesameServer
 import Testing
 
-/// Native first-party sign-in (SPEC §1.2) through the SDK against the real server in process:
+/// Native first-party sign-in (docs/first-party-and-accounts.md) through the SDK against the real server in process:
 /// password only, each second factor (email code from the outbox, TOTP computed here, SMS),
 /// wrong password and wrong code, step-up and re-authentication.
 @Suite("Native sign-in, MFA, step-up and re-authentication against the server")

@@ -2,7 +2,7 @@ import Foundation
 import SesameProtocol
 import Testing
 
-/// `docs/errors.md` is the documented table of stable numeric error codes (SPEC §1.11). It is
+/// `docs/errors.md` is the documented table of stable numeric error codes. It is
 /// rendered from ``APIErrorCode`` so it cannot drift: this test fails when they differ.
 /// Regenerate with `SESAME_UPDATE_DOCS=1 swift test --filter ErrorTableDocumentation`.
 @Suite("Error code table documentation")

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Wire models")
 struct WireModelTests {
-    @Test("APIError encodes the SPEC §1.11 field names and decodes them back")
+    @Test("APIError encodes the documented field names (docs/errors.md) and decodes them back")
     func apiErrorWireNames() throws {
         let error = APIError(
             .validationFailed, details: [FieldError(field: "email", message: "Invalid", code: "invalid_format")],

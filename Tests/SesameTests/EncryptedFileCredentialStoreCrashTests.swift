@@ -11,7 +11,7 @@ import Darwin
 
 /// Kills a writer process (`CredentialStoreCrashWriter`) with SIGKILL in the middle of its writes,
 /// many times, and checks after each kill that every record is readable and holds a generation
-/// that is the old one or a newer one: never a torn or corrupt record (SPEC §1.4: atomic replace),
+/// that is the old one or a newer one: never a torn or corrupt record (atomic replace),
 /// and never older than the last generation the writer reported as saved (a committed write —
 /// `save` returned after fsync and rename — is never lost).
 @Suite("EncryptedFileCredentialStore crash safety")

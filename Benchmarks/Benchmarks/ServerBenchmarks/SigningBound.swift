@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import _CryptoExtras
 
-/// The bound that signing alone sets (issue #2): RS256 signatures per second on every core,
+/// The bound that signing alone sets: RS256 signatures per second on every core,
 /// with nothing else running. RS256 is RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518 §3.3) over a
 /// 2048-bit key, the server's key size, through the same library the server signs with
 /// (swift-crypto / BoringSSL).

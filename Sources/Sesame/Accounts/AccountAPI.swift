@@ -5,8 +5,8 @@ import SesameProtocol
     import FoundationNetworking
 #endif
 
-/// Builds the requests of Sesame's account APIs and reads their answers (SPEC §1.8, the
-/// issue #5 contract in `docs/first-party-and-accounts.md`): JSON bodies with snake_case keys
+/// Builds the requests of Sesame's account APIs and reads their answers (the contract in
+/// `docs/first-party-and-accounts.md`): JSON bodies with snake_case keys
 /// (the `SesameProtocol` types), under `issuer + "/api/"`. Sending, and the bearer token for
 /// the protected ones, is the ``SesameClient``'s job.
 struct AccountAPI: Sendable {

@@ -11,7 +11,7 @@ protocol RedirectReceiving: Sendable {
 
 /// The sign-in requests waiting for their redirect, keyed by `state`. Used to route URLs given
 /// to `handleRedirect(url:)`: a URL whose redirect URI or `state` matches no pending request is
-/// ignored, so apps can pass every deep link through it (SPEC §1.1).
+/// ignored, so apps can pass every deep link through it.
 final class PendingAuthorizations: Sendable {
     struct Entry: Sendable {
         let redirectURI: URL

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `SesameClient.logout` did (SPEC §1.3: logout as separable steps).
+/// What `SesameClient.logout` did (logout as separable steps).
 public struct LogoutResult: Sendable {
     /// The account that was forgot locally (always done first).
     public var account: Account

@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// A pending second-factor step (SPEC §1.2): the methods the provider offers, ``start(_:)`` to
+/// A pending second-factor step (docs/first-party-and-accounts.md): the methods the provider offers, ``start(_:)`` to
 /// choose one (an email or SMS code is sent), ``verify(code:)`` to finish. Implemented by
 /// ``MFAChallenge`` (sign-in and step-up) and ``ReauthenticationChallenge``, so that one UI
 /// (or the CLI's prompt) drives all of them.
@@ -17,7 +17,7 @@ public protocol MFAContinuation: Sendable {
     func verify(code: String) async throws(SesameError) -> Outcome
 }
 
-/// The second-factor step of native sign-in or of a step-up (SPEC §1.2). Holds the client, the
+/// The second-factor step of native sign-in or of a step-up (docs/first-party-and-accounts.md). Holds the client, the
 /// opaque `auth_session` and the PKCE verifier; it is cheap to keep while the user reads the
 /// code. A wrong code can be retried while ``SesameError/remainingAttempts`` is above zero.
 public final class MFAChallenge: MFAContinuation {

@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// The outcome of ``SesameClient/login(username:password:options:)`` (SPEC §1.2): signed in,
+/// The outcome of ``SesameClient/login(username:password:options:)`` (docs/first-party-and-accounts.md): signed in,
 /// or a second factor is needed first.
 public enum NativeLoginResult: Sendable {
     /// The password was enough; the account is stored, current and announced with
@@ -12,7 +12,7 @@ public enum NativeLoginResult: Sendable {
     case mfaRequired(MFAChallenge)
 }
 
-/// The outcome of ``SesameClient/reauthenticate(password:account:)`` (SPEC §1.2
+/// The outcome of ``SesameClient/reauthenticate(password:account:)`` (docs/first-party-and-accounts.md
 /// "re-authentication for sensitive actions").
 public enum ReauthenticationResult: Sendable {
     /// The password was enough: a fresh, short-lived access token.

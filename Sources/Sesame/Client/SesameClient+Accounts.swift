@@ -6,7 +6,7 @@ import SesameProtocol
     import FoundationNetworking
 #endif
 
-/// Account self-service (SPEC §1.8) against Sesame's `/api/` endpoints: sign-up with email
+/// Account self-service (docs/first-party-and-accounts.md) against Sesame's `/api/` endpoints: sign-up with email
 /// verification, password reset and change, email change, profile, devices and deletion.
 /// Calls marked "signed in" send the account's access token (``validAccessToken(for:forceRefresh:)``,
 /// refreshed and retried once on a 401). Rejections throw ``SesameError`` with the provider's

@@ -3,7 +3,7 @@ import Logging
 import SesameProtocol
 
 extension SesameClient {
-    /// Logs out (SPEC §1.3): the session is always forgotten locally first; with `revoke`, the
+    /// Logs out: the session is always forgotten locally first; with `revoke`, the
     /// refresh and access tokens are then revoked at the RFC 7009 endpoint. Revocation
     /// failures do not throw: ``LogoutResult/revoked`` says whether the server confirmed.
     /// Call ``endSessionURL(for:postLogoutRedirectURI:state:)`` *before* this to also end the

@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// Second-factor enrolment of the signed-in user (SPEC §1.2, §1.8; `/api/mfa`, bearer access
+/// Second-factor enrolment of the signed-in user (docs/first-party-and-accounts.md; `/api/mfa`, bearer access
 /// token). Enrolled methods are then offered by ``SesameClient/login(username:password:options:)``
 /// and ``SesameClient/stepUp(acr:account:)``.
 extension SesameClient {

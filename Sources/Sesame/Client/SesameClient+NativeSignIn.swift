@@ -4,7 +4,7 @@ import SesameProtocol
 
 extension SesameClient {
     /// Native first-party sign-in with username (or email) and password, without a browser
-    /// (SPEC §1.2), through the authorization challenge endpoint of OAuth 2.0 for First-Party
+    /// (docs/first-party-and-accounts.md), through the authorization challenge endpoint of OAuth 2.0 for First-Party
     /// Applications — never the password grant (RFC 9700 §2.4).
     ///
     /// PKCE S256 with a fresh verifier; the code is redeemed at the token endpoint and the ID
@@ -52,7 +52,7 @@ extension SesameClient {
         }
     }
 
-    /// Step-up (SPEC §1.2): asks for a higher authentication level for the account's session,
+    /// Step-up (docs/first-party-and-accounts.md): asks for a higher authentication level for the account's session,
     /// e.g. before a payment. Sends the current access token as Bearer; the provider answers with
     /// the MFA continuation. ``MFAChallenge/verify(code:)`` then replaces the account's tokens
     /// by ones carrying `acr` (checked in the ID token) and returns the account.
@@ -84,7 +84,7 @@ extension SesameClient {
         }
     }
 
-    /// Re-authentication before a sensitive action (SPEC §1.2): the signed-in user proves again
+    /// Re-authentication before a sensitive action (docs/first-party-and-accounts.md): the signed-in user proves again
     /// who they are with their password (`max_age=0`). The result is a short-lived access token
     /// without a refresh token, **not** stored as the session; or an MFA continuation first.
     /// The ID token's `sub` must be the account's and its `auth_time` fresh.

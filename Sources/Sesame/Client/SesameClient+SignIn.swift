@@ -4,7 +4,7 @@ import SesameProtocol
 
 extension SesameClient {
     /// Browser sign-in: authorization code with PKCE S256, fresh `state` and `nonce`, RFC 9207
-    /// `iss` check, code exchange and full ID token validation (SPEC §1.1). The account is
+    /// `iss` check, code exchange and full ID token validation. The account is
     /// stored, made current, and announced with ``SesameEvent/signedIn(_:)``.
     public func signIn(with agent: any BrowserAgent, options: SignInOptions = .init())
         async throws(SesameError) -> Account

@@ -6,7 +6,7 @@ extension SesameClient {
     /// A valid access token for the account (the current one by default), refreshed
     /// `refreshAhead` seconds before expiry. However many tasks ask at once, one refresh runs
     /// per account; the rotated refresh token is persisted before any caller gets the new
-    /// access token (SPEC §1.3).
+    /// access token.
     ///
     /// - Throws: ``SesameError/noSession``; ``SesameError/authenticationFailed(_:status:)`` when
     ///   the refresh token was rejected (the session then ends with

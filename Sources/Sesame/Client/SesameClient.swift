@@ -6,7 +6,7 @@ import SesameProtocol
     import FoundationNetworking
 #endif
 
-/// The entry point of the Sesame SDK (SPEC §1.1–§1.3, §1.8): browser sign-in, native
+/// The entry point of the Sesame SDK (docs/capabilities.md): browser sign-in, native
 /// first-party sign-in with MFA, step-up and re-authentication, sessions for several accounts,
 /// valid access tokens with single-flight refresh, authenticated HTTP, userinfo, the account
 /// APIs and logout. Composes small parts: ``DiscoveryClient``, ``TokenEndpointClient``,

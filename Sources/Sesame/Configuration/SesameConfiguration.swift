@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// How an app talks to its OpenID provider (SPEC §1.3 "Configuration in code or from a JSON
+/// How an app talks to its OpenID provider ("Configuration in code or from a JSON
 /// file"). Everything else (endpoints, keys) comes from discovery (OIDC Discovery 1.0 §4).
 ///
 /// The JSON form uses snake_case keys:

@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// Per-sign-in options (SPEC §1.1 "Options"), sent as OIDC Core §3.1.2.1 request parameters.
+/// Per-sign-in options ("Options"), sent as OIDC Core §3.1.2.1 request parameters.
 public struct SignInOptions: Sendable {
     /// `prompt`, e.g. `["login"]`, `["consent"]`, `["none"]`.
     public var prompt: [String]?

@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// The one error type of the Sesame SDK (SPEC §1.11). Every case says what happened and, in
+/// The one error type of the Sesame SDK (docs/errors.md). Every case says what happened and, in
 /// ``description``, what the app or user can do about it.
 // `indirect`: payloads are boxed so the error stays one pointer wide. With the larger unboxed
 // layout, Swift 6.3 crashed (bad refcount in "outlined copy of SesameError") when a

@@ -3,7 +3,7 @@ import SesameProtocol
 import Synchronization
 
 /// The continuation steps every MFA flow shares (draft-ietf-oauth-first-party-apps §5.1, the
-/// issue #5 contract): choose a method with `auth_session` + `mfa_method`, then answer with
+/// docs/first-party-and-accounts.md): choose a method with `auth_session` + `mfa_method`, then answer with
 /// `auth_session` + `mfa_code` to get the authorization code. Holds the PKCE verifier of the
 /// exchange until the code is redeemed. Thread-safe: the mutable part sits in a `Mutex`.
 final class ChallengeExchange: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Per-request options of native first-party sign-in (SPEC §1.2), sent as parameters of the
+/// Per-request options of native first-party sign-in (docs/first-party-and-accounts.md), sent as parameters of the
 /// authorization challenge request (draft-ietf-oauth-first-party-apps §5.1).
 public struct NativeLoginOptions: Sendable {
     /// Scopes for this sign-in instead of the configured ones (must include `openid`).

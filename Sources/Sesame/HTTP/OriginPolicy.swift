@@ -25,8 +25,8 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Decides which origins may receive the access token (SPEC §1.3: "tokens are only sent to
-/// origins the app configured"): the issuer's origin and every configured allowed origin.
+/// Decides which origins may receive the access token (tokens are only sent to
+/// origins the app configured): the issuer's origin and every configured allowed origin.
 struct OriginPolicy: Sendable {
     let allowed: Set<Origin>
 

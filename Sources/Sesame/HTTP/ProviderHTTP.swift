@@ -45,7 +45,7 @@ struct ProviderHTTP: Sendable {
         }
     }
 
-    /// Maps a non-2xx answer to the SDK error (SPEC §1.11).
+    /// Maps a non-2xx answer to the SDK error (docs/errors.md).
     static func error(data: Data, status: Int, what: String) -> SesameError {
         let apiError = try? JSONDecoder().decode(APIError.self, from: data)
         if (300..<400).contains(status) {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Keeps secrets out of logs (SPEC §1.4, §1.11; Auth0 `SensitiveDataRedactor`).
+/// Keeps secrets out of logs (Auth0 `SensitiveDataRedactor`).
 ///
 /// The SDK never interpolates access, refresh or ID tokens, authorization codes, PKCE verifiers,
 /// `state`, `nonce` or client secrets into log messages or metadata; when a log line has to

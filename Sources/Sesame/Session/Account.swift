@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import SesameProtocol
 
-/// A signed-in user as the app sees it (SPEC §1.3 "several accounts side by side").
+/// A signed-in user as the app sees it ("several accounts side by side").
 public struct Account: Codable, Sendable, Equatable, Identifiable {
     /// Stable identifier derived from issuer and subject (see ``Account/makeID(issuer:subject:)``);
     /// safe to use in store keys and UI state.

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Single-flight refresh (SPEC §1.3, supabase-swift `SessionManager` pattern): per account at
+/// Single-flight refresh (supabase-swift `SessionManager` pattern): per account at
 /// most one refresh runs; every caller that needs one while it runs awaits the same `Task`.
 ///
 /// A lock rather than an actor: joining a running refresh is one dictionary lookup, with no
@@ -41,7 +41,7 @@ final class RefreshCoordinator: Sendable {
 }
 
 /// How transient refresh failures (network, HTTP 5xx) are retried before giving up; the
-/// session is kept either way (SPEC §1.3: "a network error does not" end it).
+/// session is kept either way (a network error does not end it).
 public struct RetryPolicy: Sendable {
     /// Pauses before the 2nd, 3rd, ... attempt; attempts = `delays.count + 1`.
     public var delays: [Duration]

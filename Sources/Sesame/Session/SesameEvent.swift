@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// Something that happened to a session (SPEC §1.3 "Events as an `AsyncStream`").
+/// Something that happened to a session ("Events as an `AsyncStream`").
 public enum SesameEvent: Sendable {
     /// An account finished browser sign-in and was stored.
     case signedIn(Account)
@@ -11,7 +11,7 @@ public enum SesameEvent: Sendable {
     case signedOut(Account, reason: SignOutReason)
     /// The server asked for stronger authentication for this account.
     case stepUpRequired(Account?, APIError)
-    /// A stored record could not be read and was removed; the app keeps running (SPEC §1.4).
+    /// A stored record could not be read and was removed; the app keeps running.
     case storeRepaired(key: String, reason: String)
 }
 

@@ -4,7 +4,7 @@ import SesameProtocol
 import Synchronization
 
 /// The signed-in accounts and their credentials, kept in memory and persisted through the
-/// ``CredentialStore`` (SPEC §1.3, §1.4): one record per account plus an index record with the
+/// ``CredentialStore``: one record per account plus an index record with the
 /// most-recently-used order and the current account.
 ///
 /// Every change to an account's session bumps its *generation*; a refresh started under an
@@ -164,7 +164,7 @@ actor SessionRegistry {
         return true
     }
 
-    /// Replaces a session's credentials (step-up, SPEC §1.2) if it is still the one that
+    /// Replaces a session's credentials (step-up, docs/first-party-and-accounts.md) if it is still the one that
     /// `generation` names, keeping its place in the account order. Persists before returning and
     /// bumps the generation, so a refresh started with the old tokens is discarded. `false`
     /// means the session ended meanwhile and nothing was stored.

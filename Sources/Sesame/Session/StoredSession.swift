@@ -16,7 +16,7 @@ struct StoredSession: Codable, Sendable, Equatable {
     var idTokenClaims: IDTokenClaims?
     var scope: String?
     /// The login name (username or email) the user signs in with, for re-authentication
-    /// (SPEC §1.2): the name typed at native sign-in, else the ID token's
+    /// (docs/first-party-and-accounts.md): the name typed at native sign-in, else the ID token's
     /// `preferred_username` or `email`. Absent in records written before it existed.
     var username: String?
 

@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import SesameProtocol
 
-/// The on-disk format of one ``EncryptedFileCredentialStore`` record (SPEC §1.4: "versioned
-/// format").
+/// The on-disk format of one ``EncryptedFileCredentialStore`` record (a versioned
+/// format).
 ///
 /// Version 1 layout:
 ///

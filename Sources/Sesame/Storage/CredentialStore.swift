@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the SDK keeps credentials (SPEC §1.4). A store holds opaque records under string keys;
+/// Where the SDK keeps credentials. A store holds opaque records under string keys;
 /// the SDK serializes sessions into them. Implementations: ``InMemoryCredentialStore`` (tests),
 /// ``EncryptedFileCredentialStore`` (Linux and desktop), `KeychainCredentialStore` (Apple).
 ///

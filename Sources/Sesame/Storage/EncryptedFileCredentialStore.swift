@@ -1,8 +1,7 @@
 import Crypto
 import Foundation
 
-/// A ``CredentialStore`` for Linux and desktop apps: one AES-GCM-encrypted file per record
-/// (SPEC §1.4).
+/// A ``CredentialStore`` for Linux and desktop apps: one AES-GCM-encrypted file per record.
 ///
 /// - Records live in `directory` (created with mode `0700`), one file per key
 ///   (``CredentialFileName``), each sealed with AES-256-GCM in the versioned

@@ -11,7 +11,7 @@ import Darwin
 #endif
 
 /// The 256-bit AES key of an ``EncryptedFileCredentialStore``, kept in a file of exactly 32 random
-/// bytes with mode `0600` (SPEC §1.4: "key file 0600").
+/// bytes with mode `0600`.
 ///
 /// The file is created with `O_CREAT | O_EXCL` and `fchmod(0600)`, so neither a concurrent creator
 /// nor the umask can weaken it. An existing file that other users can read, that belongs to

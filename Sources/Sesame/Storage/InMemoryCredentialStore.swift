@@ -1,7 +1,7 @@
 import Foundation
 
-/// A ``CredentialStore`` that keeps records in memory only (SPEC §1.4: "in-memory store for
-/// tests"). Nothing survives the process; use it in tests and previews, never to persist a
+/// A ``CredentialStore`` that keeps records in memory only (an in-memory store for
+/// tests). Nothing survives the process; use it in tests and previews, never to persist a
 /// session in a shipping app.
 public actor InMemoryCredentialStore: CredentialStore {
     private var records: [String: Data] = [:]

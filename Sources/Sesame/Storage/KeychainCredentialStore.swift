@@ -2,14 +2,14 @@
 import Foundation
 import Security
 
-/// A ``CredentialStore`` in the Apple Keychain (SPEC §1.4).
+/// A ``CredentialStore`` in the Apple Keychain.
 ///
 /// Each record is a generic password item (`kSecClassGenericPassword`) with
 /// `kSecAttrService` = ``service`` and `kSecAttrAccount` = the record key, readable after the
 /// first unlock and never synced or restored to another device
 /// (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`). Passing an ``accessGroup`` (a
 /// `keychain-access-groups` entitlement shared by the vendor's apps and extensions) shares the
-/// records between them, which single sign-on needs (SPEC §1.5; OpenID Connect Native SSO §6.2).
+/// records between them, which single sign-on needs (OpenID Connect Native SSO §6.2).
 public final class KeychainCredentialStore: CredentialStore {
     /// The `kSecAttrService` of every item of this store.
     public let service: String

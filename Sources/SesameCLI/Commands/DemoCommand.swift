@@ -5,7 +5,7 @@ import Sesame
 import SesameProtocol
 import SesameServer
 
-/// `sesame demo`: the first five minutes (SPEC §3). Starts a throwaway server on a free
+/// `sesame demo`: the first five minutes. Starts a throwaway server on a free
 /// loopback port and walks the SDK through a whole session, printing each step. Exits 0 only if
 /// every step worked. No token, code or password is ever printed: lengths and claims instead.
 struct DemoCommand: AsyncParsableCommand {

@@ -5,7 +5,7 @@ import SesameProtocol
 import SesameLoopback
 
 /// `sesame login`: browser sign-in through the loopback redirect (RFC 8252 §7.3) against any
-/// OpenID provider, or with `--password` native first-party sign-in with MFA (SPEC §1.2),
+/// OpenID provider, or with `--password` native first-party sign-in with MFA (docs/first-party-and-accounts.md),
 /// remembering issuer, client id, redirect URI and scopes for later commands.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -91,7 +91,7 @@ struct LoginCommand: AsyncParsableCommand {
         }
     }
 
-    /// SPEC §1.2: username + password, then the second factor when the provider asks for one.
+    /// docs/first-party-and-accounts.md: username + password, then the second factor when the provider asks for one.
     private func passwordSignIn(_ client: SesameClient) async throws -> Account {
         let name = try username ?? LoginPrompts.line("Username or email: ", what: "username")
         let secret = try LoginPrompts.secret("Password for \(name): ", what: "password")

@@ -3,7 +3,7 @@ import Foundation
 import Sesame
 import SesameProtocol
 
-/// `sesame profile`: the signed-in user's OpenID standard claims (SPEC §1.8) from
+/// `sesame profile`: the signed-in user's OpenID standard claims (docs/first-party-and-accounts.md) from
 /// `GET /api/profile`; `sesame profile set` updates some of them (`PATCH /api/profile`).
 struct ProfileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import Foundation
 import Sesame
 import SesameProtocol
 
-/// `sesame signup`: creates an account at a Sesame provider (SPEC §1.8, `POST /api/signup`),
+/// `sesame signup`: creates an account at a Sesame provider (`POST /api/signup`, docs/first-party-and-accounts.md),
 /// then asks for the emailed verification code and confirms the address.
 struct SignUpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -53,7 +53,7 @@ public struct DeviceRegistration: Codable, Sendable, Equatable {
     }
 }
 
-/// Machine-readable `error_details[].code` values (SPEC §1.11).
+/// Machine-readable `error_details[].code` values (docs/errors.md).
 public enum FieldErrorCode {
     public static let required = "required"
     public static let invalidFormat = "invalid_format"

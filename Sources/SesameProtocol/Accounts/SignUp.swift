@@ -1,6 +1,6 @@
 import Foundation
 
-/// `POST /api/signup` body (SPEC §1.11 account self-service). The profile claims travel
+/// `POST /api/signup` body (account self-service). The profile claims travel
 /// flattened beside the credentials: `{"client_id","email","password","username","name",...}`.
 public struct SignUpRequest: Codable, Sendable, Equatable {
     public var clientID: String

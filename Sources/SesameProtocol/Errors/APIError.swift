@@ -4,7 +4,7 @@ import Foundation
 /// the server encodes.
 ///
 /// It is an RFC 6749 §5.2 error response (`error`, `error_description`, `error_uri`) extended
-/// with the fields of Sesame's API error model (SPEC §1.11): a per-occurrence `error_id` for
+/// with the fields of Sesame's API error model (docs/errors.md): a per-occurrence `error_id` for
 /// support, the stable numeric `error_code` (see ``APIErrorCode``), a localized
 /// `error_user_msg` that apps may show as is, the `error_message_key` it was localized from,
 /// and per-field `error_details`.
@@ -93,7 +93,7 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
     }
 }
 
-/// One invalid input field (SPEC §1.11 `error_details[]`).
+/// One invalid input field (`error_details[]`, docs/errors.md).
 public struct FieldError: Codable, Sendable, Equatable {
     /// The request field, e.g. `email` or `password`.
     public var field: String

@@ -41,7 +41,7 @@ public struct AuthorizationChallengeResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A second factor a user can have (SPEC §1.8).
+/// A second factor a user can have (docs/first-party-and-accounts.md).
 public enum MFAMethod: String, Codable, Sendable, CaseIterable, Hashable {
     /// A one-time code sent to the user's verified email address.
     case email

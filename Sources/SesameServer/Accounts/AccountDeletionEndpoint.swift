@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// `DELETE /api/account` (bearer access token) ``AccountDeletionRequest`` → 204 (SPEC §1.8;
-/// issue #5 contract). The password confirms it (wrong → `invalid_credentials`, 2000; throttled
+/// `DELETE /api/account` (bearer access token) ``AccountDeletionRequest`` → 204 (docs/first-party-and-accounts.md;
+/// docs/first-party-and-accounts.md). The password confirms it (wrong → `invalid_credentials`, 2000; throttled
 /// like sign-in → 429 `too_many_attempts`, 2009). Removes the user with their refresh tokens
 /// (families revoked, so access tokens stop working), browser sessions, authorization codes,
 /// devices, pending codes and MFA data. Messages already in the outbox stay there.

@@ -1,7 +1,7 @@
 import Hummingbird
 
-/// Routes of the account APIs under `/api/` (issue #5 contract, SPEC §1.8) and the OpenAPI
-/// document (SPEC §2).
+/// Routes of the account APIs under `/api/` (docs/first-party-and-accounts.md) and the OpenAPI
+/// document.
 enum AccountRoutes {
     static func register(on router: Router<SesameRequestContext>, services: ServerServices) {
         let signUp = SignUpEndpoint(services: services)

@@ -22,7 +22,7 @@ struct FieldViolation: Sendable, Equatable {
     }
 }
 
-/// Field checks shared by the account endpoints (SPEC §1.8, §1.11 `error_details`), and the
+/// Field checks shared by the account endpoints (`error_details`, docs/first-party-and-accounts.md), and the
 /// one way they turn into a 400 ``EndpointFailure`` with localized messages.
 struct AccountValidation: Sendable {
     let localizer: any Localizer
@@ -30,7 +30,7 @@ struct AccountValidation: Sendable {
     var passwordPolicy = PasswordPolicy()
 
     /// Validation in the caller's languages: the account's `locale` claim (when known), then
-    /// `Accept-Language` (SPEC §1.11).
+    /// `Accept-Language`.
     init(request: Request, services: ServerServices, user: UserRecord? = nil) {
         self.localizer = services.localizer
         self.locales = Self.locales(request: request, preferred: user?.claims.locale)

@@ -2,7 +2,7 @@ import Foundation
 import SesameProtocol
 
 extension CredentialVerifier {
-    /// The signed-in user's password confirming a sensitive change (issue #5 contract:
+    /// The signed-in user's password confirming a sensitive change (docs/first-party-and-accounts.md:
     /// `POST /api/password`, `DELETE /api/account`). Counts against the user's sign-in throttle
     /// like any password check: wrong → `invalid_credentials` (2000) naming `field`; too many
     /// wrong answers → 429 `too_many_attempts` (2009) with `Retry-After`.

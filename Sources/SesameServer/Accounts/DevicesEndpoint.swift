@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// The user's devices (SPEC §1.8, e.g. a watch by device id), bearer access token:
+/// The user's devices (e.g. a watch by device id; docs/first-party-and-accounts.md), bearer access token:
 /// - `GET /api/devices` → ``DeviceList``, oldest first;
 /// - `POST /api/devices` ``DeviceRegistration`` → 201 ``Device`` (an existing `device_id` is
 ///   updated: name and type change, `created_at` stays);

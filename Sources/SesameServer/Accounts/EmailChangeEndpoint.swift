@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// Changing the email address, verified (SPEC §1.8; issue #5 contract), bearer access token:
+/// Changing the email address, verified (docs/first-party-and-accounts.md), bearer access token:
 /// - `POST /api/email` ``EmailChangeRequest`` → 202 `{}`; an `email_change` code goes to the
 ///   NEW address (409 `email_taken` if another account uses it). Asking for the current
 ///   address sends a code that verifies it.

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import SesameProtocol
 
-/// Reading the `application/json` bodies of the account APIs (issue #5 contract: "JSON bodies
+/// Reading the `application/json` bodies of the account APIs (docs/first-party-and-accounts.md: "JSON bodies
 /// with snake_case keys"). Every failure is a 400 that says what to fix:
 /// - another media type, a body that is not a JSON object, or more than ``maximumBytes``:
 ///   `invalid_request` (1000);

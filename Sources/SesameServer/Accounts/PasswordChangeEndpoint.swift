@@ -3,7 +3,7 @@ import Hummingbird
 import SesameProtocol
 
 /// `POST /api/password` (bearer access token) ``PasswordChangeRequest`` → 200 `{}`
-/// (SPEC §1.8: the current password is required). A wrong current password is
+/// (docs/first-party-and-accounts.md: the current password is required). A wrong current password is
 /// `invalid_credentials` (2000); too many wrong ones are throttled with the sign-in limits of the
 /// username (``LoginThrottle``, 429 `too_many_attempts`, 2009). The user's other refresh tokens
 /// and browser sessions are revoked; the token family and session the request came from stay

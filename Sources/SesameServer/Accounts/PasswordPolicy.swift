@@ -2,7 +2,7 @@ import Foundation
 import SesameProtocol
 
 /// The one password policy used by sign-up, password reset, change password and the admin CLI
-/// (SPEC §1.11; security-checklist: password storage and strength).
+/// (security-checklist: password storage and strength).
 ///
 /// Rules: at least ``minimumLength`` characters, at most ``maximumBytes`` UTF-8 bytes (bounds the
 /// scrypt input), not equal to the user's email or username (case-insensitive), and not one of a

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// Password reset by emailed code (SPEC §1.8; issue #5 contract):
+/// Password reset by emailed code (docs/first-party-and-accounts.md):
 /// - `POST /api/password/reset` ``PasswordResetRequest`` → 202 `{}` whether or not the address
 ///   has an account (no account enumeration); a `password_reset` code goes to known addresses.
 /// - `POST /api/password/reset/confirm` ``PasswordResetConfirmation`` → 200 `{}`: sets the

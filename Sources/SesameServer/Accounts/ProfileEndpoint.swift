@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// The user's profile: the OpenID standard claims (OIDC Core §5.1; SPEC §1.8), bearer access
+/// The user's profile: the OpenID standard claims (OIDC Core §5.1; docs/first-party-and-accounts.md), bearer access
 /// token.
 /// - `GET /api/profile` → every ``StandardClaims`` member the user has (like `/userinfo` with
 ///   all scopes).

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// Self-service sign-up (SPEC §1.8; issue #5 contract):
+/// Self-service sign-up (docs/first-party-and-accounts.md):
 /// - `POST /api/signup` ``SignUpRequest`` → 201 ``SignUpResponse``; an `email_verification`
 ///   code goes to the address. The account starts with `email_verified: false` and can sign in
 ///   at once (verification is not a sign-in precondition).

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import SesameProtocol
 
-/// What an emailed account code proves (issue #5 contract). The raw value is the outbox
+/// What an emailed account code proves (docs/first-party-and-accounts.md). The raw value is the outbox
 /// `purpose` and names the `message.<purpose>.subject` / `.body` strings.
 enum VerificationPurpose: String, Sendable, CaseIterable {
     /// Sign-up: the user controls the address (`POST /api/signup/confirm`).

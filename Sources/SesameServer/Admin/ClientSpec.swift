@@ -21,7 +21,7 @@ public struct ClientSpec: Sendable, Equatable {
     public var accessTokenLifetime: Int
     public var idTokenLifetime: Int
     public var refreshTokenLifetime: Int
-    /// Whether sign-ins ask for a second factor (issue #5).
+    /// Whether sign-ins ask for a second factor (docs/first-party-and-accounts.md).
     public var mfaPolicy: MFAPolicy
     /// May use `/authorize-challenge` and the account APIs (``ClientRecord/firstParty``).
     public var firstParty: Bool

@@ -3,7 +3,7 @@ import Logging
 import SesameProtocol
 
 /// The administration operations behind `sesame client add|list|remove`,
-/// `sesame user add|list|remove` and `sesame keys rotate|list` (SPEC §2). Validates input
+/// `sesame user add|list|remove` and `sesame keys rotate|list`. Validates input
 /// (``ClientValidation``, ``UserValidation``), hashes secrets, and maps store failures to
 /// ``AdminError``s that say what to do.
 public struct ServerAdmin: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// The declarative seed file (SPEC §2) that creates clients and users at start, in JSON or YAML
+/// The declarative seed file that creates clients and users at start, in JSON or YAML
 /// (``SeedFileFormat``: by extension, `.json` or `.yaml`/`.yml`; otherwise JSON if the file
 /// starts with `{`, YAML else):
 ///

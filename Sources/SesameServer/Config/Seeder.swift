@@ -1,6 +1,6 @@
 import Foundation
 
-/// Applies a ``SeedConfiguration`` to a store at start (SPEC §2). Idempotent: clients are
+/// Applies a ``SeedConfiguration`` to a store at start. Idempotent: clients are
 /// upserted (a client whose stored secret already matches keeps its hash, so restarts do not
 /// re-hash); users that exist, matched by username or email, are left as they are, so
 /// passwords changed since are not reset; missing users are created.

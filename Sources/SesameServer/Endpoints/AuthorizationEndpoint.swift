@@ -79,7 +79,7 @@ struct AuthorizationEndpoint: Sendable {
         switch authorization.prompt.decide(sessionAuthTime: session?.authentication.authTime, now: services.now()) {
         case .useSession:
             guard let session else { break }
-            // SSO must not skip a second factor the client or acr_values require (issue #5).
+            // SSO must not skip a second factor the client or acr_values require (docs/first-party-and-accounts.md).
             guard try await HostedMFAStep(services: services).satisfies(
                 session.authentication, client: client, acrValues: authorization.requestedACRValues)
             else {

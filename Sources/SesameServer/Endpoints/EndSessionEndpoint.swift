@@ -19,7 +19,7 @@ import SesameProtocol
 ///   no hint and no `client_id` to say which client asks) is never followed (§3): an error
 ///   page says why and the session is kept (``PostLogoutRedirect``).
 ///
-/// Refresh tokens are not revoked here: apps revoke them through `/revoke` (SPEC §1.3, logout
+/// Refresh tokens are not revoked here: apps revoke them through `/revoke` (logout
 /// is separate steps).
 struct EndSessionEndpoint: Sendable {
     let services: ServerServices

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import SesameProtocol
 
-/// The second factor on the hosted login page (browser flow, SPEC §1.1/§1.2; issue #5): after a
+/// The second factor on the hosted login page (browser flow, /§1.2; docs/first-party-and-accounts.md): after a
 /// correct password, when the client's ``MFAPolicy``, the user's enrolments or `acr_values`
 /// ask for it, `/login` answers with the MFA page instead of the redirect. The page posts back
 /// to `/login` with the same CSRF token and hidden authorization parameters plus

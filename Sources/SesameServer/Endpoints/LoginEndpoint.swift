@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import SesameProtocol
 
-/// The hosted login form's target, `POST /login` (SPEC §1.1). Checks the double-submit CSRF
+/// The hosted login form's target, `POST /login`. Checks the double-submit CSRF
 /// token, validates the carried authorization request again from scratch, verifies the password
 /// (constant work whether or not the user exists; throttled by ``LoginThrottle``, refused as
 /// HTTP 429 with the message in the form), asks for a second factor when the client's

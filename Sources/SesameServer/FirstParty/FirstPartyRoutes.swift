@@ -1,7 +1,7 @@
 import Hummingbird
 import SesameProtocol
 
-/// Routes of OAuth 2.0 for First-Party Applications and MFA enrolment (issue #5 contract).
+/// Routes of OAuth 2.0 for First-Party Applications and MFA enrolment (docs/first-party-and-accounts.md).
 /// The hosted login page's MFA step posts to `/login` like the password form.
 enum FirstPartyRoutes {
     static func register(on router: Router<SesameRequestContext>, services: ServerServices) {

@@ -1,7 +1,7 @@
 import SesameProtocol
 
 /// Decides whether a sign-in needs a second factor and which methods the user may use for it
-/// (issue #5 contract, "Client MFA policy"), from the client's ``MFAPolicy``, the requested
+/// (docs/first-party-and-accounts.md, "Client MFA policy"), from the client's ``MFAPolicy``, the requested
 /// `acr_values` (``RequestedACR``: only when they accept nothing but MFA) and the user's
 /// enrolments.
 struct MFARequirement: Sendable, Equatable {

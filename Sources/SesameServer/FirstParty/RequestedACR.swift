@@ -33,6 +33,6 @@ struct RequestedACR: Sendable, Equatable {
     }
 
     /// `urn:sesame:acr:mfa` is among the requested classes (whether or not a weaker one is too):
-    /// what a step-up with a bearer token must name (SPEC §1.2).
+    /// what a step-up with a bearer token must name (docs/first-party-and-accounts.md).
     var mentionsMultiFactor: Bool { classes.contains(AuthenticationContextClass.multiFactor) }
 }

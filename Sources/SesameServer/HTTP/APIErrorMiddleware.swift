@@ -5,7 +5,7 @@ import SesameProtocol
 
 /// Turns every failure of a JSON endpoint into an ``APIError`` response with a fresh
 /// `error_id`, the numeric `error_code`, `error_message_key` and a localized `error_user_msg`
-/// (SPEC §1.11). The error id is recorded for the request log line; the message never includes
+/// (docs/errors.md). The error id is recorded for the request log line; the message never includes
 /// request secrets.
 struct APIErrorMiddleware: RouterMiddleware {
     typealias Context = SesameRequestContext

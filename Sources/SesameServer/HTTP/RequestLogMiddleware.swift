@@ -3,7 +3,7 @@ import Logging
 
 /// Writes exactly one `info` line per request: request id, method, path (never the query,
 /// which may carry a `state` or `login_hint`), status, client id and outcome.
-/// Tokens, codes, passwords and secrets never reach this line (SPEC §1.11).
+/// Tokens, codes, passwords and secrets never reach this line (docs/errors.md).
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = SesameRequestContext
     let logger: Logger

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Seals private keys at rest with the data directory's master key (SPEC §2: secrets at rest
+/// Seals private keys at rest with the data directory's master key (secrets at rest are
 /// encrypted): AES-256-GCM (NIST SP 800-38D), the key id bound as additional authenticated data
 /// so a sealed key cannot be swapped onto another record. Output: base64 of nonce‖ciphertext‖tag.
 public struct KeySealer: Sendable {

@@ -1,7 +1,7 @@
 import SesameProtocol
 
 extension Localizer {
-    /// An `error_details` entry (SPEC §1.11) whose message is the `field.<code>` string in the
+    /// An `error_details` entry whose message is the `field.<code>` string in the
     /// best of `locales`, with `{name}` placeholders replaced from `arguments`
     /// (e.g. `["min": "8"]` for `too_short`).
     func fieldError(

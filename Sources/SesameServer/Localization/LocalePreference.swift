@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The user's preferred locales: OIDC `ui_locales` (space-separated, OIDC Core §3.1.2.1) first,
-/// then `Accept-Language` (RFC 9110 §12.5.4) by quality, ties by order. SPEC §1.11.
+/// then `Accept-Language` (RFC 9110 §12.5.4) by quality, ties by order.
 enum LocalePreference {
     static func from(request: Request, uiLocales: String? = nil) -> [String] {
         var result: [String] = []
@@ -29,7 +29,7 @@ enum LocalePreference {
             .map(\.element.0)
     }
 
-    /// Normalizes case and maps tags to the SPEC §1.11 locale set: Chinese to `zh-Hans` /
+    /// Normalizes case and maps tags to the locale set: Chinese to `zh-Hans` /
     /// `zh-Hant` (an explicit script subtag wins; else TW, HK, MO → Hant; else — CN, SG, bare
     /// `zh` — Hans), Norwegian (`no`, `nn`, `nb-*`) to `nb`. Other region subtags fall back to
     /// the language in ``StringTableLocalizer``.

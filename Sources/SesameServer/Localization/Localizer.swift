@@ -2,7 +2,7 @@ import Hummingbird
 
 /// Looks up user-facing strings (login page, error pages, `error_user_msg`, messages) by key.
 ///
-/// SPEC §1.11: 19 locales (``StringTables/tags``). Keys are the ``APIErrorCode/messageKey``
+/// 19 locales (``StringTables/tags``). Keys are the ``APIErrorCode/messageKey``
 /// values (`error.invalid_grant`) and page keys (`login.title`).
 public protocol Localizer: Sendable {
     /// The string for `key` in the first of `locales` that has it, else English, else the key.

@@ -1,6 +1,6 @@
 /// The writing direction of a locale, for the `dir` attribute of a page's `<html>` element
-/// (HTML Living Standard §3.2.6.4). Arabic is the one right-to-left locale Sesame ships
-/// (SPEC §1.11); the other common right-to-left languages are listed so a later table works.
+/// (HTML Living Standard §3.2.6.4). Arabic is the one right-to-left locale Sesame ships;
+/// the other common right-to-left languages are listed so a later table works.
 enum TextDirection: String, Sendable {
     case leftToRight = "ltr"
     case rightToLeft = "rtl"

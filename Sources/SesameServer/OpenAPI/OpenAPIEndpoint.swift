@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// `GET /api/openapi.json` (SPEC §2: "an OpenAPI document for every JSON endpoint, served by
-/// the server"): an OpenAPI 3.1 document built from Swift values at start, with the
+/// `GET /api/openapi.json` (an OpenAPI document for every JSON endpoint, served by
+/// the server): an OpenAPI 3.1 document built from Swift values at start, with the
 /// ``APIError`` schema and the ``APIErrorCode`` table. Served with `Cache-Control: no-store`.
 struct OpenAPIEndpoint: Sendable {
     let document: Data
@@ -53,7 +53,7 @@ struct OpenAPIEndpoint: Sendable {
                 ]))
     }
 
-    /// The numeric code table as Markdown (SPEC §1.11: "documented in one place").
+    /// The numeric code table as Markdown (docs/errors.md).
     static var errorTable: String {
         let rows = APIErrorCode.allCases.map {
             "| \($0.rawValue) | `\($0.error)` | \($0.httpStatus) | \($0.defaultDescription) |"

@@ -130,7 +130,7 @@ enum OpenAPI {
             ResponseObject(description: description, content: nil)
         }
 
-        /// An ``APIError`` body (SPEC §1.11).
+        /// An ``APIError`` body (docs/errors.md).
         static func error(_ description: String) -> ResponseObject {
             json("APIError", description)
         }

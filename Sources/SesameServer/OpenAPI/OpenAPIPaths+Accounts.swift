@@ -4,7 +4,7 @@ import SesameProtocol
 extension OpenAPIPaths {
     private typealias Operation = OpenAPI.Operation
 
-    // MARK: Accounts (SPEC §1.8; issue #5 contract)
+    // MARK: Accounts (docs/first-party-and-accounts.md)
 
     static var accountPaths: [String: OpenAPI.PathItem] {
         let codeErrors = merged(
@@ -125,7 +125,7 @@ extension OpenAPIPaths {
         ]
     }
 
-    // MARK: MFA enrolment (issue #5 contract)
+    // MARK: MFA enrolment (docs/first-party-and-accounts.md)
 
     static var mfaPaths: [String: OpenAPI.PathItem] {
         let codeErrors = merged(

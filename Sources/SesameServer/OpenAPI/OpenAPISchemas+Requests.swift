@@ -2,7 +2,7 @@ import Foundation
 import SesameProtocol
 
 extension OpenAPISchemas {
-    /// The account API bodies (issue #5 contract), from the ``SesameProtocol`` types.
+    /// The account API bodies (docs/first-party-and-accounts.md), from the ``SesameProtocol`` types.
     static func accountTypes(into catalog: inout Catalog) {
         let profile = ProfileUpdate(
             name: "n", givenName: "n", familyName: "n", middleName: "n", nickname: "n",

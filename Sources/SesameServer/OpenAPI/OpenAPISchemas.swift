@@ -32,7 +32,7 @@ enum OpenAPISchemas {
         }
     }
 
-    /// The stable numeric error codes (SPEC §1.11), with the table in `x-error-codes`.
+    /// The stable numeric error codes (docs/errors.md), with the table in `x-error-codes`.
     static var errorCode: OpenAPI.Schema {
         var schema = OpenAPI.Schema.integer(
             "Stable numeric error code; codes are never reused. See x-error-codes for each code's `error`, HTTP status and meaning.")
@@ -85,7 +85,7 @@ enum OpenAPISchemas {
                 errorDetails: [FieldError(field: "f", message: "m", code: "c")], authSession: "s",
                 mfaMethods: ["email"], remainingAttempts: 1, retryAfter: 30),
             APIError(error: "e"),
-            "Every error (RFC 6749 §5.2 plus SPEC §1.11): `error_code` is from APIErrorCode, `error_details[].code` one of \(FieldErrorCode.all.joined(separator: ", ")).")
+            "Every error (RFC 6749 §5.2 plus the Sesame members): `error_code` is from APIErrorCode, `error_details[].code` one of \(FieldErrorCode.all.joined(separator: ", ")).")
         catalog.add(
             "AuthorizationChallengeResponse", AuthorizationChallengeResponse(authorizationCode: "c"),
             AuthorizationChallengeResponse(authorizationCode: "c"),

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// Finds the browser SSO session named by the `sesame_session` cookie (SPEC §1.1). The cookie
+/// Finds the browser SSO session named by the `sesame_session` cookie. The cookie
 /// holds a random 256-bit id; the store is searched by its digest only.
 struct BrowserSessionResolver: Sendable {
     let store: any IdentityStore

@@ -106,7 +106,7 @@ struct PageRenderer: Sendable {
     }
 
     /// The `dir` of the `<html>` element: `rtl` when `locales` resolve to a right-to-left
-    /// locale (Arabic), else `ltr` (SPEC §1.11).
+    /// locale (Arabic), else `ltr`.
     func direction(for locales: [String]) -> String {
         TextDirection.of(localizer.resolvedLocale(for: locales)).rawValue
     }

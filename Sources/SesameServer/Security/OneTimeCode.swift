@@ -1,8 +1,8 @@
 import Foundation
 import SesameProtocol
 
-/// The one-time codes Sesame sends by email and SMS for MFA and SMS enrolment (issue #5
-/// contract): 6 decimal digits drawn uniformly from ``SecureRandom``, stored only as a
+/// The one-time codes Sesame sends by email and SMS for MFA and SMS enrolment (docs/first-party-and-accounts.md
+///): 6 decimal digits drawn uniformly from ``SecureRandom``, stored only as a
 /// ``SecretDigest``, valid 5 minutes, single use, at most 5 wrong answers.
 ///
 /// A 6-digit code has only 10^6 values, so its digest alone would not resist guessing; what

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How to run one Sesame identity server (SPEC §2): where it listens, which issuer it names
+/// How to run one Sesame identity server: where it listens, which issuer it names
 /// itself, where its data lives and the lifetimes that are not per client.
 public struct ServerConfiguration: Sendable {
     /// Interface to bind. Default `127.0.0.1` (loopback only).

@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 
-/// Maps every path of the server to its endpoint (SPEC §2). Middleware order: the request log
+/// Maps every path of the server to its endpoint. Middleware order: the request log
 /// line outermost, then the client address behind trusted proxies, then API errors to JSON,
 /// then 405 for a known path asked with another method.
 enum SesameRouter {

@@ -10,7 +10,7 @@ import Musl
 import Darwin
 #endif
 
-/// The server's data directory (`--data-dir`, default `./.sesame`, SPEC §2): one SQLite file and
+/// The server's data directory (`--data-dir`, default `./.sesame`): one SQLite file and
 /// the master key that seals signing keys at rest.
 ///
 /// Layout:

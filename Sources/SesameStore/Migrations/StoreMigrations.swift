@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import SQLKit
 
-/// Versioned schema migrations, recorded in `schema_migrations` (SPEC §2). Each migration runs
+/// Versioned schema migrations, recorded in `schema_migrations`. Each migration runs
 /// once per database; running them again is a no-op, and two processes racing at start-up are
 /// harmless (`IF NOT EXISTS` everywhere, the version row is inserted ignoring conflicts).
 ///

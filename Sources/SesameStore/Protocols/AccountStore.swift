@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// Persistence for account self-service (SPEC §1.8): one-time verification codes, the message
+/// Persistence for account self-service (docs/first-party-and-accounts.md): one-time verification codes, the message
 /// outbox, devices, and revoking a user's sessions. Implemented by ``SQLIdentityStore``
 /// (`SQLIdentityStore+Accounts.swift`, schema in ``AccountMigrations``).
 ///

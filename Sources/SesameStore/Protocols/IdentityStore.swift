@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// Everything the server persists, behind one interface (SPEC §2). Implemented once with SQLKit
+/// Everything the server persists, behind one interface. Implemented once with SQLKit
 /// (``SQLIdentityStore``), which serves SQLite (embedded default) and PostgreSQL alike: nothing
 /// above this protocol may assume a particular database.
 ///

@@ -1,5 +1,5 @@
-/// Whether a client's sign-ins ask for a second factor (SPEC §2 "MFA policy"; issue #5
-/// contract). Stored per client (``ClientRecord/mfaPolicy``), set with
+/// Whether a client's sign-ins ask for a second factor ("MFA policy"; docs/first-party-and-accounts.md
+///). Stored per client (``ClientRecord/mfaPolicy``), set with
 /// `sesame client add --mfa-policy` or the seed key `mfa_policy`.
 ///
 /// Whatever the policy, a request whose `acr_values` accept only `urn:sesame:acr:mfa` (or a

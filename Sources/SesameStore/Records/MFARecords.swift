@@ -5,7 +5,7 @@ import SesameProtocol
 // one-time codes are SHA-256 digests (``SecretDigest``), TOTP secrets are sealed with the data
 // directory's master key (AES-256-GCM, see ``KeyRing/sealSecret(_:context:)``).
 
-/// A user's second factor, confirmed or pending (issue #5 contract, MFA enrolment).
+/// A user's second factor, confirmed or pending (docs/first-party-and-accounts.md, MFA enrolment).
 public struct MFAEnrollmentRecord: Sendable, Equatable {
     public var userID: String
     public var method: MFAMethod

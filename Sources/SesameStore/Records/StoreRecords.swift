@@ -25,7 +25,7 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     public var idTokenLifetime: Int
     public var refreshTokenLifetime: Int
     public var createdAt: Date
-    /// Whether sign-ins ask for a second factor (issue #5).
+    /// Whether sign-ins ask for a second factor (docs/first-party-and-accounts.md).
     public var mfaPolicy: MFAPolicy
     /// A first-party client (an app of the operator itself) may use `/authorize-challenge`
     /// and the account APIs under `/api/`: draft-ietf-oauth-first-party-apps, Security

@@ -4,7 +4,7 @@ import Synchronization
 /// JSON column values already decoded, keyed by their text.
 ///
 /// Every token of a refresh-token family carries the same `authentication` JSON, and every
-/// rotation used to decode it again (about 1.5 % of the server's CPU under refresh load). The
+/// rotation used to decode it again (a visible share of the server's CPU under refresh load). The
 /// key is the stored text itself, so an entry can never be stale: a different value is a
 /// different key. At most ``capacity`` entries; when full, the cache starts over.
 final class DecodedJSONCache<Value: Decodable & Sendable>: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// The few places where databases differ, isolated (SPEC §2: nothing may assume SQLite).
+/// The few places where databases differ, isolated (nothing above the store may assume SQLite).
 ///
 /// - Column types: `DOUBLE PRECISION` for instants (epoch seconds, sub-second precision; REAL
 ///   affinity in SQLite, float8 in PostgreSQL) and `BOOLEAN` (numeric affinity in SQLite).

@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 import SesameProtocol
 
-// Account self-service (SPEC §1.8): verification codes, the message outbox and devices.
+// Account self-service (docs/first-party-and-accounts.md): verification codes, the message outbox and devices.
 // Codes use the same claim technique as `redeemAuthorizationCode(digest:now:)`: one
 // conditional UPDATE writes a random claim, and re-reading the row by primary key tells the
 // caller whether its own update took effect.

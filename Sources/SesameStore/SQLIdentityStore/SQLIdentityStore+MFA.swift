@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 import SesameProtocol
 
-// MFA enrolments, auth sessions and re-authentication markers (``MFAStore``, issue #5).
+// MFA enrolments, auth sessions and re-authentication markers (``MFAStore``, docs/first-party-and-accounts.md).
 // Attempt limits, TOTP replay protection and session consumption are single conditional
 // UPDATEs plus a primary-key read ("claim" technique, see `redeemAuthorizationCode`).
 extension SQLIdentityStore: MFAStore {

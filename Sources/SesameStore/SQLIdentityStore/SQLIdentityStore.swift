@@ -11,7 +11,7 @@ import Synchronization
 /// same queries serve SQLite (the embedded default, ``openSQLite(at:logger:)``) and PostgreSQL
 /// later (``init(database:logger:onClose:)``).
 ///
-/// Portability rules (SPEC §2, "nothing may assume SQLite"): queries use SQLKit builders only
+/// Portability rules ("nothing may assume SQLite"): queries use SQLKit builders only
 /// (hot-path ones serialized once by the database's dialect, ``StatementTemplate``);
 /// column types are `TEXT`, `BIGINT`, `DOUBLE PRECISION` (epoch seconds) and `BOOLEAN`;
 /// arrays and claims are JSON in `TEXT`. Dialect differences (opening, pragmas, constraint

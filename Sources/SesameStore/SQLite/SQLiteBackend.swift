@@ -5,7 +5,7 @@ import NIOPosix
 import SQLKit
 import SQLiteKit
 
-/// Everything SQLite-specific about opening the store (SPEC §2: one file under the data
+/// Everything SQLite-specific about opening the store (one file under the data
 /// directory). Owns the connection, its thread pool and event loop, and closes them together.
 ///
 /// One connection is shared by all requests: SQLiteNIO opens it in serialized mode

@@ -3,7 +3,7 @@ import Testing
 @testable import SesameServer
 
 /// The feature string tables served beside the main ones (``LogoutStrings``,
-/// ``AccountPageStrings``) meet the SPEC §1.11 rules of the main tables
+/// ``AccountPageStrings``) meet the rules of the main tables
 /// (``StringTableCompletenessTests``): every locale, the same keys as English, no empty or
 /// untranslated value, the same placeholders; and they are served without shadowing a key of
 /// the main tables or of each other.
@@ -13,7 +13,7 @@ struct FeatureStringTablesTests {
         "logout": LogoutStrings.tables, "account pages": AccountPageStrings.tables,
     ]
 
-    @Test("one table per SPEC §1.11 locale", arguments: features.keys.sorted())
+    @Test("one table per supported locale", arguments: features.keys.sorted())
     func locales(feature: String) throws {
         let tables = try #require(Self.features[feature])
         #expect(Set(tables.keys) == Set(SpecLocales.tags))

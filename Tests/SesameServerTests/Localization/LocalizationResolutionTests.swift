@@ -2,7 +2,7 @@ import SesameProtocol
 import Testing
 @testable import SesameServer
 
-/// Locale resolution (SPEC §1.11): `ui_locales` / `Accept-Language` → one of the 19 tables.
+/// Locale resolution: `ui_locales` / `Accept-Language` → one of the 19 tables.
 @Suite struct LocalizationResolutionTests {
     @Test("canonical maps Chinese and Norwegian")
     func canonicalMapsChineseAndNorwegian() {
@@ -37,7 +37,7 @@ import Testing
         #expect(localizer.resolvedLocale(for: ["xx"]) == "en")
     }
 
-    @Test("the default localizer serves every SPEC locale from its own table", arguments: SpecLocales.tags)
+    @Test("the default localizer serves every supported locale from its own table", arguments: SpecLocales.tags)
     func defaultLocalizerServesEveryLocale(tag: String) throws {
         let localizer = StringTableLocalizer()
         let table = try #require(StringTables.all[tag])

@@ -3,7 +3,7 @@ import SesameProtocol
 import Testing
 @testable import SesameServer
 
-/// `error_user_msg` over real HTTP (SPEC §1.11): a failing `/token` request answers in the
+/// `error_user_msg` over real HTTP (docs/errors.md): a failing `/token` request answers in the
 /// locale of `Accept-Language`, and `error_message_key` stays the stable key.
 @Suite("Localized error_user_msg over HTTP", .sharedTestServer)
 struct LocalizedErrorResponseTests {

@@ -3,7 +3,7 @@ import SesameProtocol
 import Testing
 @testable import SesameServer
 
-/// The hosted pages in the user's locale (SPEC §1.11): `<html lang>` is the resolved locale,
+/// The hosted pages in the user's locale: `<html lang>` is the resolved locale,
 /// `dir="rtl"` for Arabic, texts from that locale's table; `ui_locales` beats `Accept-Language`.
 @Suite("Localized hosted login page", .sharedTestServer)
 struct LocalizedLoginPageTests {

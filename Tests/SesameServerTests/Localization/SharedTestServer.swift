@@ -29,7 +29,7 @@ extension Trait where Self == SharedTestServer {
     static var sharedTestServer: Self { Self() }
 }
 
-/// The locales of SPEC §1.11, listed independently of ``StringTables/tags`` so a dropped
+/// The locales of listed independently of ``StringTables/tags`` so a dropped
 /// table fails the tests.
 enum SpecLocales {
     static let tags = [

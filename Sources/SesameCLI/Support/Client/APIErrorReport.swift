@@ -2,7 +2,7 @@ import Foundation
 import Sesame
 import SesameProtocol
 
-/// Turns a provider rejection with field errors (`error_details`, SPEC §1.11) into one CLI
+/// Turns a provider rejection with field errors (`error_details`, docs/errors.md) into one CLI
 /// error line naming each field, e.g. `error: birthdate: This value is not in the expected
 /// format.`; other errors pass through unchanged.
 enum APIErrorReport {

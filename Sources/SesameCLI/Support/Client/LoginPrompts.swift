@@ -49,7 +49,7 @@ enum LoginPrompts {
     }
 }
 
-/// Drives an MFA continuation from the terminal (SPEC §1.2): lists the methods, lets the user
+/// Drives an MFA continuation from the terminal (docs/first-party-and-accounts.md): lists the methods, lets the user
 /// choose one (or takes `--mfa-method`), starts it and asks for the code, again after a wrong
 /// code while attempts remain.
 enum MFAPrompt {

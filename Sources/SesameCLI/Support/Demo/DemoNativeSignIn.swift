@@ -4,7 +4,7 @@ import Sesame
 import SesameProtocol
 import SesameServer
 
-/// The demo's native sign-in step (SPEC §1.2): a first-party app with its own login form signs
+/// The demo's native sign-in step (docs/first-party-and-accounts.md): a first-party app with its own login form signs
 /// in with username + password through the authorization challenge endpoint
 /// (draft-ietf-oauth-first-party-apps), and the provider asks for an emailed code first.
 extension DemoWalkthrough {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The demo's "person": signs in on Sesame's hosted login page over real HTTP, printing each
-/// hop (SPEC §3). It is the handler of a `HeadlessBrowserAgent`: it gets the authorization URL
+/// hop. It is the handler of a `HeadlessBrowserAgent`: it gets the authorization URL
 /// and returns the redirect back to the app **without following it**.
 ///
 /// Never prints the password, the code or `state`: only field names and redacted values.

@@ -13,8 +13,7 @@ import Foundation
 /// on that core: an inter-processor interrupt and two context switches per wake-up, several
 /// times per request. `SCHED_BATCH` is the policy sched(7) names for this: a woken thread waits
 /// for the running one's time slice instead of preempting it, so each thread runs longer and
-/// handles more work per turn. On the 2-core benchmark it raised refresh throughput from 74 %
-/// to 80 % of the signing bound and lowered p99 from 38 to 32 ms (README, Benchmarks). CPU
+/// handles more work per turn (measured in docs/benchmarks.md). CPU
 /// shares (nice values) are unchanged, and any idle core still runs a woken thread at once.
 enum ThreadScheduling: String, CaseIterable, ExpressibleByArgument {
     /// `SCHED_BATCH` for every thread that has the default `SCHED_OTHER` (the default on Linux).

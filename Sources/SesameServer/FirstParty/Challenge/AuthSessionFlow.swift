@@ -5,7 +5,7 @@ import SesameProtocol
 /// the hosted login page: creating the `auth_session` (draft-ietf-oauth-first-party-apps
 /// §5.2.2), choosing a method (sending an email/SMS code), and verifying the answer.
 ///
-/// Rules (issue #5 contract): the `auth_session` is 256 random bits, stored only as a digest,
+/// Rules (docs/first-party-and-accounts.md): the `auth_session` is 256 random bits, stored only as a digest,
 /// bound to client, user, PKCE challenge and scope; it lives 5 minutes, extended when a code is
 /// sent so that an expired code can be replaced (never beyond 15 minutes in all); codes live 5
 /// minutes; 5 wrong answers end it; it is deleted when a code is issued.

@@ -3,8 +3,8 @@ import Hummingbird
 import SesameProtocol
 
 /// The authorization challenge endpoint of OAuth 2.0 for First-Party Applications
-/// (draft-ietf-oauth-first-party-apps §5), `POST /authorize-challenge`, form-encoded (SPEC §1.2;
-/// issue #5 contract). Never the password grant (RFC 9700 §2.4): the password buys an
+/// (draft-ietf-oauth-first-party-apps §5), `POST /authorize-challenge`, form-encoded (docs/first-party-and-accounts.md;
+/// docs/first-party-and-accounts.md). Never the password grant (RFC 9700 §2.4): the password buys an
 /// authorization code, redeemed at `/token` with the PKCE verifier.
 ///
 /// One request is one of:
@@ -24,7 +24,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
         let form = try await FormRequest.body(of: request, context: context)
         let uiLocales = form[AuthorizationChallengeParameter.uiLocales]
         do {
-            // Passwords and codes never travel in a URL (SPEC §1.4, security rules).
+            // Passwords and codes never travel in a URL (security rules).
             if request.uri.query?.isEmpty == false {
                 throw EndpointFailure(.invalidRequest, "Send the parameters in the form body, not the URL.")
             }

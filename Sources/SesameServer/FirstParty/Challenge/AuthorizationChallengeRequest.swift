@@ -3,7 +3,7 @@ import Hummingbird
 import SesameProtocol
 
 /// The validated parameters that start a first-party sign-in or a step-up at
-/// `POST /authorize-challenge` (draft-ietf-oauth-first-party-apps §5.1; issue #5 contract),
+/// `POST /authorize-challenge` (draft-ietf-oauth-first-party-apps §5.1; docs/first-party-and-accounts.md),
 /// checked in the order of the authorization endpoint: client, grant, PKCE, scope.
 struct AuthorizationChallengeRequest: Sendable {
     var client: ClientRecord

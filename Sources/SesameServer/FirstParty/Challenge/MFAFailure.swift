@@ -1,7 +1,7 @@
 import SesameProtocol
 
 /// Why a second-factor step failed. The authorization challenge endpoint turns it into an
-/// ``EndpointFailure`` (issue #5 error codes 2003–2008); the hosted login page shows the same
+/// ``EndpointFailure`` (error codes 2003–2008); the hosted login page shows the same
 /// message key on its MFA step.
 enum MFAFailure: Error, Sendable, Equatable {
     /// 2007: the `auth_session` is unknown, expired, used, or belongs to another client.

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// Step-up of an existing session (SPEC §1.2; issue #5 contract): the app presents its
+/// Step-up of an existing session (docs/first-party-and-accounts.md): the app presents its
 /// current access token (`Authorization: Bearer`, RFC 6750 §2.1) with `client_id`,
 /// `acr_values=urn:sesame:acr:mfa` and fresh PKCE parameters, and gets an MFA continuation.
 /// The code that completes it carries `acr` `urn:sesame:acr:mfa` and `amr` with `mfa`.

@@ -1,7 +1,7 @@
 import Foundation
 import SesameProtocol
 
-/// Confirms a pending TOTP or SMS enrolment with a code (issue #5 contract): the same limits as
+/// Confirms a pending TOTP or SMS enrolment with a code (docs/first-party-and-accounts.md): the same limits as
 /// sign-in codes, with the pending enrolment discarded after 5 wrong codes (start again).
 struct EnrollmentConfirmation: Sendable {
     let services: ServerServices

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// MFA enrolment (issue #5 contract; bearer access token, RFC 6750 §2.1):
+/// MFA enrolment (docs/first-party-and-accounts.md; bearer access token, RFC 6750 §2.1):
 /// `GET /api/mfa`, `POST /api/mfa/email`, `DELETE /api/mfa/{method}`. TOTP and SMS enrolment,
 /// which need a confirmation code, are in ``TOTPEnrollmentEndpoint`` and
 /// ``SMSEnrollmentEndpoint``.

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// SMS enrolment (issue #5 contract): `POST /api/mfa/sms` `{"phone_number": "+4712345678"}`
+/// SMS enrolment (docs/first-party-and-accounts.md): `POST /api/mfa/sms` `{"phone_number": "+4712345678"}`
 /// (E.164) sends a code by SMS and answers 202 with the pending enrolment
 /// (`confirmed: false`); `POST /api/mfa/sms/confirm` `{"code"}` confirms the number, which
 /// also becomes the profile's verified `phone_number` (OIDC Core §5.1), see

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// TOTP enrolment (RFC 6238; issue #5 contract): `POST /api/mfa/totp` issues a secret and its
+/// TOTP enrolment (RFC 6238; docs/first-party-and-accounts.md): `POST /api/mfa/totp` issues a secret and its
 /// `otpauth://` URI (Key Uri Format used by authenticator apps: issuer label, account name,
 /// SHA1, 6 digits, 30 s); `POST /api/mfa/totp/confirm` `{"code"}` confirms it with a first code.
 ///

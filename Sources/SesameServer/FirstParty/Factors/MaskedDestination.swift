@@ -1,5 +1,5 @@
 /// Where a code went, masked for display in `error_description`, on the MFA page and in
-/// ``SesameProtocol/MFAEnrollmentStatus/destination`` (issue #5 contract): enough for the user
+/// ``SesameProtocol/MFAEnrollmentStatus/destination`` (docs/first-party-and-accounts.md): enough for the user
 /// to recognise their own address, too little to learn someone else's.
 enum MaskedDestination {
     /// `alice@example.com` → `a***@example.com`.

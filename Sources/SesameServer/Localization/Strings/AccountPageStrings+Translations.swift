@@ -1,4 +1,4 @@
-/// The ``AccountPageStrings`` tables of the locales after `it` in SPEC §1.11 order, kept apart
+/// The ``AccountPageStrings`` tables of the locales after `it` in order, kept apart
 /// only to keep each file short. Keyed exactly like ``AccountPageStrings/english``, with the same
 /// `{email}` placeholders.
 extension AccountPageStrings {

@@ -1,6 +1,6 @@
 /// The strings of the hosted account pages (``SignUpPage``, ``EmailVerificationPage``,
 /// ``PasswordResetPage``): their field labels and hints, notices, buttons and the form-wide error
-/// line, in every SPEC §1.11 locale. The page titles `signup.title` and `password_reset.title`
+/// line, in every locale. The page titles `signup.title` and `password_reset.title`
 /// stay in the main tables, which the login page shares.
 ///
 /// Kept in their own table, keyed like ``StringTables/all`` and with keys none of those tables

@@ -1,4 +1,4 @@
-/// Arabic (`ar`) user-facing strings (SPEC §1.11): Modern Standard Arabic, polite register (يُرجى +
+/// Arabic (`ar`) user-facing strings: Modern Standard Arabic, polite register (يُرجى +
 /// verbal noun, avoiding gendered imperatives); right-to-left. Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum ArabicStrings {

@@ -1,4 +1,4 @@
-/// Danish (`da`) user-facing strings (SPEC §1.11): standard modern register (du); the formal De is
+/// Danish (`da`) user-facing strings: standard modern register (du); the formal De is
 /// not used in current Danish UI text. Keyed exactly like ``EnglishStrings/table``, with the same
 /// placeholders.
 enum DanishStrings {

@@ -1,4 +1,4 @@
-/// Dutch (`nl`) user-facing strings (SPEC §1.11): formal register (u). Keyed exactly like
+/// Dutch (`nl`) user-facing strings: formal register (u). Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum DutchStrings {
     static let table: [String: String] = [

@@ -1,6 +1,6 @@
 import SesameProtocol
 
-/// The English string table (SPEC §1.11): page texts, email/SMS messages, MFA texts, field
+/// The English string table: page texts, email/SMS messages, MFA texts, field
 /// errors and one `error_user_msg` per ``APIErrorCode``. It defines the key set: every table in
 /// ``StringTables/all`` has exactly these keys and the same placeholders (`%@`, `{code}`, …).
 public enum EnglishStrings {

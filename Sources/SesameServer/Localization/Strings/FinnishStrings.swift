@@ -1,4 +1,4 @@
-/// Finnish (`fi`) user-facing strings (SPEC §1.11): standard modern UI register (singular
+/// Finnish (`fi`) user-facing strings: standard modern UI register (singular
 /// imperative and passive), as used in Finnish software. Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum FinnishStrings {

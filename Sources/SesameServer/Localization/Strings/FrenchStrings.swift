@@ -1,4 +1,4 @@
-/// French (`fr`) user-facing strings (SPEC §1.11): formal register (vous). Keyed exactly like
+/// French (`fr`) user-facing strings: formal register (vous). Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum FrenchStrings {
     static let table: [String: String] = [

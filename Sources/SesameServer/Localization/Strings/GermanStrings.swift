@@ -1,4 +1,4 @@
-/// German (`de`) user-facing strings (SPEC §1.11): formal register (Sie). Keyed exactly like
+/// German (`de`) user-facing strings: formal register (Sie). Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum GermanStrings {
     static let table: [String: String] = [

@@ -1,4 +1,4 @@
-/// Hungarian (`hu`) user-facing strings (SPEC §1.11): formal register (Ön). Keyed exactly like
+/// Hungarian (`hu`) user-facing strings: formal register (Ön). Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum HungarianStrings {
     static let table: [String: String] = [

@@ -1,4 +1,4 @@
-/// Italian (`it`) user-facing strings (SPEC §1.11): formal register (Lei). Keyed exactly like
+/// Italian (`it`) user-facing strings: formal register (Lei). Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum ItalianStrings {
     static let table: [String: String] = [

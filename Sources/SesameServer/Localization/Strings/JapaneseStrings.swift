@@ -1,4 +1,4 @@
-/// Japanese (`ja`) user-facing strings (SPEC §1.11): polite register (です/ます). Keyed exactly like
+/// Japanese (`ja`) user-facing strings: polite register (です/ます). Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum JapaneseStrings {
     static let table: [String: String] = [

@@ -1,4 +1,4 @@
-/// Korean (`ko`) user-facing strings (SPEC §1.11): polite formal register (합니다/하세요). Keyed exactly
+/// Korean (`ko`) user-facing strings: polite formal register (합니다/하세요). Keyed exactly
 /// like ``EnglishStrings/table``, with the same placeholders.
 enum KoreanStrings {
     static let table: [String: String] = [

@@ -1,6 +1,6 @@
 /// The strings of the RP-Initiated Logout pages (``EndSessionEndpoint``): the confirmation asked
 /// without a valid `id_token_hint` (RP-Initiated Logout 1.0 §2) and the refusal of a
-/// `post_logout_redirect_uri` that cannot be honoured (§3), in every SPEC §1.11 locale.
+/// `post_logout_redirect_uri` that cannot be honoured (§3), in every locale.
 ///
 /// Kept in their own table, keyed like ``StringTables/all`` and with keys none of those tables
 /// use, so that they ship translated without touching the main tables; ``StringTables/served``

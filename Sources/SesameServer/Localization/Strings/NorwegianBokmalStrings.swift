@@ -1,4 +1,4 @@
-/// Norwegian Bokmål (`nb`) user-facing strings (SPEC §1.11): standard modern register (du); also
+/// Norwegian Bokmål (`nb`) user-facing strings: standard modern register (du); also
 /// served for no and nn. Keyed exactly like ``EnglishStrings/table``, with the same placeholders.
 enum NorwegianBokmalStrings {
     static let table: [String: String] = [

@@ -1,4 +1,4 @@
-/// Portuguese (`pt`) user-facing strings (SPEC §1.11): Brazilian Portuguese, polite register; also
+/// Portuguese (`pt`) user-facing strings: Brazilian Portuguese, polite register; also
 /// served for pt-PT. Keyed exactly like ``EnglishStrings/table``, with the same placeholders.
 enum PortugueseStrings {
     static let table: [String: String] = [

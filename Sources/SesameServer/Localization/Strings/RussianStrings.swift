@@ -1,4 +1,4 @@
-/// Russian (`ru`) user-facing strings (SPEC §1.11): formal register (вы). Keyed exactly like
+/// Russian (`ru`) user-facing strings: formal register (вы). Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum RussianStrings {
     static let table: [String: String] = [

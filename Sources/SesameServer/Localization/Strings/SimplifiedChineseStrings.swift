@@ -1,4 +1,4 @@
-/// Simplified Chinese (`zh-Hans`) user-facing strings (SPEC §1.11): polite register (您); also
+/// Simplified Chinese (`zh-Hans`) user-facing strings: polite register (您); also
 /// served for zh, zh-CN, zh-SG. Keyed exactly like ``EnglishStrings/table``, with the same
 /// placeholders.
 enum SimplifiedChineseStrings {

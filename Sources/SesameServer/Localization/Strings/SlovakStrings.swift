@@ -1,4 +1,4 @@
-/// Slovak (`sk`) user-facing strings (SPEC §1.11): formal register (vy). Keyed exactly like
+/// Slovak (`sk`) user-facing strings: formal register (vy). Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum SlovakStrings {
     static let table: [String: String] = [

@@ -1,4 +1,4 @@
-/// Spanish (`es`) user-facing strings (SPEC §1.11): formal register (usted). Keyed exactly like
+/// Spanish (`es`) user-facing strings: formal register (usted). Keyed exactly like
 /// ``EnglishStrings/table``, with the same placeholders.
 enum SpanishStrings {
     static let table: [String: String] = [

@@ -1,11 +1,11 @@
-/// Every shipped string table, keyed by the BCP 47 tag it is served for (SPEC §1.11).
+/// Every shipped string table, keyed by the BCP 47 tag it is served for.
 ///
 /// ``StringTableLocalizer``'s default uses these; `discovery` advertises ``tags`` as
 /// `ui_locales_supported`. Regional and script variants reach a table through
 /// ``LocalePreference/canonical(_:)`` (zh-CN, zh-SG → `zh-Hans`; zh-TW, zh-HK, zh-MO → `zh-Hant`;
 /// no, nn → `nb`) or the language fallback (pt-BR → `pt`, de-AT → `de`).
 public enum StringTables {
-    /// The supported locale tags, in the order SPEC §1.11 lists them.
+    /// The supported locale tags, in the order the locale list names them.
     public static let tags: [String] = [
         "ar", "da", "de", "en", "es", "fi", "fr", "hu", "it", "ja", "ko", "nb", "nl", "pt", "ru", "sk",
         "sv", "zh-Hans", "zh-Hant",

@@ -1,4 +1,4 @@
-/// Swedish (`sv`) user-facing strings (SPEC §1.11): standard modern register (du); the formal ni is
+/// Swedish (`sv`) user-facing strings: standard modern register (du); the formal ni is
 /// not used in current Swedish UI text. Keyed exactly like ``EnglishStrings/table``, with the same
 /// placeholders.
 enum SwedishStrings {

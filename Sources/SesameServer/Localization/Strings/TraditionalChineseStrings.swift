@@ -1,4 +1,4 @@
-/// Traditional Chinese (`zh-Hant`) user-facing strings (SPEC §1.11): Taiwan usage, polite register
+/// Traditional Chinese (`zh-Hant`) user-facing strings: Taiwan usage, polite register
 /// (您); also served for zh-TW, zh-HK, zh-MO. Keyed exactly like ``EnglishStrings/table``, with the
 /// same placeholders.
 enum TraditionalChineseStrings {

@@ -1,4 +1,4 @@
-/// The hosted login form (SPEC §1.1). Works without JavaScript. The validated authorization
+/// The hosted login form. Works without JavaScript. The validated authorization
 /// request travels in hidden fields and is validated again on POST, so no form state lives in
 /// server memory; `csrf_token` is the double-submit value of the `sesame_csrf` cookie.
 enum LoginTemplate {

@@ -1,7 +1,7 @@
 import Hummingbird
 import SesameProtocol
 
-/// The hosted login page's second step (SPEC §1.2; issue #5): choose how to verify, then enter
+/// The hosted login page's second step (docs/first-party-and-accounts.md): choose how to verify, then enter
 /// the code. Like ``LoginTemplate`` it works without JavaScript, posts to `/login` with the
 /// double-submit CSRF token and carries the authorization request in hidden fields, plus the
 /// `auth_session` of the pending sign-in. Each method is a submit button named `mfa_method`.

@@ -1,7 +1,7 @@
 /// The shared HTML shell of every page: inline CSS only (CSP `style-src 'self' 'unsafe-inline'`),
 /// no scripts, no external resources (RFC 9700 §4.2.4). Mustache `{{ }}` escapes HTML.
 /// `lang` is the resolved locale and `dir` its writing direction (`rtl` for Arabic; `ltr` when a
-/// page does not set it), SPEC §1.11.
+/// page does not set it),.
 enum PageLayout {
     static func wrap(_ body: String) -> String {
         """
