@@ -106,6 +106,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
             ],
+            // One string file per locale (Localization/Strings/<tag>.json), read through Bundle.module.
+            resources: [.copy("Localization/Strings")],
             swiftSettings: strict
         ),
         // The `sesame` command-line tool.
@@ -136,9 +138,9 @@ let package = Package(
         // Test support: the repository's fixtures (Tests/Fixtures) and the Wycheproof model,
         // shared by the test targets.
         .target(
-            name: "TestFixtures",
+            name: "TestSupport",
             dependencies: ["SesameProtocol"],
-            path: "Tests/Support/TestFixtures",
+            path: "Tests/Support/TestSupport",
             swiftSettings: strict
         ),
         // Test support: a real SQLite store in a throw-away directory, sample records and a
@@ -146,17 +148,28 @@ let package = Package(
         .target(
             name: "StoreTesting",
             dependencies: [
-                "SesameProtocol", "SesameStore",
+                "SesameProtocol", "SesameStore", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support/StoreTesting",
             swiftSettings: strict
         ),
-        .testTarget(name: "SesameProtocolTests", dependencies: ["SesameProtocol", "TestFixtures"], swiftSettings: strict),
+        // Test support: the real server in process with the fixture clients and users, a
+        // test HTTP client, the hosted-form reader and JWT decoding (as HummingbirdTesting).
+        .target(
+            name: "SesameTesting",
+            dependencies: [
+                "SesameProtocol", "SesameServer", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support/SesameTesting",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "SesameProtocolTests", dependencies: ["SesameProtocol", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SesameTests",
             dependencies: [
-                "Sesame", "CredentialStoreCrashWriter", "ChildProcess", "TestFixtures",
+                "Sesame", "CredentialStoreCrashWriter", "ChildProcess", "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -165,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "SesameStoreTests",
             dependencies: [
-                "SesameStore", "StoreTesting",
+                "SesameStore", "StoreTesting", "TestSupport",
                 .product(name: "SQLKit", package: "sql-kit"),
             ],
             swiftSettings: strict
@@ -173,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "SesameServerTests",
             dependencies: [
-                "SesameServer", "SesameStore", "StoreTesting", "ChildProcess", "TestFixtures",
+                "SesameServer", "SesameStore", "StoreTesting", "SesameTesting", "ChildProcess", "TestSupport",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -182,9 +195,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "SesameIntegrationTests",
-            dependencies: ["Sesame", "SesameLoopback", "SesameServer", "HeadlessChromium"],
+            dependencies: ["Sesame", "SesameLoopback", "SesameServer", "HeadlessChromium", "SesameTesting", "TestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "SesameCLITests", dependencies: ["SesameCLI", "ChildProcess"], swiftSettings: strict),
+        .testTarget(
+            name: "SesameCLITests", dependencies: ["SesameCLI", "ChildProcess", "SesameTesting", "TestSupport"],
+            swiftSettings: strict),
     ]
 )

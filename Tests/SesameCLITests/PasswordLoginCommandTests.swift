@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameTesting
 import Testing
 
 /// `sesame login --password` (native first-party sign-in with MFA), `sesame signup` and
@@ -109,7 +110,7 @@ struct PasswordLoginCommandTests {
             try #require(token.status == 0, "\(token)")
             let tokenJSON = try JSONSerialization.jsonObject(with: Data(token.stdout.utf8)) as? [String: Any]
             let access = try #require(tokenJSON?["access_token"] as? String)
-            #expect(try payload(of: access)["acr"] as? String == "urn:sesame:acr:mfa")
+            #expect(JWTParts.payload(access)["acr"] as? String == "urn:sesame:acr:mfa")
         }
     }
 
@@ -242,14 +243,6 @@ struct PasswordLoginCommandTests {
                 | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])) % 1_000_000
         let text = String(value)
         return String(repeating: "0", count: 6 - text.count) + text
-    }
-
-    func payload(of jwt: String) throws -> [String: Any] {
-        var part = String(jwt.split(separator: ".")[1]).replacingOccurrences(of: "-", with: "+")
-            .replacingOccurrences(of: "_", with: "/")
-        while part.count % 4 != 0 { part += "=" }
-        let data = try #require(Data(base64Encoded: part))
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import Sesame
 import SesameProtocol
 import SesameServer
@@ -138,7 +139,7 @@ struct NativeSignInTests {
             let claims = try await client.idTokenClaims()
             #expect(claims.acr == AuthenticationContextClass.multiFactor)
             #expect(claims.amr == ["pwd", "otp", "mfa"])
-            let access = try jwtPayload(try await client.validAccessToken())
+            let access = JWTParts.payload(try await client.validAccessToken())
             #expect(access["acr"] as? String == AuthenticationContextClass.multiFactor)
         }
     }
@@ -246,7 +247,7 @@ struct NativeSignInTests {
             let client = server.sdk()
             let account = try await passwordLogin(client, user)
             let before = try await client.validAccessToken()
-            #expect(try jwtPayload(before)["acr"] as? String == AuthenticationContextClass.password)
+            #expect(JWTParts.payload(before)["acr"] as? String == AuthenticationContextClass.password)
             try await client.enableEmailMFA()
 
             let challenge = try await client.stepUp()
@@ -257,7 +258,7 @@ struct NativeSignInTests {
             #expect(await client.accounts().map(\.id) == [account.id])
             let after = try await client.validAccessToken()
             #expect(after != before)
-            #expect(try jwtPayload(after)["acr"] as? String == AuthenticationContextClass.multiFactor)
+            #expect(JWTParts.payload(after)["acr"] as? String == AuthenticationContextClass.multiFactor)
             #expect(try await client.idTokenClaims().acr == AuthenticationContextClass.multiFactor)
             // The replaced session keeps working: refresh and userinfo.
             _ = try await client.validAccessToken(forceRefresh: true)
@@ -302,7 +303,7 @@ struct NativeSignInTests {
             #expect(expiresAt <= started.addingTimeInterval(310))
             let authTime = try #require(grant.idTokenClaims.authTime)
             #expect(authTime >= started.addingTimeInterval(-2))
-            #expect(try jwtPayload(grant.accessToken)["sub"] as? String == user.sub)
+            #expect(JWTParts.payload(grant.accessToken)["sub"] as? String == user.sub)
             // Not stored: the session's token is unchanged.
             #expect(try await client.validAccessToken() == sessionToken)
             #expect(grant.accessToken != sessionToken)

@@ -1,3 +1,4 @@
+import TestSupport
 import Crypto
 import Foundation
 import Logging
@@ -86,7 +87,7 @@ struct SDKAgainstServerTests {
 
     func thousandConcurrentCallersCauseOneRefresh() async throws {
         try await withServer { server in
-            let clock = TestClock(Date())
+            let clock = ManualClock(Date())
             let transport = ObservingTransport()
             let client = client(server, transport: transport, clock: clock)
             _ = try await client.signIn(with: server.agent())
@@ -110,7 +111,7 @@ struct SDKAgainstServerTests {
 
     func refreshRacingLogoutIsDiscarded() async throws {
         try await withServer { server in
-            let clock = TestClock(Date())
+            let clock = ManualClock(Date())
             let gate = Gate()
             let transport = ObservingTransport(refreshGate: gate)
             let store = InMemoryCredentialStore()

@@ -1,5 +1,5 @@
 import Foundation
-import TestFixtures
+import TestSupport
 import SesameProtocol
 import Testing
 

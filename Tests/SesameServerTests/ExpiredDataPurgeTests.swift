@@ -1,3 +1,5 @@
+import SesameTesting
+import TestSupport
 import Foundation
 import Logging
 import SesameProtocol

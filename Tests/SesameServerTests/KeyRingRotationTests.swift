@@ -70,7 +70,7 @@ struct KeyRingRotationTests {
             let oldRS = try #require(try await server.keys().first { $0.algorithm == "RS256" }).kid
             let cli = KeyRing(
                 store: store, masterKey: try await sandbox.dataDirectory.masterKey(), logger: StoreSamples.logger,
-                now: { clock.now })
+                now: { clock.now() })
             let created = try await cli.rotate(overlap: 600)
             let newRS = try #require(created.first { $0.algorithm == "RS256" }).kid
             let newES = try #require(created.first { $0.algorithm == "ES256" }).kid
@@ -87,7 +87,7 @@ struct KeyRingRotationTests {
             // loaded yet, by reloading on the unknown kid.
             let other = KeyRing(
                 store: store, masterKey: try await sandbox.dataDirectory.masterKey(), logger: StoreSamples.logger,
-                now: { clock.now })
+                now: { clock.now() })
             try await other.ensureKeys()
             let rotatedAgain = try await cli.rotate(overlap: 600)
             let newest = try #require(rotatedAgain.first { $0.algorithm == "ES256" }).kid

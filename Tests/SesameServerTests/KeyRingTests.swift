@@ -1,3 +1,4 @@
+import TestSupport
 import Crypto
 import Foundation
 import JWTKit
@@ -30,13 +31,13 @@ func joseHeader(_ token: String) throws -> [String: String] {
 
 /// Runs `body` with a key ring over a fresh store whose clock the test controls.
 func withKeyRing<T>(
-    _ body: (KeyRing, SQLIdentityStore, SandboxClock, StoreSandbox) async throws -> T
+    _ body: (KeyRing, SQLIdentityStore, ManualClock, StoreSandbox) async throws -> T
 ) async throws -> T {
     try await withSandboxStore { store, sandbox in
-        let clock = SandboxClock()
+        let clock = ManualClock(Date())
         let ring = KeyRing(
             store: store, masterKey: try await sandbox.dataDirectory.masterKey(), logger: StoreSamples.logger,
-            now: { clock.now })
+            now: { clock.now() })
         return try await body(ring, store, clock, sandbox)
     }
 }

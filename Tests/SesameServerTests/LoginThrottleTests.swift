@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import NIOCore
 import Testing
@@ -8,13 +9,13 @@ import Testing
 /// address keys. The endpoints are tested in `FirstParty/PasswordThrottleTests.swift`.
 @Suite("Login throttle: policy and state")
 struct LoginThrottleTests {
-    let clock = TestClock()
+    let clock = ManualClock()
 
     init() { clock.freeze() }
 
     func throttle(_ policy: LoginThrottlePolicy = LoginThrottlePolicy()) -> LoginThrottle {
         let clock = clock
-        return LoginThrottle(policy: policy, now: { clock.now })
+        return LoginThrottle(policy: policy, now: { clock.now() })
     }
 
     /// Admits and fails one attempt; the attempt must be admitted.

@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing
@@ -5,7 +6,7 @@ import Testing
 
 @Suite("RP-initiated logout")
 struct LogoutTests {
-    static let english = LogoutStrings.tables["en"] ?? [:]
+    static let english = StringTables.all["en"] ?? [:]
     /// `Fixtures.nativePostLogout` as a CSP scheme-source.
     static let postLogoutSource = "com.example.app:"
 
@@ -76,7 +77,7 @@ struct LogoutTests {
                 #expect(response.location == nil)
                 #expect(response.setCookies.allSatisfy { !$0.hasPrefix("sesame_session=") })
                 #expect(response.text.contains(try #require(Self.english["logout.redirect_unregistered"]).htmlEscaped))
-                #expect(!response.text.contains(try #require(EnglishStrings.table["signed_out.title"])))
+                #expect(!response.text.contains(try #require(StringTables.english["signed_out.title"])))
                 #expect(response.header("X-Frame-Options") == "DENY")
                 #expect(response.header("Content-Security-Policy") == ContentSecurityPolicy.strict.headerValue)
                 #expect(try await Self.sessionAlive(browser), "session ended for \(query)")
@@ -146,7 +147,7 @@ struct LogoutTests {
             _ = try await OAuthFlow(browser: browser).signIn(.init())
             let viaGet = try await browser.get("/logout")
             #expect(viaGet.status == 200)
-            #expect(!viaGet.text.contains(try #require(EnglishStrings.table["signed_out.title"])))
+            #expect(!viaGet.text.contains(try #require(StringTables.english["signed_out.title"])))
             let page = try await browser.postForm("/logout", [:])
             #expect(page.status == 200)
             #expect(page.text.contains(try #require(Self.english["logout.confirm.submit"])))
@@ -195,7 +196,7 @@ struct LogoutTests {
             let page = try await browser.get("/logout", query: ["ui_locales": "de"])
             #expect(page.status == 200)
             #expect(page.text.contains(#"lang="de""#))
-            #expect(page.text.contains(try #require(LogoutStrings.tables["de"]?["logout.confirm.submit"])))
+            #expect(page.text.contains(try #require(StringTables.all["de"]?["logout.confirm.submit"])))
             #expect(HTMLForm(html: page.text).fields["ui_locales"] == "de")
             let arabic = try await browser.get("/logout", query: ["ui_locales": "ar"])
             #expect(arabic.text.contains(#"dir="rtl""#))

@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Logging
 import SesameProtocol
@@ -12,7 +13,7 @@ import Testing
 
 @Suite("Authenticated HTTP, userinfo, logout")
 struct AuthenticatedHTTPTests {
-    let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_750_000_000))
 
     @Test("bearer token is added for allowed origins")
 

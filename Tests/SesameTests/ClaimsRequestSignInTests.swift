@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import SesameProtocol
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// `extraParameters`, and its `id_token` constraints checked on the returned ID token.
 @Suite("Browser sign-in with a claims request")
 struct ClaimsRequestSignInTests {
-    let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_750_000_000))
     let mfa = ClaimsRequest(
         userinfo: ["email": IndividualClaimRequest()],
         idToken: ["acr": IndividualClaimRequest(essential: true, values: [.string("urn:sesame:acr:mfa")])])

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 
@@ -110,7 +111,7 @@ struct ConfigurationTests {
         let local = Date(timeIntervalSince1970: 784_111_777 - 120)
         offset.learn(dateHeader: "Sun, 06 Nov 1994 08:49:37 GMT", localNow: local)
         #expect(offset.seconds == 120)
-        let clock = TestClock(local)
+        let clock = ManualClock(local)
         #expect(offset.serverNow(clock) == Date(timeIntervalSince1970: 784_111_777))
     }
 }

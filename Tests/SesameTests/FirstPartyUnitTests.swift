@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Logging
 import SesameProtocol
@@ -14,7 +15,7 @@ import Testing
 /// stored. The flows themselves are tested against the real server (SesameIntegrationTests).
 @Suite("First-party sign-in and account API: pure parts")
 struct FirstPartyUnitTests {
-    let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_750_000_000))
 
     private func json(_ object: [String: Any]) throws -> Data {
         try JSONSerialization.data(withJSONObject: object)

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Logging
 import SesameProtocol
@@ -7,7 +8,7 @@ import Testing
 
 @Suite("Sessions and refresh")
 struct SessionTests {
-    let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_750_000_000))
 
     func signedIn(_ provider: FakeProvider, store: any CredentialStore = InMemoryCredentialStore())
         async throws -> (SesameClient, Account)
@@ -233,7 +234,7 @@ struct RemovalFailingStore: CredentialStore {
 struct SessionStoreFailureTests {
     @Test("a logout whose record cannot be removed still signs out, and the log says what failed")
     func failedRemovalIsLogged() async throws {
-        let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_750_000_000))
         let capture = LogCapture()
         let logger = Logger(label: "sesame-test") { _ in CapturingLogHandler(capture: capture) }
         let provider = FakeProvider(clock: clock)
@@ -248,7 +249,7 @@ struct SessionStoreFailureTests {
 extension SessionStoreFailureTests {
     @Test("an undecodable record that cannot be removed is reported and logged, and the client starts empty")
     func undecodableRecordRemovalIsLogged() async throws {
-        let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_750_000_000))
         let capture = LogCapture()
         let logger = Logger(label: "sesame-test") { _ in CapturingLogHandler(capture: capture) }
         let store = RemovalFailingStore()

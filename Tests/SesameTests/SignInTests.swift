@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import SesameProtocol
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 @Suite("Browser sign-in")
 struct SignInTests {
-    let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
+    let clock = ManualClock(Date(timeIntervalSince1970: 1_750_000_000))
 
     @Test("sign in stores account and emits event")
 

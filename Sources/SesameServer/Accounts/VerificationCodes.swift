@@ -47,8 +47,7 @@ struct VerificationCodes: Sendable {
         let message = OutboundMessage(
             channel: .email, to: address,
             subject: services.localizer.string(key + ".subject", locales: locales),
-            body: services.localizer.string(key + ".body", locales: locales)
-                .replacingOccurrences(of: "{code}", with: code),
+            body: services.localizer.string(key + ".body", locales: locales, arguments: ["code": code]),
             purpose: purpose.rawValue, createdAt: now)
         do {
             try await services.messageSender.send(message)

@@ -7,11 +7,7 @@ extension Localizer {
     func fieldError(
         field: String, code: String, locales: [String], arguments: [String: String] = [:]
     ) -> FieldError {
-        var message = string("field." + code, locales: locales)
-        for (name, value) in arguments {
-            message = message.replacingOccurrences(of: "{\(name)}", with: value)
-        }
-        return FieldError(field: field, message: message, code: code)
+        FieldError(field: field, message: string("field." + code, locales: locales, arguments: arguments), code: code)
     }
 
     /// `errors` with their messages localized by code (their English text is replaced).

@@ -39,7 +39,7 @@ struct PageRenderer: Sendable {
     func login(_ form: LoginForm, locales: [String], status: HTTPResponse.Status = .ok) -> Response {
         let t = { (key: String) in localizer.string(key, locales: locales) }
         let sentence = t("login.heading")
-        let split = sentence.range(of: "%@")
+        let split = sentence.range(of: "{client}")
         let heading = (
             before: split.map { String(sentence[..<$0.lowerBound]) } ?? sentence,
             after: split.map { String(sentence[$0.upperBound...]) } ?? ""

@@ -117,7 +117,7 @@ public enum IdentityServer {
     }
 
     /// The `iss` string: the issuer URL without a trailing slash.
-    static func issuerIdentifier(_ issuer: URL) -> String {
+    public static func issuerIdentifier(_ issuer: URL) -> String {
         var text = issuer.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         return text

@@ -56,15 +56,16 @@ extension IntegrationServer {
     var origin: String { issuer.absoluteString }
 }
 
-/// A loopback agent that opens URLs in `tab` and gives up after 20 s (a blocked redirect
+/// A loopback agent that opens URLs in `tab` and gives up after 90 s (a blocked redirect
 /// would otherwise wait for the default 5 minutes).
 func chromiumAgent(_ tab: BrowserTab) -> LoopbackBrowserAgent {
-    LoopbackBrowserAgent(opener: ChromiumOpener(tab: tab), timeout: .seconds(20))
+    LoopbackBrowserAgent(opener: ChromiumOpener(tab: tab), timeout: .seconds(90))
 }
 
-/// Signs in on the hosted login page shown in `tab`: waits for the form, types, submits.
+/// Signs in on the hosted login page shown in `tab`: waits for the form (generously: the whole
+/// suite runs in parallel on two cores in CI), types, submits.
 func typeCredentials(_ tab: BrowserTab, username: String, password: String, origin: String) async throws {
-    try await tab.waitForURL("the login page") { $0.hasPrefix(origin + "/authorize") }
+    try await tab.waitForURL(timeout: .seconds(60), "the login page") { $0.hasPrefix(origin + "/authorize") }
     try await tab.fill("username", username)
     try await tab.fill("password", password)
     try await tab.submit()
@@ -93,8 +94,18 @@ extension IntegrationServer {
     func signInThroughBrowser(_ tab: BrowserTab, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Account {
         let sdk = loopbackSDK()
         let signedIn = Task { try await sdk.signIn(with: chromiumAgent(tab)) }
-        try await typeCredentials(
-            tab, username: IntegrationServer.username, password: IntegrationServer.password, origin: origin)
+        do {
+            try await typeCredentials(
+                tab, username: IntegrationServer.username, password: IntegrationServer.password, origin: origin)
+        } catch {
+            // Say why the login page never came: the SDK's sign-in may have failed before it
+            // opened the browser.
+            signedIn.cancel()
+            if case .failure(let reason) = await signedIn.result {
+                Issue.record("the sign-in ended before the login page showed: \(reason)", sourceLocation: sourceLocation)
+            }
+            throw error
+        }
         return try await finish(signedIn, in: tab, sourceLocation: sourceLocation)
     }
 }

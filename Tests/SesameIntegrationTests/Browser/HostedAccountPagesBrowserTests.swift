@@ -17,7 +17,7 @@ struct HostedAccountPagesBrowserTests {
             try await withChromium { _, tab in
                 let sdk = server.loopbackSDK()
                 let signedIn = Task { try await sdk.signIn(with: chromiumAgent(tab)) }
-                try await tab.waitForURL("the login page") { $0.hasPrefix(server.origin + "/authorize") }
+                try await tab.waitForURL(timeout: .seconds(60), "the login page") { $0.hasPrefix(server.origin + "/authorize") }
                 try await tab.runAndWait("document.querySelector('a[href^=\"/signup\"]').click()")
                 #expect(try await tab.url().hasPrefix(server.origin + "/signup?"))
 
@@ -58,7 +58,7 @@ struct HostedAccountPagesBrowserTests {
             try await withChromium { _, tab in
                 let sdk = server.loopbackSDK()
                 let signedIn = Task { try await sdk.signIn(with: chromiumAgent(tab)) }
-                try await tab.waitForURL("the login page") { $0.hasPrefix(server.origin + "/authorize") }
+                try await tab.waitForURL(timeout: .seconds(60), "the login page") { $0.hasPrefix(server.origin + "/authorize") }
                 try await tab.runAndWait("document.querySelector('a[href^=\"/password-reset\"]').click()")
                 #expect(try await tab.url().hasPrefix(server.origin + "/password-reset?"))
                 try await tab.fill("email", user.email)

@@ -135,7 +135,7 @@ struct HostedSignInBrowserTests {
                 let sdk = server.loopbackSDK()
                 let options = SignInOptions(uiLocales: [locale])
                 let signIn = Task { try await sdk.signIn(with: chromiumAgent(tab), options: options) }
-                try await tab.waitForURL("the login page") { $0.hasPrefix(server.origin + "/authorize") }
+                try await tab.waitForURL(timeout: .seconds(60), "the login page") { $0.hasPrefix(server.origin + "/authorize") }
                 #expect(try await tab.evaluate("document.documentElement.lang").string?.hasPrefix(locale) == true)
                 let direction = try await tab.evaluate("getComputedStyle(document.body).direction").string
                 #expect(direction == (locale == "ar" ? "rtl" : "ltr"))

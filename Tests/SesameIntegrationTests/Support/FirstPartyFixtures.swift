@@ -140,16 +140,6 @@ enum TestTOTP {
     }
 }
 
-/// The claims of a JWT (the access token), read without verification: the server signed it
-/// and the test only inspects `acr`, `exp` and friends.
-func jwtPayload(_ jwt: String) throws -> [String: Any] {
-    let parts = jwt.split(separator: ".")
-    guard parts.count == 3, let data = Base64URL.decode(String(parts[1])),
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-    else { throw FixtureError("not a JWT") }
-    return object
-}
-
 /// Real HTTP that keeps the token endpoint's JSON answers, to check what the server issued
 /// (e.g. no refresh token on re-authentication).
 final class TokenResponseRecorder: HTTPTransport {

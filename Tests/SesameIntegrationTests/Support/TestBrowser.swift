@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import SesameProtocol
 import Synchronization
 
@@ -46,10 +47,11 @@ final class TestBrowser: Sendable {
             throw BrowserError("expected the login page, got HTTP \(response.statusCode): \(String(decoding: page, as: UTF8.self).prefix(300))")
         }
         let html = String(decoding: page, as: UTF8.self)
-        var fields = Self.inputs(html)
+        let form = HTMLForm(html: html)
+        var fields = form.fields
         fields["username"] = username
         fields["password"] = password
-        let action = Self.formAction(html) ?? "/login"
+        let action = form.action ?? "/login"
         guard let loginURL = URL(string: action, relativeTo: authorizationURL)?.absoluteURL else {
             throw BrowserError("bad form action \(action)")
         }
@@ -85,34 +87,6 @@ final class TestBrowser: Sendable {
             }
         }
         return (data, http)
-    }
-
-    static func inputs(_ html: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        let input = try! NSRegularExpression(pattern: "<input\\b[^>]*>", options: [.caseInsensitive])
-        for match in input.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
-            let tag = String(html[Range(match.range, in: html)!])
-            guard let name = attribute("name", tag) else { continue }
-            fields[name] = attribute("value", tag) ?? ""
-        }
-        return fields
-    }
-
-    static func formAction(_ html: String) -> String? {
-        let form = try! NSRegularExpression(pattern: "<form\\b[^>]*>", options: [.caseInsensitive])
-        guard let match = form.firstMatch(in: html, range: NSRange(html.startIndex..., in: html)) else { return nil }
-        return attribute("action", String(html[Range(match.range, in: html)!]))
-    }
-
-    static func attribute(_ name: String, _ tag: String) -> String? {
-        let pattern = try! NSRegularExpression(pattern: "\\s\(name)=\"([^\"]*)\"")
-        guard let match = pattern.firstMatch(in: tag, range: NSRange(tag.startIndex..., in: tag)),
-            let range = Range(match.range(at: 1), in: tag)
-        else { return nil }
-        return String(tag[range])
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&#x2F;", with: "/").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }
 }
 

@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing
@@ -11,16 +12,16 @@ struct AccountLocalizationTests {
             let response = try await api.signUp(email: "anna@example.de", extra: ["locale": "de-AT"])
             #expect(response.status == 201, "\(response.text)")
             let message = try #require(try await api.messages(to: "anna@example.de").first)
-            #expect(message.subject == GermanStrings.table["message.email_verification.subject"])
+            #expect(message.subject == StringTables.all["de"]!["message.email_verification.subject"])
             let code = try await api.latestCode(to: "anna@example.de", purpose: "email_verification")
-            let template = try #require(GermanStrings.table["message.email_verification.body"])
+            let template = try #require(StringTables.all["de"]!["message.email_verification.body"])
             #expect(message.body == template.replacingOccurrences(of: "{code}", with: code))
 
             let reset = try await api.call(
                 "POST", "/api/password/reset", ["email": Fixtures.email], headers: ["Accept-Language": "nb-NO, en;q=0.5"])
             #expect(reset.status == 202)
             let resetMessage = try #require(try await api.messages(to: Fixtures.email, purpose: "password_reset").first)
-            #expect(resetMessage.subject == NorwegianBokmalStrings.table["message.password_reset.subject"])
+            #expect(resetMessage.subject == StringTables.all["nb"]!["message.password_reset.subject"])
         }
     }
 
@@ -31,9 +32,9 @@ struct AccountLocalizationTests {
                 "POST", "/api/signup", ["client_id": Fixtures.nativeApp, "email": "x@example.com", "password": "kurz"],
                 headers: ["Accept-Language": "de"])
             #expect(response.apiError?.code == .weakPassword)
-            let expected = GermanStrings.table["field.too_short"]?.replacingOccurrences(of: "{min}", with: "8")
+            let expected = StringTables.all["de"]!["field.too_short"]?.replacingOccurrences(of: "{min}", with: "8")
             #expect(response.apiError?.errorDetails?.first?.message == expected)
-            #expect(response.apiError?.errorUserMessage == GermanStrings.table[APIErrorCode.weakPassword.messageKey])
+            #expect(response.apiError?.errorUserMessage == StringTables.all["de"]![APIErrorCode.weakPassword.messageKey])
         }
     }
 }

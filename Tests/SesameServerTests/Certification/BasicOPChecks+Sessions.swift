@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing
@@ -40,7 +41,7 @@ extension BasicOPChecks {
         server.clock.advance(by: 2)
         let page = try await rp.flow.authorize(.init(), extra: ["max_age": "1"])
         #expect(page.status == 200)  // re-authentication: the login form
-        let before = Int(server.clock.now.timeIntervalSince1970)
+        let before = Int(server.clock.now().timeIntervalSince1970)
         let (_, second) = try await rp.tokens(extra: ["max_age": "1"])
         let authTime = try #require(second["auth_time"] as? Int)
         #expect(authTime > (first["auth_time"] as? Int ?? .max))

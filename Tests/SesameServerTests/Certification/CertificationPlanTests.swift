@@ -1,5 +1,6 @@
+import SesameTesting
 import Foundation
-import TestFixtures
+import TestSupport
 import Testing
 @testable import SesameServer
 

@@ -1,5 +1,6 @@
+import SesameTesting
 import Foundation
-import TestFixtures
+import TestSupport
 import JWTKit
 import SesameProtocol
 import Testing
@@ -44,7 +45,7 @@ struct CertificationRP {
         #expect(claims["iss"] as? String == server.issuer)
         #expect(claims["aud"] as? String == flow.clientID)
         #expect(claims["azp"] == nil || claims["azp"] as? String == flow.clientID)
-        let now = server.clock.now.timeIntervalSince1970
+        let now = server.clock.now().timeIntervalSince1970
         #expect(Double(claims["exp"] as? Int ?? 0) > now)
         #expect(abs(Double(claims["iat"] as? Int ?? 0) - now) < 60)
         #expect(claims["sub"] is String)

@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SQLKit
 import SesameProtocol

@@ -1,3 +1,5 @@
+import SesameTesting
+import TestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -148,12 +150,12 @@ struct MFAEnrollmentClient {
     }
 
     /// Enrols and confirms TOTP; returns the generator.
-    func enrollTOTP(clock: TestClock) async throws -> TOTP {
+    func enrollTOTP(clock: ManualClock) async throws -> TOTP {
         let response = try await post("/api/mfa/totp")
         try #require(response.status == 200, "enrol TOTP: \(response.text)")
         let enrollment = try response.json(TOTPEnrollment.self)
         let totp = TOTP(secret: try #require(Base32.decode(enrollment.secret)))
-        let confirm = try await post("/api/mfa/totp/confirm", json: #"{"code":"\#(totp.code(at: clock.now))"}"#)
+        let confirm = try await post("/api/mfa/totp/confirm", json: #"{"code":"\#(totp.code(at: clock.now()))"}"#)
         try #require(confirm.status == 200, "confirm TOTP: \(confirm.text)")
         return totp
     }

@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing
@@ -28,7 +29,7 @@ struct HostedLoginMFATests {
             #expect(mfaPage.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
             #expect(mfaPage.header("Content-Security-Policy")?.contains("form-action 'self' com.example.app:;") == true)
             #expect(!mfaPage.text.contains("<script"))
-            #expect(mfaPage.text.contains(EnglishStrings.table["mfa.title"]!.replacingOccurrences(of: "'", with: "&#39;")))
+            #expect(mfaPage.text.contains(StringTables.english["mfa.title"]!.replacingOccurrences(of: "'", with: "&#39;")))
             #expect(mfaPage.text.contains("We sent a code to a***@example.com."))
             #expect(browser.cookie("sesame_session") == nil)
             let fields = HTMLForm(html: mfaPage.text).fields
@@ -79,13 +80,13 @@ struct HostedLoginMFATests {
 
             let codePage = try await Self.submit(choice, ["mfa_method": "totp"], browser: browser)
             #expect(codePage.status == 200)
-            #expect(codePage.text.contains(EnglishStrings.table["mfa.totp_hint"]!))
-            let right = totp.code(at: server.clock.now)
+            #expect(codePage.text.contains(StringTables.english["mfa.totp_hint"]!))
+            let right = totp.code(at: server.clock.now())
             let wrongPage = try await Self.submit(
                 codePage, ["mfa_code": right == "000000" ? "000001" : "000000"], browser: browser)
             #expect(wrongPage.status == 400)
             #expect(wrongPage.text.contains("role=\"alert\""))
-            #expect(wrongPage.text.contains(EnglishStrings.table[APIErrorCode.invalidMFACode.messageKey]!))
+            #expect(wrongPage.text.contains(StringTables.english[APIErrorCode.invalidMFACode.messageKey]!))
             let redirect = try await Self.submit(wrongPage, ["mfa_code": right], browser: browser)
             #expect(redirect.status == 303, "\(redirect.text)")
             #expect(redirect.locationQuery["code"] != nil)
@@ -121,7 +122,7 @@ struct HostedLoginMFATests {
             let late = try await Self.submit(
                 fresh, ["mfa_code": try await server.lastMFACode(to: Fixtures.email)], browser: browser)
             #expect(late.status == 400)
-            #expect(late.text.contains(EnglishStrings.table[APIErrorCode.invalidAuthSession.messageKey]!))
+            #expect(late.text.contains(StringTables.english[APIErrorCode.invalidAuthSession.messageKey]!))
             #expect(browser.cookie("sesame_session") == nil)
         }
     }
@@ -184,7 +185,7 @@ struct HostedLoginMFATests {
             #expect(response.status == 403)
             #expect(response.location == nil)
             #expect(browser.cookie("sesame_session") == nil)
-            let message = EnglishStrings.table[APIErrorCode.mfaMethodUnavailable.messageKey]!
+            let message = StringTables.english[APIErrorCode.mfaMethodUnavailable.messageKey]!
             #expect(response.text.contains(message.replacingOccurrences(of: "'", with: "&#39;")))
         }
     }

@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing
@@ -48,7 +49,7 @@ struct MFAEnrollmentTests {
                 == [MFAEnrollmentStatus(method: .totp, confirmed: false)])
 
             let totp = TOTP(secret: secret)
-            let right = totp.code(at: server.clock.now)
+            let right = totp.code(at: server.clock.now())
             let wrong = try ChallengeFlow.error(
                 try await client.post("/api/mfa/totp/confirm", json: #"{"code":"\#(right == "000000" ? "000001" : "000000")"}"#))
             #expect(wrong.errorCode == APIErrorCode.invalidMFACode.rawValue)

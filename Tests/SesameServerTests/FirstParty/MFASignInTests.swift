@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing
@@ -46,7 +47,7 @@ struct MFASignInTests {
             #expect(answer.errorDescription?.contains(Fixtures.email) == false)
             let message = try #require(try await server.mfaOutbox.messages(to: Fixtures.email).last)
             #expect(message.channel == .email)
-            #expect(message.subject == EnglishStrings.table["message.mfa_code.subject"])
+            #expect(message.subject == StringTables.english["message.mfa_code.subject"])
 
             let code = try await server.lastMFACode(to: Fixtures.email)
             let tokens = try await flow.tokens(try ChallengeFlow.code(try await flow.verify(session, code: code)))
@@ -87,7 +88,7 @@ struct MFASignInTests {
             let chosen = try ChallengeFlow.error(try await flow.choose(session, .totp))
             #expect(chosen.error == "insufficient_authorization")
             #expect(try await server.mfaMessageCount(to: Fixtures.email) == 0)  // TOTP sends nothing
-            let code = totp.code(at: server.clock.now)
+            let code = totp.code(at: server.clock.now())
             let tokens = try await flow.tokens(try ChallengeFlow.code(try await flow.verify(session, code: code)))
             try await Self.expectMFATokens(tokens, server: server, amr: ["pwd", "otp", "mfa"])
 

@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing
@@ -52,7 +53,7 @@ struct PasswordThrottleTests {
 
             let refused = try await flow.start()
             let error = try expectThrottled(refused, retryAfter: 30)
-            #expect(error.errorUserMessage == EnglishStrings.table["error.too_many_attempts"])
+            #expect(error.errorUserMessage == StringTables.english["error.too_many_attempts"])
             #expect(hasher.verifications == verified, "a refused attempt never reaches the password hash")
             let again = try await flow.start(password: Self.wrong)
             try expectThrottled(again, retryAfter: 30)
@@ -179,7 +180,7 @@ struct PasswordThrottleTests {
                 try await flow.start(extra: ["ui_locales": "de"], headers: ["Accept-Language": "fr"]), retryAfter: 30)
             let german = try #require(StringTables.all["de"]?["error.too_many_attempts"])
             #expect(error.errorUserMessage == german)
-            #expect(german != EnglishStrings.table["error.too_many_attempts"])
+            #expect(german != StringTables.english["error.too_many_attempts"])
         }
     }
 

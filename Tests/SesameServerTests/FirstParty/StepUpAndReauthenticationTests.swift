@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing
@@ -33,7 +34,7 @@ struct StepUpAndReauthenticationTests {
             #expect(continuation.mfaMethods == ["totp"])
             let session = try #require(continuation.authSession)
             _ = try await flow.choose(session, .totp)
-            let code = try ChallengeFlow.code(try await flow.verify(session, code: totp.code(at: server.clock.now)))
+            let code = try ChallengeFlow.code(try await flow.verify(session, code: totp.code(at: server.clock.now())))
             let tokens = try await flow.tokens(code)
 
             let after = JWTParts.payload(tokens.accessToken)
@@ -103,7 +104,7 @@ struct StepUpAndReauthenticationTests {
             #expect(exp - iat <= 300)
             let idClaims = try await server.keyRing.verify(try #require(tokens.idToken), as: IDTokenClaims.self)
             // The clock moved 600 s since the first sign-in: auth_time must be the new one (slack for slow CI).
-            #expect(abs(Double(idClaims.authTime) - server.clock.now.timeIntervalSince1970) < 60)
+            #expect(abs(Double(idClaims.authTime) - server.clock.now().timeIntervalSince1970) < 60)
             #expect(tokens.scope?.contains("offline_access") == true)
 
             // Without max_age=0 the same client gets its usual tokens.

@@ -31,7 +31,7 @@ import Testing
     @Test("region falls back to language and unknown to English")
 
     func regionFallsBackToLanguageAndUnknownToEnglish() {
-        let localizer = StringTableLocalizer(tables: ["en": EnglishStrings.table, "pt": [:], "nb": [:]])
+        let localizer = StringTableLocalizer(tables: ["en": StringTables.english, "pt": [:], "nb": [:]])
         #expect(localizer.resolvedLocale(for: ["pt-BR"]) == "pt")
         #expect(localizer.resolvedLocale(for: ["nn"]) == "nb")
         #expect(localizer.resolvedLocale(for: ["xx"]) == "en")
@@ -65,9 +65,9 @@ import Testing
     @Test("missing key in a table falls back to English")
 
     func missingKeyInATableFallsBackToEnglish() {
-        let localizer = StringTableLocalizer(tables: ["en": EnglishStrings.table, "de": ["login.title": "Anmelden"]])
+        let localizer = StringTableLocalizer(tables: ["en": StringTables.english, "de": ["login.title": "Anmelden"]])
         #expect(localizer.string("login.title", locales: ["de"]) == "Anmelden")
-        #expect(localizer.string("login.submit", locales: ["de"]) == EnglishStrings.table["login.submit"])
+        #expect(localizer.string("login.submit", locales: ["de"]) == StringTables.english["login.submit"])
     }
 
     @Test("field errors are localized with their placeholders filled", arguments: SpecLocales.tags)

@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing
@@ -25,7 +26,7 @@ struct LocalizedLoginPageTests {
         #expect(page.text.contains(Self.htmlOpenTag(tag)))
         #expect(page.text.contains("<title>\(try Self.text(tag, "login.title"))</title>"))
         #expect(page.text.contains(#"<button type="submit">\#(try Self.text(tag, "login.submit"))</button>"#))
-        let heading = try Self.text(tag, "login.heading").replacingOccurrences(of: "%@", with: "<bdi>Native App</bdi>")
+        let heading = try Self.text(tag, "login.heading").replacingOccurrences(of: "{client}", with: "<bdi>Native App</bdi>")
         #expect(page.text.contains("<h1>\(heading)</h1>"))
         #expect(page.text.contains(try Self.text(tag, "login.forgot_password")))
         if tag == "ar" { #expect(page.text.contains(#"dir="rtl""#)) } else { #expect(!page.text.contains("rtl")) }
@@ -78,10 +79,10 @@ struct LocalizedLoginPageTests {
         let server = try SharedTestServer.server()
         let signUp = try await server.client().get("/signup", headers: ["Accept-Language": "ar-EG"])
         #expect(signUp.text.contains(Self.htmlOpenTag("ar")))
-        #expect(signUp.text.contains(try #require(AccountPageStrings.tables["ar"]?["signup.intro"]).htmlEscaped))
+        #expect(signUp.text.contains(try #require(StringTables.all["ar"]?["signup.intro"]).htmlEscaped))
         let reset = try await server.client().get("/password-reset", headers: ["Accept-Language": "pt-BR"])
         #expect(reset.text.contains(Self.htmlOpenTag("pt")))
-        #expect(reset.text.contains(try #require(AccountPageStrings.tables["pt"]?["password_reset.intro"]).htmlEscaped))
+        #expect(reset.text.contains(try #require(StringTables.all["pt"]?["password_reset.intro"]).htmlEscaped))
     }
 
     @Test("discovery advertises the 19 locales as ui_locales_supported")

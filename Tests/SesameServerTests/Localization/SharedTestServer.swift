@@ -1,3 +1,4 @@
+import SesameTesting
 import Testing
 
 /// One seeded ``TestServer`` for a whole suite: `@Suite(.sharedTestServer)` starts it before

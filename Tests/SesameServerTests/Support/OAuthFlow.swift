@@ -1,3 +1,4 @@
+import SesameTesting
 import Foundation
 import SesameProtocol
 import Testing
@@ -107,19 +108,5 @@ extension HTTPTestClient {
 
     func userInfo(_ accessToken: String) async throws -> TestResponse {
         try await get("/userinfo", headers: ["Authorization": "Bearer \(accessToken)"])
-    }
-}
-
-/// Decodes a JWT's header and payload without verifying (tests verify with the key ring).
-enum JWTParts {
-    static func header(_ token: String) -> [String: Any] { part(token, 0) }
-    static func payload(_ token: String) -> [String: Any] { part(token, 1) }
-
-    private static func part(_ token: String, _ index: Int) -> [String: Any] {
-        let parts = token.split(separator: ".")
-        guard parts.count == 3, let data = Base64URL.decode(String(parts[index])),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return [:] }
-        return object
     }
 }

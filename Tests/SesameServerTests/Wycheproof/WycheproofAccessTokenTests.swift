@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import TestFixtures
+import TestSupport
 import JWTKit
 import Testing
 @testable import SesameServer

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import TestFixtures
+import TestSupport
 import SesameProtocol
 
 @testable import Sesame

@@ -80,14 +80,14 @@ public struct BrowserTab: Sendable {
     /// Submits like ``submit(_:)`` and waits until a new document has replaced this one and
     /// loaded (the current one is marked first, so a submission that goes nowhere — blocked by
     /// the browser, say — times out instead of passing for the old page).
-    public func submitAndWait(_ selector: String = "button[type=submit]", timeout: Duration = .seconds(15)) async throws {
+    public func submitAndWait(_ selector: String = "button[type=submit]", timeout: Duration = .seconds(30)) async throws {
         try await evaluate("window.__sesameOldDocument = true")
         try await submit(selector)
         try await waitForNewDocument(timeout: timeout)
     }
 
     /// Runs `script` (a click on a link, say) and waits for the document it leads to.
-    public func runAndWait(_ script: String, timeout: Duration = .seconds(15)) async throws {
+    public func runAndWait(_ script: String, timeout: Duration = .seconds(30)) async throws {
         try await evaluate("window.__sesameOldDocument = true")
         try await evaluate(script)
         try await waitForNewDocument(timeout: timeout)
@@ -108,7 +108,7 @@ public struct BrowserTab: Sendable {
     /// Waits until the URL satisfies `predicate` and the page has loaded; returns the URL.
     @discardableResult
     public func waitForURL(
-        timeout: Duration = .seconds(15), _ description: String, _ predicate: @Sendable (String) -> Bool
+        timeout: Duration = .seconds(30), _ description: String, _ predicate: @Sendable (String) -> Bool
     ) async throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -122,7 +122,7 @@ public struct BrowserTab: Sendable {
     }
 
     /// Waits until the document has loaded (after a navigation or a submission).
-    public func waitUntilLoaded(timeout: Duration = .seconds(15)) async throws {
+    public func waitUntilLoaded(timeout: Duration = .seconds(30)) async throws {
         try await waitForURL(timeout: timeout, "a loaded page") { _ in true }
     }
 

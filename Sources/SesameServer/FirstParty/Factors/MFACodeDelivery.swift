@@ -12,7 +12,7 @@ struct MFACodeDelivery: Sendable {
 
     func send(_ code: String, channel: OutboundMessage.Channel, to recipient: String, locales: [String]) async throws {
         let t = { (key: String) in
-            services.localizer.string(key, locales: locales).replacingOccurrences(of: "{code}", with: code)
+            services.localizer.string(key, locales: locales, arguments: ["code": code])
         }
         let message =
             switch channel {

@@ -83,14 +83,15 @@ extension PageRenderer {
                     "required": field.required, "code": field.kind == .code, "invalid": invalid.contains(field.name),
                 ]
                 if let hintKey = field.hintKey {
-                    item["hint"] = t(hintKey).replacingOccurrences(of: "{min}", with: String(form.minimumPasswordLength))
+                    item["hint"] = localizer.string(
+                        hintKey, locales: locales, arguments: ["min": String(form.minimumPasswordLength)])
                 }
                 return item
             },
         ]
         if let action = form.action { context["action"] = action }
         if let noticeKey = form.noticeKey {
-            context["notice"] = t(noticeKey).replacingOccurrences(of: "{email}", with: form.email)
+            context["notice"] = localizer.string(noticeKey, locales: locales, arguments: ["email": form.email])
         }
         if let secondary = form.secondary {
             context["secondary"] = t(secondary.key)

@@ -64,7 +64,7 @@ extension PageRenderer {
             context["code_label"] = t("mfa.code_label")
             context["submit"] = t("mfa.submit")
             if let sentTo = form.sentTo {
-                context["message"] = t("mfa.sent").replacingOccurrences(of: "{destination}", with: sentTo)
+                context["message"] = localizer.string("mfa.sent", locales: locales, arguments: ["destination": sentTo])
             } else if form.totp {
                 context["message"] = t("mfa.totp_hint")
             }
