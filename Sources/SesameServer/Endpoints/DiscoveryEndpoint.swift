@@ -8,21 +8,22 @@ import SesameProtocol
 struct DiscoveryEndpoint: Sendable {
     let document: Data
 
-    init(services: ServerServices) throws {
-        let metadata = Self.metadata(services)
+    /// - Parameter issuer: the issuer identifier (no trailing slash); every endpoint is under it.
+    init(issuer: String) throws {
+        let metadata = Self.metadata(issuer: issuer)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.document = try encoder.encode(metadata)
     }
 
-    static func metadata(_ services: ServerServices) -> ProviderMetadata {
-        let url = services.endpoint
+    static func metadata(issuer: String) -> ProviderMetadata {
+        let url = { (path: String) in URL(string: issuer + path)! }
         let secretMethods = [
             ClientAuthenticationMethod.clientSecretBasic.rawValue,
             ClientAuthenticationMethod.clientSecretPost.rawValue,
         ]
         return ProviderMetadata(
-            issuer: services.issuerIdentifier,
+            issuer: issuer,
             authorizationEndpoint: url("/authorize"),
             tokenEndpoint: url("/token"),
             jwksURI: url("/jwks"),

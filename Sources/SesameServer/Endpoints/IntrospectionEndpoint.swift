@@ -6,11 +6,16 @@ import SesameProtocol
 /// servers) may call it (§2.1, §4: the endpoint MUST be protected). Inactive, unknown, expired
 /// or revoked tokens answer `{"active": false}` only (§2.2).
 struct IntrospectionEndpoint: Sendable {
-    let services: ServerServices
+    let clientAuthenticator: ClientAuthenticator
+    let accessTokenVerifier: AccessTokenVerifier
+    let store: any IdentityStore
+    /// The `iss` of the answers (RFC 7662 §2.2).
+    let issuer: String
+    let now: @Sendable () -> Date
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
-        let client = try await services.clientAuthenticator.authenticate(
+        let client = try await clientAuthenticator.authenticate(
             request, form: form, requireConfidential: true)
         context.annotations.record(clientID: client.clientID)
         guard let token = form["token"], !token.isEmpty else {
@@ -23,7 +28,7 @@ struct IntrospectionEndpoint: Sendable {
 
     private func introspect(_ token: String, hint: TokenTypeHint?) async throws -> IntrospectionResponse {
         if hint == .refreshToken, let response = try await refreshToken(token) { return response }
-        if let claims = try await services.accessTokenVerifier.activeClaims(token) {
+        if let claims = try await accessTokenVerifier.activeClaims(token) {
             return IntrospectionResponse(
                 active: true, scope: claims.scope, clientID: claims.clientID,
                 tokenType: "Bearer", exp: claims.exp, iat: claims.iat, sub: claims.sub,
@@ -35,17 +40,17 @@ struct IntrospectionEndpoint: Sendable {
 
     private func refreshToken(_ token: String) async throws -> IntrospectionResponse? {
         guard token.utf8.count <= 256,
-            let record = try await services.store.refreshToken(digest: SecretDigest.of(token))
+            let record = try await store.refreshToken(digest: SecretDigest.of(token))
         else { return nil }
-        let now = services.now()
+        let now = now()
         guard record.rotatedAt == nil, record.revokedAt == nil, record.expiresAt > now,
-            try await !services.store.isRefreshFamilyRevoked(record.familyID)
+            try await !store.isRefreshFamilyRevoked(record.familyID)
         else { return .inactive }
         return IntrospectionResponse(
             active: true, scope: record.scope, clientID: record.clientID, tokenType: "refresh_token",
             exp: Int(record.expiresAt.timeIntervalSince1970),
             iat: Int(record.issuedAt.timeIntervalSince1970), sub: record.authentication.userID,
-            iss: services.issuerIdentifier, acr: record.authentication.acr,
+            iss: issuer, acr: record.authentication.acr,
             amr: record.authentication.amr)
     }
 }

@@ -13,19 +13,21 @@ import SesameProtocol
 /// - `token_type_hint` is never refused: an unknown value is ignored (§2.1 "extend its search
 ///   across all of its supported token types").
 struct RevocationEndpoint: Sendable {
-    let services: ServerServices
+    let clientAuthenticator: ClientAuthenticator
+    let accessTokenVerifier: AccessTokenVerifier
+    let store: any IdentityStore
+    let now: @Sendable () -> Date
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
-        let client = try await services.clientAuthenticator.authenticate(request, form: form)
+        let client = try await clientAuthenticator.authenticate(request, form: form)
         context.annotations.record(clientID: client.clientID)
         guard let token = form["token"], !token.isEmpty else {
             throw EndpointFailure(.invalidRequest, "token is required.")
         }
         // §2.1: the hint only speeds up the lookup; a hint the server does not know, or one
         // that is wrong, is ignored and every token type is searched (both are, always).
-        let now = services.now()
-        let store = services.store
+        let now = now()
         var outcome = "revoke_unknown"
         if token.utf8.count <= 256,
             let refresh = try await store.refreshToken(digest: SecretDigest.of(token))
@@ -34,7 +36,7 @@ struct RevocationEndpoint: Sendable {
                 try await store.revokeRefreshFamily(refresh.familyID, now: now, reason: .revoked)
                 outcome = "revoked_refresh_family"
             }
-        } else if let claims = await services.accessTokenVerifier.signedClaims(token),
+        } else if let claims = await accessTokenVerifier.signedClaims(token),
             claims.clientID == client.clientID
         {
             try await store.revokeAccessToken(

@@ -8,10 +8,10 @@ import SesameProtocol
 /// `claims` request parameter asked for here (§5.5, carried by the access token); `sub` is
 /// always the user id, equal to the ID token's `sub`.
 struct UserInfoEndpoint: Sendable {
-    let services: ServerServices
+    let bearer: BearerAuthentication
 
     func handle(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (claims, user) = try await services.bearerAuthentication
+        let (claims, user) = try await bearer
             .authenticate(request, context: context)
         guard claims.scopes.contains("openid") else {
             throw EndpointFailure(

@@ -49,7 +49,7 @@ enum OpenAPISchemas {
 
     private static func protocolTypes(_ services: ServerServices, into catalog: inout Catalog) {
         let url = URL(string: "https://id.example.com/x")!
-        let discovery = DiscoveryEndpoint.metadata(services)
+        let discovery = DiscoveryEndpoint.metadata(issuer: services.issuerIdentifier)
         var fullDiscovery = discovery
         fullDiscovery.registrationEndpoint = fullDiscovery.registrationEndpoint ?? url
         fullDiscovery.authorizationChallengeEndpoint = fullDiscovery.authorizationChallengeEndpoint ?? url

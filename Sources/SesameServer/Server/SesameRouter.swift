@@ -13,7 +13,7 @@ enum SesameRouter {
         let routeMethods = RouteMethods()
         router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
 
-        let discovery = try DiscoveryEndpoint(services: services)
+        let discovery = try DiscoveryEndpoint(issuer: services.issuerIdentifier)
         router.get("/.well-known/openid-configuration", use: discovery.handle)
         router.get("/.well-known/oauth-authorization-server", use: discovery.handle)
         router.get("/jwks", use: JWKSEndpoint(keyRing: services.keyRing).handle)
@@ -25,10 +25,20 @@ enum SesameRouter {
         router.post("/login", use: LoginEndpoint(services: services).post)
 
         router.post("/token", use: TokenEndpoint(services: services).post)
-        router.post("/revoke", use: RevocationEndpoint(services: services).post)
-        router.post("/introspect", use: IntrospectionEndpoint(services: services).post)
+        router.post(
+            "/revoke",
+            use: RevocationEndpoint(
+                clientAuthenticator: services.clientAuthenticator, accessTokenVerifier: services.accessTokenVerifier,
+                store: services.store, now: services.now
+            ).post)
+        router.post(
+            "/introspect",
+            use: IntrospectionEndpoint(
+                clientAuthenticator: services.clientAuthenticator, accessTokenVerifier: services.accessTokenVerifier,
+                store: services.store, issuer: services.issuerIdentifier, now: services.now
+            ).post)
 
-        let userInfo = UserInfoEndpoint(services: services)
+        let userInfo = UserInfoEndpoint(bearer: services.bearerAuthentication)
         router.get("/userinfo", use: userInfo.handle)
         router.post("/userinfo", use: userInfo.handle)
 
