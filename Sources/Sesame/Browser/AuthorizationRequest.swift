@@ -40,25 +40,25 @@ public struct AuthorizationRequest: Sendable {
             throw .protocolViolation("the provider does not support PKCE S256 (code_challenge_methods_supported: \(methods))")
         }
         var parameters: [(String, String)] = [
-            ("response_type", "code"), ("client_id", clientID),
-            ("redirect_uri", redirectURI.absoluteString), ("scope", ScopeList.format(scopes)),
-            ("state", state), ("nonce", nonce), ("code_challenge", pkce.challenge),
-            ("code_challenge_method", PKCE.method),
+            (OAuthParameter.responseType, "code"), (OAuthParameter.clientID, clientID),
+            (OAuthParameter.redirectURI, redirectURI.absoluteString), (OAuthParameter.scope, ScopeList.format(scopes)),
+            (OAuthParameter.state, state), (OAuthParameter.nonce, nonce), (OAuthParameter.codeChallenge, pkce.challenge),
+            (OAuthParameter.codeChallengeMethod, PKCE.method),
         ]
         if let prompt = options.prompt, !prompt.isEmpty {
-            parameters.append(("prompt", prompt.joined(separator: " ")))
+            parameters.append((OAuthParameter.prompt, prompt.joined(separator: " ")))
         }
-        if let loginHint = options.loginHint { parameters.append(("login_hint", loginHint)) }
-        if let maxAge = options.maxAge { parameters.append(("max_age", String(maxAge))) }
+        if let loginHint = options.loginHint { parameters.append((OAuthParameter.loginHint, loginHint)) }
+        if let maxAge = options.maxAge { parameters.append((OAuthParameter.maxAge, String(maxAge))) }
         if let acr = options.acrValues, !acr.isEmpty {
-            parameters.append(("acr_values", acr.joined(separator: " ")))
+            parameters.append((OAuthParameter.acrValues, acr.joined(separator: " ")))
         }
         // OIDC Core §5.5: the `claims` request, as its JSON object.
         if let claims = options.claims, !claims.isEmpty {
-            parameters.append(("claims", claims.json))
+            parameters.append((OAuthParameter.claims, claims.json))
         }
         if let locales = options.uiLocales, !locales.isEmpty {
-            parameters.append(("ui_locales", locales.joined(separator: " ")))
+            parameters.append((OAuthParameter.uiLocales, locales.joined(separator: " ")))
         }
         for (name, value) in options.extraParameters.sorted(by: { $0.key < $1.key }) {
             guard !Self.reservedParameters.contains(name) else {

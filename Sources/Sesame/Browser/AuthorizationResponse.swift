@@ -42,10 +42,10 @@ struct AuthorizationResponse: Sendable {
         guard let parameters = Self.parameters(of: url) else {
             throw .protocolViolation("the redirect query is malformed or repeats a parameter")
         }
-        guard let state = parameters["state"], ConstantTime.equals(state, request.state) else {
+        guard let state = parameters[OAuthParameter.state], ConstantTime.equals(state, request.state) else {
             throw .protocolViolation("the redirect's state does not match the sign-in request (possible CSRF); start sign-in again")
         }
-        let issuer = parameters["iss"]
+        let issuer = parameters[OAuthParameter.issuer]
         if let issuer {
             guard issuer == request.issuer else {
                 throw .protocolViolation("the redirect's iss \"\(issuer)\" is not the expected issuer \"\(request.issuer)\" (RFC 9207 mix-up defence)")
@@ -53,14 +53,14 @@ struct AuthorizationResponse: Sendable {
         } else if issRequired {
             throw .protocolViolation("the redirect has no iss parameter although the provider promises one (RFC 9207 §2.4)")
         }
-        if let error = parameters["error"] {
+        if let error = parameters[OAuthParameter.error] {
             let apiError = APIError(
-                error: error, errorDescription: parameters["error_description"],
+                error: error, errorDescription: parameters[OAuthParameter.errorDescription],
                 errorURI: parameters["error_uri"])
             if error == "insufficient_authorization" { throw .stepUpRequired(apiError) }
             throw .authenticationFailed(apiError, status: 400)
         }
-        guard let code = parameters["code"], !code.isEmpty else {
+        guard let code = parameters[OAuthParameter.code], !code.isEmpty else {
             throw .protocolViolation("the redirect has neither code nor error")
         }
         self.code = code

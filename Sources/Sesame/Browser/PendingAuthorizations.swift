@@ -33,7 +33,7 @@ final class PendingAuthorizations: Sendable {
     /// Delivers `url` to the pending request it belongs to; `false` when it belongs to none.
     func deliver(_ url: URL) -> Bool {
         guard let parameters = AuthorizationResponse.parameters(of: url),
-            let state = parameters["state"]
+            let state = parameters[OAuthParameter.state]
         else { return false }
         let match: Entry? = entries.withLock { entries in
             for (pendingState, entry) in entries

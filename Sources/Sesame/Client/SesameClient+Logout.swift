@@ -42,12 +42,12 @@ extension SesameClient {
         guard let endpoint = metadata.endSessionEndpoint,
             var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
         else { return nil }
-        var parameters: [(String, String)] = [("client_id", configuration.clientID)]
-        if let idToken = session.idToken { parameters.insert(("id_token_hint", idToken), at: 0) }
+        var parameters: [(String, String)] = [(OAuthParameter.clientID, configuration.clientID)]
+        if let idToken = session.idToken { parameters.insert((OAuthParameter.idTokenHint, idToken), at: 0) }
         if let postLogoutRedirectURI {
-            parameters.append(("post_logout_redirect_uri", postLogoutRedirectURI.absoluteString))
+            parameters.append((OAuthParameter.postLogoutRedirectURI, postLogoutRedirectURI.absoluteString))
         }
-        if let state { parameters.append(("state", state)) }
+        if let state { parameters.append((OAuthParameter.state, state)) }
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
         components.percentEncodedQuery = existing + FormURLEncoding.encode(parameters)
         return components.url

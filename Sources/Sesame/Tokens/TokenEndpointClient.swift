@@ -25,9 +25,9 @@ struct TokenEndpointClient: Sendable {
         async throws(SesameError) -> TokenResponse
     {
         logger.debug("exchanging authorization code", metadata: ["code": "\(Redaction.redact(code))"])
-        var parameters = [("grant_type", GrantType.authorizationCode.rawValue), ("code", code)]
-        if let redirectURI { parameters.append(("redirect_uri", redirectURI.absoluteString)) }
-        parameters.append(("code_verifier", verifier))
+        var parameters = [(OAuthParameter.grantType, GrantType.authorizationCode.rawValue), (OAuthParameter.code, code)]
+        if let redirectURI { parameters.append((OAuthParameter.redirectURI, redirectURI.absoluteString)) }
+        parameters.append((OAuthParameter.codeVerifier, verifier))
         return try await tokenRequest(parameters, metadata: metadata)
     }
 
@@ -37,7 +37,7 @@ struct TokenEndpointClient: Sendable {
     {
         logger.debug("refreshing tokens", metadata: ["refresh_token": "\(Redaction.redact(refreshToken))"])
         return try await tokenRequest(
-            [("grant_type", GrantType.refreshToken.rawValue), ("refresh_token", refreshToken)],
+            [(OAuthParameter.grantType, GrantType.refreshToken.rawValue), (OAuthParameter.refreshToken, refreshToken)],
             metadata: metadata)
     }
 
@@ -48,7 +48,7 @@ struct TokenEndpointClient: Sendable {
             throw .invalidConfiguration("the provider advertises no revocation_endpoint; log out locally only (revoke: false)")
         }
         let request = makeRequest(
-            endpoint, [("token", token), ("token_type_hint", hint.rawValue)], metadata: metadata)
+            endpoint, [(OAuthParameter.token, token), (OAuthParameter.tokenTypeHint, hint.rawValue)], metadata: metadata)
         let (data, response) = try await http.send(request)
         // RFC 7009 §2.2: 200 for success, also for tokens that were already invalid.
         guard response.statusCode == 200 else {
@@ -98,10 +98,10 @@ struct TokenEndpointClient: Sendable {
             request.setValue(
                 "Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         case .clientSecretPost:
-            body.append(("client_id", configuration.clientID))
-            body.append(("client_secret", configuration.clientSecret ?? ""))
+            body.append((OAuthParameter.clientID, configuration.clientID))
+            body.append((OAuthParameter.clientSecret, configuration.clientSecret ?? ""))
         case .none:
-            body.append(("client_id", configuration.clientID))
+            body.append((OAuthParameter.clientID, configuration.clientID))
         }
         request.httpBody = Data(FormURLEncoding.encode(body).utf8)
         return request

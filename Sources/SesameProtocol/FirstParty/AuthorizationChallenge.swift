@@ -8,17 +8,17 @@ import Foundation
 /// ``AuthorizationChallengeResponse``; a continuation is HTTP 400 ``APIError`` with
 /// `error: "insufficient_authorization"`, `auth_session` and `mfa_methods` (draft §5.2.2).
 public enum AuthorizationChallengeParameter {
-    public static let clientID = "client_id"
-    public static let scope = "scope"
-    public static let codeChallenge = "code_challenge"
-    public static let codeChallengeMethod = "code_challenge_method"
+    public static let clientID = OAuthParameter.clientID
+    public static let scope = OAuthParameter.scope
+    public static let codeChallenge = OAuthParameter.codeChallenge
+    public static let codeChallengeMethod = OAuthParameter.codeChallengeMethod
     /// Username or email.
     public static let username = "username"
     public static let password = "password"
-    public static let acrValues = "acr_values"
+    public static let acrValues = OAuthParameter.acrValues
     /// `0` asks for re-authentication: a short-lived access token and no refresh token.
-    public static let maxAge = "max_age"
-    public static let uiLocales = "ui_locales"
+    public static let maxAge = OAuthParameter.maxAge
+    public static let uiLocales = OAuthParameter.uiLocales
     /// draft §5.1: continues an exchange that answered `insufficient_authorization`.
     public static let authSession = "auth_session"
     /// The MFA method the user chose (``MFAMethod``): sends an email/SMS code.

@@ -39,15 +39,15 @@ struct AuthorizationEndpoint: Sendable {
         do {
             (authorization, client) = try await services.requestValidator.validate(parameters)
         } catch let error as AuthorizationRequestError {
-            if let clientID = parameters["client_id"] { context.annotations.record(clientID: clientID) }
-            return responder.refuse(error, request: request, context: context, uiLocales: parameters["ui_locales"])
+            if let clientID = parameters[OAuthParameter.clientID] { context.annotations.record(clientID: clientID) }
+            return responder.refuse(error, request: request, context: context, uiLocales: parameters[OAuthParameter.uiLocales])
         }
         context.annotations.record(clientID: client.clientID)
 
         let resolver = BrowserSessionResolver(store: services.store, now: services.now)
         var session = try await resolver.current(request)
         var hintedSubject: String?
-        if let hint = parameters["id_token_hint"] {
+        if let hint = parameters[OAuthParameter.idTokenHint] {
             do throws(IDTokenHintError) {
                 hintedSubject = try await IDTokenHint.verify(
                     hint, issuer: services.issuerIdentifier, keyRing: services.keyRing, audience: client.clientID

@@ -31,9 +31,9 @@ struct AuthorizationResponder: Sendable {
                 sessionID: sessionID,
                 expiresAt: now.addingTimeInterval(services.authorizationCodeLifetime),
                 claims: request.claims?.request))
-        var parameters = [("code", code)]
-        if let state = request.state { parameters.append(("state", state)) }
-        parameters.append(("iss", services.issuerIdentifier))
+        var parameters = [(OAuthParameter.code, code)]
+        if let state = request.state { parameters.append((OAuthParameter.state, state)) }
+        parameters.append((OAuthParameter.issuer, services.issuerIdentifier))
         var response = Self.redirect(to: request.redirectURI, parameters: parameters)
         for field in extraHeaders { response.headers.append(field) }
         return response
@@ -60,10 +60,10 @@ struct AuthorizationResponder: Sendable {
         _ error: (code: APIErrorCode, description: String), state: String?
     ) -> [(String, String)] {
         var parameters = [
-            ("error", error.code.error), ("error_description", ErrorDescriptionText.sanitized(error.description)),
+            (OAuthParameter.error, error.code.error), (OAuthParameter.errorDescription, ErrorDescriptionText.sanitized(error.description)),
         ]
-        if let state { parameters.append(("state", state)) }
-        parameters.append(("iss", services.issuerIdentifier))
+        if let state { parameters.append((OAuthParameter.state, state)) }
+        parameters.append((OAuthParameter.issuer, services.issuerIdentifier))
         return parameters
     }
 

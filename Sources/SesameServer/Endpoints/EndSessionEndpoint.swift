@@ -46,7 +46,7 @@ struct EndSessionEndpoint: Sendable {
     private func logout(
         _ parameters: [String: String], request: Request, context: SesameRequestContext
     ) async throws -> Response {
-        let uiLocales = parameters["ui_locales"]
+        let uiLocales = parameters[OAuthParameter.uiLocales]
         let confirmed = parameters[Self.confirmField] != nil
         if confirmed, !CSRFProtection.verify(request: request, form: parameters) {
             return responder.errorPage(
@@ -54,9 +54,9 @@ struct EndSessionEndpoint: Sendable {
                 request: request, context: context, uiLocales: uiLocales)
         }
 
-        var clientID = parameters["client_id"]
+        var clientID = parameters[OAuthParameter.clientID]
         var hintedToken: IDTokenClaims?
-        if let hint = parameters["id_token_hint"] {
+        if let hint = parameters[OAuthParameter.idTokenHint] {
             let claims: IDTokenClaims
             do throws(IDTokenHintError) {
                 claims = try await IDTokenHint.verify(
@@ -78,7 +78,7 @@ struct EndSessionEndpoint: Sendable {
         let redirect: String?
         do {
             redirect = try await PostLogoutRedirect.resolve(
-                parameters["post_logout_redirect_uri"], clientID: clientID, store: services.store)
+                parameters[OAuthParameter.postLogoutRedirectURI], clientID: clientID, store: services.store)
         } catch let refusal as PostLogoutRedirectRefusal {
             return responder.errorPage(
                 .invalidRequest, refusal.description, request: request, context: context, uiLocales: uiLocales,
@@ -87,7 +87,7 @@ struct EndSessionEndpoint: Sendable {
 
         if !confirmed {
             let session = try await BrowserSessionResolver(store: services.store, now: services.now).current(request)
-            let hints = LogoutHints(idToken: hintedToken, logoutHint: parameters["logout_hint"])
+            let hints = LogoutHints(idToken: hintedToken, logoutHint: parameters[OAuthParameter.logoutHint])
             guard try await hints.identify(session, store: services.store) else {
                 var carried = parameters
                 carried["client_id"] = clientID
@@ -95,7 +95,7 @@ struct EndSessionEndpoint: Sendable {
             }
         }
         return try await endSession(
-            redirect: redirect, state: parameters["state"], uiLocales: uiLocales, request: request, context: context)
+            redirect: redirect, state: parameters[OAuthParameter.state], uiLocales: uiLocales, request: request, context: context)
     }
 
     /// §2: asks the End-User whether to sign out, carrying the request in hidden fields.
@@ -108,7 +108,7 @@ struct EndSessionEndpoint: Sendable {
         hidden.append((name: Self.confirmField, value: "1"))
         var response = services.pages.logoutConfirmation(
             PageRenderer.LogoutConfirmation(hiddenFields: hidden, csrfToken: csrf.value, redirectURI: redirect),
-            locales: LocalePreference.from(request: request, uiLocales: parameters["ui_locales"]))
+            locales: LocalePreference.from(request: request, uiLocales: parameters[OAuthParameter.uiLocales]))
         if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }
         return response
     }
@@ -124,7 +124,7 @@ struct EndSessionEndpoint: Sendable {
         if let redirect {
             context.annotations.record(outcome: "logged_out_redirect")
             var response =
-                state.map { AuthorizationResponder.redirect(to: redirect, parameters: [("state", $0)]) }
+                state.map { AuthorizationResponder.redirect(to: redirect, parameters: [(OAuthParameter.state, $0)]) }
                 ?? Response(status: .seeOther, headers: [.location: redirect, .cacheControl: "no-store"])
             response.headers.append(HTTPField(name: .setCookie, value: clearCookie))
             return response

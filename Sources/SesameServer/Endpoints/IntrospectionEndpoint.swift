@@ -18,10 +18,10 @@ struct IntrospectionEndpoint: Sendable {
         let client = try await clientAuthenticator.authenticate(
             request, form: form, requireConfidential: true)
         context.annotations.record(clientID: client.clientID)
-        guard let token = form["token"], !token.isEmpty else {
+        guard let token = form[OAuthParameter.token], !token.isEmpty else {
             throw EndpointFailure(.invalidRequest, "token is required.")
         }
-        let result = try await introspect(token, hint: form["token_type_hint"].flatMap(TokenTypeHint.init))
+        let result = try await introspect(token, hint: form[OAuthParameter.tokenTypeHint].flatMap(TokenTypeHint.init))
         context.annotations.record(outcome: result.active ? "active" : "inactive")
         return JSONResponse.make(result)
     }

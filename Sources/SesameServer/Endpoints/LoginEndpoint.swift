@@ -24,7 +24,7 @@ struct LoginEndpoint: Sendable {
         guard CSRFProtection.verify(request: request, form: form) else {
             return responder.errorPage(
                 .csrfFailed, "The CSRF cookie and form field are missing or differ.", request: request,
-                context: context, uiLocales: form["ui_locales"])
+                context: context, uiLocales: form[OAuthParameter.uiLocales])
         }
         let parameters = form.filter { AuthorizationRequest.parameterNames.contains($0.key) }
         let authorization: AuthorizationRequest
@@ -32,7 +32,7 @@ struct LoginEndpoint: Sendable {
         do {
             (authorization, client) = try await services.requestValidator.validate(parameters)
         } catch let error as AuthorizationRequestError {
-            return responder.refuse(error, request: request, context: context, uiLocales: form["ui_locales"])
+            return responder.refuse(error, request: request, context: context, uiLocales: form[OAuthParameter.uiLocales])
         }
         context.annotations.record(clientID: client.clientID)
         if let authSession = form[AuthorizationChallengeParameter.authSession] {

@@ -22,7 +22,7 @@ struct RevocationEndpoint: Sendable {
         let form = try await FormRequest.body(of: request, context: context)
         let client = try await clientAuthenticator.authenticate(request, form: form)
         context.annotations.record(clientID: client.clientID)
-        guard let token = form["token"], !token.isEmpty else {
+        guard let token = form[OAuthParameter.token], !token.isEmpty else {
             throw EndpointFailure(.invalidRequest, "token is required.")
         }
         // §2.1: the hint only speeds up the lookup; a hint the server does not know, or one

@@ -17,7 +17,7 @@ struct TokenEndpoint: Sendable {
         let client = try await services.clientAuthenticator.authenticate(request, form: form)
         context.annotations.record(clientID: client.clientID)
 
-        guard let grantName = form["grant_type"], !grantName.isEmpty else {
+        guard let grantName = form[OAuthParameter.grantType], !grantName.isEmpty else {
             throw EndpointFailure(.invalidRequest, "grant_type is required.")
         }
         guard let grant = GrantType(rawValue: grantName) else {

@@ -27,21 +27,21 @@ struct AuthorizationRequest: Sendable, Equatable {
     /// validated again from scratch without server-side state.
     var formParameters: [(name: String, value: String)] {
         var result: [(String, String)] = [
-            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
-            ("scope", scope),
+            (OAuthParameter.clientID, clientID), (OAuthParameter.redirectURI, redirectURI), (OAuthParameter.responseType, "code"),
+            (OAuthParameter.scope, scope),
         ]
         if let codeChallenge {
-            result.append(("code_challenge", codeChallenge))
-            result.append(("code_challenge_method", PKCE.method))
+            result.append((OAuthParameter.codeChallenge, codeChallenge))
+            result.append((OAuthParameter.codeChallengeMethod, PKCE.method))
         }
-        if let state { result.append(("state", state)) }
-        if let nonce { result.append(("nonce", nonce)) }
-        if !prompt.values.isEmpty { result.append(("prompt", prompt.values.sorted().joined(separator: " "))) }
-        if let maxAge = prompt.maxAge { result.append(("max_age", String(maxAge))) }
-        if let loginHint { result.append(("login_hint", loginHint)) }
-        if let acrValues { result.append(("acr_values", acrValues)) }
-        if let uiLocales { result.append(("ui_locales", uiLocales)) }
-        if let claims { result.append(("claims", claims.request.json)) }
+        if let state { result.append((OAuthParameter.state, state)) }
+        if let nonce { result.append((OAuthParameter.nonce, nonce)) }
+        if !prompt.values.isEmpty { result.append((OAuthParameter.prompt, prompt.values.sorted().joined(separator: " "))) }
+        if let maxAge = prompt.maxAge { result.append((OAuthParameter.maxAge, String(maxAge))) }
+        if let loginHint { result.append((OAuthParameter.loginHint, loginHint)) }
+        if let acrValues { result.append((OAuthParameter.acrValues, acrValues)) }
+        if let uiLocales { result.append((OAuthParameter.uiLocales, uiLocales)) }
+        if let claims { result.append((OAuthParameter.claims, claims.request.json)) }
         return result.map { (name: $0.0, value: $0.1) }
     }
 

@@ -11,7 +11,7 @@ struct AuthorizationRequestValidator: Sendable {
 
     func validate(_ parameters: [String: String]) async throws -> (AuthorizationRequest, ClientRecord) {
         // 1. client_id must name a registered client (no redirect otherwise).
-        guard let clientID = parameters["client_id"], !clientID.isEmpty,
+        guard let clientID = parameters[OAuthParameter.clientID], !clientID.isEmpty,
             clientID.count <= Self.maxParameterLength
         else {
             throw AuthorizationRequestError.page(code: .invalidRequest, description: "client_id is required.")
@@ -22,14 +22,14 @@ struct AuthorizationRequestValidator: Sendable {
         }
         // 2. redirect_uri is required (OIDC Core §3.1.2.1) and must match exactly, loopback
         //    port excepted (RFC 9700 §4.1.3, RFC 8252 §7.3).
-        guard let redirectURI = parameters["redirect_uri"], !redirectURI.isEmpty,
+        guard let redirectURI = parameters[OAuthParameter.redirectURI], !redirectURI.isEmpty,
             RedirectURIMatcher.match(redirectURI, registered: client.redirectURIs) != nil
         else {
             throw AuthorizationRequestError.page(
                 code: .invalidRedirectURI,
                 description: "redirect_uri is missing or does not match a registered redirect URI.")
         }
-        let state = parameters["state"]
+        let state = parameters[OAuthParameter.state]
         func fail(_ code: APIErrorCode, _ description: String) -> AuthorizationRequestError {
             .redirect(code: code, description: description, redirectURI: redirectURI, state: state)
         }
@@ -44,10 +44,10 @@ struct AuthorizationRequestValidator: Sendable {
             throw fail(unsupported.code, unsupported.description)
         }
         // 5. response_type=code only (RFC 9700 §2.1.2); response_mode query only.
-        guard parameters["response_type"] == "code" else {
+        guard parameters[OAuthParameter.responseType] == "code" else {
             throw fail(.unsupportedResponseType, "response_type must be code.")
         }
-        if let mode = parameters["response_mode"], mode != "query" {
+        if let mode = parameters[OAuthParameter.responseMode], mode != "query" {
             throw fail(.invalidRequest, "response_mode must be query.")
         }
         guard client.grantTypes.contains(.authorizationCode) else {
@@ -63,7 +63,7 @@ struct AuthorizationRequestValidator: Sendable {
             throw fail(error.code, error.description)
         }
         // 7. Scopes: present, and each allowed for this client.
-        let scopes = ScopeList.parse(parameters["scope"])
+        let scopes = ScopeList.parse(parameters[OAuthParameter.scope])
         guard !scopes.isEmpty else { throw fail(.invalidScope, "scope is required.") }
         if let disallowed = scopes.first(where: { !client.allowedScopes.contains($0) }) {
             throw fail(.invalidScope, "Scope '\(disallowed)' is not allowed for this client.")
@@ -73,7 +73,7 @@ struct AuthorizationRequestValidator: Sendable {
         // 9. The claims parameter (OIDC Core §5.5), granted within the client's scopes. An
         //    empty value counts as absent (RFC 6749 §3.1).
         var claims: RequestedClaims?
-        if let text = parameters["claims"], !text.isEmpty {
+        if let text = parameters[OAuthParameter.claims], !text.isEmpty {
             do throws(RequestedClaimsRefusal) {
                 claims = try RequestedClaims(parsing: text, allowedScopes: Set(client.allowedScopes))
             } catch {
@@ -83,16 +83,16 @@ struct AuthorizationRequestValidator: Sendable {
 
         let request = AuthorizationRequest(
             clientID: client.clientID, redirectURI: redirectURI, scopes: scopes, state: state,
-            nonce: parameters["nonce"], codeChallenge: challenge, prompt: prompt,
-            loginHint: parameters["login_hint"], acrValues: parameters["acr_values"],
-            uiLocales: parameters["ui_locales"], claims: claims)
+            nonce: parameters[OAuthParameter.nonce], codeChallenge: challenge, prompt: prompt,
+            loginHint: parameters[OAuthParameter.loginHint], acrValues: parameters[OAuthParameter.acrValues],
+            uiLocales: parameters[OAuthParameter.uiLocales], claims: claims)
         return (request, client)
     }
 
     private static func prompt(
         _ parameters: [String: String], fail: (APIErrorCode, String) -> AuthorizationRequestError
     ) throws -> PromptPolicy {
-        let values = Set((parameters["prompt"] ?? "").split(separator: " ").map(String.init))
+        let values = Set((parameters[OAuthParameter.prompt] ?? "").split(separator: " ").map(String.init))
         if let unknown = values.first(where: { !PromptPolicy.knownValues.contains($0) }) {
             throw fail(.invalidRequest, "prompt value '\(unknown)' is not supported.")
         }
@@ -100,7 +100,7 @@ struct AuthorizationRequestValidator: Sendable {
             throw fail(.invalidRequest, "prompt=none cannot be combined with other values.")
         }
         var maxAge: Int?
-        if let text = parameters["max_age"] {
+        if let text = parameters[OAuthParameter.maxAge] {
             guard let value = Int(text), value >= 0 else {
                 throw fail(.invalidRequest, "max_age must be a non-negative number of seconds.")
             }

@@ -24,24 +24,24 @@ struct ClientAuthenticator: Sendable {
             EndpointFailure(.invalidClient, description, status: .unauthorized, headers: challenge)
         }
 
-        if basic != nil && form["client_secret"] != nil {
+        if basic != nil && form[OAuthParameter.clientSecret] != nil {
             throw EndpointFailure(
                 .invalidRequest, "Use either HTTP Basic or client_secret in the body, not both.")
         }
         let clientID: String
         let secret: String?
         if let basic {
-            if let formID = form["client_id"], formID != basic.id {
+            if let formID = form[OAuthParameter.clientID], formID != basic.id {
                 throw EndpointFailure(.invalidRequest, "client_id does not match the Authorization header.")
             }
             clientID = basic.id
             secret = basic.secret
         } else {
-            guard let formID = form["client_id"], !formID.isEmpty else {
+            guard let formID = form[OAuthParameter.clientID], !formID.isEmpty else {
                 throw failure("Authenticate the client: send client_id (and its secret if it has one).")
             }
             clientID = formID
-            secret = form["client_secret"]
+            secret = form[OAuthParameter.clientSecret]
         }
         guard let client = try await store.client(id: clientID) else {
             throw failure("client_id is not registered.")

@@ -45,14 +45,14 @@ enum PKCEParameters {
     static func challenge(
         in parameters: [String: String], required: Bool
     ) throws(Refusal) -> String? {
-        guard let challenge = parameters["code_challenge"], !challenge.isEmpty else {
+        guard let challenge = parameters[OAuthParameter.codeChallenge], !challenge.isEmpty else {
             if required { throw .missingChallenge }
-            if let method = parameters["code_challenge_method"], !method.isEmpty {
+            if let method = parameters[OAuthParameter.codeChallengeMethod], !method.isEmpty {
                 throw .methodWithoutChallenge
             }
             return nil
         }
-        guard parameters["code_challenge_method"] == PKCE.method else { throw .methodNotS256 }
+        guard parameters[OAuthParameter.codeChallengeMethod] == PKCE.method else { throw .methodNotS256 }
         guard challenge.utf8.count == 43, PKCE.isValidVerifier(challenge),
             Base64URL.decode(challenge)?.count == 32
         else { throw .malformedChallenge }

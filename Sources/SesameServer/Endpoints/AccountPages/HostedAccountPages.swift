@@ -61,7 +61,7 @@ struct HostedAccountPages: Sendable {
             return .refused(
                 responder.errorPage(
                     .csrfFailed, "The CSRF cookie and form field are missing or differ.", request: request,
-                    context: context, uiLocales: form["ui_locales"]))
+                    context: context, uiLocales: form[OAuthParameter.uiLocales]))
         }
         return .form(form)
     }

@@ -26,10 +26,10 @@ struct AuthorizationCodeGrant: Sendable {
     let services: ServerServices
 
     func exchange(_ form: [String: String], client: ClientRecord) async throws -> TokenResponse {
-        guard let code = form["code"], !code.isEmpty, code.utf8.count <= 256 else {
+        guard let code = form[OAuthParameter.code], !code.isEmpty, code.utf8.count <= 256 else {
             throw EndpointFailure(.invalidRequest, "code is required.")
         }
-        let redirectURI = form["redirect_uri"] ?? ""
+        let redirectURI = form[OAuthParameter.redirectURI] ?? ""
         let digest = SecretDigest.of(code)
         let store = services.store
         let now = services.now()
@@ -63,7 +63,7 @@ struct AuthorizationCodeGrant: Sendable {
                 throw EndpointFailure(.invalidGrant, "redirect_uri differs from the authorization request.")
             }
         }
-        try Self.checkPKCE(verifier: form["code_verifier"], record: record, client: client)
+        try Self.checkPKCE(verifier: form[OAuthParameter.codeVerifier], record: record, client: client)
 
         var client = client
         var reauthentication = false

@@ -14,7 +14,7 @@ struct ClientCredentialsGrant: Sendable {
         }
         let allowed = client.allowedScopes.filter { !Self.userOnlyScopes.contains($0) }
         var scopes = allowed
-        if let requested = form["scope"] {
+        if let requested = form[OAuthParameter.scope] {
             scopes = ScopeList.parse(requested)
             if let bad = scopes.first(where: { !allowed.contains($0) }) {
                 throw EndpointFailure(.invalidScope, "Scope '\(bad)' is not available with client_credentials.")

@@ -20,7 +20,7 @@ struct RefreshTokenGrant: Sendable {
         "This session was revoked because its refresh token was presented by another client, so the token has leaked; sign the user in again.")
 
     func exchange(_ form: [String: String], client: ClientRecord) async throws -> TokenResponse {
-        guard let presented = form["refresh_token"], !presented.isEmpty, presented.utf8.count <= 256 else {
+        guard let presented = form[OAuthParameter.refreshToken], !presented.isEmpty, presented.utf8.count <= 256 else {
             throw EndpointFailure(.invalidRequest, "refresh_token is required.")
         }
         let store = services.store
@@ -51,7 +51,7 @@ struct RefreshTokenGrant: Sendable {
         }
         let granted = ScopeList.parse(record.scope)
         var scopes = granted
-        if let requested = form["scope"] {
+        if let requested = form[OAuthParameter.scope] {
             scopes = ScopeList.parse(requested)
             if scopes.isEmpty || scopes.contains(where: { !granted.contains($0) }) {
                 // Bad input loses nothing: the presented token stays current.

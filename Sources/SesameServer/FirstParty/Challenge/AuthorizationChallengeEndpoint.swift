@@ -157,7 +157,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
         of session: AuthSessionRecord, form: [String: String], request: Request
     ) async throws {
         let basic = try ClientAuthenticator.basicCredentials(request)
-        if form["client_id"] != nil || basic != nil {
+        if form[OAuthParameter.clientID] != nil || basic != nil {
             let client = try await services.clientAuthenticator.authenticate(request, form: form)
             guard client.clientID == session.clientID else { throw MFAFailure.unknownSession }
             return

@@ -47,13 +47,13 @@ struct AuthorizationChallengeRequest: Sendable {
         } catch {
             throw EndpointFailure(error.code, error.description)
         }
-        let scopes = ScopeList.parse(form["scope"] ?? defaultScope)
+        let scopes = ScopeList.parse(form[OAuthParameter.scope] ?? defaultScope)
         guard !scopes.isEmpty else { throw EndpointFailure(.invalidScope, "scope is required.") }
         if let disallowed = scopes.first(where: { !client.allowedScopes.contains($0) }) {
             throw EndpointFailure(.invalidScope, "Scope '\(disallowed)' is not allowed for this client.")
         }
         var reauthentication = false
-        if let text = form["max_age"] {
+        if let text = form[OAuthParameter.maxAge] {
             guard let maxAge = Int(text), maxAge >= 0 else {
                 throw EndpointFailure(.invalidRequest, "max_age must be a non-negative number of seconds.")
             }
@@ -61,8 +61,8 @@ struct AuthorizationChallengeRequest: Sendable {
             reauthentication = maxAge == 0
         }
         return AuthorizationChallengeRequest(
-            client: client, scopes: scopes, codeChallenge: challenge, acrValues: form["acr_values"],
-            reauthentication: reauthentication, uiLocales: form["ui_locales"])
+            client: client, scopes: scopes, codeChallenge: challenge, acrValues: form[OAuthParameter.acrValues],
+            reauthentication: reauthentication, uiLocales: form[OAuthParameter.uiLocales])
     }
 
     /// The endpoint is for first-party clients only (draft-ietf-oauth-first-party-apps,
