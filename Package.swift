@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 // Sesame: an identity platform. One package, three layers:
 //   SesameProtocol  <- Sesame (client SDK) <- SesameLoopback (desktop browser agent, with ChildProcess)
-//   SesameProtocol  <- SesameStore (records, store protocols, SQL, migrations) <- SesameServer (OpenID provider)
+//   SesameProtocol  <- SesameStore (records, store protocols, SQL over SQLite and PostgreSQL, migrations)
+//                   <- SesameServer (OpenID provider)
 //   SesameCLI (the `sesame` executable) on top of all of them.
 import PackageDescription
 
@@ -33,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.0"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // YAML seed files (SesameServer only; never the SDK).
@@ -81,6 +85,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -150,6 +157,7 @@ let package = Package(
             dependencies: [
                 "SesameProtocol", "SesameStore", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/Support/StoreTesting",
             swiftSettings: strict
@@ -159,7 +167,7 @@ let package = Package(
         .target(
             name: "SesameTesting",
             dependencies: [
-                "SesameProtocol", "SesameServer", "TestSupport",
+                "SesameProtocol", "SesameServer", "StoreTesting", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support/SesameTesting",
@@ -199,7 +207,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SesameCLITests", dependencies: ["SesameCLI", "ChildProcess", "SesameTesting", "TestSupport"],
+            name: "SesameCLITests", dependencies: ["SesameCLI", "ChildProcess", "SesameTesting", "StoreTesting", "TestSupport"],
             swiftSettings: strict),
     ]
 )

@@ -1,14 +1,15 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
 
 @Suite("Authorization code flow with PKCE")
 struct AuthorizationCodeFlowTests {
-    @Test("full flow: login form, 303 with code/state/iss, token exchange, ID token claims")
-    func fullFlow() async throws {
-        try await withTestServer { server in
+    @Test("full flow: login form, 303 with code/state/iss, token exchange, ID token claims", arguments: StoreBackend.available)
+    func fullFlow(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let flow = OAuthFlow(browser: browser)
             let attempt = OAuthFlow.Attempt()
@@ -68,9 +69,9 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("ID token signed ES256 for a client configured so")
-    func perClientAlgorithm() async throws {
-        try await withTestServer { server in
+    @Test("ID token signed ES256 for a client configured so", arguments: StoreBackend.available)
+    func perClientAlgorithm(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let flow = OAuthFlow(
                 browser: server.client(), clientID: Fixtures.secondApp, redirectURI: Fixtures.secondRedirect,
                 scope: "openid")
@@ -118,9 +119,9 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("another client replaying a used code gets invalid_grant and revokes nothing")
-    func codeReplayByAnotherClient() async throws {
-        try await withTestServer { server in
+    @Test("another client replaying a used code gets invalid_grant and revokes nothing", arguments: StoreBackend.available)
+    func codeReplayByAnotherClient(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let (flow, attempt, code, tokens) = try await Self.redeemedCode(server)
             let browser = flow.browser
 
@@ -140,9 +141,9 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("expired code is refused")
-    func expiredCode() async throws {
-        try await withTestServer { server in
+    @Test("expired code is refused", arguments: StoreBackend.available)
+    func expiredCode(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let flow = OAuthFlow(browser: server.client())
             let attempt = OAuthFlow.Attempt()
             let code = try await flow.signIn(attempt)
@@ -153,9 +154,9 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("wrong code_verifier, missing code_verifier and wrong redirect_uri are invalid_grant")
-    func tokenRequestChecks() async throws {
-        try await withTestServer { server in
+    @Test("wrong code_verifier, missing code_verifier and wrong redirect_uri are invalid_grant", arguments: StoreBackend.available)
+    func tokenRequestChecks(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let flow = OAuthFlow(browser: browser)
 
@@ -187,9 +188,9 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("public client: missing PKCE and plain PKCE are refused with an error redirect (RFC 9700 §2.1.1)")
-    func publicClientPKCERequired() async throws {
-        try await withTestServer { server in
+    @Test("public client: missing PKCE and plain PKCE are refused with an error redirect (RFC 9700 §2.1.1)", arguments: StoreBackend.available)
+    func publicClientPKCERequired(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             var flow = OAuthFlow(browser: server.client())
             flow.sendsPKCE = false
             let attempt = OAuthFlow.Attempt()
@@ -214,9 +215,9 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("unknown client and unregistered redirect_uri get an error page, never a redirect")
-    func noOpenRedirect() async throws {
-        try await withTestServer { server in
+    @Test("unknown client and unregistered redirect_uri get an error page, never a redirect", arguments: StoreBackend.available)
+    func noOpenRedirect(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             var flow = OAuthFlow(browser: server.client())
             flow.clientID = "nobody"
             let unknown = try await flow.authorize(.init())
@@ -236,9 +237,9 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("loopback redirect URIs match on any port (RFC 8252 §7.3), nothing else does")
-    func loopbackPorts() async throws {
-        try await withTestServer { server in
+    @Test("loopback redirect URIs match on any port (RFC 8252 §7.3), nothing else does", arguments: StoreBackend.available)
+    func loopbackPorts(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             var flow = OAuthFlow(browser: server.client())
             flow.redirectURI = "http://127.0.0.1:53124/callback"
             let attempt = OAuthFlow.Attempt()
@@ -253,9 +254,9 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("other request errors redirect back with error, state and iss")
-    func redirectedErrors() async throws {
-        try await withTestServer { server in
+    @Test("other request errors redirect back with error, state and iss", arguments: StoreBackend.available)
+    func redirectedErrors(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let flow = OAuthFlow(browser: server.client())
             let attempt = OAuthFlow.Attempt()
             let token = try await flow.authorize(attempt, extra: ["response_type": "token"])
@@ -270,9 +271,9 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("prompt=none without a session answers login_required")
-    func promptNoneWithoutSession() async throws {
-        try await withTestServer { server in
+    @Test("prompt=none without a session answers login_required", arguments: StoreBackend.available)
+    func promptNoneWithoutSession(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let flow = OAuthFlow(browser: server.client())
             let attempt = OAuthFlow.Attempt()
             let response = try await flow.authorize(attempt, extra: ["prompt": "none"])
@@ -283,9 +284,9 @@ struct AuthorizationCodeFlowTests {
         }
     }
 
-    @Test("client without refresh_token grant gets no refresh token")
-    func noRefreshToken() async throws {
-        try await withTestServer { server in
+    @Test("client without refresh_token grant gets no refresh token", arguments: StoreBackend.available)
+    func noRefreshToken(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let flow = OAuthFlow(
                 browser: server.client(), clientID: Fixtures.noRefreshApp,
                 redirectURI: Fixtures.noRefreshRedirect, scope: "openid offline_access")

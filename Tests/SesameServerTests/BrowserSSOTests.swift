@@ -1,14 +1,15 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
 
 @Suite("Browser SSO session")
 struct BrowserSSOTests {
-    @Test("a second client signs in without the password; same sub and sid")
-    func secondClientSSO() async throws {
-        try await withTestServer { server in
+    @Test("a second client signs in without the password; same sub and sid", arguments: StoreBackend.available)
+    func secondClientSSO(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (first, _) = try await OAuthFlow(browser: browser).tokens()
 
@@ -33,9 +34,9 @@ struct BrowserSSOTests {
         }
     }
 
-    @Test("session cookie: HttpOnly, SameSite=Lax, not Secure on loopback")
-    func sessionCookieAttributes() async throws {
-        try await withTestServer { server in
+    @Test("session cookie: HttpOnly, SameSite=Lax, not Secure on loopback", arguments: StoreBackend.available)
+    func sessionCookieAttributes(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let flow = OAuthFlow(browser: browser)
             let page = try await flow.authorize(.init())
@@ -48,9 +49,9 @@ struct BrowserSSOTests {
         }
     }
 
-    @Test("prompt=none uses the session; prompt=login and max_age force the form")
-    func promptAndMaxAge() async throws {
-        try await withTestServer { server in
+    @Test("prompt=none uses the session; prompt=login and max_age force the form", arguments: StoreBackend.available)
+    func promptAndMaxAge(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let flow = OAuthFlow(browser: browser)
             _ = try await flow.signIn(.init())
@@ -76,9 +77,9 @@ struct BrowserSSOTests {
         }
     }
 
-    @Test("forced re-login yields a newer auth_time")
-    func reauthentication() async throws {
-        try await withTestServer { server in
+    @Test("forced re-login yields a newer auth_time", arguments: StoreBackend.available)
+    func reauthentication(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let flow = OAuthFlow(browser: browser)
             let (first, _) = try await flow.tokens()
@@ -90,9 +91,9 @@ struct BrowserSSOTests {
         }
     }
 
-    @Test("an expired browser session is not used")
-    func sessionExpiry() async throws {
-        try await withTestServer { server in
+    @Test("an expired browser session is not used", arguments: StoreBackend.available)
+    func sessionExpiry(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let flow = OAuthFlow(browser: server.client())
             _ = try await flow.signIn(.init())
             server.clock.advance(by: 13 * 3600)

@@ -1,5 +1,6 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
@@ -16,9 +17,9 @@ struct LogoutTests {
         return response.locationQuery["code"] != nil
     }
 
-    @Test("registered post_logout_redirect_uri: 303 with state, session ended, cookie cleared")
-    func registeredRedirect() async throws {
-        try await withTestServer { server in
+    @Test("registered post_logout_redirect_uri: 303 with state, session ended, cookie cleared", arguments: StoreBackend.available)
+    func registeredRedirect(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let flow = OAuthFlow(browser: browser)
             let (tokens, _) = try await flow.tokens()
@@ -43,9 +44,9 @@ struct LogoutTests {
         }
     }
 
-    @Test("an expired id_token_hint still ends the session without confirmation")
-    func expiredHint() async throws {
-        try await withTestServer { server in
+    @Test("an expired id_token_hint still ends the session without confirmation", arguments: StoreBackend.available)
+    func expiredHint(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             server.clock.advance(by: 3600)
@@ -56,9 +57,9 @@ struct LogoutTests {
         }
     }
 
-    @Test("unregistered post_logout_redirect_uri: no redirect, an error page that says why, session kept")
-    func unregisteredRedirect() async throws {
-        try await withTestServer { server in
+    @Test("unregistered post_logout_redirect_uri: no redirect, an error page that says why, session kept", arguments: StoreBackend.available)
+    func unregisteredRedirect(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let flow = OAuthFlow(browser: browser)
             let (tokens, _) = try await flow.tokens()
@@ -85,9 +86,9 @@ struct LogoutTests {
         }
     }
 
-    @Test("post_logout_redirect_uri without id_token_hint or client_id: error page, session kept")
-    func unidentifiedClient() async throws {
-        try await withTestServer { server in
+    @Test("post_logout_redirect_uri without id_token_hint or client_id: error page, session kept", arguments: StoreBackend.available)
+    func unidentifiedClient(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             _ = try await OAuthFlow(browser: browser).signIn(.init())
             for response in [
@@ -102,9 +103,9 @@ struct LogoutTests {
         }
     }
 
-    @Test("no id_token_hint: a confirmation page; its POST with the CSRF token ends the session and redirects")
-    func confirmation() async throws {
-        try await withTestServer { server in
+    @Test("no id_token_hint: a confirmation page; its POST with the CSRF token ends the session and redirects", arguments: StoreBackend.available)
+    func confirmation(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             _ = try await OAuthFlow(browser: browser).signIn(.init())
             let page = try await browser.get(
@@ -140,9 +141,9 @@ struct LogoutTests {
         }
     }
 
-    @Test("logout without parameters (GET or POST) asks first; the confirmation shows the signed-out page")
-    func plainLogout() async throws {
-        try await withTestServer { server in
+    @Test("logout without parameters (GET or POST) asks first; the confirmation shows the signed-out page", arguments: StoreBackend.available)
+    func plainLogout(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             _ = try await OAuthFlow(browser: browser).signIn(.init())
             let viaGet = try await browser.get("/logout")
@@ -161,9 +162,9 @@ struct LogoutTests {
         }
     }
 
-    @Test("a confirmation POST without a matching CSRF cookie and field is refused and ends nothing")
-    func confirmationNeedsCSRF() async throws {
-        try await withTestServer { server in
+    @Test("a confirmation POST without a matching CSRF cookie and field is refused and ends nothing", arguments: StoreBackend.available)
+    func confirmationNeedsCSRF(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             _ = try await OAuthFlow(browser: browser).signIn(.init())
             let page = try await browser.get("/logout")
@@ -189,9 +190,9 @@ struct LogoutTests {
         }
     }
 
-    @Test("the confirmation page follows ui_locales")
-    func localizedConfirmation() async throws {
-        try await withTestServer { server in
+    @Test("the confirmation page follows ui_locales", arguments: StoreBackend.available)
+    func localizedConfirmation(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let page = try await browser.get("/logout", query: ["ui_locales": "de"])
             #expect(page.status == 200)
@@ -203,9 +204,9 @@ struct LogoutTests {
         }
     }
 
-    @Test("a forged id_token_hint or mismatched client_id is refused")
-    func badHint() async throws {
-        try await withTestServer { server in
+    @Test("a forged id_token_hint or mismatched client_id is refused", arguments: StoreBackend.available)
+    func badHint(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             let forged = try await browser.get("/logout", query: ["id_token_hint": "a.b.c"])

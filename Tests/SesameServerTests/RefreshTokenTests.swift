@@ -1,14 +1,15 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
 
 @Suite("Refresh tokens")
 struct RefreshTokenTests {
-    @Test("every refresh rotates the token and returns a new ID token with the same auth_time and sid")
-    func rotation() async throws {
-        try await withTestServer { server in
+    @Test("every refresh rotates the token and returns a new ID token with the same auth_time and sid", arguments: StoreBackend.available)
+    func rotation(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (first, _) = try await OAuthFlow(browser: browser).tokens()
             let oldRefresh = try #require(first.refreshToken)
@@ -35,9 +36,9 @@ struct RefreshTokenTests {
         }
     }
 
-    @Test("reusing a rotated refresh token revokes the whole family")
-    func reuseDetection() async throws {
-        try await withTestServer { server in
+    @Test("reusing a rotated refresh token revokes the whole family", arguments: StoreBackend.available)
+    func reuseDetection(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (first, _) = try await OAuthFlow(browser: browser).tokens()
             let old = try #require(first.refreshToken)
@@ -56,9 +57,9 @@ struct RefreshTokenTests {
         }
     }
 
-    @Test("scope may narrow on refresh, never widen")
-    func scopeNarrowing() async throws {
-        try await withTestServer { server in
+    @Test("scope may narrow on refresh, never widen", arguments: StoreBackend.available)
+    func scopeNarrowing(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (first, _) = try await OAuthFlow(browser: browser, scope: "openid email offline_access").tokens()
             let narrowed = try await browser.refresh(try #require(first.refreshToken), scope: "openid")
@@ -83,9 +84,9 @@ struct RefreshTokenTests {
         }
     }
 
-    @Test("a refresh token is bound to its client")
-    func boundToClient() async throws {
-        try await withTestServer { server in
+    @Test("a refresh token is bound to its client", arguments: StoreBackend.available)
+    func boundToClient(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (first, _) = try await OAuthFlow(browser: browser).tokens()
             let other = try await browser.refresh(try #require(first.refreshToken), clientID: Fixtures.secondApp)
@@ -103,9 +104,9 @@ struct RefreshTokenTests {
         }
     }
 
-    @Test("a database migrated to version 5 records why a family was revoked; reuse says 'already used'")
-    func revocationReasons() async throws {
-        try await withTestServer { server in
+    @Test("a database migrated to version 5 records why a family was revoked; reuse says 'already used'", arguments: StoreBackend.available)
+    func revocationReasons(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (first, _) = try await OAuthFlow(browser: browser).tokens()
             let refreshToken = try #require(first.refreshToken)
@@ -117,9 +118,9 @@ struct RefreshTokenTests {
         }
     }
 
-    @Test("unknown and expired refresh tokens are invalid_grant")
-    func unknownAndExpired() async throws {
-        try await withTestServer { server in
+    @Test("unknown and expired refresh tokens are invalid_grant", arguments: StoreBackend.available)
+    func unknownAndExpired(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             #expect(try await browser.refresh(SecureRandom.token()).json(APIError.self).error == "invalid_grant")
             let (first, _) = try await OAuthFlow(browser: browser).tokens()

@@ -1,13 +1,14 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 
 @Suite("Revocation (RFC 7009) and introspection (RFC 7662)")
 struct RevocationIntrospectionTests {
-    @Test("introspection requires a confidential client")
-    func introspectionNeedsClientAuth() async throws {
-        try await withTestServer { server in
+    @Test("introspection requires a confidential client", arguments: StoreBackend.available)
+    func introspectionNeedsClientAuth(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             let anonymous = try await browser.postForm("/introspect", ["token": tokens.accessToken])
@@ -24,9 +25,9 @@ struct RevocationIntrospectionTests {
         }
     }
 
-    @Test("active access and refresh tokens introspect with their claims")
-    func activeTokens() async throws {
-        try await withTestServer { server in
+    @Test("active access and refresh tokens introspect with their claims", arguments: StoreBackend.available)
+    func activeTokens(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             let user = try #require(try await server.store.user(login: Fixtures.username))
@@ -45,9 +46,9 @@ struct RevocationIntrospectionTests {
         }
     }
 
-    @Test("a rotated refresh token introspects inactive; its successor active")
-    func rotatedRefreshToken() async throws {
-        try await withTestServer { server in
+    @Test("a rotated refresh token introspects inactive; its successor active", arguments: StoreBackend.available)
+    func rotatedRefreshToken(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             let first = try #require(tokens.refreshToken)
@@ -62,9 +63,9 @@ struct RevocationIntrospectionTests {
         }
     }
 
-    @Test("revoking an access token makes it inactive and unusable at userinfo")
-    func revokeAccessToken() async throws {
-        try await withTestServer { server in
+    @Test("revoking an access token makes it inactive and unusable at userinfo", arguments: StoreBackend.available)
+    func revokeAccessToken(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             #expect(try await browser.userInfo(tokens.accessToken).status == 200)
@@ -80,9 +81,9 @@ struct RevocationIntrospectionTests {
         }
     }
 
-    @Test("revoking a refresh token revokes its family and the family's access tokens")
-    func revokeRefreshToken() async throws {
-        try await withTestServer { server in
+    @Test("revoking a refresh token revokes its family and the family's access tokens", arguments: StoreBackend.available)
+    func revokeRefreshToken(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             let refresh = try #require(tokens.refreshToken)
@@ -96,9 +97,9 @@ struct RevocationIntrospectionTests {
         }
     }
 
-    @Test("another client's revocation request and unknown tokens change nothing and answer 200")
-    func foreignAndUnknownTokens() async throws {
-        try await withTestServer { server in
+    @Test("another client's revocation request and unknown tokens change nothing and answer 200", arguments: StoreBackend.available)
+    func foreignAndUnknownTokens(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             let foreign = try await browser.postForm(
@@ -115,9 +116,9 @@ struct RevocationIntrospectionTests {
         }
     }
 
-    @Test("RFC 7009 §2.1 / RFC 7662 §2.1: an unknown or wrong token_type_hint is ignored and the token still found")
-    func unknownHintExtendsTheSearch() async throws {
-        try await withTestServer { server in
+    @Test("RFC 7009 §2.1 / RFC 7662 §2.1: an unknown or wrong token_type_hint is ignored and the token still found", arguments: StoreBackend.available)
+    func unknownHintExtendsTheSearch(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             let refresh = try #require(tokens.refreshToken)

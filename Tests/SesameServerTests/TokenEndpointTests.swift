@@ -1,13 +1,14 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 
 @Suite("Token endpoint")
 struct TokenEndpointTests {
-    @Test("client_credentials with client_secret_basic and client_secret_post")
-    func clientCredentials() async throws {
-        try await withTestServer { server in
+    @Test("client_credentials with client_secret_basic and client_secret_post", arguments: StoreBackend.available)
+    func clientCredentials(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let client = server.client()
             let basic = try await client.postForm(
                 "/token", ["grant_type": "client_credentials", "scope": "api.read"],
@@ -36,9 +37,9 @@ struct TokenEndpointTests {
         }
     }
 
-    @Test("wrong client secret is 401 invalid_client with the API error fields")
-    func wrongSecret() async throws {
-        try await withTestServer { server in
+    @Test("wrong client secret is 401 invalid_client with the API error fields", arguments: StoreBackend.available)
+    func wrongSecret(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let client = server.client()
             // HTTP Basic failures challenge with WWW-Authenticate, which URLSession on Linux
             // swallows; read the raw response.
@@ -74,9 +75,9 @@ struct TokenEndpointTests {
         }
     }
 
-    @Test("public clients cannot use client_credentials; no password grant; grant_type required")
-    func grantRules() async throws {
-        try await withTestServer { server in
+    @Test("public clients cannot use client_credentials; no password grant; grant_type required", arguments: StoreBackend.available)
+    func grantRules(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let client = server.client()
             let publicCC = try await client.postForm(
                 "/token", ["grant_type": "client_credentials", "client_id": Fixtures.nativeApp])
@@ -108,9 +109,9 @@ struct TokenEndpointTests {
         }
     }
 
-    @Test("only form bodies are accepted; repeated parameters are refused; an oversized body is 413")
-    func bodyFormat() async throws {
-        try await withTestServer { server in
+    @Test("only form bodies are accepted; repeated parameters are refused; an oversized body is 413", arguments: StoreBackend.available)
+    func bodyFormat(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let client = server.client()
             let json = try await client.post(
                 "/token", body: Data(#"{"grant_type":"client_credentials"}"#.utf8),
@@ -162,9 +163,9 @@ struct TokenEndpointTests {
         }
     }
 
-    @Test("a code cannot be redeemed by another client")
-    func codeBoundToClient() async throws {
-        try await withTestServer { server in
+    @Test("a code cannot be redeemed by another client", arguments: StoreBackend.available)
+    func codeBoundToClient(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let flow = OAuthFlow(browser: browser)
             let attempt = OAuthFlow.Attempt()

@@ -1,14 +1,15 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
 
 @Suite("UserInfo endpoint")
 struct UserInfoTests {
-    @Test("sub equals the ID token's sub; claims follow the scopes")
-    func claimsByScope() async throws {
-        try await withTestServer { server in
+    @Test("sub equals the ID token's sub; claims follow the scopes", arguments: StoreBackend.available)
+    func claimsByScope(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser, scope: "openid email").tokens()
             let response = try await browser.userInfo(tokens.accessToken)
@@ -32,9 +33,9 @@ struct UserInfoTests {
         }
     }
 
-    @Test("default client scopes are every advertised scope; phone and address claims are released for them")
-    func phoneAndAddressByDefault() async throws {
-        try await withTestServer { server in
+    @Test("default client scopes are every advertised scope; phone and address claims are released for them", arguments: StoreBackend.available)
+    func phoneAndAddressByDefault(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let discovery = try await browser.get("/.well-known/openid-configuration")
             let advertised = try #require(discovery.jsonObject["scopes_supported"] as? [String])
@@ -70,9 +71,9 @@ struct UserInfoTests {
         }
     }
 
-    @Test("only the Bearer header is accepted; bad tokens get 401 with WWW-Authenticate")
-    func bearerOnly() async throws {
-        try await withTestServer { server in
+    @Test("only the Bearer header is accepted; bad tokens get 401 with WWW-Authenticate", arguments: StoreBackend.available)
+    func bearerOnly(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             let missing = try await browser.get("/userinfo")
@@ -100,9 +101,9 @@ struct UserInfoTests {
         }
     }
 
-    @Test("an expired access token is refused")
-    func expired() async throws {
-        try await withTestServer { server in
+    @Test("an expired access token is refused", arguments: StoreBackend.available)
+    func expired(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             server.clock.advance(by: 901)

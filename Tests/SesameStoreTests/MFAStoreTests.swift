@@ -5,32 +5,17 @@ import Testing
 import StoreTesting
 @testable import SesameStore
 
-@Suite("MFA store and client MFA policy (real SQLite)")
+@Suite("MFA store and client MFA policy (SQLite and PostgreSQL)")
 struct MFAStoreTests {
-    /// Runs `body` with a fresh store in a temp directory.
-    static func withStore(_ body: (SQLIdentityStore, StoreSandbox) async throws -> Void) async throws {
-        let sandbox = try StoreSandbox.make()
-        let store = try await sandbox.open()
-        do {
-            try await body(store, sandbox)
-            try await store.close()
-            sandbox.remove()
-        } catch {
-            try? await store.close()
-            sandbox.remove()
-            throw error
-        }
-    }
-
     static func session(_ digest: String, now: Date = Date()) -> AuthSessionRecord {
         AuthSessionRecord(
             sessionDigest: digest, clientID: "app", userID: "u1", scope: "openid", codeChallenge: PKCE().challenge,
             methods: [.email, .totp], firstFactor: ["pwd"], createdAt: now, expiresAt: now.addingTimeInterval(300))
     }
 
-    @Test("concurrent answers never get more than 5 attempts; exactly one caller consumes a session")
-    func attemptsAndConsumption() async throws {
-        try await Self.withStore { store, _ in
+    @Test("concurrent answers never get more than 5 attempts; exactly one caller consumes a session", arguments: StoreBackend.available)
+    func attemptsAndConsumption(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             try await store.insertAuthSession(Self.session("s1"))
             let reserved = try await withThrowingTaskGroup(of: Int?.self) { group in
                 for _ in 0..<20 {
@@ -59,9 +44,9 @@ struct MFAStoreTests {
         }
     }
 
-    @Test("a TOTP time step is accepted once, and never an earlier one")
-    func totpReplay() async throws {
-        try await Self.withStore { store, _ in
+    @Test("a TOTP time step is accepted once, and never an earlier one", arguments: StoreBackend.available)
+    func totpReplay(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             try await store.saveMFAEnrollment(
                 MFAEnrollmentRecord(userID: "u1", method: .totp, confirmed: true, sealedSecret: "x", createdAt: Date()))
             let results = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -75,9 +60,9 @@ struct MFAStoreTests {
         }
     }
 
-    @Test("enrolments: upsert per method, confirm, remove; removeMFAData clears a user only")
-    func enrollments() async throws {
-        try await Self.withStore { store, _ in
+    @Test("enrolments: upsert per method, confirm, remove; removeMFAData clears a user only", arguments: StoreBackend.available)
+    func enrollments(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = Date()
             try await store.saveMFAEnrollment(
                 MFAEnrollmentRecord(
@@ -105,9 +90,9 @@ struct MFAStoreTests {
         }
     }
 
-    @Test("client mfa_policy persists across a reopen; migrations are idempotent; re-auth markers")
-    func clientPolicy() async throws {
-        try await Self.withStore { store, sandbox in
+    @Test("client mfa_policy persists across a reopen; migrations are idempotent; re-auth markers", arguments: StoreBackend.available)
+    func clientPolicy(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, sandbox in
             try await store.upsertClient(ClientRecord(clientID: "a", name: "A", mfaPolicy: .always))
             try await store.upsertClient(ClientRecord(clientID: "b", name: "B"))
             try await store.markReauthenticationCode(digest: "c1", expiresAt: Date().addingTimeInterval(60))

@@ -7,9 +7,9 @@ import StoreTesting
 /// CRUD of clients and users in the real SQLite store, including unique conflicts.
 @Suite("Store: clients and users")
 struct StoreRecordsTests {
-    @Test("a client round-trips, upsert updates it but keeps created_at, remove reports existence")
-    func clientRoundTrip() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("a client round-trips, upsert updates it but keeps created_at, remove reports existence", arguments: StoreBackend.available)
+    func clientRoundTrip(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let client = StoreSamples.client("demo", secretHash: "$scrypt$ln=10,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$BBBB")
             try await store.upsertClient(client)
             #expect(try await store.client(id: "demo") == client)
@@ -34,9 +34,9 @@ struct StoreRecordsTests {
         }
     }
 
-    @Test("removing a client removes its codes and refresh tokens")
-    func removeClientCascades() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("removing a client removes its codes and refresh tokens", arguments: StoreBackend.available)
+    func removeClientCascades(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let later = StoreSamples.now().addingTimeInterval(600)
             try await store.upsertClient(StoreSamples.client("demo"))
             let code = StoreSamples.code(expiresAt: later)
@@ -51,9 +51,9 @@ struct StoreRecordsTests {
         }
     }
 
-    @Test("a user round-trips with claims; lookups by username or email ignore case")
-    func userRoundTrip() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("a user round-trips with claims; lookups by username or email ignore case", arguments: StoreBackend.available)
+    func userRoundTrip(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let alice = StoreSamples.user("Alice", email: "Alice@Example.COM")
             try await store.createUser(alice)
             #expect(alice.username == "alice")
@@ -68,9 +68,9 @@ struct StoreRecordsTests {
         }
     }
 
-    @Test("usernames and emails are unique, case-insensitively, on create and update")
-    func uniqueConflicts() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("usernames and emails are unique, case-insensitively, on create and update", arguments: StoreBackend.available)
+    func uniqueConflicts(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let alice = StoreSamples.user("alice")
             try await store.createUser(alice)
             await #expect(throws: StoreError.conflict(field: "username")) {
@@ -100,9 +100,9 @@ struct StoreRecordsTests {
         }
     }
 
-    @Test("removing a user removes their sessions and tokens and revokes their families")
-    func removeUserCascades() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("removing a user removes their sessions and tokens and revokes their families", arguments: StoreBackend.available)
+    func removeUserCascades(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let alice = StoreSamples.user("alice")
             try await store.createUser(alice)
             let later = StoreSamples.now().addingTimeInterval(600)
@@ -123,9 +123,9 @@ struct StoreRecordsTests {
         }
     }
 
-    @Test("signing keys insert, update, list and remove")
-    func signingKeys() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("signing keys insert, update, list and remove", arguments: StoreBackend.available)
+    func signingKeys(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             let first = SigningKeyRecord(
                 kid: "k1", algorithm: "RS256", sealedPrivateKey: "c2VhbGVk", createdAt: now, activatesAt: now)

@@ -17,9 +17,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("a code is redeemed once; the second use is a replay carrying the family")
-    func codeSingleUse() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("a code is redeemed once; the second use is a replay carrying the family", arguments: StoreBackend.available)
+    func codeSingleUse(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             let code = StoreSamples.code(expiresAt: now.addingTimeInterval(60))
             try await store.insertAuthorizationCode(code)
@@ -43,9 +43,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("a code without a PKCE challenge keeps having none (stored as the empty string)")
-    func codeWithoutChallenge() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("a code without a PKCE challenge keeps having none (stored as the empty string)", arguments: StoreBackend.available)
+    func codeWithoutChallenge(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             var code = StoreSamples.code(expiresAt: now.addingTimeInterval(60))
             code.codeChallenge = nil
@@ -59,9 +59,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("20 concurrent redemptions of one code: exactly one wins")
-    func concurrentCodeRedemption() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("20 concurrent redemptions of one code: exactly one wins", arguments: StoreBackend.available)
+    func concurrentCodeRedemption(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             let code = StoreSamples.code(expiresAt: now.addingTimeInterval(60))
             try await store.insertAuthorizationCode(code)
@@ -79,9 +79,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("an unused expired code is not found; a used one is a replay even after it expired")
-    func expiredCode() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("an unused expired code is not found; a used one is a replay even after it expired", arguments: StoreBackend.available)
+    func expiredCode(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             let code = StoreSamples.code(expiresAt: now.addingTimeInterval(60))
             try await store.insertAuthorizationCode(code)
@@ -98,9 +98,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("a refresh token rotates once into its successor; reuse is a replay; expired is not found")
-    func refreshRotation() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("a refresh token rotates once into its successor; reuse is a replay; expired is not found", arguments: StoreBackend.available)
+    func refreshRotation(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             let token = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
             try await store.insertRefreshToken(token)
@@ -136,9 +136,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("a withdrawn successor makes the presented token current again")
-    func withdrawRotation() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("a withdrawn successor makes the presented token current again", arguments: StoreBackend.available)
+    func withdrawRotation(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             let token = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
             try await store.insertRefreshToken(token)
@@ -154,9 +154,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("a token marked rotated_at (rows rotated before successor links) is a replay")
-    func legacyRotatedRow() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("a token marked rotated_at (rows rotated before successor links) is a replay", arguments: StoreBackend.available)
+    func legacyRotatedRow(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             var token = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
             token.rotatedAt = now.addingTimeInterval(-60)
@@ -166,9 +166,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("20 concurrent rotations of one refresh token: exactly one wins")
-    func concurrentRotation() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("20 concurrent rotations of one refresh token: exactly one wins", arguments: StoreBackend.available)
+    func concurrentRotation(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             let token = StoreSamples.refreshToken(expiresAt: now.addingTimeInterval(3600))
             try await store.insertRefreshToken(token)
@@ -183,9 +183,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("revoking a family revokes all its tokens, and a successor inserted later cannot rotate")
-    func familyRevocation() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("revoking a family revokes all its tokens, and a successor inserted later cannot rotate", arguments: StoreBackend.available)
+    func familyRevocation(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             let later = now.addingTimeInterval(3600)
             let first = StoreSamples.refreshToken(family: "fam-a", expiresAt: later)
@@ -214,9 +214,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("logout revokes the refresh tokens of that browser session only")
-    func revokeBySession() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("logout revokes the refresh tokens of that browser session only", arguments: StoreBackend.available)
+    func revokeBySession(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             let later = now.addingTimeInterval(3600)
             let mine = StoreSamples.refreshToken(sessionID: "sid-1", expiresAt: later)
@@ -232,9 +232,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("access-token revocation is remembered until the token's expiry")
-    func accessTokenRevocation() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("access-token revocation is remembered until the token's expiry", arguments: StoreBackend.available)
+    func accessTokenRevocation(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             #expect(try await store.isAccessTokenRevoked(jti: "jti-1") == false)
             try await store.revokeAccessToken(jti: "jti-1", expiresAt: now.addingTimeInterval(300))
@@ -248,9 +248,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("browser sessions are stored by digest and removed by digest or sid")
-    func browserSessions() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("browser sessions are stored by digest and removed by digest or sid", arguments: StoreBackend.available)
+    func browserSessions(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let later = StoreSamples.now().addingTimeInterval(3600)
             let first = StoreSamples.session(sid: "sid-a", expiresAt: later)
             let second = StoreSamples.session(sid: "sid-b", expiresAt: later)
@@ -265,9 +265,9 @@ struct StoreRedemptionTests {
         }
     }
 
-    @Test("purgeExpired removes expired codes, tokens and sessions and keeps live ones")
-    func purgeExpired() async throws {
-        try await withSandboxStore { store, _ in
+    @Test("purgeExpired removes expired codes, tokens and sessions and keeps live ones", arguments: StoreBackend.available)
+    func purgeExpired(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
             let now = StoreSamples.now()
             let soon = now.addingTimeInterval(10)
             let later = now.addingTimeInterval(3600)

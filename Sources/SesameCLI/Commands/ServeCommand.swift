@@ -92,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
             var configuration = ServerConfiguration(
                 dataDirectory: DataDirectory(url: dataDir.url), host: host, port: port,
                 issuer: issuerURL, seedFile: seedURL)
+            configuration.database = try dataDir.storeLocation()
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout
@@ -112,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             Self.schedule(scheduling, logger: logger)
             Terminal.out("Issuer: \(server.issuer.absoluteString)")
             Terminal.out("Data directory: \(dataDir.url.path)")
+            Terminal.out("Database: \(configuration.storeLocation)")
             Terminal.out("Discovery: \(server.issuer.absoluteString)/.well-known/openid-configuration")
             try await printFirstSteps(server)
             Terminal.out("Press Ctrl-C to stop.")

@@ -20,17 +20,23 @@ public struct ServerAdmin: Sendable {
     /// Opens the store and key ring of a data directory (creating the directory, database and
     /// master key if needed), ready for admin commands. Passwords are hashed with
     /// ``ScryptPasswordHasher/interactive``. Call ``close()`` when done.
-    public static func open(dataDirectory: DataDirectory, logger: Logger) async throws -> ServerAdmin {
-        try await open(dataDirectory: dataDirectory, logger: logger, hasher: ScryptPasswordHasher.interactive)
+    ///
+    /// - Parameter database: the store when it is not the data directory's SQLite file (a
+    ///   PostgreSQL database); the master key stays in the data directory.
+    public static func open(
+        dataDirectory: DataDirectory, database: StoreLocation? = nil, logger: Logger
+    ) async throws -> ServerAdmin {
+        try await open(
+            dataDirectory: dataDirectory, database: database, logger: logger, hasher: ScryptPasswordHasher.interactive)
     }
 
-    /// As ``open(dataDirectory:logger:)`` with a chosen hasher (tests use a cheap one).
+    /// As ``open(dataDirectory:database:logger:)`` with a chosen hasher (tests use a cheap one).
     public static func open(
-        dataDirectory: DataDirectory, logger: Logger, hasher: any PasswordHasher
+        dataDirectory: DataDirectory, database: StoreLocation? = nil, logger: Logger, hasher: any PasswordHasher
     ) async throws -> ServerAdmin {
         try dataDirectory.prepare()
         let masterKey = try await dataDirectory.masterKey()
-        let store = try await SQLIdentityStore.openSQLite(at: dataDirectory.databaseURL, logger: logger)
+        let store = try await SQLIdentityStore.open(database ?? .sqlite(dataDirectory), logger: logger)
         let keyRing = KeyRing(store: store, masterKey: masterKey, logger: logger)
         return ServerAdmin(store: store, hasher: hasher, keyRing: keyRing)
     }

@@ -14,7 +14,7 @@ public enum IdentityServer {
     public static func start(_ configuration: ServerConfiguration, logger: Logger) async throws -> RunningServer {
         if let issuer = configuration.issuer { try validateIssuer(issuer) }
         try configuration.dataDirectory.prepare()
-        let store = try await SQLIdentityStore.openSQLite(at: configuration.dataDirectory.databaseURL, logger: logger)
+        let store = try await SQLIdentityStore.open(configuration.storeLocation, logger: logger)
         do {
             let keyRing = KeyRing(
                 store: store, masterKey: try await configuration.dataDirectory.masterKey(), logger: logger,

@@ -11,8 +11,15 @@ public struct ServerConfiguration: Sendable {
     /// `http://<host>:<bound port>`. Must be `https` in production; `http` is accepted for
     /// loopback development.
     public var issuer: URL?
-    /// Database, master key and other state.
+    /// The master key that seals signing keys, and the embedded SQLite database unless
+    /// ``database`` names another. Every process of one deployment needs the same master key.
     public var dataDirectory: DataDirectory
+    /// Where the data lives: `nil` is the SQLite file in ``dataDirectory``; a PostgreSQL
+    /// database is shared by every `sesame serve` process of a deployment.
+    public var database: StoreLocation?
+
+    /// The store location in effect.
+    public var storeLocation: StoreLocation { database ?? .sqlite(dataDirectory) }
     /// A declarative seed file applied at every start (clients and users), JSON or YAML
     /// (``SeedConfiguration``, ``SeedFileFormat``).
     public var seedFile: URL?

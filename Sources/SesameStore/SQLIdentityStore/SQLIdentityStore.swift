@@ -46,6 +46,30 @@ public final class SQLIdentityStore: IdentityStore {
         self.onClose = onClose
     }
 
+    /// Opens the store at `location` and runs the migrations: the SQLite file of a data directory
+    /// (created if needed) or a PostgreSQL database (which must exist; its tables are created).
+    public static func open(
+        _ location: StoreLocation, logger: Logger, clientCacheLifetime: Duration = .seconds(2)
+    ) async throws -> SQLIdentityStore {
+        switch location {
+        case .sqlite(let directory):
+            try directory.prepare()
+            return try await openSQLite(at: directory.databaseURL, logger: logger, clientCacheLifetime: clientCacheLifetime)
+        case .postgres(let url, let poolSize):
+            let backend = try await PostgresBackend.open(url, poolSize: poolSize, logger: logger)
+            let store = SQLIdentityStore(
+                database: backend.database, logger: logger, clientCacheLifetime: clientCacheLifetime,
+                onClose: { await backend.close() })
+            do {
+                try await store.migrate()
+            } catch {
+                await backend.close()
+                throw error
+            }
+            return store
+        }
+    }
+
     /// Opens (creating if needed) the SQLite file at `url` with WAL journaling, a busy timeout
     /// and foreign keys, and runs the migrations.
     public static func openSQLite(

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer

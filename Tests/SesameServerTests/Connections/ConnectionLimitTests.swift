@@ -39,19 +39,19 @@ struct ConnectionLimitTests {
         try await withTestServer(configure: {
             Self.short(&$0)
             $0.connectionLimits.headerTimeout = 10
-            $0.connectionLimits.idleTimeout = 3
+            $0.connectionLimits.idleTimeout = 6
         }) { server in
             let connection = try RawConnection(port: port(server))
             for _ in 0..<3 {
                 connection.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-                guard case .data(let data) = try await connection.read(timeout: 10) else {
+                guard case .data(let data) = try await connection.read(timeout: 45) else {
                     Issue.record("no response on a keep-alive connection")
                     return
                 }
                 #expect(RawConnection.response(data)?.status == 200)
                 try await Task.sleep(for: .milliseconds(300))  // well under the idle timeout
             }
-            let (_, closed) = try await connection.readUntilClosed(timeout: 10)
+            let (_, closed) = try await connection.readUntilClosed(timeout: 45)
             #expect(closed)
         }
     }
@@ -62,7 +62,7 @@ struct ConnectionLimitTests {
             let connection = try RawConnection(port: port(server))
             connection.write(
                 "POST /token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type")
-            let (_, closed) = try await connection.readUntilClosed(timeout: 10)
+            let (_, closed) = try await connection.readUntilClosed(timeout: 45)
             #expect(closed)
         }
     }
@@ -72,13 +72,13 @@ struct ConnectionLimitTests {
         try await withTestServer { server in
             let plain = try RawConnection(port: port(server))
             plain.write("GET /health HTTP/1.0\r\n\r\n")
-            let (data, closed) = try await plain.readUntilClosed(timeout: 10)
+            let (data, closed) = try await plain.readUntilClosed(timeout: 45)
             #expect(RawConnection.response(data)?.status == 200)
             #expect(closed, "an HTTP/1.0 connection without keep-alive stayed open")
 
             let kept = try RawConnection(port: port(server))
             kept.write("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-            guard case .data(let first) = try await kept.read(timeout: 10) else {
+            guard case .data(let first) = try await kept.read(timeout: 45) else {
                 Issue.record("no response")
                 return
             }
@@ -99,7 +99,7 @@ struct ConnectionLimitTests {
         try await withTestServer { server in
             let connection = try RawConnection(port: port(server))
             connection.write(request)
-            let (data, closed) = try await connection.readUntilClosed(timeout: 10)
+            let (data, closed) = try await connection.readUntilClosed(timeout: 45)
             let response = try #require(RawConnection.response(data), "\(name): no response (\(data.count) bytes)")
             #expect(response.status == status, "\(name)")
             #expect(response.headers.lowercased().contains("content-type: application/json"), "\(name)")
@@ -115,21 +115,21 @@ struct ConnectionLimitTests {
             let held = try [RawConnection(port: port(server)), RawConnection(port: port(server))]
             for connection in held {
                 connection.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-                guard case .data = try await connection.read(timeout: 10) else {
+                guard case .data = try await connection.read(timeout: 45) else {
                     Issue.record("a connection under the cap was not served")
                     return
                 }
             }
             let refused = try RawConnection(port: port(server))
             refused.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            let (nothing, closed) = try await refused.readUntilClosed(timeout: 10)
+            let (nothing, closed) = try await refused.readUntilClosed(timeout: 45)
             #expect(closed && nothing.isEmpty, "a connection over the cap was served")
 
             held[0].hangUp()
             try await Task.sleep(for: .milliseconds(200))
             let next = try RawConnection(port: port(server))
             next.write("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            let (data, _) = try await next.readUntilClosed(timeout: 10)
+            let (data, _) = try await next.readUntilClosed(timeout: 45)
             #expect(RawConnection.response(data)?.status == 200)
         }
     }

@@ -1,5 +1,6 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
@@ -27,9 +28,9 @@ struct MFASignInTests {
         #expect(access["amr"] as? [String] == amr)
     }
 
-    @Test("password + email code: continuation, code sent to the verified address (masked), tokens with acr mfa")
-    func emailCode() async throws {
-        try await withTestServer { server in
+    @Test("password + email code: continuation, code sent to the verified address (masked), tokens with acr mfa", arguments: StoreBackend.available)
+    func emailCode(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             try await enrollmentClient(server).enableEmail()
             let flow = ChallengeFlow(server)
             let continuation = try await Self.continuation(flow)
@@ -59,9 +60,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("password + SMS code to the confirmed number; amr has sms")
-    func smsCode() async throws {
-        try await withTestServer { server in
+    @Test("password + SMS code to the confirmed number; amr has sms", arguments: StoreBackend.available)
+    func smsCode(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             try await enrollmentClient(server).enrollSMS("+4712345678", server: server)
             let flow = ChallengeFlow(server)
             let session = try #require(try await Self.continuation(flow).authSession)
@@ -76,9 +77,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("password + TOTP; a used time step is refused (replay)")
-    func totpAndReplay() async throws {
-        try await withTestServer { server in
+    @Test("password + TOTP; a used time step is refused (replay)", arguments: StoreBackend.available)
+    func totpAndReplay(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let totp = try await enrollmentClient(server).enrollTOTP(clock: server.clock)
             server.clock.advance(by: 30)  // the confirmation used the current step
             let flow = ChallengeFlow(server)
@@ -101,9 +102,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("several methods are offered; a method not offered is 2006")
-    func methodChoice() async throws {
-        try await withTestServer { server in
+    @Test("several methods are offered; a method not offered is 2006", arguments: StoreBackend.available)
+    func methodChoice(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let enrolment = try await enrollmentClient(server)
             try await enrolment.enableEmail()
             _ = try await enrolment.enrollTOTP(clock: server.clock)
@@ -119,9 +120,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("wrong code: 2003 with remaining_attempts; the fifth wrong code ends the session (2005)")
-    func attemptLimit() async throws {
-        try await withTestServer { server in
+    @Test("wrong code: 2003 with remaining_attempts; the fifth wrong code ends the session (2005)", arguments: StoreBackend.available)
+    func attemptLimit(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             try await enrollmentClient(server).enableEmail()
             let flow = ChallengeFlow(server)
             let session = try #require(try await Self.continuation(flow).authSession)
@@ -151,9 +152,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("an expired code is 2004; a new code can then be requested and works")
-    func expiredCode() async throws {
-        try await withTestServer { server in
+    @Test("an expired code is 2004; a new code can then be requested and works", arguments: StoreBackend.available)
+    func expiredCode(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             try await enrollmentClient(server).enableEmail()
             let flow = ChallengeFlow(server)
             let session = try #require(try await Self.continuation(flow).authSession)
@@ -173,9 +174,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("unknown or expired auth_session: 2007")
-    func unknownSession() async throws {
-        try await withTestServer { server in
+    @Test("unknown or expired auth_session: 2007", arguments: StoreBackend.available)
+    func unknownSession(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             try await enrollmentClient(server).enableEmail()
             let flow = ChallengeFlow(server)
             let unknown = try ChallengeFlow.error(try await flow.choose(SecureRandom.token(), .email))
@@ -190,9 +191,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("a continuation naming another client is refused")
-    func sessionBoundToClient() async throws {
-        try await withTestServer { server in
+    @Test("a continuation naming another client is refused", arguments: StoreBackend.available)
+    func sessionBoundToClient(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             try await enrollmentClient(server).enableEmail()
             let flow = ChallengeFlow(server)
             let session = try #require(try await Self.continuation(flow).authSession)
@@ -202,9 +203,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("policy never: password suffices even with MFA enrolled, unless acr_values asks for mfa")
-    func policyNever() async throws {
-        try await withTestServer { server in
+    @Test("policy never: password suffices even with MFA enrolled, unless acr_values asks for mfa", arguments: StoreBackend.available)
+    func policyNever(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             try await enrollmentClient(server).enableEmail()
             try await server.addMFATestClient("relaxed", policy: .never)
             let flow = ChallengeFlow(server, clientID: "relaxed")
@@ -214,9 +215,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("policy always: email codes for a verified user without enrolment; 2006 without a verified email")
-    func policyAlways() async throws {
-        try await withTestServer { server in
+    @Test("policy always: email codes for a verified user without enrolment; 2006 without a verified email", arguments: StoreBackend.available)
+    func policyAlways(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             try await server.addMFATestClient("strict", policy: .always)
             let flow = ChallengeFlow(server, clientID: "strict")
             let continuation = try await Self.continuation(flow)
@@ -237,9 +238,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("policy when_enrolled: users without a second factor sign in with the password alone")
-    func policyWhenEnrolled() async throws {
-        try await withTestServer { server in
+    @Test("policy when_enrolled: users without a second factor sign in with the password alone", arguments: StoreBackend.available)
+    func policyWhenEnrolled(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             let flow = ChallengeFlow(server)
             let tokens = try await flow.passwordTokens()
             let claims = try await server.keyRing.verify(try #require(tokens.idToken), as: IDTokenClaims.self)
@@ -247,9 +248,9 @@ struct MFASignInTests {
         }
     }
 
-    @Test("continuation error_user_msg follows the ui_locales of the start")
-    func localizedContinuation() async throws {
-        try await withTestServer { server in
+    @Test("continuation error_user_msg follows the ui_locales of the start", arguments: StoreBackend.available)
+    func localizedContinuation(backend: StoreBackend) async throws {
+        try await withTestServer(backend) { server in
             try await enrollmentClient(server).enableEmail()
             let flow = ChallengeFlow(server)
             let session = try #require(try await Self.continuation(flow, extra: ["ui_locales": "fr"]).authSession)

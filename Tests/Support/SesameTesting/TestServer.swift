@@ -3,6 +3,7 @@ import Logging
 import SesameProtocol
 import Synchronization
 import SesameServer
+import StoreTesting
 import TestSupport
 
 /// The real Sesame server, in process, on 127.0.0.1 and a free port, over a fresh SQLite file
@@ -10,7 +11,8 @@ import TestSupport
 /// the end of each test; `stop` removes the directory.
 public struct TestServer: Sendable {
     public let running: RunningServer
-    public let directory: URL
+    public let sandbox: StoreSandbox
+    public var directory: URL { sandbox.directory }
     public let clock: ManualClock
     /// The server's password hasher (``hasher`` unless a test passed a counting one).
     public let passwordHasher: any PasswordHasher
@@ -24,32 +26,57 @@ public struct TestServer: Sendable {
 
     public static let hasher = ScryptPasswordHasher(logN: 10)
 
-    /// Starts a server on a new temp directory and seeds it.
+    /// Starts a server on a new sandbox (a temp directory, and for PostgreSQL a database of its
+    /// own) and seeds it.
     public static func start(
-        seed: Bool = true, passwordHasher: any PasswordHasher = hasher,
+        _ backend: StoreBackend = .sqlite, seed: Bool = true, passwordHasher: any PasswordHasher = hasher,
         configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sesame-server-tests-\(UUID().uuidString)")
-        let server = try await boot(
-            directory: directory, clock: ManualClock(), passwordHasher: passwordHasher, configure: configure)
+        let sandbox = try await StoreSandbox.make(backend)
+        let server: TestServer
+        do {
+            server = try await boot(
+                sandbox: sandbox, clock: ManualClock(), passwordHasher: passwordHasher, configure: configure)
+        } catch {
+            await sandbox.dispose()
+            throw error
+        }
         if seed { try await Fixtures.seed(server.store) }
         return server
     }
 
+    /// Another server on the same sandbox (the same database and master key), as a second
+    /// `sesame serve` process of one deployment would be; stop it with ``shutdown()``.
+    /// The sibling names itself with this server's issuer, as every process behind one load
+    /// balancer does; reach it with ``portClient()``.
+    public func sibling() async throws -> TestServer {
+        let issuer = running.issuer
+        let configure = self.configure
+        return try await Self.boot(sandbox: sandbox, clock: clock, passwordHasher: passwordHasher) { configuration in
+            configure(&configuration)
+            configuration.issuer = issuer
+        }
+    }
+
+    /// A client for this server's own port (a sibling's issuer names the first server's).
+    public func portClient() -> HTTPTestClient {
+        HTTPTestClient(baseURL: URL(string: "http://127.0.0.1:\(running.port)")!)
+    }
+
     private static func boot(
-        directory: URL, clock: ManualClock, passwordHasher: any PasswordHasher,
+        sandbox: StoreSandbox, clock: ManualClock, passwordHasher: any PasswordHasher,
         configure: @escaping @Sendable (inout ServerConfiguration) -> Void
     ) async throws -> TestServer {
         var configuration = ServerConfiguration(
-            dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: passwordHasher)
+            dataDirectory: sandbox.dataDirectory, port: 0, passwordHasher: passwordHasher)
+        if sandbox.backend == .postgres { configuration.database = sandbox.location }
         configuration.now = { clock.now() }
         configure(&configuration)
         var logger = Logger(label: "sesame.tests")
         logger.logLevel = ProcessInfo.processInfo.environment["SESAME_TEST_LOG"] == nil ? .error : .debug
         let running = try await IdentityServer.start(configuration, logger: logger)
         return TestServer(
-            running: running, directory: directory, clock: clock, passwordHasher: passwordHasher,
+            running: running, sandbox: sandbox, clock: clock, passwordHasher: passwordHasher,
             configure: configure)
     }
 
@@ -57,13 +84,18 @@ public struct TestServer: Sendable {
     public func restart() async throws -> TestServer {
         try await running.shutdown()
         return try await Self.boot(
-            directory: directory, clock: clock, passwordHasher: passwordHasher, configure: configure)
+            sandbox: sandbox, clock: clock, passwordHasher: passwordHasher, configure: configure)
     }
 
-    /// Stops the server and deletes its data directory.
+    /// Stops this server only (a sibling's sandbox stays).
+    public func shutdown() async throws {
+        try await running.shutdown()
+    }
+
+    /// Stops the server and deletes its sandbox (directory and database).
     public func stop() async throws {
         try await running.shutdown()
-        try? FileManager.default.removeItem(at: directory)
+        await sandbox.dispose()
     }
 
     public func client() -> HTTPTestClient { HTTPTestClient(baseURL: baseURL) }
@@ -89,11 +121,12 @@ public final class CountingPasswordHasher: PasswordHasher {
 
 /// Runs `body` against a fresh seeded server and always stops it.
 public func withTestServer<T>(
+    _ backend: StoreBackend = .sqlite,
     passwordHasher: any PasswordHasher = TestServer.hasher,
     configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let server = try await TestServer.start(passwordHasher: passwordHasher, configure: configure)
+    let server = try await TestServer.start(backend, passwordHasher: passwordHasher, configure: configure)
     do {
         let result = try await body(server)
         try await server.stop()

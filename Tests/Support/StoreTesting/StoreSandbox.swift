@@ -2,44 +2,90 @@ import Foundation
 import Logging
 import SesameProtocol
 import SesameStore
+import Testing
 
-/// A unique temporary data directory holding a real SQLite store. Always call ``remove()``.
+/// A unique temporary data directory (the master key, and the SQLite file) and, for the
+/// PostgreSQL backend, a database of its own. Always call ``remove()`` (SQLite), ``dispose()``, or let
+/// ``withSandboxStore(_:_:)`` clean up.
 public struct StoreSandbox: Sendable {
     public let directory: URL
+    public let backend: StoreBackend
+    /// The sandbox's own PostgreSQL database (``StoreBackend/postgres`` only).
+    public let postgres: DatabaseURL?
 
+    /// A SQLite sandbox (synchronous: nothing to create on a server).
     public static func make() throws -> StoreSandbox {
+        StoreSandbox(directory: try makeDirectory(), backend: .sqlite, postgres: nil)
+    }
+
+    /// A sandbox on `backend`; for PostgreSQL a new database is created on the test server.
+    public static func make(_ backend: StoreBackend) async throws -> StoreSandbox {
+        switch backend {
+        case .sqlite:
+            return try make()
+        case .postgres:
+            let base = try #require(StoreBackend.postgresURL, "no PostgreSQL server: set SESAME_TEST_DATABASE_URL")
+            let database = try await PostgresTestDatabase.create(on: base)
+            return StoreSandbox(directory: try makeDirectory(), backend: .postgres, postgres: database)
+        }
+    }
+
+    private static func makeDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sesame-store-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return StoreSandbox(directory: directory)
+        return directory
     }
 
     public var dataDirectory: DataDirectory { DataDirectory(url: directory) }
     public var databaseURL: URL { dataDirectory.databaseURL }
 
-    public func open(clientCacheLifetime: Duration = .seconds(2)) async throws -> SQLIdentityStore {
-        try await SQLIdentityStore.openSQLite(
-            at: databaseURL, logger: StoreSamples.logger, clientCacheLifetime: clientCacheLifetime)
+    /// Where the sandbox's store lives.
+    public var location: StoreLocation {
+        if let postgres { return .postgres(postgres, poolSize: 8) }
+        return .sqlite(dataDirectory)
     }
 
+    /// Opens a store on the sandbox (another one, for "another process", when called again).
+    public func open(clientCacheLifetime: Duration = .seconds(2)) async throws -> SQLIdentityStore {
+        try await SQLIdentityStore.open(location, logger: StoreSamples.logger, clientCacheLifetime: clientCacheLifetime)
+    }
+
+    /// Deletes the directory and drops the PostgreSQL database.
+    public func dispose() async {
+        remove()
+        if let postgres, let base = StoreBackend.postgresURL {
+            await PostgresTestDatabase.drop(postgres, base: base)
+        }
+    }
+
+    /// Deletes the directory.
     public func remove() {
         try? FileManager.default.removeItem(at: directory)
     }
 }
 
-/// Runs `body` with a fresh store in a fresh directory; closes and deletes both afterwards.
+/// Runs `body` with a fresh store on `backend` in a fresh sandbox; closes and deletes both
+/// afterwards.
 public func withSandboxStore<T>(
-    _ body: (SQLIdentityStore, StoreSandbox) async throws -> T
+    _ backend: StoreBackend = .sqlite, _ body: (SQLIdentityStore, StoreSandbox) async throws -> T
 ) async throws -> T {
-    let sandbox = try StoreSandbox.make()
-    defer { sandbox.remove() }
-    let store = try await sandbox.open()
+    let sandbox = try await StoreSandbox.make(backend)
+    let store: SQLIdentityStore
+    do {
+        store = try await sandbox.open()
+    } catch {
+        await sandbox.dispose()
+        throw error
+    }
     do {
         let result = try await body(store, sandbox)
         try await store.close()
+        await sandbox.dispose()
         return result
     } catch {
         try? await store.close()
+        await sandbox.dispose()
         throw error
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SesameServer
 
 /// `--config-dir` for the client commands (see ``ConfigDirectory`` for the resolution order).
 struct ConfigDirOption: ParsableArguments {
@@ -14,14 +15,45 @@ struct ConfigDirOption: ParsableArguments {
     var directory: ConfigDirectory { ConfigDirectory.resolve(option: path) }
 }
 
-/// `--data-dir` for the server-side commands (`serve`, `client`, `user`, `keys`).
+/// `--data-dir` and `--database` for the server-side commands (`serve`, `client`, `user`,
+/// `keys`, `outbox`).
 struct DataDirOption: ParsableArguments {
     @Option(
         name: .customLong("data-dir"),
-        help: ArgumentHelp("The server's data directory (SQLite database and keys).", valueName: "path"))
+        help: ArgumentHelp(
+            "The server's data directory: the master key that seals signing keys, and the SQLite database unless --database names another.",
+            valueName: "path"))
     var path: String = "./.sesame"
 
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp(
+            "A PostgreSQL database that every server process shares, e.g. postgres://sesame:secret@db:5432/sesame?sslmode=verify-full (sslmode: disable, prefer, require, verify-full; sslrootcert=FILE). Default: $SESAME_DATABASE_URL, else SQLite in --data-dir. Prefer the variable: a URL on the command line shows its password to other users of the machine.",
+            valueName: "url"))
+    var databaseURL: String?
+
+    @Option(
+        name: .customLong("database-pool-size"),
+        help: ArgumentHelp("Connections to PostgreSQL per process (default 16).", valueName: "n"))
+    var poolSize: Int = StoreLocation.defaultPoolSize
+
     var url: URL { URL(fileURLWithPath: path).standardizedFileURL }
+
+    /// The PostgreSQL store from `--database` or `SESAME_DATABASE_URL`; `nil` for SQLite.
+    func storeLocation() throws -> StoreLocation? {
+        let text = databaseURL ?? ProcessInfo.processInfo.environment["SESAME_DATABASE_URL"]
+        guard let text, !text.isEmpty else { return nil }
+        guard (1...1000).contains(poolSize) else {
+            throw CLIError("--database-pool-size must be between 1 and 1000", hint: "16 suits a 2–4 core server.")
+        }
+        do {
+            return .postgres(try DatabaseURL(parsing: text), poolSize: poolSize)
+        } catch {
+            throw CLIError(
+                "--database: \(error.description)",
+                hint: "Pass postgres://user:password@host:5432/database, or set SESAME_DATABASE_URL.")
+        }
+    }
 }
 
 /// `--json` for every command that prints data.

@@ -9,7 +9,7 @@ enum AdminSession {
     ) async throws -> Result {
         let logger = CLILogging.logger(label: "sesame.admin", level: .warning)
         let admin = try await ServerAdmin.open(
-            dataDirectory: DataDirectory(url: dataDir.url), logger: logger)
+            dataDirectory: DataDirectory(url: dataDir.url), database: try dataDir.storeLocation(), logger: logger)
         do {
             let result = try await body(admin)
             try await admin.close()

@@ -1,0 +1,98 @@
+import Foundation
+import SesameProtocol
+import SesameTesting
+import StoreTesting
+import Testing
+@testable import SesameServer
+
+/// Two servers on one PostgreSQL database, as two `sesame serve` processes behind a load
+/// balancer: each has its own connection pool, client cache and key ring, and they share only
+/// the database (and the master key and issuer, as a deployment does). One-time things must stay
+/// one-time across them.
+@Suite(
+    "Two servers on one PostgreSQL database",
+    .enabled(
+        if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired,
+        "no PostgreSQL here (SESAME_TEST_DATABASE_URL); CI runs these"))
+struct SharedDatabaseTests {
+    /// Runs `body` with a server and its sibling on one fresh PostgreSQL database.
+    func withTwoServers(_ body: (TestServer, TestServer) async throws -> Void) async throws {
+        try await withTestServer(.postgres) { first in
+            let second = try await first.sibling()
+            do {
+                try await body(first, second)
+                try await second.shutdown()
+            } catch {
+                try? await second.shutdown()
+                throw error
+            }
+        }
+    }
+
+    @Test("a code issued by one server is redeemed at the other, once; its tokens work at both")
+    func codeAcrossServers() async throws {
+        try await withTwoServers { first, second in
+            let atFirst = OAuthFlow(browser: first.client())
+            let attempt = OAuthFlow.Attempt()
+            let code = try await atFirst.signIn(attempt)
+
+            let redeemed = try await OAuthFlow(browser: second.portClient()).exchange(code, attempt: attempt)
+            #expect(redeemed.status == 200, "\(redeemed.text)")
+            let tokens = try redeemed.json(TokenResponse.self)
+
+            let replay = try await atFirst.exchange(code, attempt: attempt)
+            #expect(replay.status == 400)
+            #expect(try replay.json(APIError.self).error == "invalid_grant")
+
+            // The same keys and issuer: an access token from one is good at the other (until the
+            // replay above revoked what the code issued, RFC 6749 §4.1.2).
+            #expect(try await second.portClient().userInfo(tokens.accessToken).status == 401)
+        }
+    }
+
+    @Test("an access token signed by one server is accepted by the other")
+    func accessTokenAcrossServers() async throws {
+        try await withTwoServers { first, second in
+            let (tokens, _) = try await OAuthFlow(browser: first.client()).tokens()
+            #expect(try await second.portClient().userInfo(tokens.accessToken).status == 200)
+            #expect(try await first.client().userInfo(tokens.accessToken).status == 200)
+        }
+    }
+
+    @Test("a refresh token rotated at one server is refused at the other, and the replay revokes the family")
+    func rotationAcrossServers() async throws {
+        try await withTwoServers { first, second in
+            let (tokens, _) = try await OAuthFlow(browser: first.client()).tokens()
+            let original = try #require(tokens.refreshToken)
+
+            let rotated = try await second.portClient().refresh(original)
+            #expect(rotated.status == 200)
+            let successor = try #require(try rotated.json(TokenResponse.self).refreshToken)
+
+            let replay = try await first.client().refresh(original)
+            #expect(replay.status == 400)
+            #expect(try replay.json(APIError.self).error == "invalid_grant")
+
+            let afterReplay = try await second.portClient().refresh(successor)
+            #expect(afterReplay.status == 400, "reuse detection revokes the family on every server")
+        }
+    }
+
+    @Test("50 concurrent rotations of one refresh token split across both servers: exactly one succeeds")
+    func concurrentRotations() async throws {
+        try await withTwoServers { first, second in
+            let (tokens, _) = try await OAuthFlow(browser: first.client()).tokens()
+            let token = try #require(tokens.refreshToken)
+            let clients = [first.client(), second.portClient()]
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<50 {
+                    let client = clients[index % 2]
+                    group.addTask { try await client.refresh(token).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses.sorted())")
+            #expect(statuses.filter { $0 == 400 }.count == 49)
+        }
+    }
+}
