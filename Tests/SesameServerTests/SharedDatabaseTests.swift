@@ -95,4 +95,24 @@ struct SharedDatabaseTests {
             #expect(statuses.filter { $0 == 400 }.count == 49)
         }
     }
+
+    @Test("a key rotated at one server is published and used for signing by the other within 2 s")
+    func keyRotationAcrossServers() async throws {
+        try await withTwoServers { first, second in
+            let rotated = try await first.keyRing.rotate(overlap: 3600)
+            let newKids = Set(rotated.map(\.kid))
+            let deadline = ContinuousClock.now + .seconds(2)
+            var published = false
+            while ContinuousClock.now < deadline, !published {
+                let jwks = try await second.portClient().get("/jwks").jsonObject
+                let kids = Set((jwks["keys"] as? [[String: Any]] ?? []).compactMap { $0["kid"] as? String })
+                published = newKids.isSubset(of: kids)
+                if !published { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(published, "the other server did not publish the rotated keys within 2 s")
+            let (tokens, _) = try await OAuthFlow(browser: second.portClient()).tokens()
+            let kid = JWTParts.header(tokens.accessToken)["kid"] as? String
+            #expect(kid.map(newKids.contains) == true, "the other server still signs with an old key")
+        }
+    }
 }

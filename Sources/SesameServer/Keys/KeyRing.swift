@@ -14,8 +14,9 @@ import Synchronization
 /// Performance: ``sign(_:algorithm:type:)`` and ``verify(_:as:)`` never touch the database and
 /// do not queue on this actor; they read an immutable snapshot of the parsed keys (behind a
 /// `Mutex`) and sign on the caller's task. The snapshot is reloaded after ``rotate(overlap:publishAhead:)``,
-/// when a token names an unknown `kid` (at most every 5 s), and otherwise at most every 60 s,
-/// since another process (`sesame keys rotate`) may have rotated. A key whose activation time
+/// when a token names an unknown `kid` (at most every 5 s), when ``KeyChangeWatcher`` sees the
+/// key table change (another process rotated: within a second or two), and otherwise at most
+/// every 60 s. A key whose activation time
 /// passes is picked up without reload: the choice of signing key is made per call.
 public actor KeyRing {
     let store: any IdentityStore
@@ -198,6 +199,22 @@ public actor KeyRing {
         }
         lastUnknownKidReload = at
         return try await reloadShared()
+    }
+
+    /// Reloads when the store's keys differ from the snapshot's (another process rotated, or a
+    /// key was retired or removed); `true` when it did. The comparison reads the key table only.
+    @discardableResult
+    func reloadIfChanged() async throws -> Bool {
+        let stored = try await store.signingKeys()
+        guard let current = snapshot.withLock({ $0 }) else {
+            _ = try await reloadShared()
+            return true
+        }
+        let at = now()
+        let live = stored.filter { !($0.expiresAt.map { $0 <= at } ?? false) }
+        if live == current.keys.map(\.record) { return false }
+        _ = try await reloadFresh()
+        return true
     }
 
     /// Joins a reload already in flight, or starts one (single flight).

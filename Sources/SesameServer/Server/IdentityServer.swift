@@ -59,6 +59,9 @@ public enum IdentityServer {
             },
             logger: logger)
         var services: [any Service] = [app]
+        if let interval = configuration.keyChangeInterval {
+            services.append(KeyChangeWatcher(keyRing: keyRing, interval: interval, logger: logger))
+        }
         if let interval = configuration.purgeInterval {
             services.append(
                 ExpiredDataPurge(

@@ -47,6 +47,9 @@ public struct ServerConfiguration: Sendable {
     /// How often expired codes, tokens and sessions are deleted (``ExpiredDataPurge``; also
     /// once at start). Default 10 minutes; `nil` turns the purge off.
     public var purgeInterval: Duration?
+    /// How often the key table is checked for keys another process rotated
+    /// (``KeyChangeWatcher``). Default 1 s; `nil` leaves it to the key ring's 60 s refresh.
+    public var keyChangeInterval: Duration? = .seconds(1)
     /// Reverse proxies in front of the server; for their connections the client address is
     /// read from `X-Forwarded-For` (``TrustedProxies``). Default: none, the TCP peer counts.
     public var trustedProxies: TrustedProxies
