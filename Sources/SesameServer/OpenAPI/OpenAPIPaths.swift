@@ -77,8 +77,21 @@ enum OpenAPIPaths {
                     security: noAuthentication)),
             "/health": OpenAPI.PathItem(
                 get: OpenAPI.Operation(
-                    "getHealth", tag: "Operations", summary: "Liveness: `{\"status\":\"ok\"}`",
+                    "getHealth", tag: "Operations", summary: "Liveness: `{\"status\":\"ok\"}` (as /health/live)",
                     responses: ["200": .empty("The server is running.")], security: noAuthentication)),
+            "/health/live": OpenAPI.PathItem(
+                get: OpenAPI.Operation(
+                    "getHealthLive", tag: "Operations", summary: "Liveness: the process serves; never touches the database",
+                    responses: ["200": .empty("The server is running.")], security: noAuthentication)),
+            "/health/ready": OpenAPI.PathItem(
+                get: OpenAPI.Operation(
+                    "getHealthReady", tag: "Operations",
+                    summary: "Readiness: the database answers within 2 s and its schema is current",
+                    responses: [
+                        "200": .empty("Ready: `{\"status\":\"ready\",\"schema_version\":N}`."),
+                        "503": .empty("Not ready: `{\"status\":\"unavailable\",\"reason\":\"…\"}`."),
+                    ],
+                    security: noAuthentication)),
             "/token": OpenAPI.PathItem(
                 post: OpenAPI.Operation(
                     "postToken", tag: "OAuth 2.0", summary: "Token endpoint (RFC 6749 §3.2)",

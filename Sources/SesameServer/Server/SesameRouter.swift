@@ -17,7 +17,10 @@ enum SesameRouter {
         router.get("/.well-known/openid-configuration", use: discovery.handle)
         router.get("/.well-known/oauth-authorization-server", use: discovery.handle)
         router.get("/jwks", use: JWKSEndpoint(keyRing: services.keyRing).handle)
-        router.get("/health", use: HealthEndpoint().handle)
+        let health = HealthEndpoint(store: services.store)
+        router.get("/health", use: health.live)
+        router.get("/health/live", use: health.live)
+        router.get("/health/ready", use: health.ready)
 
         let authorization = AuthorizationEndpoint(services: services)
         router.get("/authorize", use: authorization.get)

@@ -74,6 +74,12 @@ public protocol IdentityStore: Sendable {
     /// Deletes expired codes, tokens, sessions and revocation entries.
     func purgeExpired(now: Date) async throws
 
+    // MARK: Readiness
+    /// The schema version the database is at, after checking that it answers; throws
+    /// ``StoreError/unavailable(reason:)`` when it does not, or when its migrations are not the
+    /// ones this Sesame runs (behind: another process is migrating; ahead: a newer Sesame).
+    func readySchemaVersion() async throws -> Int
+
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
 }
