@@ -31,16 +31,21 @@ struct ExpiredDataPurge: Service {
         }
     }
 
-    /// One pass over every kind of expiring data.
+    /// One pass over every kind of expiring data, in one process of the deployment at a time
+    /// (``IdentityStore/runExclusively(_:_:)``): another process purging meanwhile makes this
+    /// pass a no-op.
     func purgeOnce() async {
         let now = now()
         let started = ContinuousClock.now
+        let (identityStore, accountStore, mfaStore) = (identityStore, accountStore, mfaStore)
         do {
-            try await identityStore.purgeExpired(now: now)
-            try await accountStore.purgeExpiredAccountData(now: now)
-            try await mfaStore.purgeExpiredMFAData(now: now)
+            let ran = try await identityStore.runExclusively("purge-expired") {
+                try await identityStore.purgeExpired(now: now)
+                try await accountStore.purgeExpiredAccountData(now: now)
+                try await mfaStore.purgeExpiredMFAData(now: now)
+            }
             logger.debug(
-                "purged expired codes, tokens and sessions",
+                ran ? "purged expired codes, tokens and sessions" : "another process is purging; skipped",
                 metadata: ["duration": .stringConvertible(ContinuousClock.now - started)])
         } catch {
             logger.warning(

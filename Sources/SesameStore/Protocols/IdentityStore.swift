@@ -74,6 +74,11 @@ public protocol IdentityStore: Sendable {
     /// Deletes expired codes, tokens, sessions and revocation entries.
     func purgeExpired(now: Date) async throws
 
+    /// Runs `body` unless another process of the deployment is running the job named `job`
+    /// (PostgreSQL: a session-level advisory lock; SQLite has one process). `false` when it
+    /// was skipped because another process holds it.
+    func runExclusively(_ job: String, _ body: @escaping @Sendable () async throws -> Void) async throws -> Bool
+
     // MARK: Readiness
     /// The schema version the database is at, after checking that it answers; throws
     /// ``StoreError/unavailable(reason:)`` when it does not, or when its migrations are not the
