@@ -115,4 +115,23 @@ struct SharedDatabaseTests {
             #expect(kid.map(newKids.contains) == true, "the other server still signs with an old key")
         }
     }
+
+    @Test("five wrong passwords spread over two servers lock the name on both; a right one is refused at either")
+    func throttleAcrossServers() async throws {
+        try await withTwoServers { first, second in
+            first.clock.freeze()
+            let flows = [ChallengeFlow(first), ChallengeFlow(second, http: second.portClient())]
+            for attempt in 0..<5 {
+                let response = try await flows[attempt % 2].start(password: "not the password")
+                #expect(try ChallengeFlow.error(response).code == .invalidCredentials, "attempt \(attempt + 1)")
+            }
+            for flow in flows {
+                let refused = try await flow.start()
+                #expect(refused.status == 429, "\(refused.text)")
+                #expect(try ChallengeFlow.error(refused).code == .tooManyAttempts)
+            }
+            first.clock.advance(by: 31)
+            #expect(try await flows[1].start().status == 200, "the lockout ends on both after 30 s")
+        }
+    }
 }

@@ -17,6 +17,9 @@ import Synchronization
 final class CredentialVerifier: Sendable {
     /// Limits password guessing per login name and client address.
     let throttle: LoginThrottle
+    /// The counters every process of the deployment shares (the store); `nil`: this process's
+    /// memory only.
+    let sharedThrottle: (any ThrottleStore)?
     private let hasher: any PasswordHasher
     private let dummyHash: String
     private let verifiedSecrets = Mutex<[String: VerifiedSecret]>([:])
@@ -27,9 +30,12 @@ final class CredentialVerifier: Sendable {
         var phc: String
     }
 
-    init(hasher: any PasswordHasher, throttle: LoginThrottle = LoginThrottle()) throws {
+    init(
+        hasher: any PasswordHasher, throttle: LoginThrottle = LoginThrottle(), sharedThrottle: (any ThrottleStore)? = nil
+    ) throws {
         self.hasher = hasher
         self.throttle = throttle
+        self.sharedThrottle = sharedThrottle
         self.dummyHash = try hasher.hash(SecureRandom.token())
     }
 
@@ -59,12 +65,57 @@ final class CredentialVerifier: Sendable {
         case .refused(let retryAfter): return .throttled(retryAfter: retryAfter)
         case .admitted(let admitted): ticket = admitted
         }
+        if let retryAfter = try await sharedLockout(ticket) {
+            throttle.finish(ticket, .abandoned)
+            return .throttled(retryAfter: retryAfter)
+        }
         if await verifyPassword(password, for: user), let user {
             throttle.finish(ticket, .succeeded)
+            try await recordShared(ticket, succeeded: true)
             return .accepted(user)
         }
         throttle.finish(ticket, .failed)
+        try await recordShared(ticket, succeeded: false)
         return .rejected
+    }
+
+    /// Seconds until a lockout another process (or this one) recorded in the shared counters
+    /// ends, or `nil` when none of the attempt's keys is locked.
+    private func sharedLockout(_ ticket: LoginThrottle.Ticket) async throws -> Int? {
+        guard let sharedThrottle else { return nil }
+        let now = throttle.now()
+        let names = ticket.sharedKeys.map(LoginThrottle.sharedName)
+        guard let until = try await sharedThrottle.throttleLock(keys: names, now: now) else { return nil }
+        return max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+    }
+
+    /// Counts the outcome in the shared counters: a success clears the login name; a failure
+    /// counts for the name and the address, and locks them as ``LoginThrottlePolicy`` says.
+    private func recordShared(_ ticket: LoginThrottle.Ticket, succeeded: Bool) async throws {
+        guard let sharedThrottle else { return }
+        let policy = throttle.policy
+        let now = throttle.now()
+        for key in ticket.sharedKeys {
+            let name = LoginThrottle.sharedName(key)
+            switch (key, succeeded) {
+            case (.login, true):
+                try await sharedThrottle.clearThrottle(key: name)
+            case (.address, true):
+                break
+            case (.login, false):
+                let failures = try await sharedThrottle.recordThrottleFailure(
+                    key: name, now: now, forgetBefore: now.addingTimeInterval(-policy.failureWindow))
+                if let lockout = policy.lockout(afterFailures: failures) {
+                    try await sharedThrottle.lockThrottle(key: name, until: now.addingTimeInterval(lockout))
+                }
+            case (.address, false):
+                let failures = try await sharedThrottle.recordThrottleFailure(
+                    key: name, now: now, forgetBefore: now.addingTimeInterval(-policy.failureWindow))
+                if failures >= max(1, policy.failuresPerAddress) {
+                    try await sharedThrottle.lockThrottle(key: name, until: now.addingTimeInterval(policy.addressLockout))
+                }
+            }
+        }
     }
 
     /// `true` when `password` matches the user's password hash. Always does one hash

@@ -127,6 +127,10 @@ final class LoginThrottle: Sendable {
     /// An admitted attempt; hand it back to ``finish(_:_:)`` exactly once.
     struct Ticket: Sendable {
         fileprivate let keys: [Key]
+
+        /// The keys as the shared counters name them (``ThrottleStore``): `login:<digest hex>`
+        /// or `address:<address>`.
+        var sharedKeys: [Key] { keys }
     }
 
     enum Admission: Sendable {
@@ -145,7 +149,7 @@ final class LoginThrottle: Sendable {
     }
 
     let policy: LoginThrottlePolicy
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private let state = Mutex(State())
 
     init(policy: LoginThrottlePolicy = LoginThrottlePolicy(), now: @escaping @Sendable () -> Date = { Date() }) {
@@ -185,6 +189,17 @@ final class LoginThrottle: Sendable {
         let policy = policy
         state.withLock { state in
             for key in ticket.keys { state.finish(key, outcome, now: now, policy: policy) }
+        }
+    }
+
+    /// The name of `key` in the shared counters (``ThrottleStore``).
+    static func sharedName(_ key: Key) -> String {
+        switch key {
+        case .login(let digest):
+            let words = [digest.words.0, digest.words.1, digest.words.2, digest.words.3]
+            return "login:" + words.map { String($0, radix: 16) }.joined(separator: ".")
+        case .address(let address):
+            return "address:" + address
         }
     }
 

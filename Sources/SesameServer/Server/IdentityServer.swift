@@ -93,7 +93,8 @@ public enum IdentityServer {
                 mfaStore: store, accountStore: store, messageSender: messageSender, keyRing: keyRing,
                 credentials: CredentialVerifier(
                     hasher: configuration.passwordHasher,
-                    throttle: LoginThrottle(policy: configuration.loginThrottle, now: configuration.now)),
+                    throttle: LoginThrottle(policy: configuration.loginThrottle, now: configuration.now),
+                    sharedThrottle: store),
                 pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
                 cookies: BrowserCookies(issuer: issuer),
                 authorizationCodeLifetime: configuration.authorizationCodeLifetime,

@@ -23,6 +23,7 @@ enum StoreMigrations {
         Migration(version: 3, name: "claims request parameter", apply: addClaimsRequests),
         Migration(version: 4, name: "refresh families indexed by their root token", apply: indexRefreshFamilyRoots),
         Migration(version: 5, name: "why a refresh family was revoked", apply: addRevocationReasons),
+        Migration(version: 6, name: "password-guessing counters shared by every process", apply: createThrottleCounters),
     ] + FirstPartyMigrations.all + AccountMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
@@ -257,5 +258,17 @@ enum StoreMigrations {
         if await !hasColumn("reason", in: "revoked_refresh_families", db) {
             try await db.alter(table: "revoked_refresh_families").column("reason", type: .text).run()
         }
+    }
+
+    // MARK: - Version 6
+
+    /// ``ThrottleStore``: failures and lockouts per login name (a digest) or client address.
+    private static func createThrottleCounters(_ db: any SQLDatabase) async throws {
+        try await db.create(table: "throttle_counters").ifNotExists()
+            .column("key", type: .text, .primaryKey(autoIncrement: false))
+            .column("failures", type: .bigint, .notNull)
+            .column("last_failure", type: StoreDialect.timestamp, .notNull)
+            .column("locked_until", type: StoreDialect.timestamp)
+            .run()
     }
 }

@@ -57,6 +57,7 @@ extension SQLIdentityStore {
     // MARK: Maintenance
 
     public func purgeExpired(now: Date) async throws {
+        try await purgeThrottleCounters(now: now)
         let cutoff = StoreValue.time(now)
         for table in [
             "authorization_codes", "revoked_refresh_families", "revoked_access_tokens", "browser_sessions",

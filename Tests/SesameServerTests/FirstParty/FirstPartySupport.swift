@@ -17,9 +17,11 @@ struct ChallengeFlow {
     var scope = "openid profile email offline_access"
     let pkce = PKCE()
 
-    init(_ server: TestServer, clientID: String = Fixtures.nativeApp) {
+    /// - Parameter http: the client to send with; default the server's issuer (a sibling
+    ///   server is reached through its own port, ``TestServer/portClient()``).
+    init(_ server: TestServer, clientID: String = Fixtures.nativeApp, http: HTTPTestClient? = nil) {
         self.server = server
-        self.http = server.client()
+        self.http = http ?? server.client()
         self.clientID = clientID
     }
 
