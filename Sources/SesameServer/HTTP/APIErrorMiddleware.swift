@@ -9,6 +9,8 @@ import SesameProtocol
 /// request secrets.
 struct APIErrorMiddleware: RouterMiddleware {
     typealias Context = SesameRequestContext
+    /// `Retry-After` of a 503 while the data store is unavailable.
+    static let storeRetryAfter = 5
     let localizer: any Localizer
     let logger: Logger
 
@@ -20,6 +22,17 @@ struct APIErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as any APIErrorRendering {
             return respond(error, request: request, context: context)
+        } catch StoreError.unavailable(let reason) {
+            // The database is down or unreachable (RFC 6749 §4.1.2.1 `temporarily_unavailable`):
+            // the request can be retried; the server recovers when the database is back.
+            logger.error(
+                "the data store is unavailable",
+                metadata: ["request_id": .string(context.id), "reason": .string(reason)])
+            var failure = EndpointFailure(
+                .temporarilyUnavailable, "The data store is unavailable; try again in a few seconds.",
+                status: .serviceUnavailable)
+            failure.retryAfter = Self.storeRetryAfter
+            return respond(failure, request: request, context: context)
         } catch let error as HTTPError {
             let code: APIErrorCode =
                 switch error.status {

@@ -3,6 +3,7 @@ import NIOCore
 import PostgresKit
 import PostgresNIO
 import SQLKit
+import Synchronization
 
 /// SQLKit over PostgresNIO's `PostgresClient` (its connection pool): every statement leases a
 /// connection for its own duration. The store needs nothing more, because every write that must
@@ -20,15 +21,75 @@ struct PostgresClientDatabase: SQLDatabase {
         eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
     }
 
+    /// How long a statement waits for a pooled connection before the database counts as
+    /// unavailable (the pool keeps retrying in the background; the request gets a 503).
+    static let leaseTimeout: Duration = .seconds(5)
+
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await client.withConnection { connection in
-            try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+        let leased = LeaseFlag()
+        let client = client
+        // SQLKit's expressions are values built for this one statement and not shared.
+        nonisolated(unsafe) let query = query
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                do {
+                    try await client.withConnection { connection in
+                        leased.mark()
+                        try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+                    }
+                } catch {
+                    throw Self.classify(error, leased: leased.isSet)
+                }
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: Self.leaseTimeout)
+                guard leased.isSet else {
+                    throw StoreError.unavailable(
+                        reason: "no PostgreSQL connection within \(Self.leaseTimeout) (the server is down, unreachable or refusing connections)")
+                }
+                return false
+            }
+            defer { group.cancelAll() }
+            // The statement finishing ends the wait; the timer finishing first (with a
+            // connection leased) leaves the statement to finish.
+            while let finished = try await group.next() {
+                if finished { return }
+            }
         }
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await client.withConnection { connection in
-            try await closure(connection.sql(queryLogLevel: nil))
+        let leased = LeaseFlag()
+        do {
+            return try await client.withConnection { connection in
+                leased.mark()
+                return try await closure(connection.sql(queryLogLevel: nil))
+            }
+        } catch {
+            throw Self.classify(error, leased: leased.isSet)
         }
     }
+
+    /// A statement the server refused (a constraint, a syntax error) is passed on as it is.
+    /// No connection (`leased` is `false`: the pool could not open one), a connection lost
+    /// mid-statement, or a server shutting down or out of connections (SQLSTATE class 08,
+    /// 57P01–57P03, 53300) means the database is unavailable, which the server answers with 503
+    /// until it is back.
+    static func classify(_ error: any Error, leased: Bool) -> any Error {
+        if error is StoreError || error is CancellationError { return error }
+        if leased, let error = error as? PSQLError, error.code == .server {
+            let state = error.serverInfo?[.sqlState] ?? ""
+            let unavailable = state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state)
+            if !unavailable { return error }
+        }
+        return StoreError.unavailable(reason: "PostgreSQL cannot be reached: \(PostgresBackend.describe(error))")
+    }
+}
+
+/// Whether a statement got its pooled connection (set once, read from the timer task).
+private final class LeaseFlag: Sendable {
+    private let state = Mutex(false)
+    func mark() { state.withLock { $0 = true } }
+    var isSet: Bool { state.withLock { $0 } }
 }

@@ -39,7 +39,7 @@ enum PostgresTestDatabase {
         try? await run("DROP DATABASE IF EXISTS \(url.database) WITH (FORCE)", on: base)
     }
 
-    private static func run(_ statement: String, on url: DatabaseURL) async throws {
+    static func run(_ statement: String, on url: DatabaseURL) async throws {
         let configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password,
             database: url.database, tls: .disable)

@@ -51,6 +51,13 @@ public struct StoreSandbox: Sendable {
         try await SQLIdentityStore.open(location, logger: StoreSamples.logger, clientCacheLifetime: clientCacheLifetime)
     }
 
+    /// Runs `statement` as the test server's superuser on its maintenance database (PostgreSQL
+    /// only): e.g. to cut the sandbox's database off and bring it back.
+    public func administer(_ statement: String) async throws {
+        let base = try #require(StoreBackend.postgresURL, "no PostgreSQL server")
+        try await PostgresTestDatabase.run(statement, on: base)
+    }
+
     /// Deletes the directory and drops the PostgreSQL database.
     public func dispose() async {
         remove()
