@@ -34,7 +34,7 @@ struct KeysCommand: AsyncParsableCommand {
                 let keys = try await AdminSession.with(dataDir) { try await $0.rotateKeys() }
                 if !json.enabled {
                     Terminal.out(
-                        "Signing keys rotated; the previous keys stay published until their tokens expire. Running servers switch on their next key refresh. New keys:")
+                        "Signing keys rotated; the previous keys stay published until their tokens expire. Running servers switch within about a second. New keys:")
                 }
                 try KeySummary.print(keys, json: json.enabled)
             }

@@ -48,20 +48,23 @@ public final class SQLIdentityStore: IdentityStore {
 
     /// Opens the store at `location` and runs the migrations: the SQLite file of a data directory
     /// (created if needed) or a PostgreSQL database (which must exist; its tables are created).
+    /// - Parameter migrate: `false` opens without migrating (`sesame db status`); the store is
+    ///   then only good for ``schemaStatus()``.
     public static func open(
-        _ location: StoreLocation, logger: Logger, clientCacheLifetime: Duration = .seconds(2)
+        _ location: StoreLocation, logger: Logger, clientCacheLifetime: Duration = .seconds(2), migrate: Bool = true
     ) async throws -> SQLIdentityStore {
         switch location {
         case .sqlite(let directory):
             try directory.prepare()
-            return try await openSQLite(at: directory.databaseURL, logger: logger, clientCacheLifetime: clientCacheLifetime)
+            return try await openSQLite(
+                at: directory.databaseURL, logger: logger, clientCacheLifetime: clientCacheLifetime, migrate: migrate)
         case .postgres(let url, let poolSize):
             let backend = try await PostgresBackend.open(url, poolSize: poolSize, logger: logger)
             let store = SQLIdentityStore(
                 database: backend.database, logger: logger, clientCacheLifetime: clientCacheLifetime,
                 onClose: { await backend.close() })
             do {
-                try await store.migrate()
+                if migrate { try await store.migrate() }
             } catch {
                 await backend.close()
                 throw error
@@ -73,14 +76,14 @@ public final class SQLIdentityStore: IdentityStore {
     /// Opens (creating if needed) the SQLite file at `url` with WAL journaling, a busy timeout
     /// and foreign keys, and runs the migrations.
     public static func openSQLite(
-        at url: URL, logger: Logger, clientCacheLifetime: Duration = .seconds(2)
+        at url: URL, logger: Logger, clientCacheLifetime: Duration = .seconds(2), migrate: Bool = true
     ) async throws -> SQLIdentityStore {
         let backend = try await SQLiteBackend.open(at: url, logger: logger)
         let store = SQLIdentityStore(
             database: backend.database, logger: logger, clientCacheLifetime: clientCacheLifetime,
             onClose: { try await backend.close() })
         do {
-            try await store.migrate()
+            if migrate { try await store.migrate() }
         } catch {
             try? await backend.close()
             throw error

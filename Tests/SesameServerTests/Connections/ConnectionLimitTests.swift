@@ -41,7 +41,7 @@ struct ConnectionLimitTests {
         // a while, and the pause between requests must stay well under the limit.
         try await withTestServer(configure: {
             Self.short(&$0)
-            $0.connectionLimits.headerTimeout = 10
+            $0.connectionLimits.headerTimeout = 60
             $0.connectionLimits.idleTimeout = 6
         }) { server in
             let connection = try RawConnection(port: port(server))
@@ -114,7 +114,12 @@ struct ConnectionLimitTests {
 
     @Test("past the connection cap a new connection is closed at once; a freed place serves the next")
     func connectionCap() async throws {
-        try await withTestServer(configure: { $0.connectionLimits.maximumConnections = 2 }) { server in
+        // Timeouts far longer than a loaded run's delays: this test is about the cap only.
+        try await withTestServer(configure: {
+            $0.connectionLimits.maximumConnections = 2
+            $0.connectionLimits.headerTimeout = 120
+            $0.connectionLimits.idleTimeout = 120
+        }) { server in
             let held = try [RawConnection(port: port(server)), RawConnection(port: port(server))]
             for connection in held {
                 connection.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
