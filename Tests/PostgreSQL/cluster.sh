@@ -30,7 +30,7 @@ start)
         --auth-host=scram-sha-256 --auth-local=trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=800 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     as_owner "$bindir/createdb" -h "$dir" -p "$port" -U sesame sesame
     echo "export SESAME_TEST_DATABASE_URL='postgres://sesame:$password@127.0.0.1:$port/sesame?sslmode=disable'"

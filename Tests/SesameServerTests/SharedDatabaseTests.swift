@@ -134,4 +134,20 @@ struct SharedDatabaseTests {
             #expect(try await flows[1].start().status == 200, "the lockout ends on both after 30 s")
         }
     }
+
+    @Test("password-reset requests for one address split across two servers send 3 mails in all")
+    func mailQuotaAcrossServers() async throws {
+        try await withTwoServers { first, second in
+            let clients = [first.client(), second.portClient()]
+            for index in 0..<10 {
+                let response = try await clients[index % 2].post(
+                    "/api/password/reset", body: Data(#"{"email":"\#(Fixtures.email)"}"#.utf8),
+                    headers: ["Content-Type": "application/json"])
+                #expect(response.status == 202, "\(response.text)")
+            }
+            let store = try #require(first.store as? SQLIdentityStore)
+            let sent = try await store.outboxEntries(to: Fixtures.email, purpose: "password_reset")
+            #expect(sent.count == 3, "\(sent.count) mails went out")
+        }
+    }
 }

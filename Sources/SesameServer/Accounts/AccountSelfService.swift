@@ -132,8 +132,8 @@ struct AccountSelfService: Sendable {
     /// Counts a request that may send account mail against its client address's quota
     /// (``MailQuota``), before anything else happens, so the refusal is the same whether or not
     /// the address has an account: 429 `rate_limited` with `Retry-After`.
-    func admitMailRequest(_ context: SesameRequestContext) throws {
-        guard let retryAfter = services.mailQuota.admitRequest(from: LoginThrottle.addressKey(context.clientAddress))
+    func admitMailRequest(_ context: SesameRequestContext) async throws {
+        guard let retryAfter = try await services.mailQuota.admitRequest(from: LoginThrottle.addressKey(context.clientAddress))
         else { return }
         var failure = EndpointFailure(
             .rateLimited,

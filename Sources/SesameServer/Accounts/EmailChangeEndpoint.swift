@@ -22,7 +22,7 @@ struct EmailChangeEndpoint: Sendable {
         ).value
         let email = input.newEmail.trimmingCharacters(in: .whitespaces).lowercased()
         if let violation = validation.email(email, field: "new_email") { throw validation.failure([violation]) }
-        try AccountSelfService(services: services).admitMailRequest(context)
+        try await AccountSelfService(services: services).admitMailRequest(context)
         try await checkAvailable(email, for: user, validation: validation)
         try await VerificationCodes(services: services)
             .issue(.emailChange, for: user, to: email, locales: validation.locales)

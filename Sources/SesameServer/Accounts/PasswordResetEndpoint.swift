@@ -22,7 +22,7 @@ struct PasswordResetEndpoint: Sendable {
         if let violation = validation.email(input.email.trimmingCharacters(in: .whitespaces).lowercased(), field: "email") {
             throw validation.failure([violation])
         }
-        try AccountSelfService(services: services).admitMailRequest(context)
+        try await AccountSelfService(services: services).admitMailRequest(context)
         try await AccountSelfService(services: services).requestPasswordReset(
             input.email, locales: AccountValidation.locales(request: request, preferred: nil))
         context.annotations.record(outcome: "password_reset_requested")

@@ -23,7 +23,7 @@ struct SignUpEndpoint: Sendable {
             throw EndpointFailure(.unknownClient, "client_id is not registered with this server.")
         }
         context.annotations.record(clientID: input.clientID)
-        try AccountSelfService(services: services).admitMailRequest(context)
+        try await AccountSelfService(services: services).admitMailRequest(context)
 
         let user = try await AccountSelfService(services: services).signUp(
             .init(

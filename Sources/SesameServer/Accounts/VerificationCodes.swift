@@ -32,7 +32,7 @@ struct VerificationCodes: Sendable {
     func issue(
         _ purpose: VerificationPurpose, for user: UserRecord, to address: String, locales: [String]
     ) async throws {
-        guard services.mailQuota.admitMessage(to: address, purpose: purpose.rawValue) else {
+        guard try await services.mailQuota.admitMessage(to: address, purpose: purpose.rawValue) else {
             services.logger.notice("account mail not sent: the recipient's quota is used up", metadata: ["purpose": .string(purpose.rawValue)])
             return
         }

@@ -12,8 +12,9 @@ import Synchronization
 ///   address exists, so the answer past the limit (429 `rate_limited` with `Retry-After`)
 ///   reveals nothing either.
 ///
-/// State is in memory behind a `Mutex`, bounded to ``Policy/maximumEntries`` keys (the oldest
-/// window is dropped first); a restart forgets it.
+/// The counts live in the store (``RateWindowStore``) when the server has one, so every process
+/// of a deployment shares them; otherwise in memory behind a `Mutex`, bounded to
+/// ``Policy/maximumEntries`` keys (the oldest window is dropped first).
 public final class MailQuota: Sendable {
     public struct Policy: Sendable {
         public var window: TimeInterval = 15 * 60
@@ -33,26 +34,41 @@ public final class MailQuota: Sendable {
 
     private let policy: Policy
     private let now: @Sendable () -> Date
+    private let shared: (any RateWindowStore)?
     private let windows = Mutex<[String: Window]>([:])
 
-    init(policy: Policy = Policy(), now: @escaping @Sendable () -> Date = Date.init) {
+    init(policy: Policy = Policy(), now: @escaping @Sendable () -> Date = Date.init, shared: (any RateWindowStore)? = nil) {
         self.policy = policy
         self.now = now
+        self.shared = shared
     }
 
     /// Counts one mail-sending request from `source`; the seconds to wait when it is over the
     /// limit, `nil` when admitted (or when the address is unknown, e.g. a Unix socket).
-    func admitRequest(from source: String?) -> Int? {
+    func admitRequest(from source: String?) async throws -> Int? {
         guard let source else { return nil }
-        return take("source\u{0}\(source)", limit: policy.perSource)
+        return try await take("source\u{0}\(source)", limit: policy.perSource)
     }
 
     /// `true` when a message of `purpose` may go to `recipient` now (and counts it).
-    func admitMessage(to recipient: String, purpose: String) -> Bool {
-        take("recipient\u{0}\(purpose)\u{0}\(recipient.lowercased())", limit: policy.perRecipient) == nil
+    func admitMessage(to recipient: String, purpose: String) async throws -> Bool {
+        try await take("recipient\u{0}\(purpose)\u{0}\(recipient.lowercased())", limit: policy.perRecipient) == nil
     }
 
-    private func take(_ key: String, limit: Int) -> Int? {
+    private func take(_ key: String, limit: Int) async throws -> Int? {
+        guard let shared else { return takeInMemory(key, limit: limit) }
+        let now = now()
+        // The stored key is a digest: no address in clear in the counters, and no byte a
+        // database's text type refuses (the in-memory keys separate their parts with NUL).
+        let (count, start) = try await shared.countRequest(
+            key: "mail:" + SecretDigest.of(key), now: now, window: policy.window)
+        guard count > limit else { return nil }
+        // Whole seconds; the stored start may differ from the clock by a rounding error.
+        let remaining = policy.window - max(0, now.timeIntervalSince(start))
+        return max(1, Int((remaining - 0.001).rounded(.up)))
+    }
+
+    private func takeInMemory(_ key: String, limit: Int) -> Int? {
         let now = now()
         let policy = policy
         return windows.withLock { windows in

@@ -100,7 +100,7 @@ public enum IdentityServer {
                 authorizationCodeLifetime: configuration.authorizationCodeLifetime,
                 browserSessionLifetime: configuration.browserSessionLifetime, now: configuration.now,
                 logger: logger, trustedProxies: configuration.trustedProxies,
-                mailQuota: MailQuota(policy: configuration.mailQuota, now: configuration.now))
+                mailQuota: MailQuota(policy: configuration.mailQuota, now: configuration.now, shared: store))
             routerSlot.set(try SesameRouter.build(services).buildResponder())
         } catch {
             await group.triggerGracefulShutdown()

@@ -24,6 +24,7 @@ enum StoreMigrations {
         Migration(version: 4, name: "refresh families indexed by their root token", apply: indexRefreshFamilyRoots),
         Migration(version: 5, name: "why a refresh family was revoked", apply: addRevocationReasons),
         Migration(version: 6, name: "password-guessing counters shared by every process", apply: createThrottleCounters),
+        Migration(version: 7, name: "fixed-window request counters shared by every process", apply: createRateWindows),
     ] + FirstPartyMigrations.all + AccountMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
@@ -261,6 +262,17 @@ enum StoreMigrations {
     }
 
     // MARK: - Version 6
+
+    // MARK: - Version 7
+
+    /// ``RateWindowStore``: requests per key in a fixed window (account mail, rate limits).
+    private static func createRateWindows(_ db: any SQLDatabase) async throws {
+        try await db.create(table: "rate_windows").ifNotExists()
+            .column("key", type: .text, .primaryKey(autoIncrement: false))
+            .column("window_start", type: StoreDialect.timestamp, .notNull)
+            .column("count", type: .bigint, .notNull)
+            .run()
+    }
 
     /// ``ThrottleStore``: failures and lockouts per login name (a digest) or client address.
     private static func createThrottleCounters(_ db: any SQLDatabase) async throws {

@@ -23,7 +23,7 @@ struct PostgresClientDatabase: SQLDatabase {
 
     /// How long a statement waits for a pooled connection before the database counts as
     /// unavailable (the pool keeps retrying in the background; the request gets a 503).
-    static let leaseTimeout: Duration = .seconds(5)
+    static let leaseTimeout: Duration = .seconds(10)
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let leased = LeaseFlag()

@@ -152,9 +152,14 @@ extension SQLIdentityStore: AccountStore {
         // One statement, so parallel registrations cannot pass the limit together: a new
         // device is inserted only while the user has fewer than `limit`; an existing one is
         // always updated (the upsert needs the WHERE of the SELECT, SQLite's parsing rule).
+        //
+        // SQLite runs one writer at a time, so the COUNT is always current. PostgreSQL's
+        // READ COMMITTED gives each statement a snapshot taken when it starts, so concurrent
+        // inserts would all see the same count: there the statement runs under an advisory lock
+        // per user (``serializedPerKey(_:_:)``), which makes it start after the previous one
+        // committed.
         let time = StoreValue.time(now)
-        try await database.raw(
-            """
+        let insert: SQLQueryString = """
             INSERT INTO devices (user_id, device_id, name, type, created_at, updated_at)
             SELECT \(bind: userID), \(bind: registration.deviceID), \(bind: registration.name),
                 \(bind: registration.type), \(bind: time), \(bind: time)
@@ -163,7 +168,7 @@ extension SQLIdentityStore: AccountStore {
             ON CONFLICT (user_id, device_id) DO UPDATE SET
                 name = excluded.name, type = excluded.type, updated_at = excluded.updated_at
             """
-        ).run()
+        try await serializedPerKey("devices:" + userID) { session in try await session.raw(insert).run() }
         guard
             let row = try await database.select().column("*").from("devices")
                 .where("user_id", .equal, userID)

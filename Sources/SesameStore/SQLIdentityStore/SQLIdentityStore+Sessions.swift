@@ -58,6 +58,7 @@ extension SQLIdentityStore {
 
     public func purgeExpired(now: Date) async throws {
         try await purgeThrottleCounters(now: now)
+        try await purgeRateWindows(now: now)
         let cutoff = StoreValue.time(now)
         for table in [
             "authorization_codes", "revoked_refresh_families", "revoked_access_tokens", "browser_sessions",

@@ -1,14 +1,15 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
 
 @Suite("Account deletion")
 struct AccountDeletionTests {
-    @Test("the password confirms; afterwards tokens are invalid, sign-in fails and the user's data is gone")
-    func delete() async throws {
-        try await withAccountAPI { api in
+    @Test("the password confirms; afterwards tokens are invalid, sign-in fails and the user's data is gone", arguments: StoreBackend.available)
+    func delete(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let tokens = try await api.signInAlice()
             let user = try #require(try await api.server.store.user(login: Fixtures.username))
             _ = try await api.post("/api/devices", ["device_id": "d1", "name": "Phone"], token: tokens.accessToken)
@@ -40,9 +41,9 @@ struct AccountDeletionTests {
         }
     }
 
-    @Test("deletion needs a bearer token")
-    func unauthenticated() async throws {
-        try await withAccountAPI { api in
+    @Test("deletion needs a bearer token", arguments: StoreBackend.available)
+    func unauthenticated(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let response = try await api.call("DELETE", "/api/account", ["password": Fixtures.password])
             #expect(response.status == 401)
             #expect(try await api.server.store.user(login: Fixtures.username) != nil)

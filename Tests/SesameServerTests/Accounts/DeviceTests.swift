@@ -6,9 +6,9 @@ import Testing
 
 @Suite("Devices API")
 struct DeviceTests {
-    @Test("register, list, re-register (rename), remove; a second removal is 404 device_not_found")
-    func crud() async throws {
-        try await withAccountAPI { api in
+    @Test("register, list, re-register (rename), remove; a second removal is 404 device_not_found", arguments: StoreBackend.available)
+    func crud(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let tokens = try await api.signInAlice()
             let token = tokens.accessToken
             #expect(try await api.call("GET", "/api/devices", token: token).json(DeviceList.self).devices.isEmpty)
@@ -42,9 +42,9 @@ struct DeviceTests {
         }
     }
 
-    @Test("an account registers at most 50 devices, even in parallel; known devices still update, one removal frees a place")
-    func deviceLimit() async throws {
-        try await withAccountAPI { api in
+    @Test("an account registers at most 50 devices, even in parallel; known devices still update, one removal frees a place", arguments: StoreBackend.available)
+    func deviceLimit(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let token = try await api.signInAlice().accessToken
             let limit = DevicesEndpoint.maximumDevices
             // Registered in parallel batches: the limit holds under concurrency too.
@@ -72,9 +72,9 @@ struct DeviceTests {
         }
     }
 
-    @Test("devices are per user; every devices endpoint needs a bearer token")
-    func isolationAndAuthentication() async throws {
-        try await withAccountAPI { api in
+    @Test("devices are per user; every devices endpoint needs a bearer token", arguments: StoreBackend.available)
+    func isolationAndAuthentication(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let alice = try await api.signInAlice()
             _ = try await api.post("/api/devices", ["device_id": "shared-id", "name": "Alice's"], token: alice.accessToken)
             _ = try await api.signUp(email: "bob@example.com")
@@ -91,9 +91,9 @@ struct DeviceTests {
         }
     }
 
-    @Test("missing and over-long fields are validation errors")
-    func validation() async throws {
-        try await withAccountAPI { api in
+    @Test("missing and over-long fields are validation errors", arguments: StoreBackend.available)
+    func validation(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let token = try await api.signInAlice().accessToken
             let missing = try await api.post("/api/devices", ["device_id": "d"], token: token)
             #expect(missing.detailCodes == ["name: required"])

@@ -1,14 +1,15 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
 
 @Suite("Email change")
 struct EmailChangeTests {
-    @Test("the code goes to the new address; confirming switches and verifies it; the old address no longer signs in")
-    func change() async throws {
-        try await withAccountAPI { api in
+    @Test("the code goes to the new address; confirming switches and verifies it; the old address no longer signs in", arguments: StoreBackend.available)
+    func change(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let tokens = try await api.signInAlice()
             let newEmail = "alice.new@example.org"
             let requested = try await api.post("/api/email", ["new_email": newEmail], token: tokens.accessToken)
@@ -31,9 +32,9 @@ struct EmailChangeTests {
         }
     }
 
-    @Test("a username that was the old address follows the change")
-    func usernameFollows() async throws {
-        try await withAccountAPI { api in
+    @Test("a username that was the old address follows the change", arguments: StoreBackend.available)
+    func usernameFollows(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             _ = try await api.signUp(email: "first@example.com")
             let tokens = try #require(try await api.signIn("first@example.com", AccountAPI.password))
             _ = try await api.post("/api/email", ["new_email": "second@example.com"], token: tokens.accessToken)
@@ -45,9 +46,9 @@ struct EmailChangeTests {
         }
     }
 
-    @Test("a taken address is 409; malformed or missing ones are 400; no token is 401")
-    func refusals() async throws {
-        try await withAccountAPI { api in
+    @Test("a taken address is 409; malformed or missing ones are 400; no token is 401", arguments: StoreBackend.available)
+    func refusals(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             _ = try await api.signUp(email: "taken@example.com")
             let tokens = try await api.signInAlice()
             let taken = try await api.post("/api/email", ["new_email": "TAKEN@example.com"], token: tokens.accessToken)
@@ -67,9 +68,9 @@ struct EmailChangeTests {
         }
     }
 
-    @Test("if another account takes the address before the confirmation, the switch is refused")
-    func takenMeanwhile() async throws {
-        try await withAccountAPI { api in
+    @Test("if another account takes the address before the confirmation, the switch is refused", arguments: StoreBackend.available)
+    func takenMeanwhile(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let tokens = try await api.signInAlice()
             _ = try await api.post("/api/email", ["new_email": "race@example.com"], token: tokens.accessToken)
             let code = try await api.latestCode(to: "race@example.com", purpose: "email_change")

@@ -1,14 +1,15 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
 
 @Suite("Password reset and change")
 struct PasswordTests {
-    @Test("reset: the new password signs in, the old one and the old refresh token stop working")
-    func reset() async throws {
-        try await withAccountAPI { api in
+    @Test("reset: the new password signs in, the old one and the old refresh token stop working", arguments: StoreBackend.available)
+    func reset(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let before = try await api.signInAlice()
             let oldRefresh = try #require(before.refreshToken)
 
@@ -40,9 +41,9 @@ struct PasswordTests {
         }
     }
 
-    @Test("reset for an unknown address is 202 too and sends nothing")
-    func resetUnknownAddress() async throws {
-        try await withAccountAPI { api in
+    @Test("reset for an unknown address is 202 too and sends nothing", arguments: StoreBackend.available)
+    func resetUnknownAddress(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let response = try await api.post("/api/password/reset", ["email": "nobody@example.com"])
             #expect(response.status == 202)
             #expect(response.text == "{}")
@@ -60,9 +61,9 @@ struct PasswordTests {
         }
     }
 
-    @Test("change: the current password is required; other sessions are signed out, the caller's stays")
-    func change() async throws {
-        try await withAccountAPI { api in
+    @Test("change: the current password is required; other sessions are signed out, the caller's stays", arguments: StoreBackend.available)
+    func change(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let caller = try await api.signInAlice()
             let other = try await api.signInAlice()
 

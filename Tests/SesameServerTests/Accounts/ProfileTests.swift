@@ -1,14 +1,15 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
 
 @Suite("Profile API")
 struct ProfileTests {
-    @Test("GET returns every claim the user has, whatever the token's scopes")
-    func get() async throws {
-        try await withAccountAPI { api in
+    @Test("GET returns every claim the user has, whatever the token's scopes", arguments: StoreBackend.available)
+    func get(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let flow = OAuthFlow(browser: api.server.client(), scope: "openid")
             let (tokens, _) = try await flow.tokens()
             let response = try await api.call("GET", "/api/profile", token: tokens.accessToken)
@@ -67,9 +68,9 @@ struct ProfileTests {
         }
     }
 
-    @Test("read-only members are not_writable; formats and lengths are checked field by field")
-    func refusals() async throws {
-        try await withAccountAPI { api in
+    @Test("read-only members are not_writable; formats and lengths are checked field by field", arguments: StoreBackend.available)
+    func refusals(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let tokens = try await api.signInAlice()
             let readOnly = try await api.call(
                 "PATCH", "/api/profile",

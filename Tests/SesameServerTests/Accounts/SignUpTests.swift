@@ -7,9 +7,9 @@ import Testing
 
 @Suite("Account sign-up")
 struct SignUpTests {
-    @Test("sign-up sends a code; the account signs in before and after confirming; the code is single use")
-    func signUpConfirmSignIn() async throws {
-        try await withAccountAPI { api in
+    @Test("sign-up sends a code; the account signs in before and after confirming; the code is single use", arguments: StoreBackend.available)
+    func signUpConfirmSignIn(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let email = "new.user@example.com"
             let response = try await api.signUp(
                 email: "New.User@Example.com", extra: ["name": "New User", "locale": "en-GB"])
@@ -44,9 +44,9 @@ struct SignUpTests {
         }
     }
 
-    @Test("a taken email is 409 email_taken with a `taken` detail, whatever its case")
-    func duplicateEmail() async throws {
-        try await withAccountAPI { api in
+    @Test("a taken email is 409 email_taken with a `taken` detail, whatever its case", arguments: StoreBackend.available)
+    func duplicateEmail(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let response = try await api.signUp(email: Fixtures.email.uppercased())
             #expect(response.status == 409)
             #expect(response.apiError?.code == .emailTaken)
@@ -61,9 +61,9 @@ struct SignUpTests {
         }
     }
 
-    @Test("short and common passwords are refused with weak_password details")
-    func weakPasswords() async throws {
-        try await withAccountAPI { api in
+    @Test("short and common passwords are refused with weak_password details", arguments: StoreBackend.available)
+    func weakPasswords(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let short = try await api.signUp(email: "s@example.com", password: "short")
             #expect(short.status == 400)
             #expect(short.apiError?.code == .weakPassword)
@@ -80,9 +80,9 @@ struct SignUpTests {
         }
     }
 
-    @Test("missing, malformed and read-only fields are 400 validation_failed naming each field")
-    func fieldValidation() async throws {
-        try await withAccountAPI { api in
+    @Test("missing, malformed and read-only fields are 400 validation_failed naming each field", arguments: StoreBackend.available)
+    func fieldValidation(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let missing = try await api.post("/api/signup", ["client_id": Fixtures.nativeApp, "email": " "])
             #expect(missing.status == 400)
             #expect(missing.apiError?.code == .validationFailed)
@@ -110,9 +110,9 @@ struct SignUpTests {
         }
     }
 
-    @Test("wrong media type, malformed JSON, non-objects and oversized bodies are invalid_request")
-    func malformedBodies() async throws {
-        try await withAccountAPI { api in
+    @Test("wrong media type, malformed JSON, non-objects and oversized bodies are invalid_request", arguments: StoreBackend.available)
+    func malformedBodies(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let form = try await api.browser.postForm(
                 "/api/signup", ["client_id": Fixtures.nativeApp, "email": "f@example.com", "password": AccountAPI.password])
             #expect(form.status == 400)
@@ -135,9 +135,9 @@ struct SignUpTests {
         }
     }
 
-    @Test("the confirmation refuses an unknown address and a wrong code without revealing more")
-    func confirmationFailures() async throws {
-        try await withAccountAPI { api in
+    @Test("the confirmation refuses an unknown address and a wrong code without revealing more", arguments: StoreBackend.available)
+    func confirmationFailures(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let unknown = try await api.post("/api/signup/confirm", ["email": "ghost@example.com", "code": "123456"])
             #expect(unknown.status == 400)
             #expect(unknown.apiError?.code == .invalidVerificationCode)

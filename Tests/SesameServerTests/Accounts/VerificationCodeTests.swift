@@ -1,5 +1,6 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
@@ -23,9 +24,9 @@ struct VerificationCodeTests {
 
     private static func wrong(_ code: String) -> String { code == "999999" ? "999998" : "999999" }
 
-    @Test("codes are 6 digits, stored only as a digest bound to user and purpose")
-    func storedAsDigest() async throws {
-        try await withAccountAPI { api in
+    @Test("codes are 6 digits, stored only as a digest bound to user and purpose", arguments: StoreBackend.available)
+    func storedAsDigest(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let code = try await requestReset(api)
             #expect(code.count == 6 && code.allSatisfy(\.isNumber))
             let store = try #require(api.server.store as? any AccountStore)
@@ -38,9 +39,9 @@ struct VerificationCodeTests {
         }
     }
 
-    @Test("each wrong answer counts down remaining_attempts; after 5 the right code is dead too")
-    func attemptLimit() async throws {
-        try await withAccountAPI { api in
+    @Test("each wrong answer counts down remaining_attempts; after 5 the right code is dead too", arguments: StoreBackend.available)
+    func attemptLimit(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let code = try await requestReset(api)
             for expected in (0..<5).reversed() {
                 let response = try await confirm(api, code: Self.wrong(code))
@@ -55,9 +56,9 @@ struct VerificationCodeTests {
         }
     }
 
-    @Test("a code expires after 15 minutes")
-    func expiry() async throws {
-        try await withAccountAPI { api in
+    @Test("a code expires after 15 minutes", arguments: StoreBackend.available)
+    func expiry(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let code = try await requestReset(api)
             api.server.clock.advance(by: 15 * 60 + 1)
             let expired = try await confirm(api, code: code)
@@ -67,9 +68,9 @@ struct VerificationCodeTests {
         }
     }
 
-    @Test("a code is single use, and a new code replaces the previous one")
-    func singleUseAndReplacement() async throws {
-        try await withAccountAPI { api in
+    @Test("a code is single use, and a new code replaces the previous one", arguments: StoreBackend.available)
+    func singleUseAndReplacement(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let first = try await requestReset(api)
             var second = try await requestReset(api)
             while second == first { second = try await requestReset(api) }
@@ -84,9 +85,9 @@ struct VerificationCodeTests {
         }
     }
 
-    @Test("a malformed code is a validation error and uses no attempt")
-    func malformedCode() async throws {
-        try await withAccountAPI { api in
+    @Test("a malformed code is a validation error and uses no attempt", arguments: StoreBackend.available)
+    func malformedCode(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let code = try await requestReset(api)
             let malformed = try await confirm(api, code: "12ab56")
             #expect(malformed.apiError?.code == .validationFailed)
@@ -96,9 +97,9 @@ struct VerificationCodeTests {
         }
     }
 
-    @Test("concurrent guesses never exceed the attempt limit")
-    func concurrentGuesses() async throws {
-        try await withAccountAPI { api in
+    @Test("concurrent guesses never exceed the attempt limit", arguments: StoreBackend.available)
+    func concurrentGuesses(backend: StoreBackend) async throws {
+        try await withAccountAPI(backend) { api in
             let code = try await requestReset(api)
             let guesses = (0..<12).map { String(format: "%06d", (Int(code)! + 1 + $0) % 1_000_000) }
             let statuses = try await withThrowingTaskGroup(of: Int?.self) { group in

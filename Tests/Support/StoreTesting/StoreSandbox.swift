@@ -42,7 +42,7 @@ public struct StoreSandbox: Sendable {
 
     /// Where the sandbox's store lives.
     public var location: StoreLocation {
-        if let postgres { return .postgres(postgres, poolSize: 8) }
+        if let postgres { return .postgres(postgres, poolSize: 6) }
         return .sqlite(dataDirectory)
     }
 

@@ -37,7 +37,7 @@ struct EmailVerificationPage: Sendable {
             let emailEditable = form["email_editable"] != nil
             let service = AccountSelfService(services: pages.services)
             if form[Self.resendField] != nil {
-                try service.admitMailRequest(context)
+                try await service.admitMailRequest(context)
                 try await service.resendVerification(to: email, locales: pages.locales(request, carried))
                 context.annotations.record(outcome: "email_verification_resent")
                 return pages.render(

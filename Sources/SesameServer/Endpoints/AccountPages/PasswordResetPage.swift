@@ -29,7 +29,7 @@ struct PasswordResetPage: Sendable {
             let validation = pages.validation(request, carried)
             if let violation = validation.email(email.lowercased(), field: "email") { throw validation.failure([violation]) }
             let service = AccountSelfService(services: pages.services)
-            try service.admitMailRequest(context)
+            try await service.admitMailRequest(context)
             try await service.requestPasswordReset(email, locales: pages.locales(request, carried))
             context.annotations.record(outcome: "password_reset_requested")
             return pages.render(

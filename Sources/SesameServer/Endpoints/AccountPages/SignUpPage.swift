@@ -24,7 +24,7 @@ struct SignUpPage: Sendable {
             refusedForm: { Self.form(email: HostedAccountPages.value("email", in: $0), name: HostedAccountPages.value("name", in: $0)) }
         ) { form, carried in
             let service = AccountSelfService(services: pages.services)
-            try service.admitMailRequest(context)
+            try await service.admitMailRequest(context)
             let name = HostedAccountPages.value("name", in: form)
             let user = try await service.signUp(
                 .init(

@@ -1,5 +1,6 @@
 import SesameTesting
 import Foundation
+import StoreTesting
 import SesameProtocol
 import Testing
 @testable import SesameServer
@@ -101,6 +102,6 @@ extension TestResponse {
 }
 
 /// Runs `body` with a fresh seeded server and its account API.
-func withAccountAPI<T>(_ body: (AccountAPI) async throws -> T) async throws -> T {
-    try await withTestServer { server in try await body(AccountAPI(server)) }
+func withAccountAPI<T>(_ backend: StoreBackend = .sqlite, _ body: (AccountAPI) async throws -> T) async throws -> T {
+    try await withTestServer(backend) { server in try await body(AccountAPI(server)) }
 }
