@@ -9,13 +9,14 @@ struct DatabaseCommand: AsyncParsableCommand {
         commandName: "db", abstract: "Migrate, inspect or back up the server's database.",
         subcommands: [Migrate.self, Status.self, Backup.self])
 
-    /// Opens the store of `dataDir` (`--database` or SQLite) and always closes it.
+    /// Opens the store of `dataDir` (`--database` or SQLite) without migrating it (the commands
+    /// decide) and always closes it.
     static func withStore<Result>(
-        _ dataDir: DataDirOption, migrate: Bool, _ body: (SQLIdentityStore, StoreLocation) async throws -> Result
+        _ dataDir: DataDirOption, _ body: (SQLIdentityStore, StoreLocation) async throws -> Result
     ) async throws -> Result {
         let location = try dataDir.storeLocation() ?? .sqlite(DataDirectory(url: dataDir.url))
         let logger = CLILogging.logger(label: "sesame.db", level: .warning)
-        let store = try await SQLIdentityStore.open(location, logger: logger, migrate: migrate)
+        let store = try await SQLIdentityStore.open(location, logger: logger, migrate: false)
         do {
             let result = try await body(store, location)
             try await store.close()
@@ -55,11 +56,10 @@ struct DatabaseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let before = try await DatabaseCommand.withStore(dataDir, migrate: false) { store, _ in
-                    try await store.schemaStatus()
-                }
-                let report = try await DatabaseCommand.withStore(dataDir, migrate: true) { store, location in
-                    StatusReport(try await store.schemaStatus(), location: location)
+                let (before, report) = try await DatabaseCommand.withStore(dataDir) { store, location in
+                    let before = try await store.schemaStatus()
+                    try await store.migrate()
+                    return (before, StatusReport(try await store.schemaStatus(), location: location))
                 }
                 if json.enabled { return try Terminal.json(report) }
                 let applied = before.pending.count
@@ -79,7 +79,7 @@ struct DatabaseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let report = try await DatabaseCommand.withStore(dataDir, migrate: false) { store, location in
+                let report = try await DatabaseCommand.withStore(dataDir) { store, location in
                     StatusReport(try await store.schemaStatus(), location: location)
                 }
                 if json.enabled { return try Terminal.json(report) }
@@ -110,7 +110,7 @@ struct DatabaseCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let target = URL(fileURLWithPath: file).standardizedFileURL
                 do {
-                    try await DatabaseCommand.withStore(dataDir, migrate: false) { store, _ in
+                    try await DatabaseCommand.withStore(dataDir) { store, _ in
                         try await store.backupSQLite(to: target)
                     }
                 } catch StoreError.unavailable(let reason) {

@@ -84,7 +84,7 @@ final class CredentialVerifier: Sendable {
     private func sharedLockout(_ ticket: LoginThrottle.Ticket) async throws -> Int? {
         guard let sharedThrottle else { return nil }
         let now = throttle.now()
-        let names = ticket.sharedKeys.map(LoginThrottle.sharedName)
+        let names = ticket.keys.map(LoginThrottle.sharedName)
         guard let until = try await sharedThrottle.throttleLock(keys: names, now: now) else { return nil }
         return max(1, Int(until.timeIntervalSince(now).rounded(.up)))
     }
@@ -95,25 +95,21 @@ final class CredentialVerifier: Sendable {
         guard let sharedThrottle else { return }
         let policy = throttle.policy
         let now = throttle.now()
-        for key in ticket.sharedKeys {
+        for key in ticket.keys {
             let name = LoginThrottle.sharedName(key)
-            switch (key, succeeded) {
-            case (.login, true):
-                try await sharedThrottle.clearThrottle(key: name)
-            case (.address, true):
-                break
-            case (.login, false):
-                let failures = try await sharedThrottle.recordThrottleFailure(
-                    key: name, now: now, forgetBefore: now.addingTimeInterval(-policy.failureWindow))
-                if let lockout = policy.lockout(afterFailures: failures) {
-                    try await sharedThrottle.lockThrottle(key: name, until: now.addingTimeInterval(lockout))
+            if succeeded {
+                if case .login = key { try await sharedThrottle.clearThrottle(key: name) }
+                continue
+            }
+            let failures = try await sharedThrottle.recordThrottleFailure(
+                key: name, now: now, forgetBefore: now.addingTimeInterval(-policy.failureWindow))
+            let lockout: TimeInterval? =
+                switch key {
+                case .login: policy.lockout(afterFailures: failures)
+                case .address: failures >= max(1, policy.failuresPerAddress) ? policy.addressLockout : nil
                 }
-            case (.address, false):
-                let failures = try await sharedThrottle.recordThrottleFailure(
-                    key: name, now: now, forgetBefore: now.addingTimeInterval(-policy.failureWindow))
-                if failures >= max(1, policy.failuresPerAddress) {
-                    try await sharedThrottle.lockThrottle(key: name, until: now.addingTimeInterval(policy.addressLockout))
-                }
+            if let lockout {
+                try await sharedThrottle.lockThrottle(key: name, until: now.addingTimeInterval(lockout))
             }
         }
     }

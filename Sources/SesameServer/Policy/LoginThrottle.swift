@@ -126,11 +126,8 @@ final class LoginThrottle: Sendable {
 
     /// An admitted attempt; hand it back to ``finish(_:_:)`` exactly once.
     struct Ticket: Sendable {
-        fileprivate let keys: [Key]
-
-        /// The keys as the shared counters name them (``ThrottleStore``): `login:<digest hex>`
-        /// or `address:<address>`.
-        var sharedKeys: [Key] { keys }
+        /// What the attempt counts against: the login name or account, and the address.
+        let keys: [Key]
     }
 
     enum Admission: Sendable {

@@ -10,11 +10,11 @@ import SQLKit
 /// Owns the pool's run task; ``close()`` ends it.
 struct PostgresBackend: Sendable {
     let database: any SQLDatabase
-    private let client: PostgresClient
     private let runner: Task<Void, Never>
 
-    /// Opens the pool and checks that the database answers, so a wrong host, password or
-    /// database name fails here, with one clear line, instead of at the first request.
+    /// Checks that the database answers (``probe(_:logger:)``), so a wrong host, password or
+    /// database name fails here, with one clear line, instead of at the first request; then
+    /// starts the pool.
     static func open(_ url: DatabaseURL, poolSize: Int, logger: Logger) async throws -> PostgresBackend {
         try await probe(url, logger: logger)
         var configuration = PostgresClient.Configuration(
@@ -24,23 +24,14 @@ struct PostgresBackend: Sendable {
         configuration.options.minimumConnections = 0
         configuration.options.connectTimeout = .seconds(5)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let runner = Task { await client.run() }
-        let backend = PostgresBackend(
+        return PostgresBackend(
             database: PostgresClientDatabase(
                 client: client, logger: logger, eventLoop: PostgresClient.defaultEventLoopGroup.any()),
-            client: client, runner: runner)
-        do {
-            try await backend.database.raw("SELECT 1").run()
-        } catch {
-            await backend.close()
-            throw StoreError.unavailable(reason: "cannot use PostgreSQL at \(url): \(describe(error)). Check that the server runs and accepts connections, and the user, password and database name in --database (SESAME_DATABASE_URL)")
-        }
-        return backend
+            runner: Task { await client.run() })
     }
 
-    private init(database: any SQLDatabase, client: PostgresClient, runner: Task<Void, Never>) {
+    private init(database: any SQLDatabase, runner: Task<Void, Never>) {
         self.database = database
-        self.client = client
         self.runner = runner
     }
 
