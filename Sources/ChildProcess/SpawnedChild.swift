@@ -21,9 +21,16 @@ import Synchronization
 ///
 /// The child gets the given environment and working directory, its standard streams from
 /// files or a pipe, default signal handling with nothing blocked, and no other descriptor of
-/// this process. Its exit is awaited by polling `waitpid(WNOHANG)`, so no thread blocks.
+/// this process. It is reaped once, by polling `waitpid(WNOHANG)` (no thread blocks), and a
+/// signal is never sent once it has been reaped (``send(_:)``).
 public struct SpawnedChild: Sendable {
     public let pid: pid_t
+    private let reaper: Reaper
+
+    private init(pid: pid_t) {
+        self.pid = pid
+        reaper = Reaper(pid: pid)
+    }
 
     /// Where the child's standard input comes from.
     public enum Input: Sendable {
@@ -127,47 +134,96 @@ public struct SpawnedChild: Sendable {
         }
     }
 
-    /// Yields how the child ended, from a task of its own that nothing cancels, so the child is
-    /// always reaped (polling `waitpid(WNOHANG)` every 10 ms; no thread blocks).
+    /// Yields how the child ended (once), then finishes. Any number of callers may wait; the
+    /// child is reaped once, by ``Reaper``.
     public func termination() -> AsyncStream<Termination> {
         let (stream, continuation) = AsyncStream.makeStream(of: Termination.self)
-        Task.detached { [pid] in
-            while true {
-                var status: Int32 = 0
-                let reaped = waitpid(pid, &status, WNOHANG)
-                if reaped == pid {
-                    let signal = status & 0x7f
-                    continuation.yield(signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal))
-                    break
-                }
-                if reaped < 0 && errno != EINTR {
-                    continuation.yield(.exited(-1))
-                    break
-                }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
+        reaper.notify { termination in
+            continuation.yield(termination)
             continuation.finish()
         }
         return stream
     }
 
-    /// Sends `signal` to the child.
-    public func send(_ signal: Int32) { kill(pid, signal) }
+    /// Sends `signal` to the child, unless it has already been reaped: a reaped child's pid
+    /// may belong to another process by now (as root that could be anything: a database
+    /// backend, the test's own browser), so a late signal is dropped instead.
+    public func send(_ signal: Int32) { reaper.signal(signal) }
 
     /// How the child ended, as a stream, and as a record set before the stream yields (for
     /// loops that poll whether the child still runs).
     public func watch() -> (ended: AsyncStream<Termination>, record: TerminationRecord) {
         let record = TerminationRecord()
         let (stream, continuation) = AsyncStream.makeStream(of: Termination.self)
-        let ended = termination()
-        Task {
-            for await termination in ended {
-                record.value.withLock { $0 = termination }
-                continuation.yield(termination)
-            }
+        reaper.notify { termination in
+            record.value.withLock { $0 = termination }
+            continuation.yield(termination)
             continuation.finish()
         }
         return (stream, record)
+    }
+}
+
+/// Reaps one child exactly once, from a task of its own that nothing cancels (polling
+/// `waitpid(WNOHANG)` every 10 ms; no thread blocks), and serializes signals with the reaping:
+/// `kill(2)` happens under the same lock as `waitpid(2)`, so it can only reach the child while
+/// the child (or its zombie) still holds the pid.
+final class Reaper: Sendable {
+    typealias Waiter = @Sendable (SpawnedChild.Termination) -> Void
+
+    private struct State {
+        var termination: SpawnedChild.Termination?
+        var waiters: [Waiter] = []
+    }
+
+    private let pid: pid_t
+    private let state = Mutex(State())
+
+    init(pid: pid_t) {
+        self.pid = pid
+        Task.detached { [self] in
+            while !self.poll() { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+    }
+
+    /// One `waitpid(WNOHANG)`; `true` once the child has been reaped (its waiters are then told).
+    private func poll() -> Bool {
+        let reaped = state.withLock { state -> (SpawnedChild.Termination, [Waiter])? in
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            let ended: SpawnedChild.Termination
+            if result == pid {
+                let signal = status & 0x7f
+                ended = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+            } else if result < 0 && errno != EINTR {
+                ended = .exited(-1)
+            } else {
+                return nil
+            }
+            state.termination = ended
+            let waiters = state.waiters
+            state.waiters = []
+            return (ended, waiters)
+        }
+        guard let (termination, waiters) = reaped else { return false }
+        for waiter in waiters { waiter(termination) }
+        return true
+    }
+
+    /// Calls `waiter` once with how the child ended (at once if it already has).
+    func notify(_ waiter: @escaping Waiter) {
+        let ended = state.withLock { state -> SpawnedChild.Termination? in
+            if state.termination == nil { state.waiters.append(waiter) }
+            return state.termination
+        }
+        if let ended { waiter(ended) }
+    }
+
+    /// `kill(pid, signal)` while the child is not yet reaped; nothing after.
+    func signal(_ signal: Int32) {
+        state.withLock { state in
+            if state.termination == nil { _ = kill(pid, signal) }
+        }
     }
 }
 

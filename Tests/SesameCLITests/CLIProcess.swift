@@ -57,10 +57,10 @@ enum CLIProcess {
         return Result(status: status, stdout: started.stdout(), stderr: started.stderr())
     }
 
-    /// The first status `exit` yields; kills `pid` with SIGKILL and throws ``Timeout`` after
+    /// The first status `exit` yields; kills `child` with SIGKILL and throws ``Timeout`` after
     /// `timeout`.
     static func awaitExit(
-        _ exit: AsyncStream<SpawnedChild.Termination>, pid: Int32, arguments: [String], timeout: Duration
+        _ exit: AsyncStream<SpawnedChild.Termination>, child: SpawnedChild, arguments: [String], timeout: Duration
     ) async throws -> Int32 {
         let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
             group.addTask {
@@ -69,7 +69,7 @@ enum CLIProcess {
             }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                kill(pid, SIGKILL)
+                child.send(SIGKILL)
                 throw Timeout(arguments: arguments)
             }
             let first = try await group.next() ?? nil
@@ -109,6 +109,7 @@ enum CLIProcess {
     final class Started: Sendable {
         let arguments: [String]
         let pid: Int32
+        private let child: SpawnedChild
         private let outURL: URL
         private let errURL: URL
         private let exit: AsyncStream<SpawnedChild.Termination>
@@ -131,6 +132,7 @@ enum CLIProcess {
             errURL = files.appendingPathExtension("err")
             (exit, ended) = child.watch()
             pid = child.pid
+            self.child = child
         }
 
         deinit { removeFiles() }
@@ -147,7 +149,7 @@ enum CLIProcess {
         /// Waits for the exit status; kills the process and throws after `timeout`.
         func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
             if let termination = ended.termination { return termination.status }
-            return try await CLIProcess.awaitExit(exit, pid: pid, arguments: arguments, timeout: timeout)
+            return try await CLIProcess.awaitExit(exit, child: child, arguments: arguments, timeout: timeout)
         }
 
         /// Polls stdout until a line starts with `prefix` (the process keeps running).
@@ -178,7 +180,7 @@ enum CLIProcess {
 
         /// Sends SIGTERM and returns the exit status.
         func terminate() async throws -> Int32 {
-            kill(pid, SIGTERM)
+            child.send(SIGTERM)
             return try await waitForExit(timeout: .seconds(30))
         }
     }

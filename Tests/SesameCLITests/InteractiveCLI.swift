@@ -18,6 +18,7 @@ final class InteractiveCLI: Sendable {
     private let exit: AsyncStream<SpawnedChild.Termination>
     private let ended: TerminationRecord
     let pid: Int32
+    private let child: SpawnedChild
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         self.arguments = arguments
@@ -35,6 +36,7 @@ final class InteractiveCLI: Sendable {
         errURL = files.appendingPathExtension("err")
         (exit, ended) = child.watch()
         pid = child.pid
+        self.child = child
     }
 
     deinit {
@@ -64,14 +66,14 @@ final class InteractiveCLI: Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        kill(pid, SIGKILL)
+        child.send(SIGKILL)
         throw CLIProcess.Timeout(arguments: arguments)
     }
 
     /// The exit status and output; kills the process after `timeout`.
     func finish(timeout: Duration = .seconds(60)) async throws -> CLIProcess.Result {
         try? closeInput()
-        let status = try await CLIProcess.awaitExit(exit, pid: pid, arguments: arguments, timeout: timeout)
+        let status = try await CLIProcess.awaitExit(exit, child: child, arguments: arguments, timeout: timeout)
         return CLIProcess.Result(status: status, stdout: stdout(), stderr: stderr())
     }
 }
