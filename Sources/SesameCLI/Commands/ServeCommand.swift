@@ -55,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnections: Int = ConnectionLimits().maximumConnections
     @OptionGroup var dataDir: DataDirOption
     @OptionGroup var smtp: SMTPOptions
+    @OptionGroup var metrics: MetricsOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -83,16 +84,19 @@ struct ServeCommand: AsyncParsableCommand {
                 issuerURL = url
             }
             var seedURL: URL?
+            var seed: SeedConfiguration?
             if let seedFile {
                 guard FileManager.default.isReadableFile(atPath: seedFile) else {
                     throw CLIError("cannot read the seed file '\(seedFile)'", hint: "Check the --config path.")
                 }
                 seedURL = URL(fileURLWithPath: seedFile)
+                seed = try SeedConfiguration.load(from: URL(fileURLWithPath: seedFile))
             }
             var configuration = ServerConfiguration(
                 dataDirectory: DataDirectory(url: dataDir.url), host: host, port: port,
                 issuer: issuerURL, seedFile: seedURL)
-            configuration.database = try dataDir.storeLocation()
+            configuration.database = try dataDir.storeLocation(configured: seed?.database)
+            configuration.metrics = try metrics.exposure()
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout
@@ -115,6 +119,11 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.out("Data directory: \(dataDir.url.path)")
             Terminal.out("Database: \(configuration.storeLocation)")
             Terminal.out("Discovery: \(server.issuer.absoluteString)/.well-known/openid-configuration")
+            if let metricsPort = server.metricsPort {
+                Terminal.out("Metrics: http://\(host.contains(":") ? "[\(host)]" : host):\(metricsPort)/metrics")
+            } else if configuration.metrics != nil {
+                Terminal.out("Metrics: \(server.issuer.absoluteString)/metrics (bearer token)")
+            }
             try await printFirstSteps(server)
             Terminal.out("Press Ctrl-C to stop.")
             try await Self.run(server, until: signals, logger: logger)

@@ -40,20 +40,26 @@ import SesameProtocol
 public struct SeedConfiguration: Codable, Sendable, Equatable {
     public var clients: [ClientSeed]
     public var users: [UserSeed]
+    /// The PostgreSQL database URL for `sesame serve` and the admin commands when neither
+    /// `--database` nor `SESAME_DATABASE_URL` names one (key `database`; it holds a password,
+    /// so the file stays readable by the server's user only).
+    public var database: String?
 
-    public init(clients: [ClientSeed] = [], users: [UserSeed] = []) {
+    public init(clients: [ClientSeed] = [], users: [UserSeed] = [], database: String? = nil) {
         self.clients = clients
         self.users = users
+        self.database = database
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case clients, users
+        case clients, users, database
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         clients = try container.decodeIfPresent([ClientSeed].self, forKey: .clients) ?? []
         users = try container.decodeIfPresent([UserSeed].self, forKey: .users) ?? []
+        database = try container.decodeIfPresent(String.self, forKey: .database)
     }
 
     /// Reads, decodes and validates a seed file, JSON or YAML (``SeedFileFormat``). Errors name

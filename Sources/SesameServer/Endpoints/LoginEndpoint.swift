@@ -48,6 +48,7 @@ struct LoginEndpoint: Sendable {
         let check = try await services.credentials.checkPassword(
             password, attempt: LoginAttempt(login: username, context: context)
         ) { username.isEmpty ? nil : try await store.user(login: username) }
+        services.metrics.signIn(check)
         let user: UserRecord
         switch check {
         case .accepted(let signedIn):
@@ -82,6 +83,7 @@ struct LoginEndpoint: Sendable {
         if let mfaStep = try await HostedMFAStep(services: services).begin(
             authorization: authorization, client: client, user: user, request: request, context: context)
         {
+            services.metrics.signIn(.mfaRequired)
             return mfaStep
         }
         let authentication = AuthenticationContext(

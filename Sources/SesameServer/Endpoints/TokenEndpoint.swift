@@ -36,6 +36,7 @@ struct TokenEndpoint: Sendable {
             response = try await ClientCredentialsGrant(services: services).exchange(form, client: client)
         }
         context.annotations.record(outcome: "issued_\(grant.rawValue)")
+        services.metrics.tokenIssued(grantType: grant.rawValue)
         return JSONResponse.make(response)
     }
 }

@@ -14,7 +14,9 @@ public enum IdentityServer {
     public static func start(_ configuration: ServerConfiguration, logger: Logger) async throws -> RunningServer {
         if let issuer = configuration.issuer { try validateIssuer(issuer) }
         try configuration.dataDirectory.prepare()
-        let store = try await SQLIdentityStore.open(configuration.storeLocation, logger: logger)
+        let metrics = configuration.metrics == nil ? ServerMetrics.off : ServerMetrics.prometheus()
+        let store = try await SQLIdentityStore.open(
+            configuration.storeLocation, logger: logger, metrics: StoreMetrics(factory: metrics.factory))
         do {
             let keyRing = KeyRing(
                 store: store, masterKey: try await configuration.dataDirectory.masterKey(), logger: logger,
@@ -26,7 +28,8 @@ public enum IdentityServer {
             }
             let messageSender = try configuration.resolvedMessageSender(store: store, logger: logger)
             return try await listen(
-                configuration, store: store, messageSender: messageSender, keyRing: keyRing, logger: logger)
+                configuration, store: store, messageSender: messageSender, keyRing: keyRing, metrics: metrics,
+                logger: logger)
         } catch {
             try? await store.close()
             throw error
@@ -35,7 +38,7 @@ public enum IdentityServer {
 
     private static func listen(
         _ configuration: ServerConfiguration, store: SQLIdentityStore, messageSender: any MessageSender,
-        keyRing: KeyRing, logger: Logger
+        keyRing: KeyRing, metrics: ServerMetrics, logger: Logger
     ) async throws -> RunningServer {
         // The issuer may depend on the bound port, and the router depends on the issuer, so the
         // responder is resolved lazily once the port is known.
@@ -59,6 +62,15 @@ public enum IdentityServer {
             },
             logger: logger)
         var services: [any Service] = [app]
+        let (metricsPorts, metricsPortContinuation) = AsyncStream.makeStream(of: Int.self)
+        if case .port(let metricsPort) = configuration.metrics {
+            services.append(
+                MetricsListener.application(
+                    metrics: metrics, host: configuration.host, port: metricsPort, bound: metricsPortContinuation,
+                    logger: logger))
+        } else {
+            metricsPortContinuation.finish()
+        }
         if let interval = configuration.keyChangeInterval {
             services.append(KeyChangeWatcher(keyRing: keyRing, interval: interval, logger: logger))
         }
@@ -71,7 +83,10 @@ public enum IdentityServer {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [], logger: logger))
         let task = Task {
-            defer { portContinuation.finish() }
+            defer {
+                portContinuation.finish()
+                metricsPortContinuation.finish()
+            }
             try await group.run()
         }
 
@@ -86,9 +101,11 @@ public enum IdentityServer {
             throw ServerStartError.bindFailed(
                 host: configuration.host, port: configuration.port, reason: "the server stopped at once")
         }
+        var metricsIterator = metricsPorts.makeAsyncIterator()
+        let metricsPort = await metricsIterator.next()
         let issuer = configuration.issuer ?? URL(string: "http://\(hostForURL(configuration.host)):\(port)")!
         do {
-            let services = try ServerServices(
+            var services = try ServerServices(
                 issuer: issuer, issuerIdentifier: issuerIdentifier(issuer), store: store,
                 mfaStore: store, accountStore: store, messageSender: messageSender, keyRing: keyRing,
                 credentials: CredentialVerifier(
@@ -101,7 +118,10 @@ public enum IdentityServer {
                 browserSessionLifetime: configuration.browserSessionLifetime, now: configuration.now,
                 logger: logger, trustedProxies: configuration.trustedProxies,
                 mailQuota: MailQuota(policy: configuration.mailQuota, now: configuration.now, shared: store))
-            routerSlot.set(try SesameRouter.build(services).buildResponder())
+            services.metrics = metrics
+            var metricsToken: String?
+            if case .bearerToken(let token) = configuration.metrics { metricsToken = token }
+            routerSlot.set(try SesameRouter.build(services, metricsToken: metricsToken).buildResponder())
         } catch {
             await group.triggerGracefulShutdown()
             _ = try? await task.value
@@ -109,7 +129,7 @@ public enum IdentityServer {
         }
         logger.info("sesame server listening", metadata: ["issuer": .string(issuerIdentifier(issuer)), "port": .stringConvertible(port)])
         return RunningServer(
-            issuer: issuer, port: port, store: store, keyRing: keyRing, messageSender: messageSender,
+            issuer: issuer, port: port, metricsPort: metricsPort, store: store, keyRing: keyRing, messageSender: messageSender,
             group: group, task: task)
     }
 

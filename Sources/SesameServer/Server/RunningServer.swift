@@ -7,6 +7,8 @@ public final class RunningServer: Sendable {
     public let issuer: URL
     /// The bound TCP port (useful with port 0).
     public let port: Int
+    /// The bound port of the separate metrics listener (``MetricsExposure/port(_:)``), if any.
+    public let metricsPort: Int?
     public let store: any IdentityStore
     public let keyRing: KeyRing
     /// Where email and SMS go; an ``OutboxMessageSender`` unless configured otherwise.
@@ -15,12 +17,13 @@ public final class RunningServer: Sendable {
     private let task: Task<Void, any Error>
 
     init(
-        issuer: URL, port: Int, store: any IdentityStore, keyRing: KeyRing,
+        issuer: URL, port: Int, metricsPort: Int?, store: any IdentityStore, keyRing: KeyRing,
         messageSender: any MessageSender, group: ServiceGroup,
         task: Task<Void, any Error>
     ) {
         self.issuer = issuer
         self.port = port
+        self.metricsPort = metricsPort
         self.store = store
         self.keyRing = keyRing
         self.messageSender = messageSender

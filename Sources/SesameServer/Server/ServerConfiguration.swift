@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     /// Reverse proxies in front of the server; for their connections the client address is
     /// read from `X-Forwarded-For` (``TrustedProxies``). Default: none, the TCP peer counts.
     public var trustedProxies: TrustedProxies
+    /// Where `/metrics` (Prometheus text format, ``ServerMetrics``) is served: behind a bearer
+    /// token on the main port, or on a port of its own. Default `nil`: no metrics at all.
+    public var metrics: MetricsExposure?
 
     public init(
         dataDirectory: DataDirectory, host: String = "127.0.0.1", port: Int = 8080,

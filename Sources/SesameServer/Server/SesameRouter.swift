@@ -2,12 +2,13 @@ import Hummingbird
 import Logging
 
 /// Maps every path of the server to its endpoint. Middleware order: the request log
-/// line outermost, then the client address behind trusted proxies, then API errors to JSON,
+/// line outermost, then the request metrics (when on), then the client address behind trusted proxies, then API errors to JSON,
 /// then 405 for a known path asked with another method.
 enum SesameRouter {
-    static func build(_ services: ServerServices) throws -> Router<SesameRequestContext> {
+    static func build(_ services: ServerServices, metricsToken: String? = nil) throws -> Router<SesameRequestContext> {
         let router = Router(context: SesameRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: services.logger))
+        if services.metrics.registry != nil { router.add(middleware: MetricsMiddleware(metrics: services.metrics)) }
         router.add(middleware: ForwardedClientMiddleware(proxies: services.trustedProxies))
         router.add(middleware: APIErrorMiddleware(localizer: services.localizer, logger: services.logger))
         let routeMethods = RouteMethods()
@@ -21,6 +22,9 @@ enum SesameRouter {
         router.get("/health", use: health.live)
         router.get("/health/live", use: health.live)
         router.get("/health/ready", use: health.ready)
+        if let metricsToken {
+            router.get("/metrics", use: MetricsEndpoint(metrics: services.metrics, token: metricsToken).handle)
+        }
 
         let authorization = AuthorizationEndpoint(services: services)
         router.get("/authorize", use: authorization.get)

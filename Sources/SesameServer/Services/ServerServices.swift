@@ -26,6 +26,8 @@ struct ServerServices: Sendable {
     var trustedProxies: TrustedProxies = .none
     /// Limits on account mail per recipient and per client address.
     var mailQuota = MailQuota()
+    /// Counters and latencies for `/metrics` (``ServerMetrics``; no-ops when metrics are off).
+    var metrics = ServerMetrics.off
 
     var clientAuthenticator: ClientAuthenticator {
         ClientAuthenticator(store: store, verifier: credentials)

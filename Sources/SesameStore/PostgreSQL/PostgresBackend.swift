@@ -15,7 +15,9 @@ struct PostgresBackend: Sendable {
     /// Checks that the database answers (``probe(_:logger:)``), so a wrong host, password or
     /// database name fails here, with one clear line, instead of at the first request; then
     /// starts the pool.
-    static func open(_ url: DatabaseURL, poolSize: Int, logger: Logger) async throws -> PostgresBackend {
+    static func open(
+        _ url: DatabaseURL, poolSize: Int, logger: Logger, metrics: StoreMetrics = .off
+    ) async throws -> PostgresBackend {
         try await probe(url, logger: logger)
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password,
@@ -26,7 +28,7 @@ struct PostgresBackend: Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         return PostgresBackend(
             database: PostgresClientDatabase(
-                client: client, logger: logger, eventLoop: PostgresClient.defaultEventLoopGroup.any()),
+                client: client, logger: logger, eventLoop: PostgresClient.defaultEventLoopGroup.any(), metrics: metrics),
             runner: Task { await client.run() })
     }
 

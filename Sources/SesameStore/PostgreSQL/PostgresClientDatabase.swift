@@ -13,6 +13,8 @@ struct PostgresClientDatabase: SQLDatabase {
     let client: PostgresClient
     let logger: Logger
     let eventLoop: any EventLoop
+    /// Pool connections in use and the wait for one (``StoreMetrics``).
+    var metrics: StoreMetrics = .off
 
     var dialect: any SQLDialect { PostgresDialect() }
     var queryLogLevel: Logger.Level? { nil }
@@ -28,6 +30,7 @@ struct PostgresClientDatabase: SQLDatabase {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let leased = LeaseFlag()
         let client = client
+        let pool = PoolGauge(metrics)
         // SQLKit's expressions are values built for this one statement and not shared.
         nonisolated(unsafe) let query = query
         try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -35,6 +38,8 @@ struct PostgresClientDatabase: SQLDatabase {
                 do {
                     try await client.withConnection { connection in
                         leased.mark()
+                        pool.leased()
+                        defer { pool.released() }
                         try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
                     }
                 } catch {
@@ -61,9 +66,12 @@ struct PostgresClientDatabase: SQLDatabase {
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         let leased = LeaseFlag()
+        let pool = PoolGauge(metrics)
         do {
             return try await client.withConnection { connection in
                 leased.mark()
+                pool.leased()
+                defer { pool.released() }
                 return try await closure(connection.sql(queryLogLevel: nil))
             }
         } catch {
@@ -92,4 +100,20 @@ private final class LeaseFlag: Sendable {
     private let state = Mutex(false)
     func mark() { state.withLock { $0 = true } }
     var isSet: Bool { state.withLock { $0 } }
+}
+
+/// One lease of a pooled connection in ``StoreMetrics``: the wait from the request to the
+/// lease, and the connection counted in use until it is released.
+private struct PoolGauge: Sendable {
+    let metrics: StoreMetrics
+    let requested = ContinuousClock.now
+
+    init(_ metrics: StoreMetrics) { self.metrics = metrics }
+
+    func leased() {
+        metrics.connectionWait.record(duration: ContinuousClock.now - requested)
+        metrics.connectionsInUse.increment()
+    }
+
+    func released() { metrics.connectionsInUse.decrement() }
 }

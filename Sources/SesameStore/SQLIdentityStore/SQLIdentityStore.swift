@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import NIOPosix
 import SQLKit
@@ -35,11 +36,12 @@ public final class SQLIdentityStore: IdentityStore {
     ///   pools, threads); called once by ``close()``.
     /// - Parameter clientCacheLifetime: how long a client record read from the database is
     ///   reused (``ClientRecordCache``); `.zero` reads it every time.
+    /// - Parameter metrics: statement latency and statements in flight (``StoreMetrics``).
     public init(
         database: any SQLDatabase, logger: Logger, clientCacheLifetime: Duration = .seconds(2),
-        onClose: @escaping @Sendable () async throws -> Void = {}
+        metrics: StoreMetrics = .off, onClose: @escaping @Sendable () async throws -> Void = {}
     ) {
-        self.database = database
+        self.database = metrics.factory is NOOPMetricsHandler ? database : MeasuredDatabase(base: database, metrics: metrics)
         self.logger = logger
         self.clientCache = ClientRecordCache(lifetime: clientCacheLifetime)
         self.refreshRotation = Self.rotationTemplate(for: database)
@@ -50,18 +52,22 @@ public final class SQLIdentityStore: IdentityStore {
     /// (created if needed) or a PostgreSQL database (which must exist; its tables are created).
     /// - Parameter migrate: `false` opens without migrating (`sesame db status`); the store is
     ///   then only good for ``schemaStatus()``.
+    /// - Parameter metrics: where the store's metrics go (``StoreMetrics``; none by default).
     public static func open(
-        _ location: StoreLocation, logger: Logger, clientCacheLifetime: Duration = .seconds(2), migrate: Bool = true
+        _ location: StoreLocation, logger: Logger, clientCacheLifetime: Duration = .seconds(2), migrate: Bool = true,
+        metrics: StoreMetrics = .off
     ) async throws -> SQLIdentityStore {
         switch location {
         case .sqlite(let directory):
             try directory.prepare()
             return try await openSQLite(
-                at: directory.databaseURL, logger: logger, clientCacheLifetime: clientCacheLifetime, migrate: migrate)
+                at: directory.databaseURL, logger: logger, clientCacheLifetime: clientCacheLifetime, migrate: migrate,
+                metrics: metrics)
         case .postgres(let url, let poolSize):
-            let backend = try await PostgresBackend.open(url, poolSize: poolSize, logger: logger)
+            let metrics = metrics.labelled("postgres")
+            let backend = try await PostgresBackend.open(url, poolSize: poolSize, logger: logger, metrics: metrics)
             let store = SQLIdentityStore(
-                database: backend.database, logger: logger, clientCacheLifetime: clientCacheLifetime,
+                database: backend.database, logger: logger, clientCacheLifetime: clientCacheLifetime, metrics: metrics,
                 onClose: { await backend.close() })
             do {
                 if migrate { try await store.migrate() }
@@ -76,11 +82,13 @@ public final class SQLIdentityStore: IdentityStore {
     /// Opens (creating if needed) the SQLite file at `url` with WAL journaling, a busy timeout
     /// and foreign keys, and runs the migrations.
     public static func openSQLite(
-        at url: URL, logger: Logger, clientCacheLifetime: Duration = .seconds(2), migrate: Bool = true
+        at url: URL, logger: Logger, clientCacheLifetime: Duration = .seconds(2), migrate: Bool = true,
+        metrics: StoreMetrics = .off
     ) async throws -> SQLIdentityStore {
         let backend = try await SQLiteBackend.open(at: url, logger: logger)
         let store = SQLIdentityStore(
             database: backend.database, logger: logger, clientCacheLifetime: clientCacheLifetime,
+            metrics: metrics.labelled("sqlite"),
             onClose: { try await backend.close() })
         do {
             if migrate { try await store.migrate() }

@@ -39,9 +39,11 @@ struct DataDirOption: ParsableArguments {
 
     var url: URL { URL(fileURLWithPath: path).standardizedFileURL }
 
-    /// The PostgreSQL store from `--database` or `SESAME_DATABASE_URL`; `nil` for SQLite.
-    func storeLocation() throws -> StoreLocation? {
-        let text = databaseURL ?? ProcessInfo.processInfo.environment["SESAME_DATABASE_URL"]
+    /// The PostgreSQL store from `--database`, else `SESAME_DATABASE_URL`, else `configured`
+    /// (the config file's `database` key); `nil` for SQLite.
+    func storeLocation(configured: String? = nil) throws -> StoreLocation? {
+        let environment = ProcessInfo.processInfo.environment["SESAME_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let text = databaseURL ?? environment ?? configured
         guard let text, !text.isEmpty else { return nil }
         guard (1...1000).contains(poolSize) else {
             throw CLIError("--database-pool-size must be between 1 and 1000", hint: "16 suits a 2–4 core server.")
@@ -50,7 +52,7 @@ struct DataDirOption: ParsableArguments {
             return .postgres(try DatabaseURL(parsing: text), poolSize: poolSize)
         } catch {
             throw CLIError(
-                "--database: \(error.description)",
+                "\(databaseURL != nil ? "--database" : environment != nil ? "SESAME_DATABASE_URL" : "the config file's database"): \(error.description)",
                 hint: "Pass postgres://user:password@host:5432/database, or set SESAME_DATABASE_URL.")
         }
     }

@@ -38,6 +38,7 @@ struct RefreshTokenGrant: Sendable {
                 throw Self.leaked
             }
             try await store.revokeRefreshFamily(replayed.familyID, now: now, reason: .reused)
+            services.metrics.refreshTokenReuse()
             throw EndpointFailure(
                 .invalidGrant, "The refresh token was already used; the session has been revoked.")
         case .redeemed(let redeemed):

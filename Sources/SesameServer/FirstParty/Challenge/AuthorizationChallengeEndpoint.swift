@@ -66,9 +66,10 @@ struct AuthorizationChallengeEndpoint: Sendable {
         let store = services.store
         let user: UserRecord
         let attempt = LoginAttempt(login: username, context: context)
-        switch try await services.credentials.checkPassword(
+        let check = try await services.credentials.checkPassword(
             password, attempt: attempt, user: { try await store.user(login: username) })
-        {
+        services.metrics.signIn(check)
+        switch check {
         case .accepted(let signedIn):
             user = signedIn
         case .rejected:
@@ -101,6 +102,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
                     reauthentication: challenge.reauthentication, uiLocales: challenge.uiLocales),
                 methods: methods)
             context.annotations.record(outcome: "mfa_required")
+            services.metrics.signIn(.mfaRequired)
             throw Self.continuation(
                 token, methods: methods, description: "A second factor is required; choose one of mfa_methods.")
         }
