@@ -178,6 +178,12 @@ enum CLIProcess {
             }
         }
 
+        /// `kill -9`: no cleanup, no graceful shutdown; returns once the process is gone.
+        func kill() async throws -> Int32 {
+            child.send(SIGKILL)
+            return try await waitForExit(timeout: .seconds(30))
+        }
+
         /// Sends SIGTERM and returns the exit status.
         func terminate() async throws -> Int32 {
             child.send(SIGTERM)

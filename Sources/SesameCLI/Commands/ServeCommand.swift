@@ -118,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.out("Issuer: \(server.issuer.absoluteString)")
             Terminal.out("Data directory: \(dataDir.url.path)")
             Terminal.out("Database: \(configuration.storeLocation)")
+            Terminal.out("Listening: \(host.contains(":") ? "[\(host)]" : host):\(server.port)")
             Terminal.out("Discovery: \(server.issuer.absoluteString)/.well-known/openid-configuration")
             if let metricsPort = server.metricsPort {
                 Terminal.out("Metrics: http://\(host.contains(":") ? "[\(host)]" : host):\(metricsPort)/metrics")
