@@ -18,20 +18,30 @@ final class ServerProcess: Sendable {
     let issuer: String
     let clientSecret: String
     let dataDirectory: URL
+    /// The PostgreSQL database of this run (shared by its processes), dropped by ``stop()``.
+    let databaseURL: String?
     private let process: Process
 
-    /// Prepares a fresh data directory and starts the server on a free port.
-    /// `refreshFamilies` refresh tokens are minted per batch, one file of tokens per batch.
-    static func start(refreshBatches: Int = 0, familiesPerBatch: Int = 0) async throws -> (ServerProcess, [URL]) {
+    /// Prepares a fresh data directory (and for PostgreSQL a fresh database) and starts
+    /// `processes` servers on free ports, sharing the data directory's master key and the
+    /// database. `refreshBatches` batches of refresh tokens are minted, each split into one file
+    /// per process (`familiesPerBatch` tokens per file), so no two load generators share a family.
+    static func start(
+        refreshBatches: Int = 0, familiesPerBatch: Int = 0, database: BenchmarkDatabase = .sqlite,
+        processes: Int = 1, extraArguments: [String] = []
+    ) async throws -> (servers: [ServerProcess], tokenFiles: [[URL]]) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sesame-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let databaseURL = database == .postgres ? try await BenchmarkDatabase.create() : nil
         var logger = Logger(label: "bench")
         logger.logLevel = .error
+        let location = try databaseURL.map { StoreLocation.postgres(try DatabaseURL(parsing: $0), poolSize: 4) }
         let admin = try await ServerAdmin.open(
-            dataDirectory: DataDirectory(url: directory.appendingPathComponent("data")), logger: logger)
+            dataDirectory: DataDirectory(url: directory.appendingPathComponent("data")), database: location,
+            logger: logger)
         let secret: String
-        var tokenFiles: [URL] = []
+        var tokenFiles: [[URL]] = []
         do {
             _ = try await admin.addClient(
                 ClientSpec(clientID: refreshClientID, redirectURIs: ["http://127.0.0.1/callback"]))
@@ -41,21 +51,31 @@ final class ServerProcess: Sendable {
             let user = try await admin.addUser(
                 username: "bench", email: "bench@example.com", password: "correct horse battery")
             for batch in 0..<refreshBatches {
-                var tokens: [String] = []
-                for _ in 0..<familiesPerBatch {
-                    tokens.append(try await mintRefreshFamily(store: admin.store, userID: user.id))
+                var files: [URL] = []
+                for process in 0..<processes {
+                    var tokens: [String] = []
+                    for _ in 0..<familiesPerBatch {
+                        tokens.append(try await mintRefreshFamily(store: admin.store, userID: user.id))
+                    }
+                    let file = directory.appendingPathComponent("refresh-\(batch)-\(process).txt")
+                    try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: file)
+                    files.append(file)
                 }
-                let file = directory.appendingPathComponent("refresh-\(batch).txt")
-                try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: file)
-                tokenFiles.append(file)
+                tokenFiles.append(files)
             }
             try await admin.close()
         } catch {
             try? await admin.close()
+            if let databaseURL { await BenchmarkDatabase.drop(databaseURL) }
             throw error
         }
-        let server = try launch(dataDirectory: directory, clientSecret: secret)
-        return (server, tokenFiles)
+        var servers: [ServerProcess] = []
+        for _ in 0..<processes {
+            servers.append(
+                try launch(
+                    dataDirectory: directory, databaseURL: databaseURL, clientSecret: secret, extraArguments: extraArguments))
+        }
+        return (servers, tokenFiles)
     }
 
     /// One refresh-token family, as a signed-in app holds it (the sign-in that would create it
@@ -72,15 +92,19 @@ final class ServerProcess: Sendable {
         return token
     }
 
-    private static func launch(dataDirectory: URL, clientSecret: String) throws -> ServerProcess {
+    private static func launch(
+        dataDirectory: URL, databaseURL: String?, clientSecret: String, extraArguments: [String]
+    ) throws -> ServerProcess {
         let executable = try sesameExecutable()
         let process = Process()
         process.executableURL = executable
-        process.environment = ChildEnvironment.withoutBenchmarkHooks()
+        var environment = ChildEnvironment.withoutBenchmarkHooks()
+        environment["SESAME_DATABASE_URL"] = databaseURL ?? ""
+        process.environment = environment
         process.arguments = [
             "serve", "--port", "0", "--log-level", "error",
             "--data-dir", dataDirectory.appendingPathComponent("data").path,
-        ]
+        ] + extraArguments
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.standardError
@@ -101,7 +125,7 @@ final class ServerProcess: Sendable {
         }
         return ServerProcess(
             issuer: String(text.dropFirst("Issuer: ".count)), clientSecret: clientSecret,
-            dataDirectory: dataDirectory, process: process)
+            dataDirectory: dataDirectory, databaseURL: databaseURL, process: process)
     }
 
     /// The release `sesame` binary next to this benchmark executable (same build directory).
@@ -115,10 +139,11 @@ final class ServerProcess: Sendable {
         return candidate
     }
 
-    private init(issuer: String, clientSecret: String, dataDirectory: URL, process: Process) {
+    private init(issuer: String, clientSecret: String, dataDirectory: URL, databaseURL: String?, process: Process) {
         self.issuer = issuer
         self.clientSecret = clientSecret
         self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
         self.process = process
     }
 
@@ -134,7 +159,14 @@ final class ServerProcess: Sendable {
             process.terminationHandler = { _ in once.run { continuation.resume() } }
             if process.isRunning { process.terminate() } else { once.run { continuation.resume() } }
         }
-        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
+    /// Stops every server of one run, then deletes their data directory and database.
+    static func stop(_ servers: [ServerProcess]) async {
+        for server in servers { await server.stop() }
+        guard let first = servers.first else { return }
+        try? FileManager.default.removeItem(at: first.dataDirectory)
+        if let databaseURL = first.databaseURL { await BenchmarkDatabase.drop(databaseURL) }
     }
 }
 
