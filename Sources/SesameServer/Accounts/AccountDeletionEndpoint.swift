@@ -8,7 +8,7 @@ import SesameProtocol
 /// (families revoked, so access tokens stop working), browser sessions, authorization codes,
 /// devices, pending codes and MFA data. Messages already in the outbox stay there.
 struct AccountDeletionEndpoint: Sendable {
-    let services: ServerServices
+    let services: AccountServices
 
     func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await services.bearerAuthentication

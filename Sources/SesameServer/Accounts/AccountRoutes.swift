@@ -4,6 +4,7 @@ import Hummingbird
 /// document.
 enum AccountRoutes {
     static func register(on router: Router<SesameRequestContext>, services: ServerServices) {
+        let services = AccountServices(services)
         let signUp = SignUpEndpoint(services: services)
         router.post("/api/signup", use: signUp.signUp)
         router.post("/api/signup/confirm", use: signUp.confirm)

@@ -7,7 +7,7 @@ import SesameProtocol
 /// ``EndpointFailure``s with field details in the caller's language; each face renders them
 /// its own way.
 struct AccountSelfService: Sendable {
-    let services: ServerServices
+    let services: AccountServices
 
     /// What a sign-up asks for.
     struct SignUp: Sendable {

@@ -31,7 +31,7 @@ struct AccountValidation: Sendable {
 
     /// Validation in the caller's languages: the account's `locale` claim (when known), then
     /// `Accept-Language`.
-    init(request: Request, services: ServerServices, user: UserRecord? = nil) {
+    init(request: Request, services: AccountServices, user: UserRecord? = nil) {
         self.localizer = services.localizer
         self.locales = Self.locales(request: request, preferred: user?.claims.locale)
     }

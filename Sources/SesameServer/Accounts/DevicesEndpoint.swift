@@ -9,7 +9,7 @@ import SesameProtocol
 ///   A new device beyond ``maximumDevices`` is refused: 409 `too_many_devices` (3006);
 /// - `DELETE /api/devices/{device_id}` → 204, or 404 `device_not_found` (3005).
 struct DevicesEndpoint: Sendable {
-    let services: ServerServices
+    let services: AccountServices
 
     static let maximumIDLength = 128
     static let maximumNameLength = 128

@@ -10,7 +10,7 @@ import SesameProtocol
 ///   the address switches and is verified. A username that was the old address follows it, so
 ///   the old address no longer signs in.
 struct EmailChangeEndpoint: Sendable {
-    let services: ServerServices
+    let services: AccountServices
 
     func request(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await services.bearerAuthentication

@@ -9,7 +9,7 @@ import SesameProtocol
 /// and browser sessions are revoked; the token family and session the request came from stay
 /// signed in.
 struct PasswordChangeEndpoint: Sendable {
-    let services: ServerServices
+    let services: AccountServices
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (claims, user) = try await services.bearerAuthentication

@@ -9,7 +9,7 @@ import SesameProtocol
 ///   password, revokes the user's refresh tokens and browser sessions, and marks the email
 ///   verified (the code proved control of the address).
 struct PasswordResetEndpoint: Sendable {
-    let services: ServerServices
+    let services: AccountServices
 
     func request(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let validation = AccountValidation(request: request, services: services)

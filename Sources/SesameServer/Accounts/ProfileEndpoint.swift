@@ -11,7 +11,7 @@ import SesameProtocol
 ///   are read-only (400 with `not_writable` details; the email changes through `/api/email`).
 ///   Formats and lengths are checked (``ProfileValidation``); `updated_at` becomes now.
 struct ProfileEndpoint: Sendable {
-    let services: ServerServices
+    let services: AccountServices
 
     /// Every claim group (OIDC Core §5.4).
     static let allScopes: Set<String> = ["openid", "profile", "email", "phone", "address"]

@@ -8,7 +8,7 @@ import SesameProtocol
 ///   at once (verification is not a sign-in precondition).
 /// - `POST /api/signup/confirm` ``EmailVerificationRequest`` → 200 ``EmailVerificationStatus``.
 struct SignUpEndpoint: Sendable {
-    let services: ServerServices
+    let services: AccountServices
 
     func signUp(_ request: Request, context: SesameRequestContext) async throws -> Response {
         var validation = AccountValidation(request: request, services: services)

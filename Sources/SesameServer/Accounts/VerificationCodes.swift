@@ -20,7 +20,7 @@ enum VerificationPurpose: String, Sendable, CaseIterable {
 /// A 6-digit code has only 10^6 values, so what protects it is the attempt limit (reserved in
 /// the store before the comparison, so parallel guesses cannot exceed it) and the lifetime.
 struct VerificationCodes: Sendable {
-    let services: ServerServices
+    let services: AccountServices
 
     static let lifetime: TimeInterval = 15 * 60
     static let maxAttempts = 5

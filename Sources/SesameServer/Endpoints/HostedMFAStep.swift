@@ -15,7 +15,7 @@ import SesameProtocol
 struct HostedMFAStep: Sendable {
     let services: ServerServices
 
-    private var flow: AuthSessionFlow { AuthSessionFlow(services: services) }
+    private var flow: AuthSessionFlow { AuthSessionFlow(services: FirstPartyServices(services)) }
 
     /// After a correct password: `nil` when no second factor is needed, else the page to show.
     func begin(

@@ -7,14 +7,30 @@ import SesameProtocol
 /// There is no password grant (RFC 9700 §2.4). Responses carry `Cache-Control: no-store`
 /// and `Pragma: no-cache` (RFC 6749 §5.1).
 struct TokenEndpoint: Sendable {
-    let services: ServerServices
+    let clientAuthenticator: ClientAuthenticator
+    let authorizationCode: AuthorizationCodeGrant
+    let refreshToken: RefreshTokenGrant
+    let clientCredentials: ClientCredentialsGrant
+    let metrics: ServerMetrics
+
+    /// The endpoint with its grants, built once from the server's parts.
+    init(services: ServerServices) {
+        let tokenIssuer = services.tokenIssuer
+        clientAuthenticator = services.clientAuthenticator
+        authorizationCode = AuthorizationCodeGrant(
+            store: services.store, mfaStore: services.mfaStore, tokenIssuer: tokenIssuer, now: services.now)
+        refreshToken = RefreshTokenGrant(
+            store: services.store, tokenIssuer: tokenIssuer, metrics: services.metrics, now: services.now)
+        clientCredentials = ClientCredentialsGrant(tokenIssuer: tokenIssuer)
+        metrics = services.metrics
+    }
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
         if form["access_token"] != nil || request.uri.query?.isEmpty == false {
             throw EndpointFailure(.invalidRequest, "Send token request parameters in the body only.")
         }
-        let client = try await services.clientAuthenticator.authenticate(request, form: form)
+        let client = try await clientAuthenticator.authenticate(request, form: form)
         context.annotations.record(clientID: client.clientID)
 
         guard let grantName = form[OAuthParameter.grantType], !grantName.isEmpty else {
@@ -29,14 +45,14 @@ struct TokenEndpoint: Sendable {
         let response: TokenResponse
         switch grant {
         case .authorizationCode:
-            response = try await AuthorizationCodeGrant(services: services).exchange(form, client: client)
+            response = try await authorizationCode.exchange(form, client: client)
         case .refreshToken:
-            response = try await RefreshTokenGrant(services: services).exchange(form, client: client)
+            response = try await refreshToken.exchange(form, client: client)
         case .clientCredentials:
-            response = try await ClientCredentialsGrant(services: services).exchange(form, client: client)
+            response = try await clientCredentials.exchange(form, client: client)
         }
         context.annotations.record(outcome: "issued_\(grant.rawValue)")
-        services.metrics.tokenIssued(grantType: grant.rawValue)
+        metrics.tokenIssued(grantType: grant.rawValue)
         return JSONResponse.make(response)
     }
 }

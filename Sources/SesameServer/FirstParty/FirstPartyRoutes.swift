@@ -5,6 +5,7 @@ import SesameProtocol
 /// The hosted login page's MFA step posts to `/login` like the password form.
 enum FirstPartyRoutes {
     static func register(on router: Router<SesameRequestContext>, services: ServerServices) {
+        let services = FirstPartyServices(services)
         router.post("/authorize-challenge", use: AuthorizationChallengeEndpoint(services: services).post)
 
         let enrollment = MFAEnrollmentEndpoints(services: services)

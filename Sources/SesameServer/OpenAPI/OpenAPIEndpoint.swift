@@ -8,17 +8,17 @@ import SesameProtocol
 struct OpenAPIEndpoint: Sendable {
     let document: Data
 
-    init(services: ServerServices) {
+    init(issuer: String) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        self.document = (try? encoder.encode(Self.document(services))) ?? Data("{}".utf8)
+        self.document = (try? encoder.encode(Self.document(issuer: issuer))) ?? Data("{}".utf8)
     }
 
     func handle(_ request: Request, context: SesameRequestContext) -> Response {
         JSONResponse.make(data: document)
     }
 
-    static func document(_ services: ServerServices) -> OpenAPI.Document {
+    static func document(issuer: String) -> OpenAPI.Document {
         OpenAPI.Document(
             info: OpenAPI.Document.Info(
                 title: "Sesame identity server",
@@ -30,7 +30,7 @@ struct OpenAPIEndpoint: Sendable {
 
                     \(errorTable)
                     """),
-            servers: [OpenAPI.Document.Server(url: services.issuerIdentifier)],
+            servers: [OpenAPI.Document.Server(url: issuer)],
             tags: [
                 .init(name: "OpenID Connect", description: "Discovery, keys and UserInfo (OIDC Core, RFC 8414)."),
                 .init(name: "OAuth 2.0", description: "Token, revocation and introspection (RFC 6749, 7009, 7662)."),
@@ -43,7 +43,7 @@ struct OpenAPIEndpoint: Sendable {
             ],
             paths: OpenAPIPaths.all,
             components: OpenAPI.Document.Components(
-                schemas: OpenAPISchemas.all(services),
+                schemas: OpenAPISchemas.all(issuer: issuer),
                 securitySchemes: [
                     "bearerAuth": .init(
                         scheme: "bearer", bearerFormat: "JWT",

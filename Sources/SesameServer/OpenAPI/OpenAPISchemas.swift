@@ -5,9 +5,9 @@ import SesameProtocol
 /// ``SesameProtocol`` wire types themselves (``OpenAPI/Schema/inferred(full:minimal:description:)``);
 /// form-encoded requests are listed parameter by parameter.
 enum OpenAPISchemas {
-    static func all(_ services: ServerServices) -> [String: OpenAPI.Schema] {
+    static func all(issuer: String) -> [String: OpenAPI.Schema] {
         var catalog = Catalog()
-        protocolTypes(services, into: &catalog)
+        protocolTypes(issuer: issuer, into: &catalog)
         accountTypes(into: &catalog)
         formRequests(into: &catalog)
         catalog.schemas["APIErrorCode"] = errorCode
@@ -47,9 +47,9 @@ enum OpenAPISchemas {
 
     // MARK: JSON wire types
 
-    private static func protocolTypes(_ services: ServerServices, into catalog: inout Catalog) {
+    private static func protocolTypes(issuer: String, into catalog: inout Catalog) {
         let url = URL(string: "https://id.example.com/x")!
-        let discovery = DiscoveryEndpoint.metadata(issuer: services.issuerIdentifier)
+        let discovery = DiscoveryEndpoint.metadata(issuer: issuer)
         var fullDiscovery = discovery
         fullDiscovery.registrationEndpoint = fullDiscovery.registrationEndpoint ?? url
         fullDiscovery.authorizationChallengeEndpoint = fullDiscovery.authorizationChallengeEndpoint ?? url

@@ -55,7 +55,7 @@ enum SesameRouter {
 
         FirstPartyRoutes.register(on: router, services: services)
         AccountRoutes.register(on: router, services: services)
-        router.get("/api/openapi.json", use: OpenAPIEndpoint(services: services).handle)
+        router.get("/api/openapi.json", use: OpenAPIEndpoint(issuer: services.issuerIdentifier).handle)
 
         let signUp = SignUpPage(services: services)
         router.get("/signup", use: signUp.get)

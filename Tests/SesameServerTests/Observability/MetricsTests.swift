@@ -23,7 +23,13 @@ struct MetricsTests {
 
     @Test("bearer token: refused without it or with another one; with it, the counters of what happened", arguments: StoreBackend.available)
     func bearerToken(_ backend: StoreBackend) async throws {
-        try await withTestServer(backend, configure: { $0.metrics = .bearerToken(Self.token) }) { server in
+        // No background statements (key-table poll, purge), so nothing is in flight at the scrape.
+        let configure: @Sendable (inout ServerConfiguration) -> Void = {
+            $0.metrics = .bearerToken(Self.token)
+            $0.keyChangeInterval = nil
+            $0.purgeInterval = nil
+        }
+        try await withTestServer(backend, configure: configure) { server in
             let client = server.client()
             let flow = OAuthFlow(browser: client)
             // One sign-in with a wrong password, one that succeeds, a refresh, and a replay of

@@ -35,7 +35,7 @@ struct EmailVerificationPage: Sendable {
         ) { form, carried in
             let email = HostedAccountPages.value("email", in: form)
             let emailEditable = form["email_editable"] != nil
-            let service = AccountSelfService(services: pages.services)
+            let service = AccountSelfService(services: AccountServices(pages.services))
             if form[Self.resendField] != nil {
                 try await service.admitMailRequest(context)
                 try await service.resendVerification(to: email, locales: pages.locales(request, carried))

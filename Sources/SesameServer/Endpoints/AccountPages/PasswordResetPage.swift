@@ -28,7 +28,7 @@ struct PasswordResetPage: Sendable {
             let email = HostedAccountPages.value("email", in: form)
             let validation = pages.validation(request, carried)
             if let violation = validation.email(email.lowercased(), field: "email") { throw validation.failure([violation]) }
-            let service = AccountSelfService(services: pages.services)
+            let service = AccountSelfService(services: AccountServices(pages.services))
             try await service.admitMailRequest(context)
             try await service.requestPasswordReset(email, locales: pages.locales(request, carried))
             context.annotations.record(outcome: "password_reset_requested")
@@ -42,7 +42,7 @@ struct PasswordResetPage: Sendable {
             request, context: context, refusedOutcome: "password_reset_refused",
             refusedForm: { Self.confirmForm(email: HostedAccountPages.value("email", in: $0), noticeKey: nil) }
         ) { form, carried in
-            _ = try await AccountSelfService(services: pages.services).resetPassword(
+            _ = try await AccountSelfService(services: AccountServices(pages.services)).resetPassword(
                 HostedAccountPages.value("email", in: form), code: form["code"] ?? "",
                 newPassword: form["new_password"] ?? "", validation: pages.validation(request, carried))
             context.annotations.record(outcome: "password_reset")

@@ -23,7 +23,7 @@ struct SignUpPage: Sendable {
             request, context: context, refusedOutcome: "signup_refused",
             refusedForm: { Self.form(email: HostedAccountPages.value("email", in: $0), name: HostedAccountPages.value("name", in: $0)) }
         ) { form, carried in
-            let service = AccountSelfService(services: pages.services)
+            let service = AccountSelfService(services: AccountServices(pages.services))
             try await service.admitMailRequest(context)
             let name = HostedAccountPages.value("name", in: form)
             let user = try await service.signUp(

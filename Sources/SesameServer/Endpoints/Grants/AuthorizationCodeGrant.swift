@@ -23,7 +23,11 @@ import SesameProtocol
 /// redirect URI, and the token request sends none. A re-authentication code (`max_age=0`)
 /// gives an access token of at most 5 minutes and no refresh token.
 struct AuthorizationCodeGrant: Sendable {
-    let services: ServerServices
+    let store: any IdentityStore
+    /// Whether a code came from a re-authentication (first-party step-up).
+    let mfaStore: any MFAStore
+    let tokenIssuer: TokenIssuer
+    let now: @Sendable () -> Date
 
     func exchange(_ form: [String: String], client: ClientRecord) async throws -> TokenResponse {
         guard let code = form[OAuthParameter.code], !code.isEmpty, code.utf8.count <= 256 else {
@@ -31,8 +35,7 @@ struct AuthorizationCodeGrant: Sendable {
         }
         let redirectURI = form[OAuthParameter.redirectURI] ?? ""
         let digest = SecretDigest.of(code)
-        let store = services.store
-        let now = services.now()
+        let now = self.now()
         let record: AuthorizationCodeRecord
         switch try await store.redeemAuthorizationCode(digest: digest, now: now) {
         case .notFound:
@@ -68,7 +71,7 @@ struct AuthorizationCodeGrant: Sendable {
         var client = client
         var reauthentication = false
         if record.redirectURI == FirstPartyCode.noRedirectURI {
-            reauthentication = try await services.mfaStore.isReauthenticationCode(digest: digest)
+            reauthentication = try await mfaStore.isReauthenticationCode(digest: digest)
         }
         if reauthentication {
             client.accessTokenLifetime = min(
@@ -76,7 +79,7 @@ struct AuthorizationCodeGrant: Sendable {
         }
         let familyID = UUID().uuidString.lowercased()
         try await store.setAuthorizationCodeFamily(digest: digest, familyID: familyID)
-        let issuer = services.tokenIssuer
+        let issuer = tokenIssuer
         let claims = record.claims.map(RequestedClaims.init(stored:))
         let access = try await issuer.accessToken(
             client: client, subject: record.authentication.userID, scope: record.scope,

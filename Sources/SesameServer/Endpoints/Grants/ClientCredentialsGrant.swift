@@ -5,7 +5,7 @@ import SesameProtocol
 /// is the client id (RFC 9068 §2.2); no refresh token (§4.4.3) and no ID token. OpenID scopes
 /// (`openid`, `offline_access`) make no sense without a user and are refused.
 struct ClientCredentialsGrant: Sendable {
-    let services: ServerServices
+    let tokenIssuer: TokenIssuer
     static let userOnlyScopes: Set<String> = ["openid", "offline_access", "profile", "email", "phone", "address"]
 
     func exchange(_ form: [String: String], client: ClientRecord) async throws -> TokenResponse {
@@ -21,7 +21,7 @@ struct ClientCredentialsGrant: Sendable {
             }
         }
         let scope = ScopeList.format(scopes)
-        let access = try await services.tokenIssuer.accessToken(
+        let access = try await tokenIssuer.accessToken(
             client: client, subject: client.clientID, scope: scope, authentication: nil,
             sessionID: nil, familyID: nil)
         return TokenResponse(

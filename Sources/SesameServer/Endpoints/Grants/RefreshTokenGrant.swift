@@ -12,7 +12,10 @@ import SesameProtocol
 /// writes the successor), two signatures; a user read only when `claims` asked the ID token
 /// for user claims.
 struct RefreshTokenGrant: Sendable {
-    let services: ServerServices
+    let store: any IdentityStore
+    let tokenIssuer: TokenIssuer
+    let metrics: ServerMetrics
+    let now: @Sendable () -> Date
 
     /// What the rightful client reads after another client presented its refresh token.
     static let leaked = EndpointFailure(
@@ -23,8 +26,7 @@ struct RefreshTokenGrant: Sendable {
         guard let presented = form[OAuthParameter.refreshToken], !presented.isEmpty, presented.utf8.count <= 256 else {
             throw EndpointFailure(.invalidRequest, "refresh_token is required.")
         }
-        let store = services.store
-        let now = services.now()
+        let now = self.now()
         let refresh = TokenIssuer.newRefreshToken()
         let successor = RefreshTokenSuccessor(
             tokenDigest: refresh.digest, issuedAt: now,
@@ -38,7 +40,7 @@ struct RefreshTokenGrant: Sendable {
                 throw Self.leaked
             }
             try await store.revokeRefreshFamily(replayed.familyID, now: now, reason: .reused)
-            services.metrics.refreshTokenReuse()
+            metrics.refreshTokenReuse()
             throw EndpointFailure(
                 .invalidGrant, "The refresh token was already used; the session has been revoked.")
         case .redeemed(let redeemed):
@@ -62,7 +64,7 @@ struct RefreshTokenGrant: Sendable {
         }
         let scope = ScopeList.format(scopes)
 
-        let issuer = services.tokenIssuer
+        let issuer = tokenIssuer
         let claims = record.claims.map(RequestedClaims.init(stored:))
         let access = try await issuer.accessToken(
             client: client, subject: record.authentication.userID, scope: scope,

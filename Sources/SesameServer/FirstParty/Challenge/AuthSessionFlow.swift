@@ -10,7 +10,7 @@ import SesameProtocol
 /// sent so that an expired code can be replaced (never beyond 15 minutes in all); codes live 5
 /// minutes; 5 wrong answers end it; it is deleted when a code is issued.
 struct AuthSessionFlow: Sendable {
-    let services: ServerServices
+    let services: FirstPartyServices
 
     static let lifetime: TimeInterval = 5 * 60
     static let maximumLifetime: TimeInterval = 15 * 60

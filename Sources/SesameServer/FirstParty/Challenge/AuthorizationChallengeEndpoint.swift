@@ -18,7 +18,7 @@ import SesameProtocol
 /// `auth_session` and `mfa_methods` (draft §5.2.2). Password guessing is throttled
 /// (``LoginThrottle``): HTTP 429 `too_many_attempts` (2009) with `Retry-After`.
 struct AuthorizationChallengeEndpoint: Sendable {
-    let services: ServerServices
+    let services: FirstPartyServices
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)

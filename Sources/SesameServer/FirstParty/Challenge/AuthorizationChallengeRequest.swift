@@ -28,7 +28,7 @@ struct AuthorizationChallengeRequest: Sendable {
     /// clients) and validates the rest. `defaultScope` applies when `scope` is absent (step-up
     /// keeps the token's scope).
     static func validate(
-        _ form: [String: String], request: Request, services: ServerServices, defaultScope: String? = nil
+        _ form: [String: String], request: Request, services: FirstPartyServices, defaultScope: String? = nil
     ) async throws -> AuthorizationChallengeRequest {
         if form.values.contains(where: { $0.count > maxParameterLength }) {
             throw EndpointFailure(.invalidRequest, "A parameter is longer than \(maxParameterLength) characters.")

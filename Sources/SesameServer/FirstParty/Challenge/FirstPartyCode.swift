@@ -14,7 +14,7 @@ enum FirstPartyCode {
 
     /// Issues a code for `authentication`; returns it (shown once, stored as a digest).
     static func issue(
-        services: ServerServices, clientID: String, scope: String, codeChallenge: String,
+        services: FirstPartyServices, clientID: String, scope: String, codeChallenge: String,
         authentication: AuthenticationContext, reauthentication: Bool
     ) async throws -> String {
         let code = SecureRandom.token()

@@ -11,7 +11,7 @@ import SesameProtocol
 /// The client must be first-party (``AuthorizationChallengeRequest/requireFirstParty(_:)``)
 /// and the token must be its own, so a third-party token cannot start a step-up.
 struct StepUp: Sendable {
-    let services: ServerServices
+    let services: FirstPartyServices
 
     func start(_ form: [String: String], request: Request, context: SesameRequestContext) async throws -> Response {
         let (claims, user) = try await services.bearerAuthentication.authenticate(request, context: context)

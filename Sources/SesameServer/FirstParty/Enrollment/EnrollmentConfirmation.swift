@@ -4,7 +4,7 @@ import SesameProtocol
 /// Confirms a pending TOTP or SMS enrolment with a code (docs/first-party-and-accounts.md): the same limits as
 /// sign-in codes, with the pending enrolment discarded after 5 wrong codes (start again).
 struct EnrollmentConfirmation: Sendable {
-    let services: ServerServices
+    let services: FirstPartyServices
 
     /// Confirms the user's pending `method` enrolment when `isCorrect` accepts the code.
     func confirm(

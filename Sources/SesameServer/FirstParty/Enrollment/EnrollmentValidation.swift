@@ -4,7 +4,7 @@ import Hummingbird
 /// `validation_failed`), decoded by the account APIs' ``JSONRequest`` and localized from the
 /// request's `ui_locales` / `Accept-Language` (``LocalePreference``).
 enum EnrollmentValidation {
-    static func of(_ request: Request, _ services: ServerServices) -> AccountValidation {
+    static func of(_ request: Request, _ services: FirstPartyServices) -> AccountValidation {
         AccountValidation(localizer: services.localizer, locales: LocalePreference.from(request: request))
     }
 }

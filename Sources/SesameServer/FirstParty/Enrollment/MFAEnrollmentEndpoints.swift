@@ -7,7 +7,7 @@ import SesameProtocol
 /// which need a confirmation code, are in ``TOTPEnrollmentEndpoint`` and
 /// ``SMSEnrollmentEndpoint``.
 struct MFAEnrollmentEndpoints: Sendable {
-    let services: ServerServices
+    let services: FirstPartyServices
 
     /// `GET /api/mfa` → ``MFAEnrollmentList``.
     func list(_ request: Request, context: SesameRequestContext) async throws -> Response {

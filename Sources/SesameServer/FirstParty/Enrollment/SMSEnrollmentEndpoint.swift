@@ -8,7 +8,7 @@ import SesameProtocol
 /// also becomes the profile's verified `phone_number` (OIDC Core §5.1), see
 /// ``verifiedPhoneClaims(_:number:)``.
 struct SMSEnrollmentEndpoint: Sendable {
-    let services: ServerServices
+    let services: FirstPartyServices
 
     func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await services.bearerAuthentication

@@ -8,7 +8,7 @@ import SesameProtocol
 ///
 /// The secret is 20 random bytes, returned once in base32 and stored sealed with the master key.
 struct TOTPEnrollmentEndpoint: Sendable {
-    let services: ServerServices
+    let services: FirstPartyServices
 
     func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await services.bearerAuthentication

@@ -5,7 +5,7 @@ import SesameProtocol
 /// language: `message.mfa_code.subject` / `.body` for email, `message.mfa_code.sms` for SMS,
 /// with `{code}` replaced. The code exists in clear only in the message; it is never logged.
 struct MFACodeDelivery: Sendable {
-    let services: ServerServices
+    let services: FirstPartyServices
 
     /// Purpose recorded on every MFA message (`OutboundMessage.purpose`).
     static let purpose = "mfa_code"

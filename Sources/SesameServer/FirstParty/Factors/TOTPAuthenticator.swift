@@ -5,7 +5,7 @@ import SesameProtocol
 /// (RFC 6238): ±1 step of drift, and a step accepted once is never accepted again (§5.2),
 /// whether it was used to confirm the enrolment or to sign in.
 struct TOTPAuthenticator: Sendable {
-    let services: ServerServices
+    let services: FirstPartyServices
 
     /// The secret (base32) sealed with the master key, bound to the user.
     func seal(_ base32Secret: String, userID: String) throws -> String {

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The parts of the server native sign-in uses (`/authorize-challenge`, its auth sessions and
+/// second factors, step-up, MFA enrolment): no hosted pages, cookies or browser sessions. Built
+/// once from ``ServerServices``; the hosted login page's MFA step builds one too, to share
+/// ``AuthSessionFlow``.
+struct FirstPartyServices: Sendable {
+    let issuer: URL
+    let store: any IdentityStore
+    /// MFA enrolments, auth sessions and one-time codes.
+    let mfaStore: any MFAStore
+    /// Where MFA codes go.
+    let messageSender: any MessageSender
+    /// Seals TOTP secrets at rest (``TOTPAuthenticator``).
+    let keyRing: KeyRing
+    let credentials: CredentialVerifier
+    let clientAuthenticator: ClientAuthenticator
+    /// RFC 6750 bearer-token authentication of the MFA enrolment APIs.
+    let bearerAuthentication: BearerAuthentication
+    let localizer: any Localizer
+    let metrics: ServerMetrics
+    let authorizationCodeLifetime: TimeInterval
+    let now: @Sendable () -> Date
+
+    init(_ services: ServerServices) {
+        issuer = services.issuer
+        store = services.store
+        mfaStore = services.mfaStore
+        messageSender = services.messageSender
+        keyRing = services.keyRing
+        credentials = services.credentials
+        clientAuthenticator = services.clientAuthenticator
+        bearerAuthentication = services.bearerAuthentication
+        localizer = services.localizer
+        metrics = services.metrics
+        authorizationCodeLifetime = services.authorizationCodeLifetime
+        now = services.now
+    }
+}
