@@ -7,6 +7,8 @@
 #   bash Benchmarks/Soak/run.sh                 # 600 s, 64 connections, one server process
 #   SECONDS_TOTAL=120 PROCESSES=2 bash Benchmarks/Soak/run.sh
 #
+# The load comes from one address (loopback), so the server runs with --no-rate-limits.
+#
 # Needs the release binary (`swift build -c release --product sesame` in Benchmarks/, or set
 # SESAME_BIN), PostgreSQL (Debian's postgresql) and python3. Not part of CI (it takes 10 min).
 set -euo pipefail
@@ -19,7 +21,7 @@ connections="${CONNECTIONS:-64}"
 processes="${PROCESSES:-1}"
 USERS=8
 
-eval "$(bash "$root/Tests/PostgreSQL/cluster.sh" start)"
+eval "$(SESAME_PG_DURABLE=1 bash "$root/Tests/PostgreSQL/cluster.sh" start)"
 work="$(mktemp -d /tmp/sesame-soak.XXXXXX)"
 pids=()
 cleanup() {
@@ -46,7 +48,7 @@ done
 
 ports=()
 for index in $(seq 1 "$processes"); do
-    "$sesame" serve --port 0 --data-dir "$work/data" --log-level error --database-pool-size 16 >"$work/serve-$index.out" 2>"$work/serve-$index.err" &
+    "$sesame" serve --port 0 --data-dir "$work/data" --log-level error --database-pool-size 16 --no-rate-limits >"$work/serve-$index.out" 2>"$work/serve-$index.err" &
     pids+=($!)
     for _ in $(seq 1 100); do grep -q '^Listening: ' "$work/serve-$index.out" 2>/dev/null && break; sleep 0.1; done
     ports+=("$(sed -n 's/^Listening: .*:\([0-9]*\)$/\1/p' "$work/serve-$index.out")")
@@ -62,7 +64,7 @@ for index in "${!ports[@]}"; do
     restart_command=""
     [ "$index" = 0 ] && restart_command="bash -c '$(declare -f as_owner); $restart >/dev/null'"
     python3 "$here/soak.py" --port "${ports[$index]}" --seconds "$duration" --connections "$per" \
-        --secret "$secret" --password "$password" --users "$USERS" --restart-command "$restart_command" > "$work/soak-$index.json" &
+        --secret="$secret" --password="$password" --users "$USERS" --restart-command "$restart_command" > "$work/soak-$index.json" &
     soak_pids+=($!)
 done
 for pid in "${soak_pids[@]}"; do wait "$pid" || status=1; done

@@ -4,6 +4,7 @@
 #
 #   eval "$(bash Tests/PostgreSQL/cluster.sh start)"   # exports SESAME_TEST_DATABASE_URL, SESAME_TEST_PGDATA
 #   bash Tests/PostgreSQL/cluster.sh stop "$SESAME_TEST_PGDATA"
+#   SESAME_PG_DURABLE=1 bash Tests/PostgreSQL/cluster.sh start   # fsync and synchronous commit on
 #
 # PostgreSQL refuses to run as root; as root the cluster belongs to the `postgres` user that
 # Debian's package creates.
@@ -29,8 +30,12 @@ start)
     as_owner "$bindir/initdb" -D "$dir/data" -U sesame --pwfile="$dir/pwfile" \
         --auth-host=scram-sha-256 --auth-local=trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
+    # The tests trade durability for speed; SESAME_PG_DURABLE=1 keeps PostgreSQL's defaults
+    # (fsync, synchronous commit), as the benchmarks and the soak want.
+    durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    [ "${SESAME_PG_DURABLE:-}" = 1 ] && durability=""
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=800 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=800 $durability" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     as_owner "$bindir/createdb" -h "$dir" -p "$port" -U sesame sesame
     echo "export SESAME_TEST_DATABASE_URL='postgres://sesame:$password@127.0.0.1:$port/sesame?sslmode=disable'"

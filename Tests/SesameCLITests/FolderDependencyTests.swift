@@ -28,6 +28,23 @@ struct FolderDependencyTests {
             .init(folder: "Policy", text: "struct Validator {\n    struct Router {}\n    let failure: EndpointFailure\n}"),
         ])
         #expect(mentionedOnly.twoWayArrows.isEmpty)
+
+        // Quotes inside an interpolation do not end the literal early, and code after it counts.
+        let interpolated = FolderGraph(files: [
+            .init(folder: "HTTP", text: "struct EndpointFailure {}\nlet x = Router()"),
+            .init(
+                folder: "Server",
+                text: "struct Router {}\nlet t = \"a \\(f(\"b\") ? \"c\" : \"d\") e\"\nlet u = EndpointFailure()"),
+        ])
+        #expect(interpolated.uses("Server", "HTTP") == ["EndpointFailure"])
+        #expect(interpolated.twoWayArrows.count == 1)
+        #expect(FolderGraph.identifiers(in: "let k = Alpha.member(Beta.c)") == ["Alpha", "Beta"])
+        let keyed = FolderGraph.code(of: "let s = \"x\\(Alpha[\"k\"]) y\"; Omega")
+        #expect(keyed.contains("Alpha") && keyed.contains("Omega") && !keyed.contains("y\""))
+        let raw = FolderGraph.code(of: "let t = #\"Quoted \"q\" \\(Inner)\"#; Omega")
+        #expect(!raw.contains("Inner") && !raw.contains("Quoted") && raw.contains("Omega"), "no interpolation in a raw literal without #")
+        let multiline = FolderGraph.code(of: "let t = \"\"\"\nZeta \"q\" \\(Beta)\n\"\"\"; Omega")
+        #expect(multiline.contains("Beta") && multiline.contains("Omega") && !multiline.contains("Zeta"))
         #expect(mentionedOnly.uses("Policy", "HTTP") == ["EndpointFailure"])
         #expect(mentionedOnly.uses("HTTP", "Policy").isEmpty, "a nested type is not a folder's declaration")
     }
@@ -114,12 +131,76 @@ struct FolderGraph {
         return text.matches(of: declaration).map { String($0.output.1) }
     }
 
-    /// The text without `//` comments and without string literals.
+    /// The text without comments and without the text of string literals, keeping the code
+    /// of their interpolations (`"\(user.name) left"` keeps `user.name`), which may hold quotes
+    /// of its own; multi-line (`"""`) and raw (`#"…"#`) literals included.
     static func code(of text: String) -> String {
-        text.replacing(/\/\/[^\n]*|"(?:\\.|[^"\\\n])*"/, with: "")
+        let characters = Array(text)
+        var code = ""
+        /// The literals being read, innermost last: how they close, and the open parentheses of
+        /// the interpolation currently being read in each (0: reading the literal's text).
+        var literals: [(close: String, hashes: Int, parentheses: Int)] = []
+        var index = 0
+        func starts(with token: String, at position: Int) -> Bool {
+            let token = Array(token)
+            return position + token.count <= characters.count && Array(characters[position..<position + token.count]) == token
+        }
+        while index < characters.count {
+            let character = characters[index]
+            if let literal = literals.last, literal.parentheses == 0 {
+                // Inside a literal's text.
+                let closing = literal.close + String(repeating: "#", count: literal.hashes)
+                if starts(with: closing, at: index) {
+                    literals.removeLast()
+                    index += closing.count
+                } else if starts(with: "\\" + String(repeating: "#", count: literal.hashes) + "(", at: index) {
+                    literals[literals.count - 1].parentheses = 1
+                    index += literal.hashes + 2
+                } else if character == "\\" && literal.hashes == 0 {
+                    index += 2
+                } else {
+                    index += 1
+                }
+                continue
+            }
+            // Code (at the top level or in an interpolation).
+            if starts(with: "//", at: index) {
+                while index < characters.count && characters[index] != "\n" { index += 1 }
+                continue
+            }
+            if starts(with: "/*", at: index) {
+                index += 2
+                while index < characters.count && !starts(with: "*/", at: index) { index += 1 }
+                index += 2
+                continue
+            }
+            var hashes = 0
+            while starts(with: "#", at: index + hashes) { hashes += 1 }
+            if starts(with: "\"", at: index + hashes) {
+                let multiline = starts(with: "\"\"\"", at: index + hashes)
+                literals.append((close: multiline ? "\"\"\"" : "\"", hashes: hashes, parentheses: 0))
+                index += hashes + (multiline ? 3 : 1)
+                continue
+            }
+            if !literals.isEmpty {
+                if character == "(" { literals[literals.count - 1].parentheses += 1 }
+                if character == ")" {
+                    literals[literals.count - 1].parentheses -= 1
+                    if literals[literals.count - 1].parentheses == 0 {
+                        index += 1
+                        continue
+                    }
+                }
+            }
+            code.append(character)
+            index += 1
+        }
+        return code
     }
 
+    /// Capitalized identifiers, also before a `.` (`LoginThrottle.addressKey`): simple word
+    /// boundaries, since Unicode's (the default) join `A.b` into one word.
     static func identifiers(in code: String) -> Set<String> {
-        Set(code.matches(of: /\b[A-Z]\w*\b/).map { String($0.output) })
+        Set(code.matches(of: /\b[A-Z]\w*\b/.wordBoundaryKind(.simple)).map { String($0.output) })
     }
 }

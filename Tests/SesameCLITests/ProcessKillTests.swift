@@ -42,6 +42,8 @@ struct ProcessKillTests {
         let arguments = [
             "serve", "--port", "0", "--issuer", "https://id.example.test", "--data-dir", temp.path("data"),
             "--config", seed.path, "--purge-interval", "0", "--log-level", "error",
+            // All the traffic comes from 127.0.0.1: no per-address limit on the token endpoint.
+            "--rate-limit", "token=off",
         ]
         let environment = ["SESAME_DATABASE_URL": database]
         let first = try CLIProcess.Started(arguments, environment: environment)

@@ -44,6 +44,18 @@ struct ServeOperationsTests {
         #expect(both.stderr.contains("Choose one"), "\(both)")
     }
 
+    @Test("--rate-limit: an unknown class or a malformed limit is one error line that says how to write it")
+    func rateLimitOptions() async throws {
+        let temp = try TempDirectory("rate-limit-bad")
+        defer { temp.remove() }
+        let unknown = try await CLIProcess.run(["serve", "--port", "0", "--data-dir", temp.path("data"), "--rate-limit", "tokens=5/60"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderrLines.count == 1 && unknown.stderr.contains("unknown class 'tokens'"), "\(unknown)")
+        let malformed = try await CLIProcess.run(["serve", "--port", "0", "--data-dir", temp.path("data"), "--rate-limit", "token=5"])
+        #expect(malformed.status == 1)
+        #expect(malformed.stderr.contains("REQUESTS/SECONDS"), "\(malformed)")
+    }
+
     @Test(
         "the config file's database key puts serve on PostgreSQL when neither --database nor SESAME_DATABASE_URL is given",
         .enabled(if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired, "no PostgreSQL here; CI runs this"))

@@ -196,17 +196,17 @@ struct LoginThrottleTests {
 
     @Test("address keys: IPv4 as is, IPv4-mapped IPv6 as IPv4, IPv6 by /64, none for Unix sockets")
     func addressKeys() throws {
-        #expect(LoginThrottle.addressKey(try SocketAddress(ipAddress: "203.0.113.7", port: 443)) == "203.0.113.7")
+        #expect(ClientAddressKey.of(try SocketAddress(ipAddress: "203.0.113.7", port: 443)) == "203.0.113.7")
         #expect(
-            LoginThrottle.addressKey(try SocketAddress(ipAddress: "2001:db8:a:b:1:2:3:4", port: 443))
+            ClientAddressKey.of(try SocketAddress(ipAddress: "2001:db8:a:b:1:2:3:4", port: 443))
                 == "2001:db8:a:b::/64")
         #expect(
-            LoginThrottle.addressKey(try SocketAddress(ipAddress: "2001:db8:a:b:ffff::9", port: 1))
-                == LoginThrottle.addressKey(try SocketAddress(ipAddress: "2001:db8:a:b::1", port: 2)),
+            ClientAddressKey.of(try SocketAddress(ipAddress: "2001:db8:a:b:ffff::9", port: 1))
+                == ClientAddressKey.of(try SocketAddress(ipAddress: "2001:db8:a:b::1", port: 2)),
             "one /64, one key")
         let mapped = try SocketAddress(ipAddress: "::ffff:203.0.113.7", port: 443)
-        #expect(LoginThrottle.addressKey(mapped) == "203.0.113.7")
-        #expect(LoginThrottle.addressKey(try SocketAddress(unixDomainSocketPath: "/tmp/sesame.sock")) == nil)
-        #expect(LoginThrottle.addressKey(nil) == nil)
+        #expect(ClientAddressKey.of(mapped) == "203.0.113.7")
+        #expect(ClientAddressKey.of(try SocketAddress(unixDomainSocketPath: "/tmp/sesame.sock")) == nil)
+        #expect(ClientAddressKey.of(nil) == nil)
     }
 }

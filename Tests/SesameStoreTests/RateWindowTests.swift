@@ -27,4 +27,21 @@ struct RateWindowTests {
             #expect(counts.sorted() == Array(1...20), "every concurrent request is counted once")
         }
     }
+
+    @Test("aligned windows: counts from several processes add up; a later window replaces an earlier one, never the reverse", arguments: StoreBackend.available)
+    func alignedWindows(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, sandbox in
+            let window = Date(timeIntervalSince1970: 1_800_000_000)
+            #expect(try await store.addRequests(key: "rl:a", count: 3, windowStart: window) == 3)
+            // "Another process" on the same database adds its own.
+            let other = try await sandbox.open()
+            #expect(try await other.addRequests(key: "rl:a", count: 2, windowStart: window) == 5)
+            #expect(try await store.addRequests(key: "rl:a", count: 0, windowStart: window) == 5, "a zero count reads the total")
+            let next = window.addingTimeInterval(60)
+            #expect(try await other.addRequests(key: "rl:a", count: 1, windowStart: next) == 1)
+            #expect(try await store.addRequests(key: "rl:a", count: 4, windowStart: window) == nil, "too late for the old window")
+            #expect(try await store.addRequests(key: "rl:a", count: 0, windowStart: next) == 1, "the late count changed nothing")
+            try await other.close()
+        }
+    }
 }

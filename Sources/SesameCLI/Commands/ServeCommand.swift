@@ -56,6 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var dataDir: DataDirOption
     @OptionGroup var smtp: SMTPOptions
     @OptionGroup var metrics: MetricsOptions
+    @OptionGroup var rateLimits: RateLimitOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -97,6 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
                 issuer: issuerURL, seedFile: seedURL)
             configuration.database = try dataDir.storeLocation(configured: seed?.database)
             configuration.metrics = try metrics.exposure()
+            configuration.rateLimits = try rateLimits.policy()
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout

@@ -133,7 +133,7 @@ struct AccountSelfService: Sendable {
     /// (``MailQuota``), before anything else happens, so the refusal is the same whether or not
     /// the address has an account: 429 `rate_limited` with `Retry-After`.
     func admitMailRequest(_ context: SesameRequestContext) async throws {
-        guard let retryAfter = try await services.mailQuota.admitRequest(from: LoginThrottle.addressKey(context.clientAddress))
+        guard let retryAfter = try await services.mailQuota.admitRequest(from: ClientAddressKey.of(context.clientAddress))
         else { return }
         var failure = EndpointFailure(
             .rateLimited,

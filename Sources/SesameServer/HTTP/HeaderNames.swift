@@ -13,4 +13,8 @@ extension HTTPField.Name {
     static let pragma = Self("Pragma")!
     /// The de facto proxy header (RFC 7239 §1 describes it); read only from trusted proxies.
     static let xForwardedFor = Self("X-Forwarded-For")!
+    /// draft-ietf-httpapi-ratelimit-headers: the quota and window of a limit.
+    static let rateLimitPolicy = Self("RateLimit-Policy")!
+    /// draft-ietf-httpapi-ratelimit-headers: what is left of it and when it resets.
+    static let rateLimit = Self("RateLimit")!
 }

@@ -8,9 +8,30 @@ enum OpenAPIPaths {
     typealias Responses = [String: OpenAPI.ResponseObject]
 
     static var all: [String: OpenAPI.PathItem] {
-        protocolPaths.merging(accountPaths) { first, _ in first }
+        let paths = protocolPaths.merging(accountPaths) { first, _ in first }
             .merging(mfaPaths) { first, _ in first }
+        return paths.reduce(into: [:]) { result, entry in result[entry.key] = withRateLimits(entry.value, path: entry.key) }
     }
+
+    /// ``RateLimitPolicy``: 429 on every operation of a limited endpoint class.
+    static func withRateLimits(_ item: OpenAPI.PathItem, path: String) -> OpenAPI.PathItem {
+        var item = item
+        func limited(_ operation: OpenAPI.Operation?, _ method: String) -> OpenAPI.Operation? {
+            guard var operation, RateLimitPolicy.EndpointClass.of(route: path, method: method) != nil else { return operation }
+            operation.responses = merged(operation.responses, rateLimited)
+            return operation
+        }
+        item.get = limited(item.get, "GET")
+        item.post = limited(item.post, "POST")
+        item.patch = limited(item.patch, "PATCH")
+        item.delete = limited(item.delete, "DELETE")
+        return item
+    }
+
+    static let rateLimited: Responses = [
+        "429": .error(
+            "rate_limited (4000): too many requests of this kind from this client address or for this client (RateLimitPolicy); Retry-After and retry_after give the seconds to wait, RateLimit-Policy and RateLimit the limit.")
+    ]
 
     // MARK: Shared pieces
 

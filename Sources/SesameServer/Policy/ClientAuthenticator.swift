@@ -11,6 +11,9 @@ import SesameProtocol
 struct ClientAuthenticator: Sendable {
     let store: any IdentityStore
     let verifier: CredentialVerifier
+    /// The per-client request limit of the token endpoints, checked once the client is known
+    /// and before its secret is (``RequestRateLimits``).
+    var rateLimits: RequestRateLimits? = nil
 
     /// The authenticated client. Throws `invalid_client` (401) when authentication fails and
     /// `invalid_request` when the request is ambiguous.
@@ -46,6 +49,7 @@ struct ClientAuthenticator: Sendable {
         guard let client = try await store.client(id: clientID) else {
             throw failure("client_id is not registered.")
         }
+        _ = try await rateLimits?.admitClient(.token, clientID: client.clientID)
         if client.isConfidential {
             guard let secret, !secret.isEmpty, await verifier.verifyClientSecret(secret, for: client) else {
                 throw failure("The client secret is missing or wrong.")

@@ -167,7 +167,7 @@ struct LoginAttempt: Sendable {
 
     /// A sign-in with the name the user typed.
     init(login: String, context: SesameRequestContext) {
-        self.init(login: login, address: LoginThrottle.addressKey(context.clientAddress))
+        self.init(login: login, address: ClientAddressKey.of(context.clientAddress))
     }
 
     /// A signed-in user confirming their password (password change, account deletion): counted

@@ -154,7 +154,7 @@ final class LoginThrottle: Sendable {
         self.now = now
     }
 
-    /// Admits an attempt for `login` from `address` (see ``addressKey(_:)``), or refuses it.
+    /// Admits an attempt for `login` from `address` (see ``ClientAddressKey``), or refuses it.
     func admit(login: String, address: String?) -> Admission {
         admit(Self.loginKey(login), address: address)
     }
@@ -216,16 +216,6 @@ final class LoginThrottle: Sendable {
         .login(NameDigest(SHA256.hash(data: Data("account\u{0}\(accountID)".utf8))))
     }
 
-    /// The address key of a connection's peer: IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6
-    /// as its /64 prefix; `nil` for Unix sockets or an unknown peer.
-    static func addressKey(_ address: SocketAddress?) -> String? {
-        guard let address, let bytes = IPNetwork.bytes(of: address) else { return nil }
-        if bytes.count == 4 { return bytes.map { String($0) }.joined(separator: ".") }
-        let groups = stride(from: 0, to: 8, by: 2).map {
-            String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
-        }
-        return groups.joined(separator: ":") + "::/64"
-    }
 }
 
 // MARK: State

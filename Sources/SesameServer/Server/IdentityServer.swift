@@ -62,6 +62,14 @@ public enum IdentityServer {
             },
             logger: logger)
         var services: [any Service] = [app]
+        var rateLimits: RequestRateLimits?
+        if configuration.rateLimits != .off {
+            let limiter = RateLimiter(
+                policy: configuration.rateLimits, now: configuration.now,
+                shared: configuration.sharesRateLimits ? store : nil, logger: logger)
+            rateLimits = RequestRateLimits(policy: configuration.rateLimits, limiter: limiter)
+            if configuration.sharesRateLimits { services.append(RateLimitSynchronizer(limiter: limiter)) }
+        }
         let (metricsPorts, metricsPortContinuation) = AsyncStream.makeStream(of: Int.self)
         if case .port(let metricsPort) = configuration.metrics {
             services.append(
@@ -119,6 +127,7 @@ public enum IdentityServer {
                 logger: logger, trustedProxies: configuration.trustedProxies,
                 mailQuota: MailQuota(policy: configuration.mailQuota, now: configuration.now, shared: store))
             services.metrics = metrics
+            services.rateLimits = rateLimits
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }
             routerSlot.set(try SesameRouter.build(services, metricsToken: metricsToken).buildResponder())

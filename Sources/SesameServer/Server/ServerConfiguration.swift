@@ -56,6 +56,12 @@ public struct ServerConfiguration: Sendable {
     /// Where `/metrics` (Prometheus text format, ``ServerMetrics``) is served: behind a bearer
     /// token on the main port, or on a port of its own. Default `nil`: no metrics at all.
     public var metrics: MetricsExposure?
+    /// Request rate limits per client address and client (``RateLimitPolicy``; on by default,
+    /// ``RateLimitPolicy/off`` turns them off).
+    public var rateLimits = RateLimitPolicy()
+    /// Whether the rate-limit counters are shared with other processes through the store
+    /// (``RateLimiter``). Default: when the store is PostgreSQL, the only store several processes share.
+    public var sharesRateLimits: Bool { database != nil }
 
     public init(
         dataDirectory: DataDirectory, host: String = "127.0.0.1", port: Int = 8080,

@@ -1,9 +1,10 @@
 import Hummingbird
 import Logging
 
-/// Maps every path of the server to its endpoint. Middleware order: the request log
-/// line outermost, then the request metrics (when on), then the client address behind trusted proxies, then API errors to JSON,
-/// then 405 for a known path asked with another method.
+/// Maps every path of the server to its endpoint. Middleware order: the request log line
+/// outermost, then the request metrics (when on), then the client address behind trusted
+/// proxies, then API errors to JSON, then the per-address rate limits, then 405 for a known
+/// path asked with another method.
 enum SesameRouter {
     static func build(_ services: ServerServices, metricsToken: String? = nil) throws -> Router<SesameRequestContext> {
         let router = Router(context: SesameRequestContext.self)
@@ -11,6 +12,7 @@ enum SesameRouter {
         if services.metrics.registry != nil { router.add(middleware: MetricsMiddleware(metrics: services.metrics)) }
         router.add(middleware: ForwardedClientMiddleware(proxies: services.trustedProxies))
         router.add(middleware: APIErrorMiddleware(localizer: services.localizer, logger: services.logger))
+        if let rateLimits = services.rateLimits { router.add(middleware: RateLimitMiddleware(limits: rateLimits)) }
         let routeMethods = RouteMethods()
         router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
 

@@ -28,9 +28,11 @@ struct ServerServices: Sendable {
     var mailQuota = MailQuota()
     /// Counters and latencies for `/metrics` (``ServerMetrics``; no-ops when metrics are off).
     var metrics = ServerMetrics.off
+    /// Request rate limits (``RequestRateLimits``); `nil`: none.
+    var rateLimits: RequestRateLimits?
 
     var clientAuthenticator: ClientAuthenticator {
-        ClientAuthenticator(store: store, verifier: credentials)
+        ClientAuthenticator(store: store, verifier: credentials, rateLimits: rateLimits)
     }
 
     var tokenIssuer: TokenIssuer {

@@ -8,6 +8,10 @@ import SQLKit
 ///
 /// Types are portable (``StoreDialect``): the same DDL runs on SQLite and PostgreSQL.
 enum StoreMigrations {
+    /// The columns that name a refresh-token family's owners, copied unchanged to every token of
+    /// the family and indexed on its root only (migration 4): a family is found through its root.
+    static let familyOwnerColumns = ["user_id", "session_id", "client_id"]
+
     struct Migration: Sendable {
         let version: Int
         let name: String
@@ -239,7 +243,7 @@ enum StoreMigrations {
             """
         ).run()
         try await db.raw("DROP INDEX IF EXISTS refresh_tokens_parent_digest").run()
-        for column in SQLIdentityStore.familyOwnerColumns {
+        for column in familyOwnerColumns {
             try await db.raw("DROP INDEX IF EXISTS \(ident: "refresh_tokens_" + column)").run()
             try await db.raw(
                 """

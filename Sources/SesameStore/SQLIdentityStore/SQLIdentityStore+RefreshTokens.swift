@@ -147,11 +147,7 @@ extension SQLIdentityStore {
         try await revokeFamilies(matching: "session_id", sessionID, now: now)
     }
 
-    /// The columns that name a family's owners, copied unchanged to every token of the family
-    /// and indexed on its root only (migration 4): a family is found through its root.
-    static let familyOwnerColumns = ["user_id", "session_id", "client_id"]
-
-    /// The families whose root's `column` (one of ``familyOwnerColumns``) equals `value`.
+    /// The families whose root's `column` (one of ``StoreMigrations/familyOwnerColumns``) equals `value`.
     func families(matching column: String, _ value: String) async throws -> [String] {
         try await rootFamilies(matching: column, value).all(decodingColumn: "family_id", as: String.self)
     }
@@ -171,7 +167,7 @@ extension SQLIdentityStore {
     /// `SELECT DISTINCT family_id` of the roots whose `column` equals `value`: the lookup the
     /// partial root indexes serve (`parent_digest IS NULL` must be in the query to use them).
     private func rootFamilies(matching column: String, _ value: String) -> SQLSelectBuilder {
-        precondition(Self.familyOwnerColumns.contains(column))
+        precondition(StoreMigrations.familyOwnerColumns.contains(column))
         return database.select().distinct().column("family_id")
             .from("refresh_tokens")
             .where(SQLIdentifier(column), .equal, value)

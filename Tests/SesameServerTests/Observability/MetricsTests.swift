@@ -23,11 +23,13 @@ struct MetricsTests {
 
     @Test("bearer token: refused without it or with another one; with it, the counters of what happened", arguments: StoreBackend.available)
     func bearerToken(_ backend: StoreBackend) async throws {
-        // No background statements (key-table poll, purge), so nothing is in flight at the scrape.
+        // No background statements (key-table poll, purge, rate-limit sharing), so nothing is in
+        // flight at the scrape.
         let configure: @Sendable (inout ServerConfiguration) -> Void = {
             $0.metrics = .bearerToken(Self.token)
             $0.keyChangeInterval = nil
             $0.purgeInterval = nil
+            $0.rateLimits = .off
         }
         try await withTestServer(backend, configure: configure) { server in
             let client = server.client()

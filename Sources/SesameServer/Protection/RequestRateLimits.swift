@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// ``RateLimitPolicy`` applied to requests: per client address by ``RateLimitMiddleware``
+/// before the endpoint runs, per client id by ``ClientAuthenticator`` once it knows the client.
+/// Over a limit: 429 `rate_limited` (``APIErrorCode/rateLimited``) with `Retry-After`
+/// (RFC 9110 §10.2.3) and the `RateLimit-Policy`/`RateLimit` fields of the IETF HTTPAPI draft
+/// (draft-ietf-httpapi-ratelimit-headers: `"<policy>";q=<quota>;w=<window>` and
+/// `"<policy>";r=<remaining>;t=<seconds to reset>`).
+struct RequestRateLimits: Sendable {
+    let policy: RateLimitPolicy
+    let limiter: RateLimiter
+
+    /// The limit for `endpoint` from `address` (``ClientAddressKey``); the fields to
+    /// add to the response when admitted, or the 429 to throw. No address (a Unix socket) or no
+    /// limit for the class: admitted without fields.
+    func admitAddress(_ endpoint: RateLimitPolicy.EndpointClass, address: String?) async throws(EndpointFailure) -> HTTPFields {
+        guard let address, let limit = policy.perAddress[endpoint] else { return [:] }
+        return try await admit("address\u{0}\(endpoint.rawValue)\u{0}\(address)", policy: "\(endpoint.rawValue)-address", limit: limit)
+    }
+
+    /// The limit for `endpoint` requests of the client `clientID`.
+    func admitClient(_ endpoint: RateLimitPolicy.EndpointClass, clientID: String) async throws(EndpointFailure) -> HTTPFields {
+        guard let limit = policy.perClient[endpoint] else { return [:] }
+        return try await admit("client\u{0}\(endpoint.rawValue)\u{0}\(clientID)", policy: "\(endpoint.rawValue)-client", limit: limit)
+    }
+
+    private func admit(_ key: String, policy name: String, limit: RateLimitPolicy.Limit) async throws(EndpointFailure) -> HTTPFields {
+        var fields = HTTPFields()
+        fields[.rateLimitPolicy] = "\"\(name)\";q=\(limit.requests);w=\(Int(limit.window))"
+        switch await limiter.admit(key, limit: limit) {
+        case .admitted(let remaining, let reset):
+            fields[.rateLimit] = "\"\(name)\";r=\(remaining);t=\(reset)"
+            return fields
+        case .refused(let retryAfter):
+            fields[.rateLimit] = "\"\(name)\";r=0;t=\(retryAfter)"
+            var failure = EndpointFailure(
+                .rateLimited,
+                "Too many requests of this kind from this \(name.hasSuffix("client") ? "client" : "address"); retry after \(retryAfter) second\(retryAfter == 1 ? "" : "s") (Retry-After).",
+                headers: fields)
+            failure.retryAfter = retryAfter
+            throw failure
+        }
+    }
+}
+
+/// Applies the per-address limit of the matched route's class (``RateLimitPolicy/EndpointClass``)
+/// before the endpoint runs, and adds the `RateLimit-Policy`/`RateLimit` fields to its answer.
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = SesameRequestContext
+    let limits: RequestRateLimits
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let route = context.endpointPath,
+            let endpoint = RateLimitPolicy.EndpointClass.of(route: route, method: request.method.rawValue)
+        else { return try await next(request, context) }
+        let fields: HTTPFields
+        do {
+            fields = try await limits.admitAddress(endpoint, address: ClientAddressKey.of(context.clientAddress))
+        } catch {
+            context.annotations.record(outcome: "rate_limited")
+            throw error
+        }
+        var response = try await next(request, context)
+        for field in fields where response.headers[field.name] == nil { response.headers.append(field) }
+        return response
+    }
+}
