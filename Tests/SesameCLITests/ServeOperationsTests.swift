@@ -28,6 +28,22 @@ struct ServeOperationsTests {
         #expect(text.contains(#"sesame_http_requests_total{route="/jwks",method="GET",status="200"} 1"#), "\(text)")
     }
 
+    @Test("a metrics port that is taken is one error line at start, exit 1")
+    func metricsPortTaken() async throws {
+        let temp = try TempDirectory("metrics-taken")
+        defer { temp.remove() }
+        let first = try CLIProcess.Started(["serve", "--port", "0", "--metrics-port", "0", "--data-dir", temp.path("one")])
+        let taken = try await first.whileRunning {
+            let line = try await first.firstLine(startingWith: "Metrics: ")
+            return try #require(URL(string: String(line.dropFirst("Metrics: ".count)))?.port)
+        }
+        let second = try await CLIProcess.run(
+            ["serve", "--port", "0", "--metrics-port", String(taken), "--data-dir", temp.path("two")])
+        _ = try await first.terminate()
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("could not listen on 127.0.0.1:\(taken)"), "\(second)")
+    }
+
     @Test("a metrics token shorter than 16 characters, or a token and a metrics port together, is one error line")
     func metricsMisconfigured() async throws {
         let temp = try TempDirectory("metrics-bad")

@@ -111,6 +111,12 @@ public enum IdentityServer {
         }
         var metricsIterator = metricsPorts.makeAsyncIterator()
         let metricsPort = await metricsIterator.next()
+        if case .port(let asked) = configuration.metrics, metricsPort == nil {
+            await group.triggerGracefulShutdown()
+            var reason = "the metrics listener stopped at once"
+            if case .failure(let error) = await task.result { reason = "\(error)" }
+            throw ServerStartError.bindFailed(host: configuration.host, port: asked, reason: reason)
+        }
         let issuer = configuration.issuer ?? URL(string: "http://\(hostForURL(configuration.host)):\(port)")!
         do {
             var services = try ServerServices(
