@@ -31,7 +31,7 @@ public final class ServerMetrics: Sendable {
         return ServerMetrics(factory: factory, registry: registry)
     }
 
-    /// No metrics: every record is a no-op.
+    /// No metrics: every record returns at once (no handle is made, even a no-op one).
     public static let off = ServerMetrics(factory: NOOPMetricsHandler.instance, registry: nil)
 
     /// Request and statement latencies from 1 ms to 10 s.
@@ -48,6 +48,7 @@ public final class ServerMetrics: Sendable {
 
     /// One answered request.
     func request(route: String, method: String, status: Int, duration: Duration) {
+        guard registry != nil else { return }
         Counter(
             label: "sesame_http_requests_total",
             dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory
@@ -60,6 +61,7 @@ public final class ServerMetrics: Sendable {
 
     /// A token response of grant `grantType` (RFC 6749 `grant_type` value).
     func tokenIssued(grantType: String) {
+        guard registry != nil else { return }
         Counter(label: "sesame_tokens_issued_total", dimensions: [("grant_type", grantType)], factory: factory)
             .increment()
     }
@@ -73,6 +75,7 @@ public final class ServerMetrics: Sendable {
     }
 
     func signIn(_ outcome: SignInOutcome) {
+        guard registry != nil else { return }
         Counter(label: "sesame_sign_ins_total", dimensions: [("outcome", outcome.rawValue)], factory: factory)
             .increment()
     }
@@ -88,6 +91,7 @@ public final class ServerMetrics: Sendable {
 
     /// A refresh token presented again after its rotation (RFC 9700 §4.14.2): its family was revoked.
     func refreshTokenReuse() {
+        guard registry != nil else { return }
         Counter(label: "sesame_refresh_token_reuse_total", factory: factory).increment()
     }
 }

@@ -30,7 +30,7 @@ struct PostgresClientDatabase: SQLDatabase {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let leased = LeaseFlag()
         let client = client
-        let pool = PoolGauge(metrics)
+        let pool = metrics.handles.map(PoolGauge.init)
         // SQLKit's expressions are values built for this one statement and not shared.
         nonisolated(unsafe) let query = query
         try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -38,8 +38,8 @@ struct PostgresClientDatabase: SQLDatabase {
                 do {
                     try await client.withConnection { connection in
                         leased.mark()
-                        pool.leased()
-                        defer { pool.released() }
+                        pool?.leased()
+                        defer { pool?.released() }
                         try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
                     }
                 } catch {
@@ -66,12 +66,12 @@ struct PostgresClientDatabase: SQLDatabase {
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         let leased = LeaseFlag()
-        let pool = PoolGauge(metrics)
+        let pool = metrics.handles.map(PoolGauge.init)
         do {
             return try await client.withConnection { connection in
                 leased.mark()
-                pool.leased()
-                defer { pool.released() }
+                pool?.leased()
+                defer { pool?.released() }
                 return try await closure(connection.sql(queryLogLevel: nil))
             }
         } catch {
@@ -105,10 +105,10 @@ private final class LeaseFlag: Sendable {
 /// One lease of a pooled connection in ``StoreMetrics``: the wait from the request to the
 /// lease, and the connection counted in use until it is released.
 private struct PoolGauge: Sendable {
-    let metrics: StoreMetrics
+    let metrics: StoreMetrics.Handles
     let requested = ContinuousClock.now
 
-    init(_ metrics: StoreMetrics) { self.metrics = metrics }
+    init(_ metrics: StoreMetrics.Handles) { self.metrics = metrics }
 
     func leased() {
         metrics.connectionWait.record(duration: ContinuousClock.now - requested)

@@ -9,33 +9,46 @@ import SQLKit
 public struct StoreMetrics: Sendable {
     let factory: any MetricsFactory
     let backend: String
+    /// The metric handles, made once for a store by ``labelled(_:)`` (so a statement records
+    /// into them without a registry lookup); `nil` before that, and when metrics are off.
+    let handles: Handles?
+
+    struct Handles: Sendable {
+        let statementDuration: Metrics.Timer
+        let statementsInFlight: Meter
+        let connectionsInUse: Meter
+        let connectionWait: Metrics.Timer
+    }
 
     /// Metrics into `factory`, labelled `backend="sqlite"` or `"postgres"` when the store opens.
     public init(factory: any MetricsFactory) {
-        self.init(factory: factory, backend: "")
+        self.init(factory: factory, backend: "", handles: nil)
     }
 
-    init(factory: any MetricsFactory, backend: String) {
+    private init(factory: any MetricsFactory, backend: String, handles: Handles?) {
         self.factory = factory
         self.backend = backend
+        self.handles = handles
     }
 
     /// No metrics.
     public static let off = StoreMetrics(factory: NOOPMetricsHandler.instance)
 
-    func labelled(_ backend: String) -> StoreMetrics { StoreMetrics(factory: factory, backend: backend) }
+    /// Whether nothing is recorded (the no-op factory).
+    var isOff: Bool { factory is NOOPMetricsHandler }
 
-    var statementDuration: Metrics.Timer {
-        Metrics.Timer(label: "sesame_store_statement_duration_seconds", dimensions: [("backend", backend)], factory: factory)
-    }
-    var statementsInFlight: Meter {
-        Meter(label: "sesame_store_statements_in_flight", dimensions: [("backend", backend)], factory: factory)
-    }
-    var connectionsInUse: Meter {
-        Meter(label: "sesame_store_pool_connections_in_use", dimensions: [("backend", backend)], factory: factory)
-    }
-    var connectionWait: Metrics.Timer {
-        Metrics.Timer(label: "sesame_store_pool_wait_seconds", dimensions: [("backend", backend)], factory: factory)
+    /// The metrics of one store on `backend`, with their handles (none when off).
+    func labelled(_ backend: String) -> StoreMetrics {
+        guard !isOff else { return StoreMetrics(factory: factory, backend: backend, handles: nil) }
+        let dimensions = [("backend", backend)]
+        return StoreMetrics(
+            factory: factory, backend: backend,
+            handles: Handles(
+                statementDuration: Metrics.Timer(
+                    label: "sesame_store_statement_duration_seconds", dimensions: dimensions, factory: factory),
+                statementsInFlight: Meter(label: "sesame_store_statements_in_flight", dimensions: dimensions, factory: factory),
+                connectionsInUse: Meter(label: "sesame_store_pool_connections_in_use", dimensions: dimensions, factory: factory),
+                connectionWait: Metrics.Timer(label: "sesame_store_pool_wait_seconds", dimensions: dimensions, factory: factory)))
     }
 }
 
@@ -43,7 +56,7 @@ public struct StoreMetrics: Sendable {
 /// flight; everything else (dialect, sessions, logging) is the wrapped database's.
 struct MeasuredDatabase: SQLDatabase {
     let base: any SQLDatabase
-    let metrics: StoreMetrics
+    let metrics: StoreMetrics.Handles
 
     var logger: Logger { base.logger }
     var eventLoop: any EventLoop { base.eventLoop }
@@ -57,12 +70,11 @@ struct MeasuredDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        let inFlight = metrics.statementsInFlight
-        inFlight.increment()
+        metrics.statementsInFlight.increment()
         let start = ContinuousClock.now
         defer {
             metrics.statementDuration.record(duration: ContinuousClock.now - start)
-            inFlight.decrement()
+            metrics.statementsInFlight.decrement()
         }
         try await base.execute(sql: query, onRow)
     }

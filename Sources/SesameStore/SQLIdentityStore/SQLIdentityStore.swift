@@ -41,7 +41,8 @@ public final class SQLIdentityStore: IdentityStore {
         database: any SQLDatabase, logger: Logger, clientCacheLifetime: Duration = .seconds(2),
         metrics: StoreMetrics = .off, onClose: @escaping @Sendable () async throws -> Void = {}
     ) {
-        self.database = metrics.factory is NOOPMetricsHandler ? database : MeasuredDatabase(base: database, metrics: metrics)
+        let handles = metrics.handles ?? metrics.labelled(metrics.backend).handles
+        self.database = handles.map { MeasuredDatabase(base: database, metrics: $0) } ?? database
         self.logger = logger
         self.clientCache = ClientRecordCache(lifetime: clientCacheLifetime)
         self.refreshRotation = Self.rotationTemplate(for: database)
