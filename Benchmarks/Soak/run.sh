@@ -7,7 +7,8 @@
 #   bash Benchmarks/Soak/run.sh                 # 600 s, 64 connections, one server process
 #   SECONDS_TOTAL=120 PROCESSES=2 bash Benchmarks/Soak/run.sh
 #
-# The load comes from one address (loopback), so the server runs with --no-rate-limits.
+# The load comes from one address (loopback), so the server runs with --no-rate-limits and
+# --no-challenges.
 #
 # Needs the release binary (`swift build -c release --product sesame` in Benchmarks/, or set
 # SESAME_BIN), PostgreSQL (Debian's postgresql) and python3. Not part of CI (it takes 10 min).
@@ -48,7 +49,7 @@ done
 
 ports=()
 for index in $(seq 1 "$processes"); do
-    "$sesame" serve --port 0 --data-dir "$work/data" --log-level error --database-pool-size 16 --no-rate-limits >"$work/serve-$index.out" 2>"$work/serve-$index.err" &
+    "$sesame" serve --port 0 --data-dir "$work/data" --log-level error --database-pool-size 16 --no-rate-limits --no-challenges >"$work/serve-$index.out" 2>"$work/serve-$index.err" &
     pids+=($!)
     for _ in $(seq 1 100); do grep -q '^Listening: ' "$work/serve-$index.out" 2>/dev/null && break; sleep 0.1; done
     ports+=("$(sed -n 's/^Listening: .*:\([0-9]*\)$/\1/p' "$work/serve-$index.out")")

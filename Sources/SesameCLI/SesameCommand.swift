@@ -24,6 +24,6 @@ struct SesameCommand: AsyncParsableCommand {
             LoginCommand.self, WhoamiCommand.self, TokenCommand.self, AccountsCommand.self,
             SwitchCommand.self, LogoutCommand.self, CurlCommand.self,
             SignUpCommand.self, ProfileCommand.self,
-            ClientCommand.self, UserCommand.self, KeysCommand.self, OutboxCommand.self, DatabaseCommand.self,
+            ClientCommand.self, UserCommand.self, KeysCommand.self, OutboxCommand.self, AuditCommand.self, DatabaseCommand.self,
         ])
 }

@@ -36,7 +36,7 @@ users:
 SEED
 # Rate limits off: thousands of generated requests from one address would otherwise mostly
 # meet 429 (documented, so accepted) instead of the endpoints' own answers.
-"$SESAME" serve --data-dir "$work/data" --port "$port" --config "$work/seed.yaml" --log-level error --no-rate-limits \
+"$SESAME" serve --data-dir "$work/data" --port "$port" --config "$work/seed.yaml" --log-level error --no-rate-limits --no-challenges \
     > "$work/server.log" 2>&1 &
 server=$!
 base="http://127.0.0.1:$port"

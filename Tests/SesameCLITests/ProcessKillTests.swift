@@ -21,8 +21,7 @@ struct ProcessKillTests {
         let sandbox = try await StoreSandbox.make(.postgres)
         let temp = try TempDirectory("kill")
         defer { temp.remove() }
-        let url = try #require(sandbox.postgres)
-        let database = "postgres://\(url.username):\(url.password ?? "")@\(url.host):\(url.port)/\(url.database)?sslmode=disable"
+        let database = try TwoServeProcesses.databaseURL(sandbox)
         let seed = temp.url.appendingPathComponent("seed.yaml")
         try Data(
             """
@@ -45,19 +44,10 @@ struct ProcessKillTests {
             // All the traffic comes from 127.0.0.1: no per-address limit on the token endpoint.
             "--rate-limit", "token=off",
         ]
-        let environment = ["SESAME_DATABASE_URL": database]
-        let first = try CLIProcess.Started(arguments, environment: environment)
-        let survivor: CLIProcess.Started
-        do {
-            _ = try await first.firstLine(startingWith: "Press Ctrl-C")
-            survivor = try CLIProcess.Started(arguments, environment: environment)
-            _ = try await survivor.firstLine(startingWith: "Press Ctrl-C")
-        } catch {
-            _ = try? await first.kill()
-            throw error
-        }
-        let victimClient = HTTPTestClient(baseURL: try await Self.listening(first))
-        let survivorClient = HTTPTestClient(baseURL: try await Self.listening(survivor))
+        let (first, survivor) = try await TwoServeProcesses.start(
+            arguments, environment: ["SESAME_DATABASE_URL": database])
+        let victimClient = HTTPTestClient(baseURL: try await TwoServeProcesses.listening(first))
+        let survivorClient = HTTPTestClient(baseURL: try await TwoServeProcesses.listening(survivor))
 
         let outcome = try await survivor.whileRunning {
             var tokens: [String] = []
@@ -95,7 +85,7 @@ struct ProcessKillTests {
         #expect(outcome.rotationsAtVictim > 0 && outcome.rotationsAtSurvivorAfterKill > 0, "\(outcome)")
         // The database: no family has two live (unrotated, unrevoked) tokens, and every family
         // that is not revoked has exactly one.
-        let store = try await SQLIdentityStore.open(.postgres(url, poolSize: 2), logger: StoreSamples.logger)
+        let store = try await SQLIdentityStore.open(.postgres(try #require(sandbox.postgres), poolSize: 2), logger: StoreSamples.logger)
         let rows = try await store.database.raw(
             """
             SELECT t.family_id AS family, COUNT(*) AS live FROM refresh_tokens t
@@ -175,12 +165,6 @@ struct ProcessKillTests {
 
     static func refreshToken(_ response: TestResponse) throws -> String {
         try #require((try JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["refresh_token"] as? String)
-    }
-
-    /// The process's own address (the issuer is the deployment's, shared by both).
-    static func listening(_ server: CLIProcess.Started) async throws -> URL {
-        let line = try await server.firstLine(startingWith: "Listening: ")
-        return try #require(URL(string: "http://" + line.dropFirst("Listening: ".count)))
     }
 }
 

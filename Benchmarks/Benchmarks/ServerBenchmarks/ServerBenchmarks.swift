@@ -31,7 +31,7 @@ struct Deployment: Sendable {
     var processes = 1
     /// `wrk` sends everything from one address, far past the default per-address limits, so
     /// the benchmarks run without them unless a benchmark measures them.
-    var extraArguments: [String] = ["--no-rate-limits"]
+    var extraArguments: [String] = ["--no-rate-limits", "--no-challenges"]
 }
 
 /// The servers of this benchmark process (each benchmark runs in a process of its own).
@@ -160,7 +160,7 @@ let benchmarks: @Sendable () -> Void = {
     // The cost of /metrics: the same grant with the Prometheus registry on.
     clientCredentialsBenchmark(
         "Token endpoint: client_credentials grant (32 connections, metrics on)",
-        Deployment(extraArguments: ["--no-rate-limits", "--metrics-port", "0"]))
+        Deployment(extraArguments: ["--no-rate-limits", "--no-challenges", "--metrics-port", "0"]))
     // The cost of the rate limiter: every request counted against limits set too high to refuse.
     clientCredentialsBenchmark(
         "Token endpoint: client_credentials grant (32 connections, rate limits on)",

@@ -27,7 +27,7 @@ public actor SesameClient {
     let originPolicy: OriginPolicy
     let retryPolicy: RetryPolicy
     nonisolated let pending = PendingAuthorizations()
-    nonisolated let broadcaster = EventBroadcaster()
+    nonisolated let broadcaster: EventBroadcaster
 
     /// - Parameters:
     ///   - configuration: issuer, client and redirect settings (checked on first use).
@@ -56,7 +56,13 @@ public actor SesameClient {
         self.clock = clock
         self.logger = logger
         self.retryPolicy = retryPolicy
-        let http = ProviderHTTP(transport: transport)
+        let broadcaster = EventBroadcaster()
+        self.broadcaster = broadcaster
+        let http = ProviderHTTP(
+            transport: transport,
+            challenges: ChallengeResponder(
+                solver: ProofOfWorkSolver(), ceiling: configuration.maximumChallengeDifficulty, events: broadcaster,
+                logger: logger))
         self.http = http
         discovery = DiscoveryClient(issuer: configuration.issuer, http: http, logger: logger)
         keyStore = JWKSKeyStore(

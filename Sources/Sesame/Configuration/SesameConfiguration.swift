@@ -26,6 +26,10 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     public var leeway: TimeInterval
     /// Refresh this many seconds before the access token expires.
     public var refreshAhead: TimeInterval
+    /// The hardest proof-of-work challenge the SDK solves on its own (leading zero bits); a
+    /// harder one fails with ``SesameError/challengeTooHard(difficulty:ceiling:)`` instead of
+    /// running the battery down. Default 24 (about 17 million hashes: a few seconds on a phone).
+    public var maximumChallengeDifficulty: Int = 24
 
     /// The scopes requested when none are configured.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
@@ -54,6 +58,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case allowedOrigins = "allowed_origins"
         case leeway
         case refreshAhead = "refresh_ahead"
+        case maximumChallengeDifficulty = "max_challenge_difficulty"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -72,6 +77,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         allowedOrigins = try c.decodeIfPresent([URL].self, forKey: .allowedOrigins) ?? []
         leeway = try c.decodeIfPresent(TimeInterval.self, forKey: .leeway) ?? 60
         refreshAhead = try c.decodeIfPresent(TimeInterval.self, forKey: .refreshAhead) ?? 60
+        maximumChallengeDifficulty = try c.decodeIfPresent(Int.self, forKey: .maximumChallengeDifficulty) ?? 24
     }
 
     /// Reads and validates a configuration file shipped with the app.

@@ -28,6 +28,10 @@ public indirect enum SesameError: Error, Sendable, CustomStringConvertible {
     case invalidConfiguration(String)
     /// The server asks for more authentication (step-up); continue with the MFA flow.
     case stepUpRequired(APIError)
+    /// The server asked for a proof-of-work challenge harder than
+    /// ``SesameConfiguration/maximumChallengeDifficulty``; it was not attempted. The server asks
+    /// for less when the pressure from this network drops: retry later.
+    case challengeTooHard(difficulty: Int, ceiling: Int)
 
     public var description: String {
         switch self {
@@ -49,6 +53,8 @@ public indirect enum SesameError: Error, Sendable, CustomStringConvertible {
             "The Sesame configuration is invalid: \(detail)"
         case .stepUpRequired(let error):
             "Additional verification is required: \(error)"
+        case .challengeTooHard(let difficulty, let ceiling):
+            "The server asked for a security check of \(difficulty) bits, more than the configured ceiling of \(ceiling); it was not attempted. Retry later, or raise maximumChallengeDifficulty."
         }
     }
 

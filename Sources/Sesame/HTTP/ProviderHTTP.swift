@@ -10,10 +10,28 @@ import SesameProtocol
 /// 2xx → decoded body (or `technical(.malformedResponse)`); 401, `invalid_client`,
 /// `invalid_grant` → `authenticationFailed`; `insufficient_authorization` → `stepUpRequired`;
 /// other 4xx → `requestFailed`; 5xx → `technical(.server)`; no response → `technical(.network)`.
+///
+/// An HTTP 429 `proof_of_work_required` answer with a `challenge` (docs/abuse-protection.md) is
+/// solved by ``challenges`` and the request sent once more with the solution, transparently to
+/// the caller; the answer to that retry is final.
 struct ProviderHTTP: Sendable {
     let transport: any HTTPTransport
+    /// Solves abuse challenges; `nil`: a challenge is an error like any other 429.
+    var challenges: ChallengeResponder?
 
     func send(_ request: URLRequest) async throws(SesameError) -> (Data, HTTPURLResponse) {
+        let (data, response) = try await sendOnce(request)
+        guard response.statusCode == 429, let challenges,
+            request.value(forHTTPHeaderField: ProofOfWorkSolution.headerName) == nil,
+            let challenge = (try? JSONDecoder().decode(APIError.self, from: data))?.challenge
+        else { return (data, response) }
+        let solution = try await challenges.solve(challenge)
+        var retry = request
+        retry.setValue(solution.headerValue, forHTTPHeaderField: ProofOfWorkSolution.headerName)
+        return try await sendOnce(retry)
+    }
+
+    private func sendOnce(_ request: URLRequest) async throws(SesameError) -> (Data, HTTPURLResponse) {
         do {
             return try await transport.send(request)
         } catch let error as SesameError {

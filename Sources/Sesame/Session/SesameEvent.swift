@@ -13,6 +13,9 @@ public enum SesameEvent: Sendable {
     case stepUpRequired(Account?, APIError)
     /// A stored record could not be read and was removed; the app keeps running.
     case storeRepaired(key: String, reason: String)
+    /// The server asked for a challenge (abuse protection) and the SDK is solving it before it
+    /// sends the request again (docs/abuse-protection.md).
+    case challenge(ChallengeProgress)
 }
 
 /// Why a session ended.

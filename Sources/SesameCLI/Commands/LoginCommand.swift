@@ -95,7 +95,17 @@ struct LoginCommand: AsyncParsableCommand {
     private func passwordSignIn(_ client: SesameClient) async throws -> Account {
         let name = try username ?? LoginPrompts.line("Username or email: ", what: "username")
         let secret = try LoginPrompts.secret("Password for \(name): ", what: "password")
-        switch try await client.login(username: name, password: secret) {
+        let progress = ChallengeProgressLine.follow(client)
+        let result: Result<NativeLoginResult, SesameError>
+        do {
+            result = .success(try await client.login(username: name, password: secret))
+        } catch {
+            result = .failure(error)
+        }
+        // Cancelling ends the events stream after the events already published (the solved line).
+        progress.cancel()
+        await progress.value
+        switch try result.get() {
         case .signedIn(let account):
             return account
         case .mfaRequired(let challenge):

@@ -57,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var smtp: SMTPOptions
     @OptionGroup var metrics: MetricsOptions
     @OptionGroup var rateLimits: RateLimitOptions
+    @OptionGroup var abuse: AbuseProtectionOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -99,6 +100,9 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.database = try dataDir.storeLocation(configured: seed?.database)
             configuration.metrics = try metrics.exposure()
             configuration.rateLimits = try rateLimits.policy()
+            configuration.challenges = try abuse.policy()
+            configuration.auditRetention = try abuse.auditRetention()
+            configuration.auditLogEnabled = !abuse.noAuditLog
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout

@@ -25,5 +25,7 @@ public enum RecognizedParameters {
         "username", "password", "auth_session", "mfa_method", "mfa_code",
         // The hosted pages' own fields
         "csrf_token", "confirm", "email", "email_editable", "name", "new_password", "resend",
+        // The hosted pages' challenge solution (docs/abuse-protection.md)
+        "challenge_token", "challenge_nonce",
     ]
 }

@@ -34,6 +34,9 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
     /// With HTTP 429 (`too_many_attempts`, 2009): seconds to wait before trying again, the same
     /// value as the `Retry-After` header (RFC 9110 §10.2.3).
     public var retryAfter: Int?
+    /// With HTTP 429 `proof_of_work_required` (4001): the challenge to solve before the same
+    /// request is sent again (``ProofOfWorkChallenge``).
+    public var challenge: ProofOfWorkChallenge?
 
     public init(
         error: String, errorDescription: String? = nil, errorURI: String? = nil,
@@ -90,6 +93,7 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
         case mfaMethods = "mfa_methods"
         case remainingAttempts = "remaining_attempts"
         case retryAfter = "retry_after"
+        case challenge
     }
 }
 

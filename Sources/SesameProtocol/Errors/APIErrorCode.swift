@@ -71,6 +71,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     // 4xxx — abuse protection
     case rateLimited = 4000
     case proofOfWorkRequired = 4001
+    /// The `Sesame-Challenge-Solution` sent was refused (expired, forged, already used, issued
+    /// for another request, or a wrong nonce); the answer carries a fresh challenge.
+    case invalidChallengeSolution = 4002
 
     // 5xxx — server
     case serverError = 5000
@@ -105,7 +108,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .insufficientAuthorization, .mfaMethodUnavailable: "insufficient_authorization"
         case .userNotFound, .deviceNotFound: "not_found"
         case .rateLimited: "slow_down"
-        case .proofOfWorkRequired: "proof_of_work_required"
+        case .proofOfWorkRequired, .invalidChallengeSolution: "proof_of_work_required"
         case .serverError: "server_error"
         case .temporarilyUnavailable, .tooManyAttempts: "temporarily_unavailable"
         }
@@ -122,7 +125,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .methodNotAllowed: 405
         case .requestHeaderFieldsTooLarge: 431
         case .emailTaken, .tooManyDevices: 409
-        case .rateLimited, .proofOfWorkRequired, .tooManyAttempts: 429
+        case .rateLimited, .proofOfWorkRequired, .invalidChallengeSolution, .tooManyAttempts: 429
         case .serverError: 500
         case .temporarilyUnavailable: 503
         default: 400
@@ -197,6 +200,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .requestHeaderFieldsTooLarge: "The request line and headers are too large or too many."
         case .rateLimited: "Too many requests; wait and retry."
         case .proofOfWorkRequired: "Solve the proof-of-work challenge and retry."
+        case .invalidChallengeSolution: "The challenge solution was refused; solve the new challenge and retry."
         case .serverError: "The server hit an unexpected error. Retry later; quote error_id."
         case .temporarilyUnavailable: "The server is temporarily unavailable. Retry later."
         }

@@ -11,7 +11,7 @@ struct AccountDeletionEndpoint: Sendable {
     let services: AccountServices
 
     func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await services.bearerAuthentication
+        let (claims, user) = try await services.bearerAuthentication
             .authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let input = try await JSONRequest.decode(
@@ -25,6 +25,7 @@ struct AccountDeletionEndpoint: Sendable {
         try await services.accountStore.revokeAllTokens(userID: user.id, now: services.now())
         try await services.store.removeUser(id: user.id)
         context.annotations.record(outcome: "account_deleted")
+        services.audit.record(.accountDeleted, context: context, clientID: claims.clientID, userID: user.id)
         return AccountResponses.noContent()
     }
 }

@@ -21,6 +21,9 @@ struct AccountServices: Sendable {
     let mailQuota: MailQuota
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Challenges for sign-up and password-reset requests that look automated; `nil`: none.
+    let challenges: ChallengeGate?
+    let audit: AuditLog
 
     init(_ services: ServerServices) {
         store = services.store
@@ -33,5 +36,7 @@ struct AccountServices: Sendable {
         mailQuota = services.mailQuota
         now = services.now
         logger = services.logger
+        challenges = services.challenges
+        audit = services.audit
     }
 }

@@ -32,6 +32,7 @@ struct PasswordChangeEndpoint: Sendable {
         try await services.accountStore.revokeAllTokens(
             userID: user.id, now: now, keepingFamily: claims.fid, keepingSession: claims.sid)
         context.annotations.record(outcome: "password_changed")
+        services.audit.record(.passwordChanged, context: context, clientID: claims.clientID, userID: user.id)
         return JSONResponse.make([String: String]())
     }
 }

@@ -22,10 +22,13 @@ struct PasswordResetEndpoint: Sendable {
         if let violation = validation.email(input.email.trimmingCharacters(in: .whitespaces).lowercased(), field: "email") {
             throw validation.failure([violation])
         }
+        try await services.challenges?.require(
+            .passwordReset, subject: input.email, clientID: nil, request: request, context: context)
         try await AccountSelfService(services: services).admitMailRequest(context)
         try await AccountSelfService(services: services).requestPasswordReset(
             input.email, locales: AccountValidation.locales(request: request, preferred: nil))
         context.annotations.record(outcome: "password_reset_requested")
+        services.audit.record(.passwordResetRequested, context: context)
         return JSONResponse.make([String: String](), status: .accepted)
     }
 
@@ -35,9 +38,10 @@ struct PasswordResetEndpoint: Sendable {
             PasswordResetConfirmation.self, from: request, context: context,
             required: ["email", "code", "new_password"], validation: validation
         ).value
-        _ = try await AccountSelfService(services: services).resetPassword(
+        let user = try await AccountSelfService(services: services).resetPassword(
             input.email, code: input.code, newPassword: input.newPassword, validation: validation)
         context.annotations.record(outcome: "password_reset")
+        services.audit.record(.passwordReset, context: context, userID: user.id)
         return JSONResponse.make([String: String]())
     }
 }

@@ -23,6 +23,8 @@ struct SignUpEndpoint: Sendable {
             throw EndpointFailure(.unknownClient, "client_id is not registered with this server.")
         }
         context.annotations.record(clientID: input.clientID)
+        try await services.challenges?.require(
+            .signUp, subject: input.email, clientID: input.clientID, request: request, context: context)
         try await AccountSelfService(services: services).admitMailRequest(context)
 
         let user = try await AccountSelfService(services: services).signUp(
@@ -31,6 +33,7 @@ struct SignUpEndpoint: Sendable {
                 members: body.members),
             validation: validation)
         context.annotations.record(outcome: "signed_up")
+        services.audit.record(.accountCreated, context: context, clientID: input.clientID, userID: user.id)
         return JSONResponse.make(
             SignUpResponse(sub: user.id, email: user.email, emailVerified: false), status: .created)
     }

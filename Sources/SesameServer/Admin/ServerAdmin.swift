@@ -54,6 +54,7 @@ public struct ServerAdmin: Sendable {
         }
         let record = try Self.record(for: spec, secretHash: try secret.map(hasher.hash))
         try await store.upsertClient(record)
+        try await audit(.clientAdded, detail: ["client_id": spec.clientID, "confidential": "\(spec.confidential)"])
         return (record, secret)
     }
 
@@ -64,6 +65,7 @@ public struct ServerAdmin: Sendable {
     /// Removes the client with its codes and refresh tokens.
     public func removeClient(id: String) async throws {
         guard try await store.removeClient(id: id) else { throw AdminError.clientNotFound(id: id) }
+        try await audit(.clientRemoved, detail: ["client_id": id])
     }
 
     private static func record(for spec: ClientSpec, secretHash: String?) throws -> ClientRecord {
@@ -112,6 +114,7 @@ public struct ServerAdmin: Sendable {
         } catch StoreError.conflict(let field) {
             throw AdminError.userExists(field: field, value: field == "email" ? email : username)
         }
+        try await audit(.userAdded, userID: user.id)
         return user
     }
 
@@ -126,6 +129,7 @@ public struct ServerAdmin: Sendable {
         guard let user, try await store.removeUser(id: user.id) else {
             throw AdminError.userNotFound(login: login)
         }
+        try await audit(.userRemoved, userID: user.id)
     }
 
     // MARK: Keys
@@ -136,7 +140,20 @@ public struct ServerAdmin: Sendable {
     /// keys are published and sign from now on; pass the JWKS cache time of your relying
     /// parties (e.g. 600) to publish them that long before they sign.
     public func rotateKeys(publishAhead: TimeInterval = 0) async throws -> [SigningKeyRecord] {
-        try await keyRing.rotate(overlap: try await signingOverlap(), publishAhead: publishAhead)
+        let keys = try await keyRing.rotate(overlap: try await signingOverlap(), publishAhead: publishAhead)
+        try await audit(.keysRotated, detail: ["kids": keys.map(\.kid).joined(separator: " "), "publish_ahead_s": "\(Int(publishAhead))"])
+        return keys
+    }
+
+    // MARK: Audit
+
+    /// Records an administrative change in the audit log at once (the CLI has no buffer to
+    /// flush), when the store keeps one.
+    private func audit(_ event: AuditEvent, userID: String? = nil, detail: [String: String] = [:]) async throws {
+        guard let log = store as? any AuditStore else { return }
+        var detail = detail
+        detail["via"] = "sesame cli"
+        try await log.appendAuditRecords([AuditRecord(time: Date(), event: event.rawValue, userID: userID, detail: detail)])
     }
 
     /// max(access, ID token lifetime) over all clients (default lifetimes if there are none),

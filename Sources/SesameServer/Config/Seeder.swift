@@ -16,6 +16,7 @@ public struct Seeder: Sendable {
     public func apply(_ seed: SeedConfiguration) async throws -> SeedReport {
         try seed.validate(source: "seed configuration")
         var report = SeedReport()
+        var changes: [AuditRecord] = []
         for client in seed.clients {
             let existing = try await store.client(id: client.clientID)
             let secretHash: String?
@@ -42,6 +43,10 @@ public struct Seeder: Sendable {
                 report.clientsCreated += 1
             }
             try await store.upsertClient(record)
+            changes.append(
+                AuditRecord(
+                    time: Date(), event: (existing == nil ? AuditEvent.clientAdded : .clientUpdated).rawValue,
+                    detail: ["client_id": client.clientID, "via": "seed file"]))
         }
         for user in seed.users {
             let byUsername = try await store.user(login: user.username)
@@ -56,7 +61,11 @@ public struct Seeder: Sendable {
                 passwordHash: try user.password.map(hasher.hash), claims: user.claims)
             try await store.createUser(record)
             report.usersCreated += 1
+            changes.append(
+                AuditRecord(time: Date(), event: AuditEvent.userAdded.rawValue, userID: record.id, detail: ["via": "seed file"]))
         }
+        // Changes only: a start that finds everything as seeded records nothing.
+        try await (store as? any AuditStore)?.appendAuditRecords(changes)
         return report
     }
 }

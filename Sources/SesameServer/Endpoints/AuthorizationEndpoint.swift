@@ -105,9 +105,15 @@ struct AuthorizationEndpoint: Sendable {
             break
         }
         context.annotations.record(outcome: "login_form")
+        // When a sign-in from here would be challenged, the page carries the challenge so the
+        // browser solves it while the user types (bound to the form's CSRF token).
+        let csrf = CSRFProtection.token(for: request)
+        let challenge = services.challenges?.pageChallenge(
+            .signIn, subject: csrf.value, clientID: client.clientID, context: context)
         return LoginEndpoint.form(
             for: authorization, client: client, request: request, pages: services.pages,
-            cookies: services.cookies, username: authorization.loginHint ?? "", errorKey: nil)
+            cookies: services.cookies, username: authorization.loginHint ?? "", errorKey: nil, challenge: challenge,
+            csrf: csrf)
     }
 
     /// The parameter naming an End-User other than the session's, if one does.

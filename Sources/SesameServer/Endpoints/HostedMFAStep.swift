@@ -52,7 +52,7 @@ struct HostedMFAStep: Sendable {
             do {
                 return try await choose(
                     methods[0], token: token, session: session, user: user, authorization: authorization,
-                    request: request)
+                    request: request, context: context)
             } catch let failure as MFAFailure {
                 return page(
                     authorization, request: request, token: token, methods: methods,
@@ -92,13 +92,14 @@ struct HostedMFAStep: Sendable {
             methods = session.methods
             if let code = form[AuthorizationChallengeParameter.mfaCode] {
                 let authentication = try await flow.verify(
-                    code.trimmingCharacters(in: .whitespaces), session: session, user: user)
+                    code.trimmingCharacters(in: .whitespaces), session: session, user: user, context: context)
                 context.annotations.record(outcome: "mfa_verified")
                 return try await finish(authentication)
             }
             if let method = form[AuthorizationChallengeParameter.mfaMethod].flatMap(MFAMethod.init(rawValue:)) {
                 return try await choose(
-                    method, token: token, session: session, user: user, authorization: authorization, request: request)
+                    method, token: token, session: session, user: user, authorization: authorization, request: request,
+                    context: context)
             }
             return page(authorization, request: request, token: token, methods: methods)
         } catch let failure as MFAFailure {
@@ -124,10 +125,10 @@ struct HostedMFAStep: Sendable {
 
     private func choose(
         _ method: MFAMethod, token: String, session: AuthSessionRecord, user: UserRecord,
-        authorization: AuthorizationRequest, request: Request
+        authorization: AuthorizationRequest, request: Request, context: SesameRequestContext
     ) async throws -> Response {
         let locales = LocalePreference.from(request: request, uiLocales: authorization.uiLocales)
-        let sentTo = try await flow.choose(method, session: session, user: user, locales: locales)
+        let sentTo = try await flow.choose(method, session: session, user: user, locales: locales, context: context)
         return page(authorization, request: request, token: token, methods: [], sentTo: sentTo, totp: method == .totp)
     }
 

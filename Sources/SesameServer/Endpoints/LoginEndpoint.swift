@@ -44,34 +44,60 @@ struct LoginEndpoint: Sendable {
 
         let username = (form["username"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
+        // A source that looks automated solves a challenge first; the hosted page's is bound to
+        // this browser's form (its CSRF token), and the page shows a new one when refused.
+        if let gate = services.challenges {
+            let admission = try await gate.admit(
+                .signIn, subject: form[CSRFProtection.fieldName] ?? "", clientID: client.clientID,
+                solution: ChallengeGate.solution(request, form: form), context: context)
+            if case .challenged(let challenge, let refusal) = admission {
+                context.annotations.record(outcome: refusal == nil ? "challenged" : "challenge_refused")
+                return Self.form(
+                    for: authorization, client: client, request: request, pages: services.pages,
+                    cookies: services.cookies, username: username,
+                    errorKey: (refusal == nil ? APIErrorCode.proofOfWorkRequired : .invalidChallengeSolution).messageKey,
+                    status: .tooManyRequests, challenge: challenge)
+            }
+        }
         let store = services.store
         let check = try await services.credentials.checkPassword(
             password, attempt: LoginAttempt(login: username, context: context)
         ) { username.isEmpty ? nil : try await store.user(login: username) }
         services.metrics.signIn(check)
+        check.record(in: services.audit, context: context, clientID: client.clientID)
         let user: UserRecord
         switch check {
         case .accepted(let signedIn):
             user = signedIn
         case .rejected:
             context.annotations.record(outcome: "invalid_credentials")
+            await services.challenges?.recordFailure(context: context)
             return Self.form(
                 for: authorization, client: client, request: request, pages: services.pages,
                 cookies: services.cookies, username: username, errorKey: "login.failed",
-                status: .unauthorized)
+                status: .unauthorized, challenge: nextChallenge(form, client: client, context: context))
         case .throttled(let retryAfter):
             // Like a wrong password, in the form, but 429 with Retry-After (RFC 6585 §4).
             context.annotations.record(outcome: "password_throttled")
             var response = Self.form(
                 for: authorization, client: client, request: request, pages: services.pages,
                 cookies: services.cookies, username: username, errorKey: APIErrorCode.tooManyAttempts.messageKey,
-                status: .tooManyRequests)
+                status: .tooManyRequests, challenge: nextChallenge(form, client: client, context: context))
             response.headers[.retryAfter] = String(retryAfter)
             return response
         }
 
         return try await passwordAccepted(
             for: user, authorization: authorization, client: client, request: request, context: context)
+    }
+
+    /// The challenge for the form shown again after a refused password, when the next
+    /// submission would be challenged (the failures from this address crossed the threshold).
+    private func nextChallenge(
+        _ form: [String: String], client: ClientRecord, context: SesameRequestContext
+    ) -> ProofOfWorkChallenge? {
+        services.challenges?.pageChallenge(
+            .signIn, subject: form[CSRFProtection.fieldName] ?? "", clientID: client.clientID, context: context)
     }
 
     /// Continues a sign-in whose password was just proven (here, or by a hosted sign-up that
@@ -121,16 +147,17 @@ struct LoginEndpoint: Sendable {
     static func form(
         for authorization: AuthorizationRequest, client: ClientRecord, request: Request,
         pages: PageRenderer, cookies: BrowserCookies, username: String, errorKey: String?,
-        status: HTTPResponse.Status = .ok
+        status: HTTPResponse.Status = .ok, challenge: ProofOfWorkChallenge? = nil,
+        csrf: (value: String, isNew: Bool)? = nil
     ) -> Response {
-        let csrf = CSRFProtection.token(for: request)
+        let csrf = csrf ?? CSRFProtection.token(for: request)
         let links = HostedAccountPages.links(for: authorization)
         var response = pages.login(
             PageRenderer.LoginForm(
                 clientName: client.name, hiddenFields: authorization.formParameters,
                 csrfToken: csrf.value, username: username, errorKey: errorKey,
                 redirectURI: authorization.redirectURI, signUpHref: links.signUp,
-                passwordResetHref: links.passwordReset),
+                passwordResetHref: links.passwordReset, challenge: challenge),
             locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
             status: status)
         if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: cookies.csrf(csrf.value))) }

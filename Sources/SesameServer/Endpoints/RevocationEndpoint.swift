@@ -17,6 +17,7 @@ struct RevocationEndpoint: Sendable {
     let accessTokenVerifier: AccessTokenVerifier
     let store: any IdentityStore
     let now: @Sendable () -> Date
+    var audit = AuditLog.off
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
@@ -35,6 +36,9 @@ struct RevocationEndpoint: Sendable {
             if refresh.clientID == client.clientID {
                 try await store.revokeRefreshFamily(refresh.familyID, now: now, reason: .revoked)
                 outcome = "revoked_refresh_family"
+                audit.record(
+                    .tokenRevoked, context: context, clientID: client.clientID, userID: refresh.authentication.userID,
+                    detail: ["token_type": "refresh_token"])
             }
         } else if let claims = await accessTokenVerifier.signedClaims(token),
             claims.clientID == client.clientID
@@ -42,6 +46,9 @@ struct RevocationEndpoint: Sendable {
             try await store.revokeAccessToken(
                 jti: claims.jti, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
             outcome = "revoked_access_token"
+            audit.record(
+                .tokenRevoked, context: context, clientID: client.clientID, userID: claims.sub,
+                detail: ["token_type": "access_token"])
         }
         context.annotations.record(outcome: outcome)
         return Response(status: .ok, headers: [.cacheControl: "no-store"])

@@ -20,7 +20,8 @@ struct TokenEndpoint: Sendable {
         authorizationCode = AuthorizationCodeGrant(
             store: services.store, mfaStore: services.mfaStore, tokenIssuer: tokenIssuer, now: services.now)
         refreshToken = RefreshTokenGrant(
-            store: services.store, tokenIssuer: tokenIssuer, metrics: services.metrics, now: services.now)
+            store: services.store, tokenIssuer: tokenIssuer, metrics: services.metrics, audit: services.audit,
+            now: services.now)
         clientCredentials = ClientCredentialsGrant(tokenIssuer: tokenIssuer)
         metrics = services.metrics
     }
@@ -47,7 +48,7 @@ struct TokenEndpoint: Sendable {
         case .authorizationCode:
             response = try await authorizationCode.exchange(form, client: client)
         case .refreshToken:
-            response = try await refreshToken.exchange(form, client: client)
+            response = try await refreshToken.exchange(form, client: client, context: context)
         case .clientCredentials:
             response = try await clientCredentials.exchange(form, client: client)
         }

@@ -21,6 +21,9 @@ struct FirstPartyServices: Sendable {
     let metrics: ServerMetrics
     let authorizationCodeLifetime: TimeInterval
     let now: @Sendable () -> Date
+    /// Challenges for sign-ins that look automated; `nil`: none.
+    let challenges: ChallengeGate?
+    let audit: AuditLog
 
     init(_ services: ServerServices) {
         issuer = services.issuer
@@ -35,5 +38,7 @@ struct FirstPartyServices: Sendable {
         metrics = services.metrics
         authorizationCodeLifetime = services.authorizationCodeLifetime
         now = services.now
+        challenges = services.challenges
+        audit = services.audit
     }
 }

@@ -6,7 +6,8 @@ import ServiceLifecycle
 /// authorization codes, refresh tokens, revoked refresh families and revoked access-token ids
 /// past their retention, browser sessions (``IdentityStore/purgeExpired(now:)``), email and
 /// password-reset codes (``AccountStore/purgeExpiredAccountData(now:)``), MFA auth sessions and
-/// re-authentication codes (``MFAStore/purgeExpiredMFAData(now:)``).
+/// re-authentication codes (``MFAStore/purgeExpiredMFAData(now:)``), redeemed challenges, and
+/// audit records older than the retention period (``AuditStore/purgeAuditRecords(before:)``).
 ///
 /// Without it the store only grows: every refresh leaves the rotated token behind (kept until
 /// it expires so that its reuse is detected, RFC 9700 §4.14.2), and codes and sessions that
@@ -16,6 +17,9 @@ struct ExpiredDataPurge: Service {
     let identityStore: any IdentityStore
     let accountStore: any AccountStore
     let mfaStore: any MFAStore
+    /// The audit log, purged of records older than ``auditRetention`` (`nil`: kept forever).
+    var auditStore: (any AuditStore)? = nil
+    var auditRetention: TimeInterval? = nil
     let interval: Duration
     let now: @Sendable () -> Date
     let logger: Logger
@@ -38,11 +42,15 @@ struct ExpiredDataPurge: Service {
         let now = now()
         let started = ContinuousClock.now
         let (identityStore, accountStore, mfaStore) = (identityStore, accountStore, mfaStore)
+        let (auditStore, auditRetention) = (auditStore, auditRetention)
         do {
             let ran = try await identityStore.runExclusively("purge-expired") {
                 try await identityStore.purgeExpired(now: now)
                 try await accountStore.purgeExpiredAccountData(now: now)
                 try await mfaStore.purgeExpiredMFAData(now: now)
+                if let auditStore, let auditRetention {
+                    try await auditStore.purgeAuditRecords(before: now.addingTimeInterval(-auditRetention))
+                }
             }
             logger.debug(
                 ran ? "purged expired codes, tokens and sessions" : "another process is purging; skipped",

@@ -3,15 +3,41 @@ import SesameProtocol
 
 /// `paths` of the OpenAPI document: one entry per JSON endpoint the router registers
 /// (``SesameRouter``, ``FirstPartyRoutes``, ``AccountRoutes``). The HTML pages (`/authorize`,
-/// `/login`, `/logout`, `/signup`, `/password-reset`) are not JSON APIs and are not listed.
+/// `/login`, `/logout`, `/signup`, `/password-reset`) and their scripts (`/assets/`) are not JSON
+/// APIs and are not listed.
 enum OpenAPIPaths {
     typealias Responses = [String: OpenAPI.ResponseObject]
 
     static var all: [String: OpenAPI.PathItem] {
         let paths = protocolPaths.merging(accountPaths) { first, _ in first }
             .merging(mfaPaths) { first, _ in first }
-        return paths.reduce(into: [:]) { result, entry in result[entry.key] = withRateLimits(entry.value, path: entry.key) }
+        return paths.reduce(into: [:]) { result, entry in
+            result[entry.key] = withChallenges(withRateLimits(entry.value, path: entry.key), path: entry.key)
+        }
     }
+
+    /// ``ChallengeGate``: the endpoints that may answer with a challenge take the
+    /// `Sesame-Challenge-Solution` header and document the 429 answers.
+    static func withChallenges(_ item: OpenAPI.PathItem, path: String) -> OpenAPI.PathItem {
+        guard ["/authorize-challenge", "/api/signup", "/api/password/reset"].contains(path), var post = item.post else {
+            return item
+        }
+        var item = item
+        post.parameters = (post.parameters ?? []) + [challengeSolution]
+        post.responses = merged(post.responses, challenged)
+        item.post = post
+        return item
+    }
+
+    static let challengeSolution = OpenAPI.Parameter(
+        name: ProofOfWorkSolution.headerName, in: "header", required: false,
+        description: "The answer to a challenge of an earlier 429 proof_of_work_required answer: `<challenge.token>:<nonce>` (0 for a clear pass); the nonce makes SHA-256(seed || 8-byte big-endian nonce) start with `difficulty` zero bits.",
+        schema: .string())
+
+    static let challenged: Responses = [
+        "429": .error(
+            "proof_of_work_required (4001): the request looks automated (ChallengePolicy); `challenge` holds the puzzle (type, token, algorithm, seed, difficulty, expires_at): solve it and send the same request again with the Sesame-Challenge-Solution header. invalid_challenge_solution (4002): the solution sent was expired, forged, already used, for another request, or wrong; `challenge` holds a new one.")
+    ]
 
     /// ``RateLimitPolicy``: 429 on every operation of a limited endpoint class.
     static func withRateLimits(_ item: OpenAPI.PathItem, path: String) -> OpenAPI.PathItem {

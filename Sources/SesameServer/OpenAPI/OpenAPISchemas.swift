@@ -79,11 +79,15 @@ enum OpenAPISchemas {
         catalog.add("StandardClaims", fullClaims, StandardClaims(sub: "s"), "OIDC Core §5.1 standard claims.")
         catalog.add(
             "APIError",
-            APIError(
-                error: "e", errorDescription: "d", errorURI: "u", errorID: "i", errorCode: 1000,
-                errorUserMessage: "m", errorMessageKey: "k",
-                errorDetails: [FieldError(field: "f", message: "m", code: "c")], authSession: "s",
-                mfaMethods: ["email"], remainingAttempts: 1, retryAfter: 30),
+            {
+                var full = APIError(
+                    error: "e", errorDescription: "d", errorURI: "u", errorID: "i", errorCode: 1000,
+                    errorUserMessage: "m", errorMessageKey: "k",
+                    errorDetails: [FieldError(field: "f", message: "m", code: "c")], authSession: "s",
+                    mfaMethods: ["email"], remainingAttempts: 1, retryAfter: 30)
+                full.challenge = ProofOfWorkChallenge(kind: .proofOfWork, token: "t", seed: "s", difficulty: 14, expiresAt: 1)
+                return full
+            }(),
             APIError(error: "e"),
             "Every error (RFC 6749 §5.2 plus the Sesame members): `error_code` is from APIErrorCode, `error_details[].code` one of \(FieldErrorCode.all.joined(separator: ", ")).")
         catalog.add(

@@ -3,7 +3,9 @@ import Foundation
 /// The `Content-Security-Policy` of the hosted pages (CSP Level 3): nothing loads but inline
 /// styles, no scripts, no framing (RFC 9700 §4.16), no `<base>`, and forms post only to this
 /// origin — plus, on a page whose form ends in a redirect to a client, that client's registered
-/// redirect target.
+/// redirect target. A page that carries an abuse challenge (``ChallengeScripts``) also loads
+/// this origin's own challenge script and its Web Worker (`script-src 'self'; worker-src
+/// 'self'`): no inline script, no `eval`, nothing from elsewhere.
 ///
 /// Why the target is named: CSP3 §6.4.1 (`form-action`) applies to every navigation a form
 /// submission causes, **redirects included**, and Chromium enforces it so. `POST /login` → 303
@@ -15,6 +17,8 @@ import Foundation
 struct ContentSecurityPolicy: Sendable, Equatable {
     /// Source expressions allowed as form targets besides `'self'`.
     private(set) var formTargets: [String] = []
+    /// Whether the page may run this origin's scripts and workers (the challenge solver).
+    var allowsOwnScripts = false
 
     /// The policy with no form target but this origin.
     static let strict = ContentSecurityPolicy()
@@ -35,7 +39,8 @@ struct ContentSecurityPolicy: Sendable, Equatable {
     /// The header value.
     var headerValue: String {
         let formAction = (["'self'"] + formTargets).joined(separator: " ")
-        return "default-src 'none'; style-src 'unsafe-inline'; form-action \(formAction); "
+        let scripts = allowsOwnScripts ? "script-src 'self'; worker-src 'self'; " : ""
+        return "default-src 'none'; style-src 'unsafe-inline'; \(scripts)form-action \(formAction); "
             + "frame-ancestors 'none'; base-uri 'none'"
     }
 

@@ -34,6 +34,8 @@ struct PageRenderer: Sendable {
         /// The sign-up and password-reset pages, carrying the same authorization request.
         var signUpHref = "/signup"
         var passwordResetHref = "/password-reset"
+        /// An abuse challenge the browser solves before the form is accepted (``ChallengeBlock``).
+        var challenge: ProofOfWorkChallenge?
     }
 
     func login(_ form: LoginForm, locales: [String], status: HTTPResponse.Status = .ok) -> Response {
@@ -65,9 +67,21 @@ struct PageRenderer: Sendable {
             "password_reset_href": form.passwordResetHref,
         ]
         if let errorKey = form.errorKey { context["error"] = t(errorKey) }
-        return html(
-            library.render(context, withTemplate: LoginTemplate.name) ?? "", status: status,
-            policy: .allowingRedirects(to: [form.redirectURI]))
+        var policy = ContentSecurityPolicy.allowingRedirects(to: [form.redirectURI])
+        if let challenge = form.challenge {
+            context["challenge"] = challengeContext(challenge, locales: locales)
+            policy.allowsOwnScripts = true
+        }
+        return html(library.render(context, withTemplate: LoginTemplate.name) ?? "", status: status, policy: policy)
+    }
+
+    /// The `challenge` section of a form (``ChallengeBlock``).
+    func challengeContext(_ challenge: ProofOfWorkChallenge, locales: [String]) -> [String: Any] {
+        [
+            "token": challenge.token, "kind": challenge.kind.rawValue, "seed": challenge.seed,
+            "difficulty": String(challenge.difficulty), "working": localizer.string("challenge.working", locales: locales),
+            "noscript": localizer.string("challenge.noscript", locales: locales),
+        ]
     }
 
     /// An error page for a failure that must not redirect (unknown client, bad redirect URI,

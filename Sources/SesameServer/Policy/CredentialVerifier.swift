@@ -176,3 +176,20 @@ struct LoginAttempt: Sendable {
         self.init(login: user.username, context: context)
     }
 }
+
+extension CredentialVerifier.PasswordCheck {
+    /// Records the outcome of a sign-in's password check in the audit log: `sign_in.succeeded`
+    /// (the password step; a second factor may follow), `sign_in.failed` or `sign_in.throttled`.
+    func record(in audit: AuditLog, context: SesameRequestContext, clientID: String?) {
+        switch self {
+        case .accepted(let user):
+            audit.record(.signInSucceeded, context: context, clientID: clientID, userID: user.id, detail: ["factor": "pwd"])
+        case .rejected:
+            audit.record(.signInFailed, reason: "invalid_credentials", context: context, clientID: clientID)
+        case .throttled(let retryAfter):
+            audit.record(
+                .signInThrottled, reason: "too_many_failures", context: context, clientID: clientID,
+                detail: ["retry_after_s": "\(retryAfter)"])
+        }
+    }
+}

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import ServiceLifecycle
 import Synchronization
 
 /// Fixed-window request counters for ``RateLimitPolicy``, decided in memory (a dictionary
@@ -24,8 +23,9 @@ final class RateLimiter: Sendable {
     enum Decision: Sendable, Equatable {
         /// Counted; `remaining` requests are left in the window, which resets in `reset` seconds.
         case admitted(remaining: Int, reset: Int)
-        /// Over the limit; retry after `retryAfter` seconds (the window's end).
-        case refused(retryAfter: Int)
+        /// Over the limit; retry after `retryAfter` seconds (the window's end). `first`: the
+        /// first refusal of this key in this window, in this process (what the audit log records).
+        case refused(retryAfter: Int, first: Bool)
     }
 
     private struct Window {
@@ -38,6 +38,8 @@ final class RateLimiter: Sendable {
         var pending = 0
         /// Requests the other processes reported for this window (at the last synchronization).
         var others = 0
+        /// Requests refused here in this window.
+        var refusals = 0
     }
 
     private let policy: RateLimitPolicy
@@ -71,9 +73,11 @@ final class RateLimiter: Sendable {
                     ?? Window(start: start, length: limit.window, limit: limit.requests)
                 window.local += 1
                 window.others = max(0, total - (window.local - window.pending))
+                let refused = total > limit.requests
+                if refused { window.refusals += 1 }
                 if windows[key] == nil, windows.count >= maximum { Self.evict(&windows, now: now, maximum: maximum) }
                 windows[key] = window
-                guard total <= limit.requests else { return .refused(retryAfter: reset) }
+                guard !refused else { return .refused(retryAfter: reset, first: window.refusals == 1) }
                 return .admitted(remaining: limit.requests - total, reset: reset)
             }
         }
@@ -81,7 +85,11 @@ final class RateLimiter: Sendable {
             var window = windows[key] ?? Window(start: start, length: limit.window, limit: limit.requests)
             if window.start != start { window = Window(start: start, length: limit.window, limit: limit.requests) }
             let used = window.local + window.others
-            guard used < limit.requests else { return .refused(retryAfter: reset) }
+            guard used < limit.requests else {
+                window.refusals += 1
+                if windows[key] != nil { windows[key] = window }
+                return .refused(retryAfter: reset, first: window.refusals == 1)
+            }
             window.local += 1
             window.pending += 1
             if windows[key] == nil, windows.count >= maximum { Self.evict(&windows, now: now, maximum: maximum) }
@@ -89,6 +97,27 @@ final class RateLimiter: Sendable {
             return .admitted(remaining: limit.requests - used - 1, reset: reset)
         }
     }
+
+    /// Counts one event of `key` in the aligned window of `length` seconds, without a limit, and
+    /// returns the deployment's count so far in that window (this process's exact count plus the
+    /// others' at the last synchronization). The ``ChallengeGate``'s pressure counters.
+    func count(_ key: String, window length: TimeInterval) async -> Int {
+        let limit = RateLimitPolicy.Limit(Self.unlimited, per: length)
+        guard case .admitted(let remaining, _) = await admit(key, limit: limit) else { return Self.unlimited }
+        return Self.unlimited - remaining
+    }
+
+    /// The deployment's count of `key` in the current window of `length` seconds, without
+    /// counting anything (0 when the key has no window here).
+    func current(_ key: String, window length: TimeInterval) -> Int {
+        let start = Self.windowStart(now(), length: length)
+        return windows.withLock { windows in
+            guard let window = windows[key], window.start == start else { return 0 }
+            return window.local + window.others
+        }
+    }
+
+    private static let unlimited = Int(Int32.max)
 
     /// Adds the requests admitted here since the last call to the store and takes the other
     /// processes' counts from the totals (no-op without a shared store): for keys with new
@@ -152,22 +181,9 @@ final class RateLimiter: Sendable {
 
     /// How many keys are remembered (tests of the bound).
     var trackedKeyCount: Int { windows.withLock { $0.count } }
-}
 
-/// Shares the ``RateLimiter``'s counts with the other processes once a second (a service of
-/// the server's group; it stops with the server).
-struct RateLimitSynchronizer: Service {
-    let limiter: RateLimiter
-    var interval: Duration = .seconds(1)
-
-    func run() async {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-            } catch {
-                return  // graceful shutdown or cancellation
-            }
-            await limiter.synchronize()
-        }
+    /// The service that shares the counts once a second (``synchronize(batch:)``).
+    func synchronizer(interval: Duration = .seconds(1)) -> PeriodicService {
+        PeriodicService(interval: interval) { [self] in await synchronize() }
     }
 }

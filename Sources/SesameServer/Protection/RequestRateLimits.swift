@@ -11,29 +11,45 @@ import Hummingbird
 struct RequestRateLimits: Sendable {
     let policy: RateLimitPolicy
     let limiter: RateLimiter
+    /// Where the first refusal of a key in each window is recorded (`rate_limit.exceeded`).
+    var audit = AuditLog.off
 
     /// The limit for `endpoint` from `address` (``ClientAddressKey``); the fields to
     /// add to the response when admitted, or the 429 to throw. No address (a Unix socket) or no
     /// limit for the class: admitted without fields.
-    func admitAddress(_ endpoint: RateLimitPolicy.EndpointClass, address: String?) async throws(EndpointFailure) -> HTTPFields {
+    func admitAddress(
+        _ endpoint: RateLimitPolicy.EndpointClass, address: String?, context: SesameRequestContext? = nil
+    ) async throws(EndpointFailure) -> HTTPFields {
         guard let address, let limit = policy.perAddress[endpoint] else { return [:] }
-        return try await admit("address\u{0}\(endpoint.rawValue)\u{0}\(address)", policy: "\(endpoint.rawValue)-address", limit: limit)
+        return try await admit(
+            "address\u{0}\(endpoint.rawValue)\u{0}\(address)", policy: "\(endpoint.rawValue)-address", limit: limit,
+            context: context, clientID: nil)
     }
 
     /// The limit for `endpoint` requests of the client `clientID`.
     func admitClient(_ endpoint: RateLimitPolicy.EndpointClass, clientID: String) async throws(EndpointFailure) -> HTTPFields {
         guard let limit = policy.perClient[endpoint] else { return [:] }
-        return try await admit("client\u{0}\(endpoint.rawValue)\u{0}\(clientID)", policy: "\(endpoint.rawValue)-client", limit: limit)
+        return try await admit(
+            "client\u{0}\(endpoint.rawValue)\u{0}\(clientID)", policy: "\(endpoint.rawValue)-client", limit: limit,
+            context: nil, clientID: clientID)
     }
 
-    private func admit(_ key: String, policy name: String, limit: RateLimitPolicy.Limit) async throws(EndpointFailure) -> HTTPFields {
+    private func admit(
+        _ key: String, policy name: String, limit: RateLimitPolicy.Limit, context: SesameRequestContext?,
+        clientID: String?
+    ) async throws(EndpointFailure) -> HTTPFields {
         var fields = HTTPFields()
         fields[.rateLimitPolicy] = "\"\(name)\";q=\(limit.requests);w=\(Int(limit.window))"
         switch await limiter.admit(key, limit: limit) {
         case .admitted(let remaining, let reset):
             fields[.rateLimit] = "\"\(name)\";r=\(remaining);t=\(reset)"
             return fields
-        case .refused(let retryAfter):
+        case .refused(let retryAfter, let first):
+            if first {
+                audit.record(
+                    .rateLimited, reason: name, context: context, clientID: clientID,
+                    detail: ["limit": "\(limit.requests)", "window_s": "\(Int(limit.window))"])
+            }
             fields[.rateLimit] = "\"\(name)\";r=0;t=\(retryAfter)"
             var failure = EndpointFailure(
                 .rateLimited,
@@ -59,7 +75,8 @@ struct RateLimitMiddleware: RouterMiddleware {
         else { return try await next(request, context) }
         let fields: HTTPFields
         do {
-            fields = try await limits.admitAddress(endpoint, address: ClientAddressKey.of(context.clientAddress))
+            fields = try await limits.admitAddress(
+                endpoint, address: ClientAddressKey.of(context.clientAddress), context: context)
         } catch {
             context.annotations.record(outcome: "rate_limited")
             throw error

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -18,9 +19,8 @@ public enum IdentityServer {
         let store = try await SQLIdentityStore.open(
             configuration.storeLocation, logger: logger, metrics: StoreMetrics(factory: metrics.factory))
         do {
-            let keyRing = KeyRing(
-                store: store, masterKey: try await configuration.dataDirectory.masterKey(), logger: logger,
-                now: configuration.now)
+            let masterKey = try await configuration.dataDirectory.masterKey()
+            let keyRing = KeyRing(store: store, masterKey: masterKey, logger: logger, now: configuration.now)
             try await keyRing.ensureKeys()
             if let seedFile = configuration.seedFile {
                 let seed = try SeedConfiguration.load(from: seedFile)
@@ -28,8 +28,8 @@ public enum IdentityServer {
             }
             let messageSender = try configuration.resolvedMessageSender(store: store, logger: logger)
             return try await listen(
-                configuration, store: store, messageSender: messageSender, keyRing: keyRing, metrics: metrics,
-                logger: logger)
+                configuration, store: store, messageSender: messageSender, keyRing: keyRing, masterKey: masterKey,
+                metrics: metrics, logger: logger)
         } catch {
             try? await store.close()
             throw error
@@ -38,7 +38,7 @@ public enum IdentityServer {
 
     private static func listen(
         _ configuration: ServerConfiguration, store: SQLIdentityStore, messageSender: any MessageSender,
-        keyRing: KeyRing, metrics: ServerMetrics, logger: Logger
+        keyRing: KeyRing, masterKey: SymmetricKey, metrics: ServerMetrics, logger: Logger
     ) async throws -> RunningServer {
         // The issuer may depend on the bound port, and the router depends on the issuer, so the
         // responder is resolved lazily once the port is known.
@@ -62,13 +62,26 @@ public enum IdentityServer {
             },
             logger: logger)
         var services: [any Service] = [app]
+        let audit =
+            configuration.auditLogEnabled ? AuditLog(store: store, now: configuration.now, logger: logger) : AuditLog.off
+        if configuration.auditLogEnabled { services.append(audit.writer()) }
         var rateLimits: RequestRateLimits?
         if configuration.rateLimits != .off {
             let limiter = RateLimiter(
                 policy: configuration.rateLimits, now: configuration.now,
                 shared: configuration.sharesRateLimits ? store : nil, logger: logger)
-            rateLimits = RequestRateLimits(policy: configuration.rateLimits, limiter: limiter)
-            if configuration.sharesRateLimits { services.append(RateLimitSynchronizer(limiter: limiter)) }
+            rateLimits = RequestRateLimits(policy: configuration.rateLimits, limiter: limiter, audit: audit)
+            if configuration.sharesRateLimits { services.append(limiter.synchronizer()) }
+        }
+        var challenges: ChallengeGate?
+        if !configuration.challenges.isOff {
+            let counters = RateLimiter(
+                policy: RateLimitPolicy(), now: configuration.now,
+                shared: configuration.sharesRateLimits ? store : nil, logger: logger)
+            challenges = ChallengeGate(
+                policy: configuration.challenges, masterKey: masterKey, counters: counters, redemptions: store,
+                audit: audit, now: configuration.now)
+            if configuration.sharesRateLimits { services.append(counters.synchronizer()) }
         }
         let (metricsPorts, metricsPortContinuation) = AsyncStream.makeStream(of: Int.self)
         if case .port(let metricsPort) = configuration.metrics {
@@ -85,8 +98,9 @@ public enum IdentityServer {
         if let interval = configuration.purgeInterval {
             services.append(
                 ExpiredDataPurge(
-                    identityStore: store, accountStore: store, mfaStore: store, interval: interval,
-                    now: configuration.now, logger: logger))
+                    identityStore: store, accountStore: store, mfaStore: store, auditStore: store,
+                    auditRetention: configuration.auditRetention, interval: interval, now: configuration.now,
+                    logger: logger))
         }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [], logger: logger))
@@ -134,6 +148,8 @@ public enum IdentityServer {
                 mailQuota: MailQuota(policy: configuration.mailQuota, now: configuration.now, shared: store))
             services.metrics = metrics
             services.rateLimits = rateLimits
+            services.challenges = challenges
+            services.audit = audit
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }
             routerSlot.set(try SesameRouter.build(services, metricsToken: metricsToken).buildResponder())
@@ -145,7 +161,7 @@ public enum IdentityServer {
         logger.info("sesame server listening", metadata: ["issuer": .string(issuerIdentifier(issuer)), "port": .stringConvertible(port)])
         return RunningServer(
             issuer: issuer, port: port, metricsPort: metricsPort, store: store, keyRing: keyRing, messageSender: messageSender,
-            group: group, task: task)
+            audit: audit, group: group, task: task)
     }
 
     /// OIDC Discovery §3 / RFC 8414 §2: an absolute URL without query or fragment.

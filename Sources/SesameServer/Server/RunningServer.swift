@@ -13,12 +13,13 @@ public final class RunningServer: Sendable {
     public let keyRing: KeyRing
     /// Where email and SMS go; an ``OutboxMessageSender`` unless configured otherwise.
     public let messageSender: any MessageSender
+    let audit: AuditLog
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     init(
         issuer: URL, port: Int, metricsPort: Int?, store: any IdentityStore, keyRing: KeyRing,
-        messageSender: any MessageSender, group: ServiceGroup,
+        messageSender: any MessageSender, audit: AuditLog, group: ServiceGroup,
         task: Task<Void, any Error>
     ) {
         self.issuer = issuer
@@ -27,6 +28,7 @@ public final class RunningServer: Sendable {
         self.store = store
         self.keyRing = keyRing
         self.messageSender = messageSender
+        self.audit = audit
         self.group = group
         self.task = task
     }
@@ -34,6 +36,12 @@ public final class RunningServer: Sendable {
     /// Waits until the server stops (after ``shutdown()`` or a fatal error).
     public func wait() async throws {
         try await task.value
+    }
+
+    /// Writes the buffered audit records to the store now (they are written every 250 ms
+    /// anyway); for tools and tests that read the log right after a request.
+    public func flushAuditLog() async {
+        await audit.flush()
     }
 
     /// Graceful stop: no new connections, in-flight requests finish, then the store closes.

@@ -59,6 +59,14 @@ public struct ServerConfiguration: Sendable {
     /// Request rate limits per client address and client (``RateLimitPolicy``; on by default,
     /// ``RateLimitPolicy/off`` turns them off).
     public var rateLimits = RateLimitPolicy()
+    /// When sign-in, sign-up and password-reset requests must solve a challenge first
+    /// (``ChallengePolicy``; automatic by default, ``ChallengePolicy/off`` turns it off).
+    public var challenges = ChallengePolicy()
+    /// How long audit records are kept (``AuditLog``); the purge deletes older ones. Default
+    /// 90 days; `nil` keeps them forever.
+    public var auditRetention: TimeInterval? = 90 * 86_400
+    /// Whether security decisions are written to the audit log. Default `true`.
+    public var auditLogEnabled = true
     /// Whether the rate-limit counters are shared with other processes through the store
     /// (``RateLimiter``). Default: when the store is PostgreSQL, the only store several processes share.
     public var sharesRateLimits: Bool { database != nil }

@@ -32,13 +32,15 @@ enum SesameRouter {
         router.get("/authorize", use: authorization.get)
         router.post("/authorize", use: authorization.post)
         router.post("/login", use: LoginEndpoint(services: services).post)
+        router.get(RouterPath(ChallengeScripts.pagePath), use: ChallengeScripts.page)
+        router.get(RouterPath(ChallengeScripts.workerPath), use: ChallengeScripts.worker)
 
         router.post("/token", use: TokenEndpoint(services: services).post)
         router.post(
             "/revoke",
             use: RevocationEndpoint(
                 clientAuthenticator: services.clientAuthenticator, accessTokenVerifier: services.accessTokenVerifier,
-                store: services.store, now: services.now
+                store: services.store, now: services.now, audit: services.audit
             ).post)
         router.post(
             "/introspect",

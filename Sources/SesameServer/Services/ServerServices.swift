@@ -30,6 +30,10 @@ struct ServerServices: Sendable {
     var metrics = ServerMetrics.off
     /// Request rate limits (``RequestRateLimits``); `nil`: none.
     var rateLimits: RequestRateLimits?
+    /// Proof-of-work and clear-pass challenges (``ChallengeGate``); `nil`: none.
+    var challenges: ChallengeGate?
+    /// The audit log of security decisions (``AuditLog``).
+    var audit = AuditLog.off
 
     var clientAuthenticator: ClientAuthenticator {
         ClientAuthenticator(store: store, verifier: credentials, rateLimits: rateLimits)

@@ -59,6 +59,7 @@ extension SQLIdentityStore {
     public func purgeExpired(now: Date) async throws {
         try await purgeThrottleCounters(now: now)
         try await purgeRateWindows(now: now)
+        try await purgeRedeemedChallenges(now: now)
         let cutoff = StoreValue.time(now)
         for table in [
             "authorization_codes", "revoked_refresh_families", "revoked_access_tokens", "browser_sessions",

@@ -28,14 +28,17 @@ struct IntegrationServer: Sendable {
         return URL(string: text)!
     }
 
-    static func start() async throws -> IntegrationServer {
+    static func start(
+        configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> IntegrationServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sesame-sdk-it-\(UUID().uuidString)")
         var logger = Logger(label: "sesame.it.server")
         logger.logLevel = .error
         let hasher = ScryptPasswordHasher(logN: 10)
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: hasher)
+        configure(&configuration)
         let running = try await IdentityServer.start(configuration, logger: logger)
         let admin = ServerAdmin(store: running.store, hasher: hasher, keyRing: running.keyRing)
         _ = try await admin.addClient(
@@ -61,8 +64,11 @@ struct IntegrationServer: Sendable {
 }
 
 /// Runs `body` with a fresh server and always stops it.
-func withServer(_ body: (IntegrationServer) async throws -> Void) async throws {
-    let server = try await IntegrationServer.start()
+func withServer(
+    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (IntegrationServer) async throws -> Void
+) async throws {
+    let server = try await IntegrationServer.start(configure: configure)
     do {
         try await body(server)
     } catch {

@@ -7,11 +7,11 @@ import Testing
 
 @Suite("OpenAPI document")
 struct OpenAPIDocumentTests {
-    /// Routes that serve HTML pages or redirects, not JSON.
+    /// Routes that serve HTML pages, redirects or the pages' scripts, not JSON.
     static let pages: Set<String> = [
         "GET /authorize", "POST /authorize", "POST /login", "GET /logout", "POST /logout", "GET /signup",
         "POST /signup", "GET /verify-email", "POST /verify-email", "GET /password-reset", "POST /password-reset",
-        "POST /password-reset/confirm",
+        "POST /password-reset/confirm", "GET /assets/challenge.js", "GET /assets/challenge-worker.js",
     ]
 
     private func document(_ server: TestServer) async throws -> [String: Any] {

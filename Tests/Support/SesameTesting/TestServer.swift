@@ -71,6 +71,9 @@ public struct TestServer: Sendable {
             dataDirectory: sandbox.dataDirectory, port: 0, passwordHasher: passwordHasher)
         if sandbox.backend == .postgres { configuration.database = sandbox.location }
         configuration.now = { clock.now() }
+        // Suites of other features make many requests from one address; the challenge suites
+        // turn challenges on.
+        configuration.challenges = .off
         configure(&configuration)
         var logger = Logger(label: "sesame.tests")
         logger.logLevel = ProcessInfo.processInfo.environment["SESAME_TEST_LOG"] == nil ? .error : .debug

@@ -74,9 +74,10 @@ struct HostedAccountPages: Sendable {
     /// Renders `form` with the CSRF token (setting the cookie when new), the carried request in
     /// hidden fields, and the CSP form target of its redirect URI.
     func render(
-        _ form: PageRenderer.AccountForm, carried: Carried?, request: Request, status: HTTPResponse.Status = .ok
+        _ form: PageRenderer.AccountForm, carried: Carried?, request: Request, status: HTTPResponse.Status = .ok,
+        csrf: (value: String, isNew: Bool)? = nil
     ) -> Response {
-        let csrf = CSRFProtection.token(for: request)
+        let csrf = csrf ?? CSRFProtection.token(for: request)
         var form = form
         form.csrfToken = csrf.value
         form.hiddenFields = (carried?.authorization.formParameters ?? []) + form.hiddenFields
@@ -114,6 +115,37 @@ struct HostedAccountPages: Sendable {
             return Self.addingRetryAfter(
                 render(page, carried: carried, request: request, status: shown.status), from: failure)
         }
+    }
+
+    /// A form being shown, with a challenge when its submission to `endpoint` would be
+    /// challenged now (the browser solves it while the user types; ``ChallengeGate``).
+    func renderChallenged(
+        _ form: PageRenderer.AccountForm, endpoint: ChallengePolicy.Endpoint, carried: Carried?, request: Request,
+        context: SesameRequestContext
+    ) -> Response {
+        var form = form
+        let csrf = CSRFProtection.token(for: request)
+        form.challenge = services.challenges?.pageChallenge(
+            endpoint, subject: csrf.value, clientID: carried?.client.clientID, context: context)
+        return render(form, carried: carried, request: request, csrf: csrf)
+    }
+
+    /// Asks the ``ChallengeGate`` about a submission to `endpoint`: `nil` when it may do its
+    /// work, otherwise `page` again (HTTP 429) with a new challenge and what happened.
+    func admit(
+        _ endpoint: ChallengePolicy.Endpoint, form: [String: String], page: PageRenderer.AccountForm, carried: Carried?,
+        request: Request, context: SesameRequestContext
+    ) async throws -> Response? {
+        guard let gate = services.challenges else { return nil }
+        let admission = try await gate.admit(
+            endpoint, subject: form[CSRFProtection.fieldName] ?? "", clientID: carried?.client.clientID,
+            solution: ChallengeGate.solution(request, form: form), context: context)
+        guard case .challenged(let challenge, let refusal) = admission else { return nil }
+        context.annotations.record(outcome: refusal == nil ? "challenged" : "challenge_refused")
+        var page = page
+        page.challenge = challenge
+        page.failure = ((refusal == nil ? APIErrorCode.proofOfWorkRequired : .invalidChallengeSolution).messageKey, [])
+        return render(page, carried: carried, request: request, status: .tooManyRequests)
     }
 
     /// A form value as typed, trimmed.

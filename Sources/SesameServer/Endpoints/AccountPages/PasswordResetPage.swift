@@ -17,7 +17,8 @@ struct PasswordResetPage: Sendable {
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let carried = await pages.carried(in: pages.query(of: request))
-        return pages.render(Self.requestForm(), carried: carried, request: request)
+        return pages.renderChallenged(
+            Self.requestForm(), endpoint: .passwordReset, carried: carried, request: request, context: context)
     }
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -28,10 +29,18 @@ struct PasswordResetPage: Sendable {
             let email = HostedAccountPages.value("email", in: form)
             let validation = pages.validation(request, carried)
             if let violation = validation.email(email.lowercased(), field: "email") { throw validation.failure([violation]) }
-            let service = AccountSelfService(services: AccountServices(pages.services))
+            if let challenged = try await pages.admit(
+                .passwordReset, form: form, page: Self.requestForm(email: email), carried: carried, request: request,
+                context: context)
+            {
+                return challenged
+            }
+            let services = AccountServices(pages.services)
+            let service = AccountSelfService(services: services)
             try await service.admitMailRequest(context)
             try await service.requestPasswordReset(email, locales: pages.locales(request, carried))
             context.annotations.record(outcome: "password_reset_requested")
+            services.audit.record(.passwordResetRequested, context: context)
             return pages.render(
                 Self.confirmForm(email: email, noticeKey: "password_reset.sent"), carried: carried, request: request)
         }
@@ -42,10 +51,12 @@ struct PasswordResetPage: Sendable {
             request, context: context, refusedOutcome: "password_reset_refused",
             refusedForm: { Self.confirmForm(email: HostedAccountPages.value("email", in: $0), noticeKey: nil) }
         ) { form, carried in
-            _ = try await AccountSelfService(services: AccountServices(pages.services)).resetPassword(
+            let services = AccountServices(pages.services)
+            let user = try await AccountSelfService(services: services).resetPassword(
                 HostedAccountPages.value("email", in: form), code: form["code"] ?? "",
                 newPassword: form["new_password"] ?? "", validation: pages.validation(request, carried))
             context.annotations.record(outcome: "password_reset")
+            services.audit.record(.passwordReset, context: context, userID: user.id)
             // The user's browser sessions ended with the reset; this browser's cookie goes too.
             var response = pages.render(
                 PageRenderer.AccountForm(titleKey: "password_reset.done.title", noticeKey: "password_reset.done.body"),

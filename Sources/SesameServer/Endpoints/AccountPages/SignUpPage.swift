@@ -15,7 +15,7 @@ struct SignUpPage: Sendable {
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let carried = await pages.carried(in: pages.query(of: request))
-        return pages.render(Self.form(), carried: carried, request: request)
+        return pages.renderChallenged(Self.form(), endpoint: .signUp, carried: carried, request: request, context: context)
     }
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -23,15 +23,23 @@ struct SignUpPage: Sendable {
             request, context: context, refusedOutcome: "signup_refused",
             refusedForm: { Self.form(email: HostedAccountPages.value("email", in: $0), name: HostedAccountPages.value("name", in: $0)) }
         ) { form, carried in
-            let service = AccountSelfService(services: AccountServices(pages.services))
-            try await service.admitMailRequest(context)
             let name = HostedAccountPages.value("name", in: form)
+            if let challenged = try await pages.admit(
+                .signUp, form: form, page: Self.form(email: HostedAccountPages.value("email", in: form), name: name),
+                carried: carried, request: request, context: context)
+            {
+                return challenged
+            }
+            let services = AccountServices(pages.services)
+            let service = AccountSelfService(services: services)
+            try await service.admitMailRequest(context)
             let user = try await service.signUp(
                 .init(
                     email: HostedAccountPages.value("email", in: form), password: form["password"] ?? "", username: nil,
                     profile: ProfileUpdate(name: name.isEmpty ? nil : name)),
                 validation: pages.validation(request, carried))
             context.annotations.record(outcome: "signed_up")
+            services.audit.record(.accountCreated, context: context, userID: user.id)
             return pages.render(
                 EmailVerificationPage.codeForm(email: user.email, noticeKey: "verify.sent"), carried: carried,
                 request: request)

@@ -15,6 +15,8 @@ struct RefreshTokenGrant: Sendable {
     let store: any IdentityStore
     let tokenIssuer: TokenIssuer
     let metrics: ServerMetrics
+    /// Where reuse and leaks are recorded (`refresh.reuse_detected`).
+    var audit = AuditLog.off
     let now: @Sendable () -> Date
 
     /// What the rightful client reads after another client presented its refresh token.
@@ -22,7 +24,9 @@ struct RefreshTokenGrant: Sendable {
         .invalidGrant,
         "This session was revoked because its refresh token was presented by another client, so the token has leaked; sign the user in again.")
 
-    func exchange(_ form: [String: String], client: ClientRecord) async throws -> TokenResponse {
+    func exchange(
+        _ form: [String: String], client: ClientRecord, context: SesameRequestContext? = nil
+    ) async throws -> TokenResponse {
         guard let presented = form[OAuthParameter.refreshToken], !presented.isEmpty, presented.utf8.count <= 256 else {
             throw EndpointFailure(.invalidRequest, "refresh_token is required.")
         }
@@ -41,6 +45,9 @@ struct RefreshTokenGrant: Sendable {
             }
             try await store.revokeRefreshFamily(replayed.familyID, now: now, reason: .reused)
             metrics.refreshTokenReuse()
+            audit.record(
+                .refreshReuseDetected, reason: "reused", context: context, clientID: client.clientID,
+                userID: replayed.authentication.userID, detail: ["family_revoked": "true"])
             throw EndpointFailure(
                 .invalidGrant, "The refresh token was already used; the session has been revoked.")
         case .redeemed(let redeemed):
@@ -50,6 +57,9 @@ struct RefreshTokenGrant: Sendable {
             // The token leaked: the session is revoked for its rightful client too, which is
             // told why on its next refresh (``leaked``).
             try await store.revokeRefreshFamily(record.familyID, now: now, reason: .presentedByAnotherClient)
+            audit.record(
+                .refreshReuseDetected, reason: "presented_by_another_client", context: context, clientID: client.clientID,
+                userID: record.authentication.userID, detail: ["family_revoked": "true", "owner_client_id": record.clientID])
             throw EndpointFailure(.invalidGrant, "The refresh token was issued to another client.")
         }
         let granted = ScopeList.parse(record.scope)

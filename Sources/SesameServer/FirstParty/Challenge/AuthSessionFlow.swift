@@ -60,9 +60,10 @@ struct AuthSessionFlow: Sendable {
 
     /// Chooses `method`. Email and SMS get a fresh code (replacing an earlier one); TOTP is
     /// only recorded. Returns the masked destination of a sent code.
-    func choose(_ method: MFAMethod, session: AuthSessionRecord, user: UserRecord, locales: [String])
-        async throws -> String?
-    {
+    func choose(
+        _ method: MFAMethod, session: AuthSessionRecord, user: UserRecord, locales: [String],
+        context: SesameRequestContext? = nil
+    ) async throws -> String? {
         guard session.methods.contains(method) else {
             let offered = session.methods.map(\.rawValue).joined(separator: ", ")
             throw MFAFailure.methodUnavailable(
@@ -100,12 +101,40 @@ struct AuthSessionFlow: Sendable {
             digest: session.sessionDigest, method: method, codeDigest: SecretDigest.of(code),
             codeExpiresAt: codeExpiresAt, expiresAt: expiresAt)
         try await MFACodeDelivery(services: services).send(code, channel: channel, to: recipient, locales: locales)
+        services.audit.record(
+            .mfaSent, context: context, clientID: session.clientID, userID: user.id, detail: ["method": method.rawValue])
         return masked
     }
 
     /// Checks the answer. On success the session is consumed and the authentication it
     /// establishes is returned (`acr` `urn:sesame:acr:mfa`, `amr` per RFC 8176, `auth_time` now).
-    func verify(_ code: String, session: AuthSessionRecord, user: UserRecord) async throws -> AuthenticationContext {
+    /// Records `mfa.verified` or `mfa.failed` (with the reason) in the audit log.
+    func verify(
+        _ code: String, session: AuthSessionRecord, user: UserRecord, context: SesameRequestContext? = nil
+    ) async throws -> AuthenticationContext {
+        do {
+            let authentication = try await verifyCode(code, session: session, user: user)
+            services.audit.record(
+                .mfaVerified, context: context, clientID: session.clientID, userID: user.id,
+                detail: ["method": (session.chosenMethod ?? .totp).rawValue])
+            return authentication
+        } catch let failure as MFAFailure {
+            let reason: String? =
+                switch failure {
+                case .wrongCode: "invalid_code"
+                case .codeExpired: "expired"
+                case .attemptsExhausted: "attempts_exhausted"
+                case .malformedCode: "malformed_code"
+                default: nil
+                }
+            if let reason {
+                services.audit.record(.mfaFailed, reason: reason, context: context, clientID: session.clientID, userID: user.id)
+            }
+            throw failure
+        }
+    }
+
+    private func verifyCode(_ code: String, session: AuthSessionRecord, user: UserRecord) async throws -> AuthenticationContext {
         guard let method = session.chosenMethod ?? (session.methods.contains(.totp) ? .totp : nil) else {
             throw MFAFailure.noMethodChosen
         }

@@ -61,19 +61,24 @@ struct AuthorizationChallengeEndpoint: Sendable {
                 details: missing.map { services.localizer.fieldError(field: $0, code: "required", locales: locales) })
         }
 
-        // Throttled per login name and address (429, no hashing); otherwise constant work: an
-        // unknown user costs one hash verification too.
+        // A source that looks automated solves a challenge first (429 with the challenge, no
+        // hashing). Then: throttled per login name and address (429, no hashing); otherwise
+        // constant work: an unknown user costs one hash verification too.
+        try await services.challenges?.require(
+            .signIn, subject: username, clientID: challenge.client.clientID, request: request, context: context)
         let store = services.store
         let user: UserRecord
         let attempt = LoginAttempt(login: username, context: context)
         let check = try await services.credentials.checkPassword(
             password, attempt: attempt, user: { try await store.user(login: username) })
         services.metrics.signIn(check)
+        check.record(in: services.audit, context: context, clientID: challenge.client.clientID)
         switch check {
         case .accepted(let signedIn):
             user = signedIn
         case .rejected:
             context.annotations.record(outcome: "invalid_credentials")
+            await services.challenges?.recordFailure(context: context)
             throw EndpointFailure(.invalidCredentials)
         case .throttled(let retryAfter):
             context.annotations.record(outcome: "password_throttled")
@@ -124,7 +129,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
             if let code = form[AuthorizationChallengeParameter.mfaCode] {
                 // Sessions of this endpoint always carry a challenge (PKCE is required here).
                 guard let codeChallenge = session.codeChallenge else { throw MFAFailure.unknownSession }
-                let authentication = try await flow.verify(code, session: session, user: user)
+                let authentication = try await flow.verify(code, session: session, user: user, context: context)
                 let authorizationCode = try await FirstPartyCode.issue(
                     services: services, clientID: session.clientID, scope: session.scope,
                     codeChallenge: codeChallenge, authentication: authentication,
@@ -139,7 +144,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
                 throw EndpointFailure(.invalidRequest, "mfa_method must be email, sms or totp.")
             }
             let locales = LocalePreference.from(request: request, uiLocales: uiLocales)
-            let destination = try await flow.choose(method, session: session, user: user, locales: locales)
+            let destination = try await flow.choose(method, session: session, user: user, locales: locales, context: context)
             context.annotations.record(outcome: "mfa_method_chosen")
             throw Self.continuation(
                 token, methods: [method],

@@ -1,4 +1,5 @@
 import Hummingbird
+import SesameProtocol
 
 /// The hosted account pages (sign-up, email confirmation, password reset; ``HostedAccountPages``):
 /// a title, an optional notice, the errors of the last submission (the general message, then
@@ -22,10 +23,12 @@ enum AccountFormTemplate {
         <input type="{{type}}" id="{{name}}" name="{{name}}" value="{{value}}" autocomplete="{{autocomplete}}"{{#required}} required{{/required}}{{#code}} inputmode="numeric" pattern="[0-9]{6}" maxlength="6"{{/code}}{{#invalid}} aria-invalid="true"{{/invalid}}>
         {{#hint}}<p class="hint">{{hint}}</p>{{/hint}}
         {{/fields}}
+        \(ChallengeBlock.fields)
         <button type="submit">{{submit}}</button>
         {{#secondary}}<button type="submit" class="secondary" name="{{secondary_name}}" value="1" formnovalidate>{{secondary}}</button>{{/secondary}}
         </form>
         {{/action}}
+        \(ChallengeBlock.script)
         {{#links}}<div class="links">{{#items}}<a href="{{href}}">{{label}}</a>{{/items}}</div>{{/links}}
         """)
 }
@@ -64,6 +67,8 @@ extension PageRenderer {
         var failure: (messageKey: String, fieldMessages: [(field: String, message: String)])?
         /// The registered redirect URI the form may end at (``ContentSecurityPolicy``).
         var redirectURI: String?
+        /// An abuse challenge the browser solves before the form is accepted (``ChallengeBlock``).
+        var challenge: ProofOfWorkChallenge?
     }
 
     func account(_ form: AccountForm, locales: [String], status: HTTPResponse.Status = .ok) -> Response {
@@ -104,8 +109,12 @@ extension PageRenderer {
             context["error"] = t(failure.messageKey)
             context["details"] = failure.fieldMessages.map(\.message)
         }
+        var policy = ContentSecurityPolicy.allowingRedirects(to: form.redirectURI.map { [$0] } ?? [])
+        if let challenge = form.challenge {
+            context["challenge"] = challengeContext(challenge, locales: locales)
+            policy.allowsOwnScripts = true
+        }
         return html(
-            library.render(context, withTemplate: AccountFormTemplate.name) ?? "", status: status,
-            policy: .allowingRedirects(to: form.redirectURI.map { [$0] } ?? []))
+            library.render(context, withTemplate: AccountFormTemplate.name) ?? "", status: status, policy: policy)
     }
 }

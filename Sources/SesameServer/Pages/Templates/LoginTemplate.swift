@@ -15,8 +15,10 @@ enum LoginTemplate {
         <input type="text" id="username" name="username" value="{{username}}" autocomplete="username" autocapitalize="none" required autofocus>
         <label for="password">{{password_label}}</label>
         <input type="password" id="password" name="password" autocomplete="current-password" required>
+        \(ChallengeBlock.fields)
         <button type="submit">{{submit}}</button>
         </form>
+        \(ChallengeBlock.script)
         <div class="links">
         <a href="{{signup_href}}">{{create_account}}</a>
         <a href="{{password_reset_href}}">{{forgot_password}}</a>

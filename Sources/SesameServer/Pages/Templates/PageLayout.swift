@@ -1,5 +1,6 @@
 /// The shared HTML shell of every page: inline CSS only (CSP `style-src 'self' 'unsafe-inline'`),
-/// no scripts, no external resources (RFC 9700 §4.2.4). Mustache `{{ }}` escapes HTML.
+/// no scripts (but this origin's challenge solver on a page that carries a challenge,
+/// ``ChallengeBlock``), no external resources (RFC 9700 §4.2.4). Mustache `{{ }}` escapes HTML.
 /// `lang` is the resolved locale and `dir` its writing direction (`rtl` for Arabic; `ltr` when a
 /// page does not set it),.
 enum PageLayout {
@@ -26,6 +27,7 @@ enum PageLayout {
         input[aria-invalid=true]{border-color:#8a1c12}
         .links{margin-top:1.5rem;display:flex;justify-content:space-between;gap:1rem;font-size:.9rem}
         code{background:#f0f1f3;padding:.1rem .3rem;border-radius:4px}
+        progress{width:100%}
         </style>
         </head>
         <body>

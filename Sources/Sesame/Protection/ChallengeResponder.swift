@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import SesameProtocol
+import Synchronization
+
+/// Answers the server's abuse challenges for ``ProviderHTTP`` (docs/abuse-protection.md): a
+/// challenge within ``ceiling`` is solved by the ``ProofOfWorkSolver`` on all cores while the
+/// app's events stream hears ``SesameEvent/challenge(_:)`` (started, progress about ten times a
+/// second, solved); a harder one is refused with ``SesameError/challengeTooHard(difficulty:ceiling:)``
+/// before any work.
+struct ChallengeResponder: Sendable {
+    let solver: ProofOfWorkSolver
+    /// ``SesameConfiguration/maximumChallengeDifficulty``.
+    let ceiling: Int
+    let events: EventBroadcaster
+    let logger: Logger
+    /// Least time between two progress events.
+    var progressInterval: Duration = .milliseconds(100)
+
+    func solve(_ challenge: ProofOfWorkChallenge) async throws(SesameError) -> ProofOfWorkSolution {
+        let difficulty = challenge.kind == .proofOfWork ? challenge.difficulty : 0
+        guard difficulty <= ceiling else {
+            logger.notice(
+                "refused a challenge above the ceiling", metadata: ["difficulty": "\(difficulty)", "ceiling": "\(ceiling)"])
+            throw .challengeTooHard(difficulty: difficulty, ceiling: ceiling)
+        }
+        events.publish(.challenge(.started(kind: challenge.kind, difficulty: difficulty)))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let expected = difficulty > 0 ? 1 << difficulty : 0
+        let lastReport = Mutex(started)
+        let (events, interval) = (events, progressInterval)
+        let solution: ProofOfWorkSolution
+        do {
+            solution = try await solver.solve(challenge) { hashes in
+                let now = clock.now
+                let due = lastReport.withLock { last in
+                    guard now - last >= interval else { return false }
+                    last = now
+                    return true
+                }
+                if due { events.publish(.challenge(.progress(hashes: hashes, expected: expected))) }
+            }
+        } catch let error as SesameError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+        let duration = clock.now - started
+        events.publish(.challenge(.solved(difficulty: difficulty, duration: duration)))
+        logger.debug("solved a challenge", metadata: ["difficulty": "\(difficulty)", "duration": "\(duration)"])
+        return solution
+    }
+}

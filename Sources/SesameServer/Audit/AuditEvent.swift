@@ -1,0 +1,44 @@
+/// The security decisions the audit log records (docs/abuse-protection.md, "Audit log"): the
+/// `event` of an ``AuditRecord``, `area.outcome`. `sesame audit --event sign_in.` selects an area.
+enum AuditEvent: String, Sendable, CaseIterable {
+    // Sign-in (hosted page and /authorize-challenge)
+    case signInSucceeded = "sign_in.succeeded"
+    /// Reason: `invalid_credentials`.
+    case signInFailed = "sign_in.failed"
+    /// The password was not checked: too many failures for the name or the address (lockout).
+    case signInThrottled = "sign_in.throttled"
+    // Second factors
+    case mfaSent = "mfa.sent"
+    case mfaVerified = "mfa.verified"
+    /// Reason: `invalid_code`, `expired`, `attempts_exhausted`.
+    case mfaFailed = "mfa.failed"
+    // Tokens
+    /// A rotated refresh token was presented again; its family is revoked (RFC 9700 §4.14.2).
+    case refreshReuseDetected = "refresh.reuse_detected"
+    /// RFC 7009 revocation of a refresh or access token.
+    case tokenRevoked = "token.revoked"
+    // Accounts
+    case accountCreated = "account.created"
+    case passwordResetRequested = "account.password_reset_requested"
+    case passwordReset = "account.password_reset"
+    case passwordChanged = "account.password_changed"
+    case accountDeleted = "account.deleted"
+    // Abuse protection
+    case challengeIssued = "challenge.issued"
+    case challengeSolved = "challenge.solved"
+    /// Reason: ``ChallengeToken/Refusal``.
+    case challengeRefused = "challenge.refused"
+    /// The first refusal of a key in a rate-limit window (not every refused request).
+    case rateLimited = "rate_limit.exceeded"
+    /// Records were dropped because the buffer was full (detail `count`).
+    case auditDropped = "audit.dropped"
+    // Administration (the CLI and the seed file)
+    case clientAdded = "admin.client_added"
+    case clientUpdated = "admin.client_updated"
+    case clientRemoved = "admin.client_removed"
+    case clientSecretRotated = "admin.client_secret_rotated"
+    case userAdded = "admin.user_added"
+    case userUpdated = "admin.user_updated"
+    case userRemoved = "admin.user_removed"
+    case keysRotated = "admin.keys_rotated"
+}

@@ -1,0 +1,83 @@
+import Foundation
+import SQLKit
+
+extension SQLIdentityStore: ChallengeRedemptionStore {
+    /// One insert that does nothing on a conflict; a returned row means this was the first.
+    public func redeemChallenge(id: String, expiresAt: Date) async throws -> Bool {
+        let row = try await database.raw(
+            """
+            INSERT INTO redeemed_challenges (id, expires_at) VALUES (\(bind: id), \(bind: StoreValue.time(expiresAt)))
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
+            """
+        ).first()
+        return row != nil
+    }
+
+    /// Redemptions whose challenge has expired (a replay of it is refused as expired anyway).
+    func purgeRedeemedChallenges(now: Date) async throws {
+        try await database.delete(from: "redeemed_challenges")
+            .where("expires_at", .lessThan, StoreValue.time(now))
+            .run()
+    }
+}
+
+extension SQLIdentityStore: AuditStore {
+    public func appendAuditRecords(_ records: [AuditRecord]) async throws {
+        guard !records.isEmpty else { return }
+        // Several hundred rows per statement at most (SQLite's bound-parameter limit is 32,766).
+        for chunk in stride(from: 0, to: records.count, by: 500).map({ records[$0..<min($0 + 500, records.count)] }) {
+            var insert = database.insert(into: "audit_events")
+                .columns("id", "at", "event", "reason", "client_address", "client_id", "user_id", "request_id", "detail")
+            for record in chunk {
+                insert = insert.values(
+                    SQLBind(record.id), SQLBind(StoreValue.time(record.time)), SQLBind(record.event),
+                    SQLBind(record.reason), SQLBind(record.clientAddress), SQLBind(record.clientID),
+                    SQLBind(record.userID), SQLBind(record.requestID), SQLBind(try StoreValue.json(record.detail)))
+            }
+            try await insert.run()
+        }
+    }
+
+    public func auditRecords(_ query: AuditQuery) async throws -> [AuditRecord] {
+        var select = database.select().column("*").from("audit_events")
+        if let userID = query.userID { select = select.where("user_id", .equal, userID) }
+        if let since = query.since { select = select.where("at", .greaterThanOrEqual, StoreValue.time(since)) }
+        if !query.events.isEmpty {
+            select = select.where { group in
+                var group = group
+                for event in query.events {
+                    group = event.hasSuffix(".")
+                        ? group.orWhere("event", .like, Self.likePrefix(event))
+                        : group.orWhere("event", .equal, event)
+                }
+                return group
+            }
+        }
+        let rows = try await select.orderBy("at", .descending).orderBy("seq", .descending)
+            .limit(max(1, query.limit)).all()
+        return try rows.reversed().map { row in
+            AuditRecord(
+                id: try row.string("id"), time: try row.date("at"), event: try row.string("event"),
+                reason: try row.decode(column: "reason", as: String?.self),
+                clientAddress: try row.decode(column: "client_address", as: String?.self),
+                clientID: try row.decode(column: "client_id", as: String?.self),
+                userID: try row.decode(column: "user_id", as: String?.self),
+                requestID: try row.decode(column: "request_id", as: String?.self),
+                detail: try StoreValue.fromJSON([String: String].self, try row.string("detail"), column: "detail"))
+        }
+    }
+
+    @discardableResult
+    public func purgeAuditRecords(before: Date) async throws -> Int {
+        let rows = try await database.delete(from: "audit_events")
+            .where("at", .lessThan, StoreValue.time(before))
+            .returning("id")
+            .all()
+        return rows.count
+    }
+
+    /// A `LIKE` pattern for names starting with `prefix` (event names hold no `%` or `_` wildcards
+    /// other than `_`, which matches itself too).
+    private static func likePrefix(_ prefix: String) -> String { prefix + "%" }
+}

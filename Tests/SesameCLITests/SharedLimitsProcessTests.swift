@@ -1,0 +1,88 @@
+import Foundation
+import SesameProtocol
+import SesameTesting
+import StoreTesting
+import Testing
+
+/// Two real `sesame serve` processes on one PostgreSQL database share the request rate limits and
+/// the abuse challenges: a sign-up limit counts requests made at either process, and a challenge
+/// issued by one process and solved is accepted by the other, once.
+@Suite(
+    "Rate limits and challenges across two sesame serve processes (PostgreSQL)",
+    .enabled(if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired, "no PostgreSQL here; CI runs this"))
+struct SharedLimitsProcessTests {
+    @Test("a sign-up limit of 3 per address counts sign-ups at both processes; a challenge from one is redeemed at the other once")
+    func sharedAcrossProcesses() async throws {
+        let sandbox = try await StoreSandbox.make(.postgres)
+        let temp = try TempDirectory("shared-limits")
+        defer { temp.remove() }
+        let database = try TwoServeProcesses.databaseURL(sandbox)
+        let seed = temp.url.appendingPathComponent("seed.yaml")
+        try Data(
+            """
+            clients:
+              - client_id: shared-app
+                redirect_uris: [com.example.shared:/cb]
+                token_endpoint_auth_method: none
+                first_party: true
+            users:
+              - username: alice
+                email: alice@example.com
+                password: a-long-password-for-sharing
+                email_verified: true
+            """.utf8
+        ).write(to: seed)
+        let arguments = [
+            "serve", "--port", "0", "--data-dir", temp.path("data"), "--config", seed.path, "--log-level", "error",
+            "--rate-limit", "account_creation=3/3600", "--challenge", "sign_up=off", "--challenge", "sign_in=always",
+            "--challenge-difficulty", "8",
+        ]
+        let (first, second) = try await TwoServeProcesses.start(arguments, environment: ["SESAME_DATABASE_URL": database])
+        let clients = [
+            HTTPTestClient(baseURL: try await TwoServeProcesses.listening(first)),
+            HTTPTestClient(baseURL: try await TwoServeProcesses.listening(second)),
+        ]
+        try await second.whileRunning {
+            try await first.whileRunning {
+                // Sign-ups alternate between the processes, more than two sharing intervals apart
+                // (each process adds its counts and learns the others' once a second, so a limit
+                // can be overshot by what the others admitted since their last sharing).
+                var statuses: [Int] = []
+                for index in 0..<4 {
+                    let body = try JSONSerialization.data(withJSONObject: [
+                        "client_id": "shared-app", "email": "shared\(index)@example.com", "password": "a long sign-up password",
+                    ])
+                    let response = try await clients[index % 2].post(
+                        "/api/signup", body: body, headers: ["Content-Type": "application/json"])
+                    statuses.append(response.status)
+                    if response.status == 429 { #expect(try response.json(APIError.self).code == .rateLimited) }
+                    try await Task.sleep(for: .milliseconds(2200))
+                }
+                #expect(statuses == [201, 201, 201, 429], "\(statuses)")
+
+                // A challenge issued by the first process, solved, redeemed at the second; a replay
+                // at the first is refused as reused.
+                let pkce = PKCE()
+                let form = [
+                    "client_id": "shared-app", "scope": "openid", "code_challenge": pkce.challenge,
+                    "code_challenge_method": "S256", "username": "alice", "password": "a-long-password-for-sharing",
+                ]
+                let challenged = try await clients[0].postForm("/authorize-challenge", form)
+                #expect(challenged.status == 429)
+                let challenge = try #require(try challenged.json(APIError.self).challenge)
+                let seedBytes = try #require(challenge.seedBytes)
+                var nonce: UInt64 = 0
+                while !ProofOfWork.isSolution(seed: seedBytes, nonce: nonce, difficulty: challenge.difficulty) { nonce += 1 }
+                let header = [ProofOfWorkSolution.headerName: ProofOfWorkSolution(token: challenge.token, nonce: nonce).headerValue]
+                let accepted = try await clients[1].postForm("/authorize-challenge", form, headers: header)
+                #expect(accepted.status == 200, "\(accepted.text)")
+                let replay = try await clients[0].postForm("/authorize-challenge", form, headers: header)
+                #expect(try replay.json(APIError.self).code == .invalidChallengeSolution)
+                #expect(try replay.json(APIError.self).errorDescription?.contains("reused") == true)
+            }
+        }
+        #expect(try await first.terminate() == 0)
+        #expect(try await second.terminate() == 0)
+        await sandbox.dispose()
+    }
+}
