@@ -49,6 +49,27 @@ struct ExpiredDataPurgeTests {
         }
     }
 
+    @Test("audit records older than the retention period are purged; newer ones, and all of them without a retention, stay")
+    func auditRetention() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            try await store.appendAuditRecords([
+                AuditRecord(time: now.addingTimeInterval(-91 * 86_400), event: "sign_in.failed"),
+                AuditRecord(time: now.addingTimeInterval(-89 * 86_400), event: "sign_in.succeeded"),
+            ])
+            var keepAll = Self.purge(store, now: now)
+            keepAll.auditStore = store
+            await keepAll.purgeOnce()
+            #expect(try await store.auditRecords(AuditQuery()).count == 2, "no retention: everything stays")
+
+            var purge = Self.purge(store, now: now)
+            purge.auditStore = store
+            purge.auditRetention = 90 * 86_400
+            await purge.purgeOnce()
+            #expect(try await store.auditRecords(AuditQuery()).map(\.event) == ["sign_in.succeeded"])
+        }
+    }
+
     @Test("an expired successor of a still valid token stays, so that token remains rotated")
     func keepsExpiredSuccessorOfLiveToken() async throws {
         try await withSandboxStore { store, _ in
