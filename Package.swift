@@ -58,6 +58,8 @@ let package = Package(
             dependencies: [
                 "SesameProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // scrypt (KDF.Scrypt) for the PIN-sealed device key.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -209,7 +211,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "SesameIntegrationTests",
-            dependencies: ["Sesame", "SesameLoopback", "SesameServer", "HeadlessChromium", "SesameTesting", "TestSupport"],
+            dependencies: [
+                "Sesame", "SesameLoopback", "SesameServer", "HeadlessChromium", "SesameTesting", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

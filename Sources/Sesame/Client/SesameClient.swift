@@ -23,6 +23,8 @@ public actor SesameClient {
     let clockOffset = ServerClockOffset()
     let tokenEndpoint: TokenEndpointClient
     let registry: SessionRegistry
+    /// Where sessions and PIN records are kept (the registry owns the session records).
+    let credentialStore: any CredentialStore
     let refreshes = RefreshCoordinator()
     let originPolicy: OriginPolicy
     let retryPolicy: RetryPolicy
@@ -72,6 +74,7 @@ public actor SesameClient {
             configuration: configuration, http: http, clock: clock, clockOffset: clockOffset,
             logger: logger)
         registry = SessionRegistry(store: store, events: broadcaster, logger: logger)
+        credentialStore = store
         originPolicy = OriginPolicy(configuration: configuration)
     }
 

@@ -30,6 +30,9 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// harder one fails with ``SesameError/challengeTooHard(difficulty:ceiling:)`` instead of
     /// running the battery down. Default 24 (about 17 million hashes: a few seconds on a phone).
     public var maximumChallengeDifficulty: Int = 24
+    /// The scrypt cost of sealing a new device PIN key (``PINKeyDerivation``; 64 MiB by default).
+    /// Existing registrations keep the cost they were sealed with.
+    public var pinKeyDerivation = PINKeyDerivation()
 
     /// The scopes requested when none are configured.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]

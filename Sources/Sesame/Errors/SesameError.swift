@@ -32,6 +32,26 @@ public indirect enum SesameError: Error, Sendable, CustomStringConvertible {
     /// ``SesameConfiguration/maximumChallengeDifficulty``; it was not attempted. The server asks
     /// for less when the pressure from this network drops: retry later.
     case challengeTooHard(difficulty: Int, ceiling: Int)
+    /// The new PIN has fewer digits than the policy's minimum.
+    case pinTooShort(minimum: Int)
+    /// The new PIN is not made of the digits 0–9 only (or is over 12 digits long).
+    case pinNotNumeric
+    /// The new PIN's digits all ascend or all descend (`12345`, `98765`).
+    case pinIsSequence
+    /// One digit appears more than `maximum` times in the new PIN.
+    case pinTooManySimilarDigits(maximum: Int)
+    /// The new PIN is on the policy's blacklist of common PINs.
+    case pinBlacklisted
+    /// The PIN was wrong; `remainingAttempts` more before the registration is revoked.
+    case wrongPIN(remainingAttempts: Int)
+    /// The PIN registration is gone (too many wrong PINs, or removed): the device's PIN material
+    /// was deleted and ``SesameEvent/pinDeregistered(_:)`` sent. Sign in again and register a PIN.
+    case pinDeregistered
+    /// No PIN profile on this device (or none with the given id).
+    case noPINProfile
+    /// Biometric unlock is not available (no hardware, none enrolled, not enabled for the
+    /// profile) or the check was cancelled or failed: ask for the PIN. Never counts as a wrong PIN.
+    case biometricsUnavailable
 
     public var description: String {
         switch self {
@@ -53,6 +73,15 @@ public indirect enum SesameError: Error, Sendable, CustomStringConvertible {
             "The Sesame configuration is invalid: \(detail)"
         case .stepUpRequired(let error):
             "Additional verification is required: \(error)"
+        case .pinTooShort(let minimum): "The PIN needs at least \(minimum) digits."
+        case .pinNotNumeric: "The PIN may only contain digits (at most 12)."
+        case .pinIsSequence: "The PIN must not be a run of ascending or descending digits."
+        case .pinTooManySimilarDigits(let maximum): "No digit may appear more than \(maximum) times in the PIN."
+        case .pinBlacklisted: "This PIN is too common; choose another."
+        case .wrongPIN(let remaining): "Wrong PIN; \(remaining) attempt\(remaining == 1 ? "" : "s") left."
+        case .pinDeregistered: "The PIN registration was revoked and removed from this device; sign in again and set a new PIN."
+        case .noPINProfile: "No PIN is registered on this device for that account; sign in and register one."
+        case .biometricsUnavailable: "Biometric unlock is not available or was cancelled; unlock with the PIN."
         case .challengeTooHard(let difficulty, let ceiling):
             "The server asked for a security check of \(difficulty) bits, more than the configured ceiling of \(ceiling); it was not attempted. Retry later, or raise maximumChallengeDifficulty."
         }

@@ -16,6 +16,9 @@ public enum SesameEvent: Sendable {
     /// The server asked for a challenge (abuse protection) and the SDK is solving it before it
     /// sends the request again (docs/abuse-protection.md).
     case challenge(ChallengeProgress)
+    /// A PIN registration was revoked (too many wrong PINs, or removed) and its material
+    /// deleted from this device (docs/pin-devices.md).
+    case pinDeregistered(PINProfile)
 }
 
 /// Why a session ended.

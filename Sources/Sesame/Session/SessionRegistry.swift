@@ -118,7 +118,7 @@ actor SessionRegistry {
     func signIn(_ session: StoredSession) async throws(SesameError) {
         await load()
         let id = session.account.id
-        try await write(session, key: StoreKeys.session(id))
+        try await saveSession(session)
         sessions[id] = session
         generations[id] = makeGeneration()
         index.order.removeAll { $0 == id }
@@ -148,7 +148,7 @@ actor SessionRegistry {
     private func persist(_ session: StoredSession, _ id: Account.ID, generation: UInt64) async throws(SesameError)
         -> Bool
     {
-        try await write(session, key: StoreKeys.session(id))
+        try await saveSession(session)
         guard generations[id] == generation, sessions[id] != nil else {
             if let newer = sessions[id] {
                 await bestEffort("restore the newer session record") {
@@ -206,7 +206,7 @@ actor SessionRegistry {
         session.account.lastUsedAt = now
         sessions[id] = session
         await bestEffort("save the account's last use") {
-            try await self.write(session, key: StoreKeys.session(id))
+            try await self.saveSession(session)
         }
         index.order.removeAll { $0 == id }
         index.order.insert(id, at: 0)
@@ -224,7 +224,36 @@ actor SessionRegistry {
     }
 
     private func persistIndex() async throws(SesameError) {
-        try await write(index, key: StoreKeys.index)
+        // Memory-only (PIN-unlocked) sessions are not in the stored index either.
+        var stored = index
+        stored.order = index.order.filter { sessions[$0]?.memoryOnly != true }
+        if let current = stored.current, sessions[current]?.memoryOnly == true { stored.current = stored.order.first }
+        try await write(stored, key: StoreKeys.index)
+    }
+
+    /// Writes a session's record, or, for a memory-only one, makes sure none is stored.
+    private func saveSession(_ session: StoredSession) async throws(SesameError) {
+        let key = StoreKeys.session(session.account.id)
+        guard session.memoryOnly == true else {
+            try await write(session, key: key)
+            return
+        }
+        do {
+            try await store.remove(key)
+        } catch {
+            throw .technical(.storage("could not remove the stored session of a PIN-protected account: \(error)"))
+        }
+    }
+
+    /// Turns an account's session into a memory-only one (after a PIN registration): its stored
+    /// record, with the refresh token, is removed; it lives until the app ends or logs out.
+    func keepInMemoryOnly(_ id: Account.ID) async throws(SesameError) {
+        await load()
+        guard var session = sessions[id] else { throw .noSession }
+        session.memoryOnly = true
+        sessions[id] = session
+        try await saveSession(session)
+        try await persistIndex()
     }
 
     private func write<T: Encodable>(_ value: T, key: String) async throws(SesameError) {

@@ -19,6 +19,9 @@ struct StoredSession: Codable, Sendable, Equatable {
     /// (docs/first-party-and-accounts.md): the name typed at native sign-in, else the ID token's
     /// `preferred_username` or `email`. Absent in records written before it existed.
     var username: String?
+    /// A session unlocked with a device PIN (docs/pin-devices.md): kept in memory only, never
+    /// written to the credential store, gone when the app ends.
+    var memoryOnly: Bool?
 
     /// Whether the access token is still usable `margin` seconds from `now`.
     func accessTokenIsFresh(at now: Date, margin: TimeInterval) -> Bool {

@@ -41,6 +41,18 @@ struct TokenEndpointClient: Sendable {
             metadata: metadata)
     }
 
+    /// The PIN unlock grant (docs/pin-devices.md): the nonce signed with the PIN-unsealed key.
+    func pinUnlock(registrationID: String, nonce: String, signature: Data, metadata: ProviderMetadata)
+        async throws(SesameError) -> TokenResponse
+    {
+        try await tokenRequest(
+            [
+                (OAuthParameter.grantType, PINUnlock.grantType), (PINUnlock.registrationIDParameter, registrationID),
+                (PINUnlock.nonceParameter, nonce), (PINUnlock.signatureParameter, Base64URL.encode(signature)),
+            ],
+            metadata: metadata)
+    }
+
     /// RFC 7009 §2.1. Throws ``SesameError/invalidConfiguration(_:)`` when the provider has no
     /// revocation endpoint.
     func revoke(token: String, hint: TokenTypeHint, metadata: ProviderMetadata) async throws(SesameError) {

@@ -25,6 +25,8 @@ public enum RecognizedParameters {
         "username", "password", "auth_session", "mfa_method", "mfa_code",
         // The hosted pages' own fields
         "csrf_token", "confirm", "email", "email_editable", "name", "new_password", "resend",
+        // The PIN unlock grant (docs/pin-devices.md)
+        "registration_id", "signature",
         // The hosted pages' challenge solution (docs/abuse-protection.md)
         "challenge_token", "challenge_nonce",
     ]

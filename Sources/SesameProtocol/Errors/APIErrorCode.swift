@@ -56,6 +56,12 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// from this address. HTTP 429 (RFC 6585 §4) with `Retry-After` (RFC 9110 §10.2.3) and
     /// `retry_after`; the password was not checked.
     case tooManyAttempts = 2009
+    /// A wrong device PIN (the unlock signature did not verify); `remaining_attempts` says how
+    /// many are left before the registration is revoked (docs/pin-devices.md).
+    case invalidPIN = 2010
+    /// The PIN registration is unknown or was revoked (too many wrong PINs, or removed): the
+    /// device deletes its PIN material; sign in again and register a new PIN.
+    case pinRegistrationRevoked = 2011
 
     // 3xxx — accounts and profile
     case validationFailed = 3000
@@ -89,7 +95,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
             "invalid_request"
         case .invalidClient, .unknownClient: "invalid_client"
         case .invalidGrant, .invalidCredentials, .invalidMFACode, .mfaCodeExpired,
-            .mfaAttemptsExhausted, .invalidAuthSession:
+            .mfaAttemptsExhausted, .invalidAuthSession, .invalidPIN, .pinRegistrationRevoked:
             "invalid_grant"
         case .unauthorizedClient: "unauthorized_client"
         case .unsupportedGrantType: "unsupported_grant_type"
@@ -187,6 +193,8 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .mfaAttemptsExhausted: "Too many wrong codes; start the sign-in again."
         case .mfaMethodUnavailable: "That verification method is not available for this user."
         case .invalidAuthSession: "The auth_session is unknown or expired; start again."
+        case .invalidPIN: "The PIN is wrong; remaining_attempts says how many tries are left."
+        case .pinRegistrationRevoked: "The PIN registration is unknown or revoked; sign in again and register a new PIN."
         case .emailNotVerified: "The email address has not been verified yet."
         case .tooManyAttempts:
             "Too many failed password attempts for this login name or from this address; the password was not checked. Wait Retry-After seconds, then try again."

@@ -79,4 +79,8 @@ public enum AuthenticationMethodReference {
     public static let sms = "sms"
     /// §2 `mfa`: multiple-factor authentication.
     public static let multiFactor = "mfa"
+    /// §2 `pin`: a personal identification number (the device PIN, docs/pin-devices.md).
+    public static let pin = "pin"
+    /// §2 `swk`: proof of possession of a software-secured key (the PIN-sealed device key).
+    public static let softwareKey = "swk"
 }

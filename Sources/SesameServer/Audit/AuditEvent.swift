@@ -23,6 +23,13 @@ enum AuditEvent: String, Sendable, CaseIterable {
     case passwordReset = "account.password_reset"
     case passwordChanged = "account.password_changed"
     case accountDeleted = "account.deleted"
+    // PIN-protected devices
+    case pinRegistered = "pin.registered"
+    case pinUnlocked = "pin.unlocked"
+    /// Reason: `wrong_pin` (detail `remaining`).
+    case pinFailed = "pin.failed"
+    /// Reason: `removed` (by the user) or `too_many_wrong_pins`.
+    case pinRemoved = "pin.removed"
     // Abuse protection
     case challengeIssued = "challenge.issued"
     case challengeSolved = "challenge.solved"

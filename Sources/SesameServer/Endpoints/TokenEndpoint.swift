@@ -11,6 +11,8 @@ struct TokenEndpoint: Sendable {
     let authorizationCode: AuthorizationCodeGrant
     let refreshToken: RefreshTokenGrant
     let clientCredentials: ClientCredentialsGrant
+    /// The PIN unlock grant (``PINUnlockGrant``); `nil` without PIN support.
+    let pinUnlock: PINUnlockGrant?
     let metrics: ServerMetrics
 
     /// The endpoint with its grants, built once from the server's parts.
@@ -23,6 +25,9 @@ struct TokenEndpoint: Sendable {
             store: services.store, tokenIssuer: tokenIssuer, metrics: services.metrics, audit: services.audit,
             now: services.now)
         clientCredentials = ClientCredentialsGrant(tokenIssuer: tokenIssuer)
+        pinUnlock = PINServices(services).map {
+            PINUnlockGrant(store: services.store, pin: $0, tokenIssuer: tokenIssuer, now: services.now)
+        }
         metrics = services.metrics
     }
 
@@ -36,6 +41,13 @@ struct TokenEndpoint: Sendable {
 
         guard let grantName = form[OAuthParameter.grantType], !grantName.isEmpty else {
             throw EndpointFailure(.invalidRequest, "grant_type is required.")
+        }
+        if grantName == PINUnlock.grantType, let pinUnlock {
+            // First-party clients only, whatever grants they registered (docs/pin-devices.md).
+            let response = try await pinUnlock.exchange(form, client: client, context: context)
+            context.annotations.record(outcome: "issued_pin")
+            metrics.tokenIssued(grantType: "pin")
+            return JSONResponse.make(response)
         }
         guard let grant = GrantType(rawValue: grantName) else {
             throw EndpointFailure(.unsupportedGrantType, "grant_type '\(grantName)' is not supported.")

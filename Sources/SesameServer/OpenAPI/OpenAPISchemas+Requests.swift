@@ -47,6 +47,24 @@ extension OpenAPISchemas {
             "DeviceRegistration", DeviceRegistration(deviceID: "d", name: "n", type: "t"),
             DeviceRegistration(deviceID: "d", name: "n"),
             "Registers a device, or renames the one with this `device_id`.")
+        let policy = PINPolicy()
+        catalog.add("PINPolicy", policy, policy, "The rules a new device PIN must follow, and the wrong PINs allowed in a row.")
+        let pinRegistration = PINRegistration(
+            id: "i", label: "l", clientID: "c", createdAt: 1, lastUsedAt: 1, failures: 0, policy: policy)
+        catalog.add(
+            "PINRegistration", pinRegistration,
+            PINRegistration(id: "i", label: nil, clientID: "c", createdAt: 1, lastUsedAt: nil, failures: 0, policy: policy),
+            "A PIN device.")
+        catalog.add(
+            "PINRegistrationList", PINRegistrationList(registrations: [pinRegistration]),
+            PINRegistrationList(registrations: []), "The user's PIN devices.")
+        catalog.add(
+            "PINRegistrationRequest", PINRegistrationRequest(publicKey: "k", label: "l"), PINRegistrationRequest(publicKey: "k"),
+            "The device's Ed25519 public key (base64url, 32 bytes) and a label.")
+        let nonceRequest = PINNonceRequest(clientID: "c", registrationID: "r")
+        catalog.add("PINNonceRequest", nonceRequest, nonceRequest, "The registration to unlock.")
+        let nonce = PINNonce(nonce: "n", expiresIn: 60)
+        catalog.add("PINNonce", nonce, nonce, "A single-use nonce and its lifetime in seconds.")
     }
 
     /// `application/x-www-form-urlencoded` requests (RFC 6749 §3.2, RFC 7009 §2.1, RFC 7662
@@ -61,8 +79,11 @@ extension OpenAPISchemas {
                     "RFC 6749 grant; there is no password grant.",
                     values: [
                         GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue,
-                        GrantType.clientCredentials.rawValue,
+                        GrantType.clientCredentials.rawValue, PINUnlock.grantType,
                     ]),
+                "registration_id": .string("PIN grant: the registration."),
+                "nonce": .string("PIN grant: the nonce from /api/pin/nonce."),
+                "signature": .string("PIN grant: base64url Ed25519 signature of sesame-pin-unlock:<registration_id>:<nonce>."),
                 "code": .string("authorization_code: the code."),
                 "redirect_uri": .string("authorization_code: as in the authorization request (absent for codes from /authorize-challenge)."),
                 "code_verifier": .string("authorization_code: the RFC 7636 PKCE verifier (S256)."),

@@ -59,6 +59,7 @@ enum SesameRouter {
 
         FirstPartyRoutes.register(on: router, services: services)
         AccountRoutes.register(on: router, services: services)
+        PINRoutes.register(on: router, services: services)
         router.get("/api/openapi.json", use: OpenAPIEndpoint(issuer: services.issuerIdentifier).handle)
 
         let signUp = SignUpPage(services: services)

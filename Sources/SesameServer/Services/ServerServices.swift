@@ -34,6 +34,8 @@ struct ServerServices: Sendable {
     var challenges: ChallengeGate?
     /// The audit log of security decisions (``AuditLog``).
     var audit = AuditLog.off
+    /// Single-use nonces for PIN unlock (``PINNonceIssuer``); `nil`: no PIN support.
+    var pinNonces: PINNonceIssuer?
 
     var clientAuthenticator: ClientAuthenticator {
         ClientAuthenticator(store: store, verifier: credentials, rateLimits: rateLimits)

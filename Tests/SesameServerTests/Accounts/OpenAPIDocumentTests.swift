@@ -1,4 +1,5 @@
 import SesameTesting
+import Crypto
 import Foundation
 import Logging
 import SesameProtocol
@@ -24,7 +25,7 @@ struct OpenAPIDocumentTests {
 
     /// The routes the server registers, as `METHOD /path/{param}`.
     private func registeredRoutes(_ server: TestServer) throws -> Set<String> {
-        let services = try ServerServices(
+        var services = try ServerServices(
             issuer: server.baseURL, issuerIdentifier: server.issuer, store: server.store,
             mfaStore: try #require(server.store as? any MFAStore),
             accountStore: try #require(server.store as? any AccountStore),
@@ -33,6 +34,9 @@ struct OpenAPIDocumentTests {
             pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
             cookies: BrowserCookies(issuer: server.baseURL), authorizationCodeLifetime: 60,
             browserSessionLifetime: 3600, now: { Date() }, logger: Logger(label: "openapi.test"))
+        services.pinNonces = PINNonceIssuer(
+            masterKey: SymmetricKey(size: .bits256), redemptions: try #require(server.store as? any ChallengeRedemptionStore),
+            now: { Date() })
         return Set(try SesameRouter.build(services).routes.map { "\($0.method.rawValue) \($0.path)" })
     }
 
@@ -150,7 +154,10 @@ struct OpenAPIDocumentTests {
             #expect(jwk["required"] as? [String] == ["alg", "kid", "kty", "use"])
 
             let token = try #require(schemas["TokenRequest"]?["properties"] as? [String: [String: Any]])
-            #expect(token["grant_type"]?["enum"] as? [String] == ["authorization_code", "refresh_token", "client_credentials"])
+            #expect(
+                token["grant_type"]?["enum"] as? [String] == [
+                    "authorization_code", "refresh_token", "client_credentials", "urn:sesame:params:oauth:grant-type:pin",
+                ])
         }
     }
 }

@@ -1,0 +1,257 @@
+import Crypto
+import Foundation
+import SesameProtocol
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The result of ``SesameClient/deregisterPIN(profile:)``.
+public struct PINDeregistration: Sendable, Equatable {
+    public let profile: PINProfile
+    /// Whether the server revoked the registration too (it needs the unlocked session's token);
+    /// `false`: only this device forgot it, and the registration ends when its tokens expire or
+    /// the user removes it from the list of PIN devices.
+    public let serverReached: Bool
+}
+
+/// PIN-protected device sessions (SPEC §1.6, docs/pin-devices.md): after a sign-in the user
+/// registers the device with a short PIN; from then on the PIN unlocks the session, the server
+/// counts wrong PINs and revokes the registration at the client's maximum. The plain refresh
+/// token is no longer kept on the device: an unlocked session lives in memory.
+extension SesameClient {
+    /// The client's PIN policy, published by the server (`GET /api/pin/policy`).
+    public func pinPolicy() async throws(SesameError) -> PINPolicy {
+        try configuration.validate()
+        var components = URLComponents(url: accountAPI.url("pin", "policy"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "client_id", value: configuration.clientID)]
+        guard let url = components?.url else { throw .invalidConfiguration("the issuer URL cannot take a query") }
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, response) = try await http.send(request)
+        return try AccountAPI.decode(PINPolicy.self, data, response, what: "PIN policy")
+    }
+
+    /// Registers this device for PIN unlock of a signed-in account (the current one by default).
+    /// The PIN is checked against the policy first, each rule with its own error
+    /// (``SesameError/pinTooShort(minimum:)``, ``SesameError/pinIsSequence``,
+    /// ``SesameError/pinTooManySimilarDigits(maximum:)``, ``SesameError/pinBlacklisted``). The
+    /// sign-in must be recent (5 minutes); otherwise ``SesameError/stepUpRequired(_:)``: call
+    /// ``reauthenticate(password:account:)`` and retry. Afterwards the account's stored
+    /// session, with its refresh token, is removed from the device; it stays usable in memory.
+    public func registerPIN(_ pin: String, for account: Account.ID? = nil, label: String? = nil)
+        async throws(SesameError) -> PINProfile
+    {
+        try Self.check(pin, against: try await pinPolicy())
+        let (session, _) = try await registry.session(for: account)
+        let seed = SecureRandom.bytes(PINVault.seedLength)
+        let publicKey = try PINVault.signingKey(seed).publicKey.rawRepresentation
+        let name = label ?? session.account.email ?? session.account.displayName
+        let body = PINRegistrationRequest(publicKey: Base64URL.encode(publicKey), label: name)
+        let (data, response) = try await accountData(
+            try accountAPI.request("POST", "pin", "registrations", json: body), session.account.id)
+        let registration = try AccountAPI.decode(PINRegistration.self, data, response, what: "PIN registration")
+        let kdf = configuration.pinKeyDerivation
+        let sealed = try await Self.offActor { () throws(SesameError) in try PINVault.seal(seed, pin: pin, kdf: kdf) }
+        let record = PINVaultRecord(
+            registrationID: registration.id, accountID: session.account.id, issuer: session.account.issuer,
+            subject: session.account.subject, clientID: configuration.clientID, label: name, createdAt: clock.now(),
+            kdf: kdf, salt: sealed.salt, sealedSeed: sealed.sealed)
+        try await save(record)
+        try await registry.keepInMemoryOnly(session.account.id)
+        logger.info("registered a PIN", metadata: ["account": "\(session.account.id)"])
+        return record.profile
+    }
+
+    /// The PIN registrations on this device, oldest first.
+    public func pinProfiles() async -> [PINProfile] {
+        await vaultRecords().map(\.profile)
+    }
+
+    /// Unlocks a PIN profile (the only or newest one by default) and returns its account, now
+    /// current. An account already unlocked in this run is returned at once unless `force`.
+    /// - Throws: ``SesameError/wrongPIN(remainingAttempts:)``; ``SesameError/pinDeregistered``
+    ///   when the server revoked the registration (its material is deleted first and
+    ///   ``SesameEvent/pinDeregistered(_:)`` sent).
+    @discardableResult
+    public func unlock(with pin: String, profile: PINProfile.ID? = nil, force: Bool = false)
+        async throws(SesameError) -> Account
+    {
+        let record = try await vaultRecord(profile)
+        if !force, let (session, _) = try? await registry.session(for: record.accountID), session.memoryOnly == true {
+            return try await registry.switchTo(session.account.id, at: clock.now())
+        }
+        _ = try await unlockSession(record, pin: pin)
+        return try await registry.switchTo(record.accountID, at: clock.now())
+    }
+
+    /// Changes the PIN: the old one is proven to the server by an unlock, then the device key is
+    /// sealed again under the new one (new salt, same key: the server changes nothing).
+    public func changePIN(from old: String, to new: String, profile: PINProfile.ID? = nil) async throws(SesameError) {
+        let record = try await vaultRecord(profile)
+        try Self.check(new, against: try await pinPolicy())
+        let seed = try await unlockSession(record, pin: old)
+        var changed = record
+        let kdf = configuration.pinKeyDerivation
+        let sealed = try await Self.offActor { () throws(SesameError) in try PINVault.seal(seed, pin: new, kdf: kdf) }
+        changed.kdf = kdf
+        changed.salt = sealed.salt
+        changed.sealedSeed = sealed.sealed
+        try await save(changed)
+    }
+
+    /// Forgets a PIN profile on this device (always), and revokes it at the server when its
+    /// session is unlocked; the account's session ends.
+    @discardableResult
+    public func deregisterPIN(profile: PINProfile.ID? = nil) async throws(SesameError) -> PINDeregistration {
+        let record = try await vaultRecord(profile)
+        try? await credentialStore.remove(PINVault.key(record.registrationID))
+        var reached = false
+        if (try? await registry.session(for: record.accountID)) != nil {
+            let request = accountAPI.request("DELETE", "pin", "registrations", record.registrationID)
+            if let (_, response) = try? await accountData(request, record.accountID) {
+                reached = response.statusCode == 204 || response.statusCode == 404
+            }
+            await registry.remove(record.accountID)
+        }
+        return PINDeregistration(profile: record.profile, serverReached: reached)
+    }
+
+    // MARK: Biometrics
+
+    /// Lets `unlocker` release the profile's device key after a biometric check. The PIN is
+    /// proven to the server first (one unlock), so a wrong PIN never gets stored.
+    public func enableBiometricUnlock(using unlocker: any BiometricUnlocker, pin: String, profile: PINProfile.ID? = nil)
+        async throws(SesameError)
+    {
+        guard unlocker.isAvailable else { throw .biometricsUnavailable }
+        let record = try await vaultRecord(profile)
+        let seed = try await unlockSession(record, pin: pin)
+        do {
+            try await unlocker.store(Data(seed), for: record.registrationID)
+        } catch {
+            throw .biometricsUnavailable
+        }
+    }
+
+    /// Unlocks with the biometric check instead of the PIN. A cancelled or failed check is
+    /// ``SesameError/biometricsUnavailable`` — nothing reaches the server, nothing is counted —
+    /// and the app asks for the PIN.
+    @discardableResult
+    public func unlockWithBiometrics(using unlocker: any BiometricUnlocker, profile: PINProfile.ID? = nil, reason: String)
+        async throws(SesameError) -> Account
+    {
+        let record = try await vaultRecord(profile)
+        guard unlocker.isAvailable, let secret = await unlocker.secret(for: record.registrationID, reason: reason),
+            secret.count == PINVault.seedLength
+        else { throw .biometricsUnavailable }
+        do {
+            _ = try await unlockSession(record, seed: Array(secret))
+        } catch .pinDeregistered {
+            await unlocker.remove(for: record.registrationID)
+            throw .pinDeregistered
+        }
+        return try await registry.switchTo(record.accountID, at: clock.now())
+    }
+
+    // MARK: Internals
+
+    /// The unlock exchange with the PIN; returns the unsealed seed (for a PIN change).
+    private func unlockSession(_ record: PINVaultRecord, pin: String) async throws(SesameError) -> [UInt8] {
+        let seed = try await Self.offActor { () throws(SesameError) in try PINVault.unseal(record, pin: pin) }
+        return try await unlockSession(record, seed: seed)
+    }
+
+    /// The unlock exchange with the device key's seed.
+    private func unlockSession(_ record: PINVaultRecord, seed: [UInt8]) async throws(SesameError) -> [UInt8] {
+        let metadata = try await metadata()
+        let key = try PINVault.signingKey(seed)
+        let tokens: TokenResponse
+        do throws(SesameError) {
+            let body = PINNonceRequest(clientID: configuration.clientID, registrationID: record.registrationID)
+            let (data, response) = try await http.send(try accountAPI.request("POST", "pin", "nonce", json: body))
+            let nonce = try AccountAPI.decode(PINNonce.self, data, response, what: "PIN nonce").nonce
+            let signature: Data
+            do {
+                signature = try key.signature(
+                    for: PINUnlock.signingInput(registrationID: record.registrationID, nonce: nonce))
+            } catch {
+                throw .technical(.platform("could not sign the PIN nonce: \(error)"))
+            }
+            tokens = try await tokenEndpoint.pinUnlock(
+                registrationID: record.registrationID, nonce: nonce, signature: signature, metadata: metadata)
+        } catch {
+            switch error.apiError?.code {
+            case .invalidPIN?:
+                throw .wrongPIN(remainingAttempts: error.apiError?.remainingAttempts ?? 0)
+            case .pinRegistrationRevoked?:
+                try? await credentialStore.remove(PINVault.key(record.registrationID))
+                await registry.remove(record.accountID)
+                broadcaster.publish(.pinDeregistered(record.profile))
+                throw .pinDeregistered
+            default:
+                throw error
+            }
+        }
+        var session = try await validatedSession(
+            tokens,
+            expected: expectations(metadata: metadata, nonce: nil, maxAge: nil, acrValues: nil, accessToken: tokens.accessToken),
+            metadata: metadata, username: nil)
+        guard session.account.id == record.accountID else {
+            throw .protocolViolation("the PIN unlock returned tokens for another account")
+        }
+        session.memoryOnly = true
+        try await registry.signIn(session)
+        broadcaster.publish(.signedIn(session.account))
+        return seed
+    }
+
+    private func vaultRecords() async -> [PINVaultRecord] {
+        let keys = (try? await credentialStore.keys()) ?? []
+        var records: [PINVaultRecord] = []
+        for key in keys where key.hasPrefix(PINVault.keyPrefix) {
+            guard let data = try? await credentialStore.load(key),
+                let record = try? JSONDecoder().decode(PINVaultRecord.self, from: data),
+                record.clientID == configuration.clientID
+            else { continue }
+            records.append(record)
+        }
+        return records.sorted { $0.createdAt < $1.createdAt }
+    }
+
+    private func vaultRecord(_ id: PINProfile.ID?) async throws(SesameError) -> PINVaultRecord {
+        let records = await vaultRecords()
+        guard let record = id.map({ id in records.first { $0.registrationID == id } }) ?? records.last else {
+            throw .noPINProfile
+        }
+        return record
+    }
+
+    private func save(_ record: PINVaultRecord) async throws(SesameError) {
+        do {
+            try await credentialStore.save(try JSONEncoder().encode(record), for: PINVault.key(record.registrationID))
+        } catch {
+            throw .technical(.storage("could not save the PIN record: \(error)"))
+        }
+    }
+
+    /// The policy check of a new PIN, each rule its own error.
+    static func check(_ pin: String, against policy: PINPolicy) throws(SesameError) {
+        switch policy.violation(pin) {
+        case nil: return
+        case .notNumeric: throw .pinNotNumeric
+        case .tooShort(let minimum): throw .pinTooShort(minimum: minimum)
+        case .sequence: throw .pinIsSequence
+        case .tooManySimilarDigits(let maximum): throw .pinTooManySimilarDigits(maximum: maximum)
+        case .blacklisted: throw .pinBlacklisted
+        }
+    }
+
+    /// Runs memory-hard work (scrypt) off the client's actor.
+    static func offActor<T: Sendable>(_ work: @escaping @Sendable () throws(SesameError) -> T) async throws(SesameError) -> T {
+        let result = await Task.detached { () -> Result<T, SesameError> in
+            do throws(SesameError) { return .success(try work()) } catch { return .failure(error) }
+        }.value
+        return try result.get()
+    }
+}

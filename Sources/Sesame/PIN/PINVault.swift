@@ -1,0 +1,111 @@
+import Crypto
+import Foundation
+import SesameProtocol
+import _CryptoExtras
+
+/// The scrypt (RFC 7914) cost of turning a PIN into the key that seals a device key, kept in each
+/// record so it can be raised later. The default, N = 2^16, r = 8, p = 1, needs 64 MiB
+/// (128 · r · N bytes) and about a fifth of a second: every offline guess costs that much, and
+/// the server refuses all but a few online ones.
+public struct PINKeyDerivation: Codable, Sendable, Equatable {
+    public var logN: Int
+    public var r: Int
+    public var p: Int
+
+    public init(logN: Int = 16, r: Int = 8, p: Int = 1) {
+        self.logN = logN
+        self.r = r
+        self.p = p
+    }
+
+    /// Bytes of memory one derivation needs.
+    public var memoryBytes: Int { 128 * r * (1 << logN) }
+}
+
+/// What the device keeps for one PIN registration (docs/pin-devices.md), in the credential store
+/// under `sesame.pin.<registration id>`. The property that matters: **nothing here lets a PIN
+/// guess be checked offline.** The Ed25519 key that unlocks is stored as
+/// `seed XOR scrypt(PIN, salt)`: 32 bytes with no tag, no checksum, no hash of the PIN and no
+/// public key, so every PIN decrypts it to 32 bytes that look exactly as valid as the right
+/// ones. Only the server, which knows the public key, can tell — and it counts.
+struct PINVaultRecord: Codable, Sendable, Equatable {
+    static let formatVersion = 1
+
+    var version = PINVaultRecord.formatVersion
+    var registrationID: String
+    var accountID: String
+    var issuer: String
+    var subject: String
+    var clientID: String
+    var label: String?
+    var createdAt: Date
+    var kdf: PINKeyDerivation
+    /// 16 random bytes, base64url; new at every sealing.
+    var salt: String
+    /// The sealed 32-byte Ed25519 seed, base64url.
+    var sealedSeed: String
+
+    var profile: PINProfile {
+        PINProfile(id: registrationID, account: accountID, label: label, createdAt: createdAt)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version
+        case registrationID = "registration_id"
+        case accountID = "account_id"
+        case issuer, subject
+        case clientID = "client_id"
+        case label
+        case createdAt = "created_at"
+        case kdf, salt
+        case sealedSeed = "sealed_seed"
+    }
+}
+
+/// Sealing and unsealing of ``PINVaultRecord``s.
+enum PINVault {
+    static let keyPrefix = "sesame.pin."
+    static let seedLength = 32
+
+    static func key(_ registrationID: String) -> String { keyPrefix + registrationID }
+
+    /// Seals `seed` under `pin` with a fresh salt: (salt, sealed seed), both base64url.
+    static func seal(_ seed: [UInt8], pin: String, kdf: PINKeyDerivation) throws(SesameError) -> (salt: String, sealed: String) {
+        let salt = SecureRandom.bytes(16)
+        let pad = try derive(pin: pin, salt: salt, kdf: kdf)
+        return (Base64URL.encode(salt), Base64URL.encode(zip(seed, pad).map { $0 ^ $1 }))
+    }
+
+    /// The seed the record holds under `pin` (any PIN gives 32 bytes; only the server can tell
+    /// whether they are the right ones).
+    static func unseal(_ record: PINVaultRecord, pin: String) throws(SesameError) -> [UInt8] {
+        guard let salt = Base64URL.decode(record.salt), let sealed = Base64URL.decode(record.sealedSeed),
+            sealed.count == seedLength
+        else { throw .technical(.storage("the PIN record \(record.registrationID) is damaged")) }
+        let pad = try derive(pin: pin, salt: Array(salt), kdf: record.kdf)
+        return zip(sealed, pad).map { $0 ^ $1 }
+    }
+
+    /// The Ed25519 signing key of a seed.
+    static func signingKey(_ seed: [UInt8]) throws(SesameError) -> Curve25519.Signing.PrivateKey {
+        do {
+            return try Curve25519.Signing.PrivateKey(rawRepresentation: seed)
+        } catch {
+            throw .technical(.platform("could not make the device key: \(error)"))
+        }
+    }
+
+    private static func derive(pin: String, salt: [UInt8], kdf: PINKeyDerivation) throws(SesameError) -> [UInt8] {
+        guard (1...24).contains(kdf.logN), kdf.r >= 1, kdf.p >= 1 else {
+            throw .technical(.storage("the PIN record's key derivation parameters are out of range"))
+        }
+        do {
+            let key = try KDF.Scrypt.deriveKey(
+                from: Array(pin.utf8), salt: salt, outputByteCount: seedLength, rounds: 1 << kdf.logN, blockSize: kdf.r,
+                parallelism: kdf.p)
+            return key.withUnsafeBytes { Array($0) }
+        } catch {
+            throw .technical(.platform("scrypt failed: \(error)"))
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// One PIN registration on this device (docs/pin-devices.md): a user of this app who unlocks
+/// with a PIN. Several users can have one each (``SesameClient/pinProfiles()``).
+public struct PINProfile: Sendable, Equatable, Identifiable {
+    /// The server's registration id.
+    public let id: String
+    /// The account it unlocks (issuer and subject).
+    public let account: Account.ID
+    /// What to show: the account's name or email at registration.
+    public let label: String?
+    public let createdAt: Date
+
+    public init(id: String, account: Account.ID, label: String?, createdAt: Date) {
+        self.id = id
+        self.account = account
+        self.label = label
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,124 @@
+import Crypto
+import Foundation
+import SesameProtocol
+
+/// PIN unlock at `/token` (docs/pin-devices.md), `grant_type` ``PINUnlock/grantType``, for
+/// first-party clients: the device signs a nonce from `POST /api/pin/nonce` with the Ed25519 key
+/// its PIN unsealed. The server is the only place a PIN guess can be tested:
+/// - a good signature: failures start over, and fresh tokens come back with `amr`
+///   `["pin", "swk"]` (RFC 8176: a PIN unlocked a software-secured key), bound to the
+///   registration (session `pin:<id>`), so removing the registration ends them;
+/// - a bad one (a wrong PIN): 400 `invalid_pin` (2010) with `remaining_attempts`; at the
+///   client's ``PINPolicy/maximumAttempts`` the registration and its tokens are revoked and the
+///   answer is 400 `pin_registration_revoked` (2011).
+/// A bad, expired or reused nonce is `invalid_grant` and counts nothing.
+struct PINUnlockGrant: Sendable {
+    let store: any IdentityStore
+    let pin: PINServices
+    let tokenIssuer: TokenIssuer
+    let now: @Sendable () -> Date
+
+    /// Scopes a PIN session gets unless the request names fewer.
+    static let defaultScope = "openid profile email offline_access"
+
+    func exchange(_ form: [String: String], client: ClientRecord, context: SesameRequestContext) async throws -> TokenResponse {
+        guard client.firstParty else {
+            throw EndpointFailure(.unauthorizedClient, "Only first-party clients may unlock with a PIN.")
+        }
+        let registrationID = form[PINUnlock.registrationIDParameter] ?? ""
+        let nonce = form[PINUnlock.nonceParameter] ?? ""
+        let signatureText = form[PINUnlock.signatureParameter] ?? ""
+        let missing = [
+            (PINUnlock.registrationIDParameter, registrationID), (PINUnlock.nonceParameter, nonce),
+            (PINUnlock.signatureParameter, signatureText),
+        ].filter { $0.1.isEmpty }.map(\.0)
+        guard missing.isEmpty else {
+            throw EndpointFailure(.invalidRequest, "\(missing.joined(separator: ", ")) required for the PIN grant.")
+        }
+        guard let registration = try await pin.pinStore.pinRegistration(id: registrationID),
+            registration.clientID == client.clientID
+        else {
+            throw EndpointFailure(
+                .pinRegistrationRevoked, "The PIN registration is unknown or revoked; sign in again and register the PIN anew.")
+        }
+        if let refusal = try await pin.nonces.redeem(nonce, registrationID: registrationID) {
+            throw EndpointFailure(
+                .invalidGrant,
+                "The nonce was refused (\(refusal.rawValue.replacingOccurrences(of: "_", with: " "))); ask POST /api/pin/nonce for a new one. No PIN attempt was counted.")
+        }
+        let input = PINUnlock.signingInput(registrationID: registrationID, nonce: nonce)
+        let valid: Bool
+        if let signature = Base64URL.decode(signatureText),
+            let key = try? Curve25519.Signing.PublicKey(rawRepresentation: registration.publicKey)
+        {
+            valid = key.isValidSignature(signature, for: input)
+        } else {
+            valid = false
+        }
+        guard valid else { try await wrongPIN(registration, context: context) }
+        guard let user = try await store.user(id: registration.userID) else {
+            try await pin.revoke(registration)
+            throw EndpointFailure(.pinRegistrationRevoked, "The account of this PIN registration no longer exists.")
+        }
+        let now = now()
+        try await pin.pinStore.recordPINSuccess(id: registration.id, now: now)
+        pin.audit.record(.pinUnlocked, context: context, clientID: client.clientID, userID: user.id, detail: ["registration": registration.id])
+        return try await issue(client: client, user: user, registration: registration, scope: form[OAuthParameter.scope], now: now)
+    }
+
+    /// Counts a wrong PIN; throws the answer.
+    private func wrongPIN(_ registration: PINRegistrationRecord, context: SesameRequestContext) async throws -> Never {
+        let policy = try await pin.policy(clientID: registration.clientID)
+        let failures = try await pin.pinStore.recordPINFailure(id: registration.id) ?? policy.maximumAttempts
+        let remaining = policy.maximumAttempts - failures
+        if remaining <= 0 {
+            try await pin.revoke(registration)
+            pin.audit.record(
+                .pinRemoved, reason: "too_many_wrong_pins", context: context, clientID: registration.clientID,
+                userID: registration.userID, detail: ["registration": registration.id])
+            throw EndpointFailure(
+                .pinRegistrationRevoked,
+                "\(policy.maximumAttempts) wrong PINs in a row: the registration and its tokens are revoked; sign in again and register a new PIN.")
+        }
+        pin.audit.record(
+            .pinFailed, reason: "wrong_pin", context: context, clientID: registration.clientID, userID: registration.userID,
+            detail: ["registration": registration.id, "remaining": "\(remaining)"])
+        var failure = EndpointFailure(
+            .invalidPIN, "Wrong PIN; \(remaining) attempt\(remaining == 1 ? "" : "s") left before the registration is revoked.")
+        failure.remainingAttempts = remaining
+        throw failure
+    }
+
+    private func issue(
+        client: ClientRecord, user: UserRecord, registration: PINRegistrationRecord, scope requested: String?, now: Date
+    ) async throws -> TokenResponse {
+        let allowed = Set(client.allowedScopes)
+        let asked = ScopeList.parse(requested ?? Self.defaultScope)
+        guard asked.allSatisfy(allowed.contains) || requested == nil else {
+            throw EndpointFailure(.invalidScope, "The client may not ask for \(asked.filter { !allowed.contains($0) }.joined(separator: " ")).")
+        }
+        let scope = ScopeList.format(asked.filter(allowed.contains))
+        let authentication = AuthenticationContext(
+            userID: user.id, authTime: now, acr: AuthenticationContextClass.password,
+            amr: [AuthenticationMethodReference.pin, AuthenticationMethodReference.softwareKey])
+        let familyID = UUID().uuidString.lowercased()
+        let access = try await tokenIssuer.accessToken(
+            client: client, subject: user.id, scope: scope, authentication: authentication,
+            sessionID: registration.sessionID, familyID: familyID)
+        let refresh = TokenIssuer.newRefreshToken()
+        try await store.insertRefreshToken(
+            RefreshTokenRecord(
+                tokenDigest: refresh.digest, familyID: familyID, clientID: client.clientID, scope: scope,
+                authentication: authentication, sessionID: registration.sessionID, issuedAt: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime))))
+        var idToken: String?
+        if ScopeList.parse(scope).contains("openid") {
+            idToken = try await tokenIssuer.idToken(
+                client: client, authentication: authentication, nonce: nil, sessionID: registration.sessionID,
+                accessToken: access.token)
+        }
+        return TokenResponse(
+            accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,
+            refreshToken: refresh.token, idToken: idToken, scope: scope)
+    }
+}

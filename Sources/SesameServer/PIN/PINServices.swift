@@ -1,0 +1,37 @@
+import Foundation
+import SesameProtocol
+
+/// The parts of the server the PIN slice uses (docs/pin-devices.md): registrations and policies,
+/// the nonces, bearer authentication of the account APIs, token revocation, the audit log.
+struct PINServices: Sendable {
+    let store: any IdentityStore
+    let pinStore: any PINStore
+    let nonces: PINNonceIssuer
+    let bearerAuthentication: BearerAuthentication
+    let localizer: any Localizer
+    let audit: AuditLog
+    let now: @Sendable () -> Date
+
+    /// `nil` when the server runs without PIN support (a store without ``PINStore``).
+    init?(_ services: ServerServices) {
+        guard let pinStore = services.store as? any PINStore, let nonces = services.pinNonces else { return nil }
+        store = services.store
+        self.pinStore = pinStore
+        self.nonces = nonces
+        bearerAuthentication = services.bearerAuthentication
+        localizer = services.localizer
+        audit = services.audit
+        now = services.now
+    }
+
+    /// The client's policy (the default when the operator set none).
+    func policy(clientID: String) async throws -> PINPolicy {
+        try await pinStore.pinPolicy(clientID: clientID) ?? PINPolicy()
+    }
+
+    /// Removes a registration and ends every token issued through it.
+    func revoke(_ registration: PINRegistrationRecord) async throws {
+        try await pinStore.removePINRegistration(id: registration.id)
+        try await store.revokeRefreshTokens(sessionID: registration.sessionID, now: now())
+    }
+}
