@@ -23,7 +23,7 @@ struct SesameCommand: AsyncParsableCommand {
             ServeCommand.self, DemoCommand.self,
             LoginCommand.self, WhoamiCommand.self, TokenCommand.self, AccountsCommand.self,
             SwitchCommand.self, LogoutCommand.self, CurlCommand.self,
-            SignUpCommand.self, ProfileCommand.self,
+            SignUpCommand.self, ProfileCommand.self, PINCommand.self,
             ClientCommand.self, UserCommand.self, KeysCommand.self, OutboxCommand.self, AuditCommand.self, DatabaseCommand.self,
         ])
 }

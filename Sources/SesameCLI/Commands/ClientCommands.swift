@@ -46,11 +46,54 @@ struct ClientCommand: AsyncParsableCommand {
             name: .customLong("first-party"),
             help: "Your own app: may use native sign-in (/authorize-challenge) and the account APIs.")
         var firstParty = false
+        @Option(name: .customLong("pin-length"), help: "Device PINs: the fewest digits (default 5).")
+        var pinLength: Int?
+        @Option(name: .customLong("pin-max-attempts"), help: "Device PINs: wrong PINs in a row before the registration is revoked (default 3).")
+        var pinMaxAttempts: Int?
+        @Option(name: .customLong("pin-max-repeated"), help: "Device PINs: how often one digit may appear (default 2).")
+        var pinMaxRepeated: Int?
+        @Option(
+            name: .customLong("pin-blacklist"),
+            help: ArgumentHelp("Device PINs: a file of refused PINs, one per line, added to the built-in list.", valueName: "file"))
+        var pinBlacklist: String?
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
 
+        /// The PIN policy the options ask for; `nil` when none was given.
+        func pinPolicy() throws -> PINPolicy? {
+            guard pinLength != nil || pinMaxAttempts != nil || pinMaxRepeated != nil || pinBlacklist != nil else { return nil }
+            var policy = PINPolicy()
+            if let pinLength {
+                guard (4...PINPolicy.maximumLength).contains(pinLength) else {
+                    throw CLIError("--pin-length must be between 4 and \(PINPolicy.maximumLength)")
+                }
+                policy.minimumLength = pinLength
+            }
+            if let pinMaxAttempts {
+                guard (1...10).contains(pinMaxAttempts) else { throw CLIError("--pin-max-attempts must be between 1 and 10") }
+                policy.maximumAttempts = pinMaxAttempts
+            }
+            if let pinMaxRepeated {
+                guard pinMaxRepeated >= 1 else { throw CLIError("--pin-max-repeated must be at least 1") }
+                policy.maximumRepeatedDigits = pinMaxRepeated
+            }
+            if let pinBlacklist {
+                guard let text = try? String(contentsOfFile: pinBlacklist, encoding: .utf8) else {
+                    throw CLIError("cannot read the PIN blacklist '\(pinBlacklist)'", hint: "Give a text file, one PIN per line.")
+                }
+                let entries = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty }
+                if let bad = entries.first(where: { !$0.allSatisfy(\.isASCII) || !$0.allSatisfy(\.isNumber) }) {
+                    throw CLIError("the PIN blacklist holds '\(bad)', which is not a PIN", hint: "One PIN of digits per line.")
+                }
+                policy.blacklist = Array(Set(policy.blacklist + entries)).sorted()
+            }
+            return policy
+        }
+
         func run() async throws {
             try await reportingErrors {
+                let pins = try pinPolicy()
                 var spec = ClientSpec(
                     clientID: clientID, name: name, confidential: confidential,
                     redirectURIs: redirectURIs, postLogoutRedirectURIs: postLogoutRedirectURIs)
@@ -60,7 +103,9 @@ struct ClientCommand: AsyncParsableCommand {
                 if let mfaPolicy { spec.mfaPolicy = try Self.mfaPolicy(mfaPolicy) }
                 spec.firstParty = firstParty
                 let (client, secret) = try await AdminSession.with(dataDir) { admin in
-                    try await admin.addClient(spec)
+                    let added = try await admin.addClient(spec)
+                    if let pins { try await admin.setPINPolicy(pins, clientID: spec.clientID) }
+                    return added
                 }
                 if json.enabled {
                     try Terminal.json(ClientSummary(client, secret: secret))

@@ -26,6 +26,9 @@ struct TokenCommand: AsyncParsableCommand {
             let target: Account
             if let account {
                 target = try await session.account(matching: account)
+            } else if await session.client.currentAccount() == nil, !(await session.client.pinProfiles().isEmpty) {
+                // A PIN-protected profile keeps no session on disk: the PIN unlocks one.
+                target = try await PINUnlockPrompt.unlock(session, profile: nil)
             } else {
                 target = try await session.currentAccount()
             }

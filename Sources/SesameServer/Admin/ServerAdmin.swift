@@ -85,6 +85,16 @@ public struct ServerAdmin: Sendable {
         }
     }
 
+    /// Sets the device-PIN policy of a client (docs/pin-devices.md); `nil` restores the default.
+    public func setPINPolicy(_ policy: PINPolicy?, clientID: String) async throws {
+        guard try await store.client(id: clientID) != nil else { throw AdminError.clientNotFound(id: clientID) }
+        guard let pins = store as? any PINStore else { return }
+        try await pins.setPINPolicy(policy, clientID: clientID)
+        try await audit(
+            .clientUpdated,
+            detail: ["client_id": clientID, "pin_policy": policy.map { "min \($0.minimumLength), attempts \($0.maximumAttempts)" } ?? "default"])
+    }
+
     // MARK: Users
 
     /// Creates a user with a hashed password. Username and email are unique, case-insensitively.
