@@ -13,7 +13,7 @@ import SesameServer
 /// log out with revocation and prove the tokens are dead, then sign in natively with password
 /// and an emailed code (``nativeSignIn(client:account:user:)``).
 struct DemoWalkthrough {
-    static let stepCount = 9
+    static let stepCount = 10
     static let clientID = "sesame-demo"
     static let resourceServerID = "demo-resource-server"
     static let redirectURI = URL(string: "http://127.0.0.1/callback")!
@@ -65,6 +65,9 @@ struct DemoWalkthrough {
         }
         try await steps.run("Signing \(people.bob.username) in natively: password, then an emailed code (MFA)") {
             try await nativeSignIn(client: client, account: bob, user: people.bob)
+        }
+        try await steps.run("Protecting \(people.alice.username)'s device with a PIN: register, a wrong PIN, unlock") {
+            try await pinUnlock(user: people.alice)
         }
     }
 
