@@ -22,12 +22,7 @@ struct PINCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let session = try ClientSession.open(configDir)
-                let target: Account
-                if let account {
-                    target = try await session.account(matching: account)
-                } else {
-                    target = try await session.currentAccount()
-                }
+                let target = try await session.account(account)
                 let policy = try await session.client.pinPolicy()
                 let pin = try LoginPrompts.secret("New PIN (\(policy.minimumLength)+ digits): ", what: "PIN")
                 if Terminal.stdinIsTTY, try LoginPrompts.secret("Repeat the PIN: ", what: "PIN") != pin {

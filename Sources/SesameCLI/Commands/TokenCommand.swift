@@ -24,13 +24,11 @@ struct TokenCommand: AsyncParsableCommand {
         try await reportingErrors {
             let session = try ClientSession.open(configDir)
             let target: Account
-            if let account {
-                target = try await session.account(matching: account)
-            } else if await session.client.currentAccount() == nil, !(await session.client.pinProfiles().isEmpty) {
+            if account == nil, await session.client.currentAccount() == nil, !(await session.client.pinProfiles().isEmpty) {
                 // A PIN-protected profile keeps no session on disk: the PIN unlocks one.
                 target = try await PINUnlockPrompt.unlock(session, profile: nil)
             } else {
-                target = try await session.currentAccount()
+                target = try await session.account(account)
             }
             let token = try await session.client.validAccessToken(for: target.id, forceRefresh: refresh)
             if json.enabled {

@@ -38,6 +38,12 @@ struct ClientSession: Sendable {
             hint: "Run `sesame login` first.", exitCode: CLIError.notSignedInExitCode)
     }
 
+    /// The account a command names with `--account` (id, email or subject), else the current one.
+    func account(_ selector: String?) async throws -> Account {
+        if let selector { return try await account(matching: selector) }
+        return try await currentAccount()
+    }
+
     /// The signed-in accounts (most recently used first) with cached email and name.
     func accounts() async -> [Account] {
         let labels = self.labels
