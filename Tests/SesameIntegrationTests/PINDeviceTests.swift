@@ -5,6 +5,7 @@ import Logging
 import Sesame
 import SesameProtocol
 import SesameServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -20,14 +21,52 @@ struct PINDeviceTests {
     /// Cheap scrypt for tests (the benchmark measures the real cost).
     static let cheap = PINKeyDerivation(logN: 8, r: 8, p: 1)
 
-    static func client(_ server: IntegrationServer, store: any CredentialStore = InMemoryCredentialStore()) -> SesameClient {
+    static func client(
+        _ server: IntegrationServer, store: any CredentialStore = InMemoryCredentialStore(),
+        clock: any SesameClock = SystemClock()
+    ) -> SesameClient {
         var configuration = server.configuration()
         configuration.pinKeyDerivation = cheap
         var logger = Logger(label: "sesame.it.pin")
         logger.logLevel = .error
         return SesameClient(
-            configuration: configuration, store: store, transport: URLSessionTransport(), clock: SystemClock(),
+            configuration: configuration, store: store, transport: URLSessionTransport(), clock: clock,
             logger: logger, retryPolicy: .none)
+    }
+
+    @Test("an unlocked session unused for longer than the idle timeout (15 minutes) is locked: noSession and signedOut(.locked); the PIN unlocks it again")
+    func idleTimeout() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let store = InMemoryCredentialStore()
+            _ = try await passwordLogin(Self.client(server, store: store), user)
+            let registering = Self.client(server, store: store)
+            _ = try await passwordLogin(registering, user)
+            _ = try await registering.registerPIN("24681")
+
+            let clock = ManualClock()
+            let app = Self.client(server, store: store, clock: clock)
+            let account = try await app.unlock(with: "24681")
+            let events = app.events()
+            clock.advance(by: 14 * 60)
+            _ = try await app.validAccessToken()  // used within the timeout: the clock starts over
+            clock.advance(by: 14 * 60)
+            _ = try await app.validAccessToken()
+            clock.advance(by: 15 * 60 + 1)
+            do throws(SesameError) {
+                _ = try await app.validAccessToken()
+                Issue.record("an idle session gave a token")
+            } catch .noSession {}
+            // After the refresh of the second use: the lock.
+            var iterator = events.makeAsyncIterator()
+            var signedOut: (Account, SignOutReason)?
+            while signedOut == nil, let event = await iterator.next() {
+                if case .signedOut(let gone, let reason) = event { signedOut = (gone, reason) }
+            }
+            #expect(signedOut?.0.id == account.id && signedOut?.1 == .locked)
+            #expect(await app.pinProfiles().count == 1, "the PIN profile stays")
+            #expect(try await app.unlock(with: "24681").id == account.id)
+        }
     }
 
     @Test("register after sign-in, unlock with amr pin; wrong PINs count down; the third revokes the registration, its tokens stop working, and the SDK deletes its material and says deregistered")

@@ -59,6 +59,7 @@ extension SesameClient {
             kdf: kdf, salt: sealed.salt, sealedSeed: sealed.sealed)
         try await save(record)
         try await registry.keepInMemoryOnly(session.account.id)
+        registry.notePINActivity(session.account.id, at: clock.now())
         logger.info("registered a PIN", metadata: ["account": "\(session.account.id)"])
         return record.profile
     }
@@ -78,7 +79,9 @@ extension SesameClient {
         async throws(SesameError) -> Account
     {
         let record = try await vaultRecord(profile)
-        if !force, let (session, _) = try? await registry.session(for: record.accountID), session.memoryOnly == true {
+        if !force, let (session, _) = try? await registry.session(for: record.accountID), session.memoryOnly == true,
+            !registry.useIsAfterIdle(record.accountID, now: clock.now(), timeout: configuration.pinSessionIdleTimeout)
+        {
             return try await registry.switchTo(session.account.id, at: clock.now())
         }
         _ = try await unlockSession(record, pin: pin)
@@ -202,6 +205,7 @@ extension SesameClient {
         }
         session.memoryOnly = true
         try await registry.signIn(session)
+        registry.notePINActivity(session.account.id, at: clock.now())
         broadcaster.publish(.signedIn(session.account))
         return seed
     }

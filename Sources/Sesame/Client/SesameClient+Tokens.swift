@@ -21,11 +21,24 @@ extension SesameClient {
         } else {
             access = SessionRegistry.AccessSnapshot(try await registry.session(for: account).0)
         }
+        if registry.useIsAfterIdle(access.accountID, now: clock.now(), timeout: configuration.pinSessionIdleTimeout) {
+            try await lockIdleSession(access.accountID)
+        }
         if !forceRefresh, access.isFresh(at: clock.now(), margin: configuration.refreshAhead) {
             return access.accessToken
         }
         let rejected = forceRefresh ? access.accessToken : nil
         return try await refresh(access.accountID, rejectedToken: rejected)
+    }
+
+    /// Forgets a PIN-unlocked session that was idle too long and says so
+    /// (``SignOutReason/locked``); always throws ``SesameError/noSession``.
+    private func lockIdleSession(_ id: Account.ID) async throws(SesameError) -> Never {
+        if let removed = await registry.remove(id) {
+            logger.info("locked an idle PIN session", metadata: ["account": "\(id)"])
+            broadcaster.publish(.signedOut(removed.account, reason: .locked))
+        }
+        throw .noSession
     }
 
     /// Joins or starts the single refresh for `id`; returns the new access token.

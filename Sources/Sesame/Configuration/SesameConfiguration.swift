@@ -33,6 +33,9 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// The scrypt cost of sealing a new device PIN key (``PINKeyDerivation``; 64 MiB by default).
     /// Existing registrations keep the cost they were sealed with.
     public var pinKeyDerivation = PINKeyDerivation()
+    /// A PIN-unlocked session not used for this long is locked (forgotten; unlock again).
+    /// Default 15 minutes; `nil`: it lasts until the app ends.
+    public var pinSessionIdleTimeout: TimeInterval? = 15 * 60
 
     /// The scopes requested when none are configured.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]

@@ -29,4 +29,7 @@ public enum SignOutReason: Sendable, Equatable {
     case refreshTokenRejected
     /// The server reports the session revoked (e.g. logout from another app or device).
     case revokedElsewhere
+    /// A PIN-unlocked session went unused longer than
+    /// ``SesameConfiguration/pinSessionIdleTimeout``: unlock again (docs/pin-devices.md).
+    case locked
 }

@@ -23,6 +23,8 @@ actor SessionRegistry {
     /// A copy of the state for lock-based reads without an actor hop (the hot path of
     /// `validAccessToken()`); republished after every change.
     private nonisolated let snapshot = Mutex<Snapshot?>(nil)
+    /// The last use of each PIN-unlocked (memory-only) session, for the idle timeout.
+    private nonisolated let pinActivity = Mutex<[Account.ID: Date]>([:])
 
     struct Snapshot: Sendable {
         var access: [Account.ID: AccessSnapshot]
@@ -182,6 +184,7 @@ actor SessionRegistry {
     /// Forgets an account locally (memory and store). Returns the removed session.
     @discardableResult
     func remove(_ id: Account.ID) async -> StoredSession? {
+        pinActivity.withLock { _ = $0.removeValue(forKey: id) }
         await load()
         generations[id] = nil
         let removed = sessions.removeValue(forKey: id)
@@ -243,6 +246,22 @@ actor SessionRegistry {
         } catch {
             throw .technical(.storage("could not remove the stored session of a PIN-protected account: \(error)"))
         }
+    }
+
+    /// Notes a use of a PIN-unlocked session at `now`; `true` when it had been idle longer than
+    /// `timeout` (it is then due to be locked). Sessions that are not PIN-unlocked are never idle.
+    nonisolated func useIsAfterIdle(_ id: Account.ID, now: Date, timeout: TimeInterval?) -> Bool {
+        pinActivity.withLock { activity in
+            guard let last = activity[id] else { return false }
+            if let timeout, now.timeIntervalSince(last) > timeout { return true }
+            activity[id] = now
+            return false
+        }
+    }
+
+    /// Starts the idle clock of a PIN-unlocked session.
+    nonisolated func notePINActivity(_ id: Account.ID, at now: Date) {
+        pinActivity.withLock { $0[id] = now }
     }
 
     /// Turns an account's session into a memory-only one (after a PIN registration): its stored
