@@ -218,8 +218,16 @@ public enum UserValidation {
 
     public static func checkEmail(_ email: String) throws(ClientValidation.Issue) {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
-            !parts[1].hasSuffix("."), email.count <= 254,
+        // The domain: dot-separated labels of letters, digits and inner hyphens (RFC 1035 §2.3.1,
+        // with Unicode letters for internationalized names).
+        let labels = parts.count == 2 ? parts[1].split(separator: ".", omittingEmptySubsequences: false) : []
+        let domainIsValid =
+            labels.count >= 2
+            && labels.allSatisfy { label in
+                !label.isEmpty && label.first != "-" && label.last != "-"
+                    && label.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
+            }
+        guard parts.count == 2, !parts[0].isEmpty, domainIsValid, email.count <= 254,
             !email.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) })
         else {
             throw ClientValidation.Issue(

@@ -8,11 +8,10 @@ extension OpenAPIPaths {
         typealias Operation = OpenAPI.Operation
         let registrationID = OpenAPI.Parameter(
             name: "registration_id", in: "path", required: true, description: "The registration's id.", schema: .string())
+        var nonEmpty = OpenAPI.Schema.string()
+        nonEmpty.minLength = 1
         let clientQuery = OpenAPI.Parameter(
-            name: "client_id", in: "query", required: true, description: "The app's client id.", schema: .string())
-        let revoked: Responses = [
-            "400": .error("pin_registration_revoked (2011): unknown or revoked registration; sign in and register again.")
-        ]
+            name: "client_id", in: "query", required: true, description: "The app's client id.", schema: nonEmpty)
         return [
             "/api/pin/policy": OpenAPI.PathItem(
                 get: Operation(
@@ -28,7 +27,10 @@ extension OpenAPIPaths {
                     "getPINNonce", tag: "PIN devices", summary: "A single-use nonce to sign for an unlock",
                     description: "Sign `sesame-pin-unlock:<registration_id>:<nonce>` with the registration's Ed25519 key and send it to /token with grant_type \(PINUnlock.grantType) within expires_in seconds.",
                     requestBody: .json("PINNonceRequest"),
-                    responses: merged(["200": .json("PINNonce", "The nonce.")], revoked, badRequest),
+                    responses: merged(
+                        ["200": .json("PINNonce", "The nonce.")],
+                        ["404": .error("pin_registration_revoked (2011): unknown or revoked registration; sign in and register again.")],
+                        badRequest),
                     security: noAuthentication)),
             "/api/pin/registrations": OpenAPI.PathItem(
                 get: Operation(

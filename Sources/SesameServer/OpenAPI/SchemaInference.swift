@@ -18,7 +18,8 @@ extension OpenAPI.Schema {
 
     /// The schema of a request body: what the server refuses is refused here too, so a client
     /// generated from the document (or a fuzzer) sends nothing the schema allows and the server
-    /// rejects — a required string may not be empty (`minLength: 1`), and an optional member
+    /// rejects — a required string may not be empty or only white space (`minLength: 1`,
+    /// a `pattern` that needs one non-space character), and an optional member
     /// may be `null` (the server reads `null` as absent).
     func requestBody() -> OpenAPI.Schema {
         var schema = self
@@ -28,7 +29,11 @@ extension OpenAPI.Schema {
                 uniqueKeysWithValues: properties.map { name, property in
                     var property = property.requestBody()
                     if required.contains(name) {
-                        if property.type == "string" { property.minLength = 1 }
+                        if property.type == "string" {
+                            // The server trims required strings: one that is only white space is missing.
+                            property.minLength = 1
+                            property.pattern = "^[\\s\\S]*\\S[\\s\\S]*$"
+                        }
                         property.constrain(member: name)
                     } else {
                         property.nullable = true
@@ -49,6 +54,9 @@ extension OpenAPI.Schema {
             format = "email"
         case "new_password", "password":
             minLength = PasswordPolicy().minimumLength
+        case "public_key":
+            // 32 bytes in unpadded base64url (the last character carries 2 bits that must be 0).
+            pattern = "^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$"
         default:
             break
         }

@@ -12,7 +12,8 @@ import SesameProtocol
 /// - `GET /api/pin/registrations` → ``PINRegistrationList`` (the user's "PIN devices");
 /// - `DELETE /api/pin/registrations/{id}` → 204: the registration and every token issued
 ///   through it are revoked; 404 `pin_registration_revoked` (2011) when it is not the user's;
-/// - `POST /api/pin/nonce` ``PINNonceRequest`` → ``PINNonce``.
+/// - `POST /api/pin/nonce` ``PINNonceRequest`` → ``PINNonce``; 404 `pin_registration_revoked`
+///   (2011) for an unknown or revoked registration.
 struct PINEndpoints: Sendable {
     let services: PINServices
 
@@ -100,7 +101,8 @@ struct PINEndpoints: Sendable {
             record.clientID == input.clientID
         else {
             throw EndpointFailure(
-                .pinRegistrationRevoked, "The PIN registration is unknown or revoked; sign in again and register the PIN anew.")
+                .pinRegistrationRevoked, "The PIN registration is unknown or revoked; sign in again and register the PIN anew.",
+                status: .notFound)
         }
         return JSONResponse.make(services.nonces.issue(registrationID: record.id))
     }
