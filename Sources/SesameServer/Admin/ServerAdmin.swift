@@ -161,9 +161,7 @@ public struct ServerAdmin: Sendable {
     /// flush), when the store keeps one.
     private func audit(_ event: AuditEvent, userID: String? = nil, detail: [String: String] = [:]) async throws {
         guard let log = store as? any AuditStore else { return }
-        var detail = detail
-        detail["via"] = "sesame cli"
-        try await log.appendAuditRecords([AuditRecord(time: Date(), event: event.rawValue, userID: userID, detail: detail)])
+        try await log.appendAuditRecords([event.adminRecord(via: "sesame cli", userID: userID, detail: detail)])
     }
 
     /// max(access, ID token lifetime) over all clients (default lifetimes if there are none),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The security decisions the audit log records (docs/abuse-protection.md, "Audit log"): the
 /// `event` of an ``AuditRecord``, `area.outcome`. `sesame audit --event sign_in.` selects an area.
 enum AuditEvent: String, Sendable, CaseIterable {
@@ -48,4 +50,14 @@ enum AuditEvent: String, Sendable, CaseIterable {
     case userUpdated = "admin.user_updated"
     case userRemoved = "admin.user_removed"
     case keysRotated = "admin.keys_rotated"
+}
+
+extension AuditEvent {
+    /// The record of an administrative change made outside a request (`via` the CLI or the
+    /// seed file): no address, client or request, the tool in `detail["via"]`.
+    func adminRecord(via: String, userID: String? = nil, detail: [String: String] = [:]) -> AuditRecord {
+        var detail = detail
+        detail["via"] = via
+        return AuditRecord(time: Date(), event: rawValue, userID: userID, detail: detail)
+    }
 }

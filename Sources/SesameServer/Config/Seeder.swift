@@ -44,9 +44,8 @@ public struct Seeder: Sendable {
             }
             try await store.upsertClient(record)
             changes.append(
-                AuditRecord(
-                    time: Date(), event: (existing == nil ? AuditEvent.clientAdded : .clientUpdated).rawValue,
-                    detail: ["client_id": client.clientID, "via": "seed file"]))
+                (existing == nil ? AuditEvent.clientAdded : .clientUpdated)
+                    .adminRecord(via: "seed file", detail: ["client_id": client.clientID]))
         }
         for user in seed.users {
             let byUsername = try await store.user(login: user.username)
@@ -62,7 +61,7 @@ public struct Seeder: Sendable {
             try await store.createUser(record)
             report.usersCreated += 1
             changes.append(
-                AuditRecord(time: Date(), event: AuditEvent.userAdded.rawValue, userID: record.id, detail: ["via": "seed file"]))
+                AuditEvent.userAdded.adminRecord(via: "seed file", userID: record.id))
         }
         // Changes only: a start that finds everything as seeded records nothing.
         try await (store as? any AuditStore)?.appendAuditRecords(changes)

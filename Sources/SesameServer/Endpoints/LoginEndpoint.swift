@@ -51,11 +51,10 @@ struct LoginEndpoint: Sendable {
                 .signIn, subject: form[CSRFProtection.fieldName] ?? "", clientID: client.clientID,
                 solution: ChallengeGate.solution(request, form: form), context: context)
             if case .challenged(let challenge, let refusal) = admission {
-                context.annotations.record(outcome: refusal == nil ? "challenged" : "challenge_refused")
                 return Self.form(
                     for: authorization, client: client, request: request, pages: services.pages,
                     cookies: services.cookies, username: username,
-                    errorKey: (refusal == nil ? APIErrorCode.proofOfWorkRequired : .invalidChallengeSolution).messageKey,
+                    errorKey: ChallengeGate.errorCode(refusal: refusal).messageKey,
                     status: .tooManyRequests, challenge: challenge)
             }
         }

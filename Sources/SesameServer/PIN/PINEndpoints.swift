@@ -97,9 +97,7 @@ struct PINEndpoints: Sendable {
             validation: validation
         ).value
         context.annotations.record(clientID: input.clientID)
-        guard let record = try await services.pinStore.pinRegistration(id: input.registrationID),
-            record.clientID == input.clientID
-        else {
+        guard let record = try await services.registration(input.registrationID, clientID: input.clientID) else {
             throw EndpointFailure(
                 .pinRegistrationRevoked, "The PIN registration is unknown or revoked; sign in again and register the PIN anew.",
                 status: .notFound)

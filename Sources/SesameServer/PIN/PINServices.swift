@@ -29,6 +29,13 @@ struct PINServices: Sendable {
         try await pinStore.pinPolicy(clientID: clientID) ?? PINPolicy()
     }
 
+    /// The registration `id` when it exists and belongs to `clientID`; `nil` otherwise (the
+    /// callers answer `pin_registration_revoked`).
+    func registration(_ id: String, clientID: String) async throws -> PINRegistrationRecord? {
+        guard let record = try await pinStore.pinRegistration(id: id), record.clientID == clientID else { return nil }
+        return record
+    }
+
     /// Removes a registration and ends every token issued through it.
     func revoke(_ registration: PINRegistrationRecord) async throws {
         try await pinStore.removePINRegistration(id: registration.id)

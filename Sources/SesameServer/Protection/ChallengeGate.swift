@@ -33,7 +33,7 @@ final class ChallengeGate: Sendable {
 
     let policy: ChallengePolicy
     let counters: RateLimiter
-    private let key: SymmetricKey
+    private let codec: MACProtectedPayload
     private let redemptions: any ChallengeRedemptionStore
     private let audit: AuditLog
     private let now: @Sendable () -> Date
@@ -43,7 +43,7 @@ final class ChallengeGate: Sendable {
         redemptions: any ChallengeRedemptionStore, audit: AuditLog, now: @escaping @Sendable () -> Date
     ) {
         self.policy = policy
-        self.key = ChallengeToken.macKey(masterKey: masterKey)
+        self.codec = ChallengeToken.codec(masterKey: masterKey)
         self.counters = counters
         self.redemptions = redemptions
         self.audit = audit
@@ -65,7 +65,7 @@ final class ChallengeGate: Sendable {
 
     /// Counts the request and decides (see the type's documentation). `subject` is what the
     /// request is about (the login name as typed, the email address): a solution is good for
-    /// that subject only.
+    /// that subject only. A challenged request's log outcome is `challenged` or `challenge_refused`.
     func admit(
         _ endpoint: ChallengePolicy.Endpoint, subject: String, clientID: String?, solution: ProofOfWorkSolution?,
         context: SesameRequestContext
@@ -85,6 +85,7 @@ final class ChallengeGate: Sendable {
             let refusal = try await check(solution, binding: binding)
             if let refusal {
                 audit.record(.challengeRefused, reason: refusal.rawValue, context: context, clientID: clientID, detail: detail)
+                context.annotations.record(outcome: "challenge_refused")
                 return .challenged(
                     issue(binding: binding, difficulty: difficulty ?? policy.baseDifficulty, endpoint: endpoint, context: context, clientID: clientID, detail: detail),
                     refusal: refusal)
@@ -93,6 +94,7 @@ final class ChallengeGate: Sendable {
             return .admitted
         }
         guard let difficulty else { return .admitted }
+        context.annotations.record(outcome: "challenged")
         return .challenged(
             issue(binding: binding, difficulty: difficulty, endpoint: endpoint, context: context, clientID: clientID, detail: detail),
             refusal: nil)
@@ -130,15 +132,19 @@ final class ChallengeGate: Sendable {
         let work = challenge.kind == .clearPass
             ? "send the same request again with the header \(ProofOfWorkSolution.headerName): <token>:0"
             : "find a nonce such that SHA-256(seed || 8-byte big-endian nonce) has \(challenge.difficulty) leading zero bits, then send the same request again with the header \(ProofOfWorkSolution.headerName): <token>:<nonce>"
-        let failure =
+        let description =
             if let refusal {
-                EndpointFailure(
-                    .invalidChallengeSolution,
-                    "The challenge solution was refused (\(refusal.rawValue.replacingOccurrences(of: "_", with: " "))); solve the new challenge: \(work).")
+                "The challenge solution was refused (\(refusal.rawValue.replacingOccurrences(of: "_", with: " "))); solve the new challenge: \(work)."
             } else {
-                EndpointFailure(.proofOfWorkRequired, "This request needs a challenge solved first: \(work).")
+                "This request needs a challenge solved first: \(work)."
             }
-        return ChallengeRequired(failure: failure, challenge: challenge)
+        return ChallengeRequired(failure: EndpointFailure(errorCode(refusal: refusal), description), challenge: challenge)
+    }
+
+    /// `proof_of_work_required` (4001) for a new challenge, `invalid_challenge_solution` (4002)
+    /// when a solution was refused: the JSON code, and the hosted pages' message.
+    static func errorCode(refusal: ChallengeToken.Refusal?) -> APIErrorCode {
+        refusal == nil ? .proofOfWorkRequired : .invalidChallengeSolution
     }
 
     // MARK: Issuing and checking
@@ -159,13 +165,13 @@ final class ChallengeGate: Sendable {
         detail["difficulty"] = "\(bits)"
         audit.record(.challengeIssued, context: context, clientID: clientID, detail: detail)
         return ProofOfWorkChallenge(
-            kind: kind, token: token.encoded(key: key), seed: seed, difficulty: bits, expiresAt: expiresAt)
+            kind: kind, token: token.encoded(with: codec), seed: seed, difficulty: bits, expiresAt: expiresAt)
     }
 
     /// The rule `solution` breaks, or `nil` when it is good (and now redeemed).
     private func check(_ solution: ProofOfWorkSolution, binding: String) async throws -> ChallengeToken.Refusal? {
         let token: ChallengeToken
-        switch ChallengeToken.decode(solution.token, key: key) {
+        switch ChallengeToken.decode(solution.token, with: codec) {
         case .failure(let refusal): return refusal
         case .success(let decoded): token = decoded
         }
@@ -215,7 +221,6 @@ extension ChallengeGate {
         let admission = try await admit(
             endpoint, subject: subject, clientID: clientID, solution: Self.solution(request, form: nil), context: context)
         guard case .challenged(let challenge, let refusal) = admission else { return }
-        context.annotations.record(outcome: refusal == nil ? "challenged" : "challenge_refused")
         throw Self.failure(challenge, refusal: refusal)
     }
 }

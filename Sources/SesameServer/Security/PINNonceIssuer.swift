@@ -3,10 +3,9 @@ import Foundation
 import SesameProtocol
 
 /// Single-use nonces for PIN unlock (docs/pin-devices.md): a device asks for one, signs it with
-/// its PIN-sealed key, and redeems it at `/token`. Issuing is stateless —
-/// `base64url(JSON {r: registration, e: expiry, i: 128 random bits}) "." base64url(HMAC-SHA-256)`
-/// with a key derived from the master key (HKDF), so any process accepts what another issued —
-/// and redeeming is once per nonce across processes (``ChallengeRedemptionStore``).
+/// its PIN-sealed key, and redeems it at `/token`. Issuing is stateless — the registration, the
+/// expiry and 128 random bits in a ``MACProtectedPayload``, so any process accepts what another
+/// issued — and redeeming is once per nonce across processes (``ChallengeRedemptionStore``).
 struct PINNonceIssuer: Sendable {
     /// Why a nonce is refused (none of them counts as a wrong PIN).
     enum Refusal: String, Sendable {
@@ -21,15 +20,14 @@ struct PINNonceIssuer: Sendable {
         var i: String
     }
 
-    let key: SymmetricKey
+    private let codec: MACProtectedPayload
     let redemptions: any ChallengeRedemptionStore
     let now: @Sendable () -> Date
     /// Seconds a nonce can be redeemed. Default 60.
     var lifetime = 60
 
     init(masterKey: SymmetricKey, redemptions: any ChallengeRedemptionStore, now: @escaping @Sendable () -> Date) {
-        key = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: masterKey, info: Data("sesame pin nonce mac v1".utf8), outputByteCount: 32)
+        codec = MACProtectedPayload(masterKey: masterKey, purpose: "sesame pin nonce mac v1")
         self.redemptions = redemptions
         self.now = now
     }
@@ -37,21 +35,18 @@ struct PINNonceIssuer: Sendable {
     func issue(registrationID: String) -> PINNonce {
         let payload = Payload(
             r: registrationID, e: Int(now().timeIntervalSince1970) + lifetime, i: Base64URL.encode(SecureRandom.bytes(16)))
-        let first = Base64URL.encode((try? JSONEncoder().encode(payload)) ?? Data())
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(first.utf8), using: key)
-        return PINNonce(nonce: first + "." + Base64URL.encode(Data(mac)), expiresIn: lifetime)
+        return PINNonce(nonce: codec.seal(payload), expiresIn: lifetime)
     }
 
     /// Redeems `nonce` for `registrationID`: `nil` when it is good (and now used up).
     func redeem(_ nonce: String, registrationID: String) async throws -> Refusal? {
-        let parts = nonce.split(separator: ".", omittingEmptySubsequences: false)
-        guard nonce.utf8.count <= 512, parts.count == 2, let mac = Base64URL.decode(String(parts[1])),
-            let json = Base64URL.decode(String(parts[0]))
-        else { return .malformed }
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(parts[0].utf8), using: key) else {
-            return .forged
+        guard nonce.utf8.count <= 512 else { return .malformed }
+        let payload: Payload
+        switch codec.open(nonce, as: Payload.self) {
+        case .failure(.malformed): return .malformed
+        case .failure(.forged): return .forged
+        case .success(let opened): payload = opened
         }
-        guard let payload = try? JSONDecoder().decode(Payload.self, from: json) else { return .malformed }
         guard Double(payload.e) > now().timeIntervalSince1970 else { return .expired }
         guard ConstantTime.equals(payload.r, registrationID) else { return .otherRegistration }
         let expiry = Date(timeIntervalSince1970: Double(payload.e))

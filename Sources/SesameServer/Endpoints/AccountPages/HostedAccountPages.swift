@@ -141,10 +141,9 @@ struct HostedAccountPages: Sendable {
             endpoint, subject: form[CSRFProtection.fieldName] ?? "", clientID: carried?.client.clientID,
             solution: ChallengeGate.solution(request, form: form), context: context)
         guard case .challenged(let challenge, let refusal) = admission else { return nil }
-        context.annotations.record(outcome: refusal == nil ? "challenged" : "challenge_refused")
         var page = page
         page.challenge = challenge
-        page.failure = ((refusal == nil ? APIErrorCode.proofOfWorkRequired : .invalidChallengeSolution).messageKey, [])
+        page.failure = (ChallengeGate.errorCode(refusal: refusal).messageKey, [])
         return render(page, carried: carried, request: request, status: .tooManyRequests)
     }
 

@@ -79,35 +79,10 @@ struct AuthorizationCodeGrant: Sendable {
         }
         let familyID = UUID().uuidString.lowercased()
         try await store.setAuthorizationCodeFamily(digest: digest, familyID: familyID)
-        let issuer = tokenIssuer
-        let claims = record.claims.map(RequestedClaims.init(stored:))
-        let access = try await issuer.accessToken(
-            client: client, subject: record.authentication.userID, scope: record.scope,
-            authentication: record.authentication, sessionID: record.sessionID, familyID: familyID,
-            claims: claims)
-        var refreshToken: String?
-        if client.grantTypes.contains(.refreshToken), !reauthentication {
-            let refresh = TokenIssuer.newRefreshToken()
-            try await store.insertRefreshToken(
-                RefreshTokenRecord(
-                    tokenDigest: refresh.digest, familyID: familyID, clientID: client.clientID,
-                    scope: record.scope, authentication: record.authentication,
-                    sessionID: record.sessionID, issuedAt: now,
-                    expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)),
-                    claims: record.claims))
-            refreshToken = refresh.token
-        }
-        var idToken: String?
-        if ScopeList.parse(record.scope).contains("openid") {
-            idToken = try await issuer.idToken(
-                client: client, authentication: record.authentication, nonce: record.nonce,
-                sessionID: record.sessionID, accessToken: access.token, claims: claims,
-                userClaims: try await ClaimRelease.idTokenClaims(
-                    for: claims, userID: record.authentication.userID, store: store))
-        }
-        return TokenResponse(
-            accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,
-            refreshToken: refreshToken, idToken: idToken, scope: record.scope)
+        return try await GrantTokens(store: store, tokenIssuer: tokenIssuer).issue(
+            client: client, authentication: record.authentication, scope: record.scope, sessionID: record.sessionID,
+            familyID: familyID, nonce: record.nonce, claims: record.claims,
+            withRefreshToken: client.grantTypes.contains(.refreshToken) && !reauthentication, now: now)
     }
 
     /// RFC 7636 §4.6 and RFC 9700 §4.8.2. An empty `code_verifier` counts as absent

@@ -35,9 +35,7 @@ struct PINUnlockGrant: Sendable {
         guard missing.isEmpty else {
             throw EndpointFailure(.invalidRequest, "\(missing.joined(separator: ", ")) required for the PIN grant.")
         }
-        guard let registration = try await pin.pinStore.pinRegistration(id: registrationID),
-            registration.clientID == client.clientID
-        else {
+        guard let registration = try await pin.registration(registrationID, clientID: client.clientID) else {
             throw EndpointFailure(
                 .pinRegistrationRevoked, "The PIN registration is unknown or revoked; sign in again and register the PIN anew.")
         }
@@ -101,24 +99,8 @@ struct PINUnlockGrant: Sendable {
         let authentication = AuthenticationContext(
             userID: user.id, authTime: now, acr: AuthenticationContextClass.password,
             amr: [AuthenticationMethodReference.pin, AuthenticationMethodReference.softwareKey])
-        let familyID = UUID().uuidString.lowercased()
-        let access = try await tokenIssuer.accessToken(
-            client: client, subject: user.id, scope: scope, authentication: authentication,
-            sessionID: registration.sessionID, familyID: familyID)
-        let refresh = TokenIssuer.newRefreshToken()
-        try await store.insertRefreshToken(
-            RefreshTokenRecord(
-                tokenDigest: refresh.digest, familyID: familyID, clientID: client.clientID, scope: scope,
-                authentication: authentication, sessionID: registration.sessionID, issuedAt: now,
-                expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime))))
-        var idToken: String?
-        if ScopeList.parse(scope).contains("openid") {
-            idToken = try await tokenIssuer.idToken(
-                client: client, authentication: authentication, nonce: nil, sessionID: registration.sessionID,
-                accessToken: access.token)
-        }
-        return TokenResponse(
-            accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,
-            refreshToken: refresh.token, idToken: idToken, scope: scope)
+        return try await GrantTokens(store: store, tokenIssuer: tokenIssuer).issue(
+            client: client, authentication: authentication, scope: scope, sessionID: registration.sessionID,
+            familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil, withRefreshToken: true, now: now)
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import SesameProtocol
+
+/// The token set a grant answers with, once it has established who signed in (RFC 6749 §5.1,
+/// OIDC Core §3.1.3.3): an access token, a refresh token stored by its digest (the first of a
+/// new family) when asked for, and an ID token when `openid` was granted. Shared by the
+/// authorization code grant and the PIN unlock grant.
+struct GrantTokens: Sendable {
+    let store: any IdentityStore
+    let tokenIssuer: TokenIssuer
+
+    /// Issues the set for `authentication` in the refresh family `familyID`. `claims` is the
+    /// grant's OIDC Core §5.5 request (its stored form travels with the refresh token).
+    func issue(
+        client: ClientRecord, authentication: AuthenticationContext, scope: String, sessionID: String?,
+        familyID: String, nonce: String?, claims stored: ClaimsRequest?, withRefreshToken: Bool, now: Date
+    ) async throws -> TokenResponse {
+        let claims = stored.map(RequestedClaims.init(stored:))
+        let access = try await tokenIssuer.accessToken(
+            client: client, subject: authentication.userID, scope: scope, authentication: authentication,
+            sessionID: sessionID, familyID: familyID, claims: claims)
+        var refreshToken: String?
+        if withRefreshToken {
+            let refresh = TokenIssuer.newRefreshToken()
+            try await store.insertRefreshToken(
+                RefreshTokenRecord(
+                    tokenDigest: refresh.digest, familyID: familyID, clientID: client.clientID, scope: scope,
+                    authentication: authentication, sessionID: sessionID, issuedAt: now,
+                    expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)), claims: stored))
+            refreshToken = refresh.token
+        }
+        var idToken: String?
+        if ScopeList.parse(scope).contains("openid") {
+            idToken = try await tokenIssuer.idToken(
+                client: client, authentication: authentication, nonce: nonce, sessionID: sessionID,
+                accessToken: access.token, claims: claims,
+                userClaims: try await ClaimRelease.idTokenClaims(for: claims, userID: authentication.userID, store: store))
+        }
+        return TokenResponse(
+            accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,
+            refreshToken: refreshToken, idToken: idToken, scope: scope)
+    }
+}
