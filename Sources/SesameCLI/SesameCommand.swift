@@ -21,7 +21,7 @@ struct SesameCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ServeCommand.self, DemoCommand.self,
-            LoginCommand.self, WhoamiCommand.self, TokenCommand.self, AccountsCommand.self,
+            LoginCommand.self, WhoamiCommand.self, TokenCommand.self, ClientKeyCommand.self, AccountsCommand.self,
             SwitchCommand.self, LogoutCommand.self, CurlCommand.self,
             SignUpCommand.self, ProfileCommand.self, PINCommand.self,
             ClientCommand.self, UserCommand.self, KeysCommand.self, OutboxCommand.self, AuditCommand.self, DatabaseCommand.self,

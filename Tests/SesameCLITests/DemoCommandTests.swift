@@ -7,10 +7,13 @@ struct DemoCommandTests {
     func demoPasses() async throws {
         let result = try await CLIProcess.run(["demo"])
         try #require(result.status == 0, "\(result)")
-        for step in 1...10 {
-            #expect(result.stdout.contains("[\(step)/10] "), "step \(step) missing:\n\(result.stdout)")
+        for step in 1...12 {
+            #expect(result.stdout.contains("[\(step)/12] "), "step \(step) missing:\n\(result.stdout)")
         }
-        #expect(result.stdout.contains("All 10 steps passed."))
+        #expect(result.stdout.contains("All 12 steps passed."))
+        // Single sign-on: the second app joins, logout everywhere ends it.
+        #expect(result.stdout.contains("offers \"Continue as Alice Example\""))
+        #expect(result.stdout.contains("signedOut(.revokedElsewhere)"))
         // Native sign-in with an emailed code: the second factor is shown, the code is not.
         #expect(result.stdout.contains("mfa_methods: email"))
         #expect(result.stdout.contains("acr       urn:sesame:acr:mfa"))

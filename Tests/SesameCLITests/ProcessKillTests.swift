@@ -73,8 +73,14 @@ struct ProcessKillTests {
             }
             // Afterwards every family that was never in doubt rotates once more at the survivor.
             for family in 0..<Self.families where await ledger.state(family).live {
-                let token = await ledger.state(family).token
-                let response = try await Self.refresh(token, at: survivorClient)
+                let state = await ledger.state(family)
+                let response = try await Self.refresh(state.token, at: survivorClient)
+                // A request cut off by the kill whose retry did not come before the end (a slow
+                // machine): a replay now is the same outcome as during the traffic.
+                if response.status == 400, state.inDoubt {
+                    await ledger.revokedInDoubt(family)
+                    continue
+                }
                 #expect(response.status == 200, "family \(family): its last committed token was refused: \(response.text)")
             }
             return await ledger.summary()

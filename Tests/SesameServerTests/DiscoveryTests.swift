@@ -19,10 +19,18 @@ struct DiscoveryTests {
             #expect(metadata.codeChallengeMethodsSupported == ["S256"])
             #expect(metadata.authorizationResponseIssParameterSupported == true)
             #expect(metadata.responseTypesSupported == ["code"])
-            #expect(Set(metadata.grantTypesSupported ?? []) == ["authorization_code", "refresh_token", "client_credentials"])
+            #expect(
+                Set(metadata.grantTypesSupported ?? []) == [
+                    "authorization_code", "refresh_token", "client_credentials",
+                    "urn:ietf:params:oauth:grant-type:token-exchange",
+                ])
+            #expect(metadata.nativeSSOSupported == true)
             #expect(!(metadata.grantTypesSupported ?? []).contains("password"))
             #expect(Set(metadata.idTokenSigningAlgValuesSupported ?? []) == ["RS256", "ES256"])
-            #expect(Set(metadata.tokenEndpointAuthMethodsSupported ?? []) == ["client_secret_basic", "client_secret_post", "none"])
+            #expect(
+                Set(metadata.tokenEndpointAuthMethodsSupported ?? []) == [
+                    "client_secret_basic", "client_secret_post", "private_key_jwt", "none",
+                ])
             #expect(metadata.requestParameterSupported == false)
         }
     }

@@ -93,11 +93,11 @@ struct TokenEndpointTests {
             #expect(password.status == 400)
             #expect(try password.json(APIError.self).error == "unsupported_grant_type")
 
-            // Not implemented yet, so not advertised and not accepted.
+            // Token exchange is for clients of an app group (single sign-on) only.
             let exchange = try await client.postForm(
                 "/token",
                 ["grant_type": "urn:ietf:params:oauth:grant-type:token-exchange", "client_id": Fixtures.nativeApp])
-            #expect(try exchange.json(APIError.self).error == "unsupported_grant_type")
+            #expect(try exchange.json(APIError.self).error == "unauthorized_client")
 
             let none = try await client.postForm("/token", ["client_id": Fixtures.nativeApp])
             #expect(try none.json(APIError.self).error == "invalid_request")

@@ -149,7 +149,7 @@ struct FirstPartyUnitTests {
 
     @Test("step up request carries the bearer and moves the secret into the body")
 
-    func stepUpRequestCarriesTheBearerAndMovesTheSecretIntoTheBody() throws {
+    func stepUpRequestCarriesTheBearerAndMovesTheSecretIntoTheBody() async throws {
         var configuration = SesameConfiguration(
             issuer: URL(string: "https://id.test")!, clientID: "app",
             redirectURI: URL(string: "com.example.app:/cb")!)
@@ -158,9 +158,9 @@ struct FirstPartyUnitTests {
             configuration: configuration, http: ProviderHTTP(transport: URLSessionTransport()),
             clock: clock, clockOffset: ServerClockOffset(), logger: Logger(label: "test"))
         let metadata = try challengeMetadata()
-        let plain = endpoint.makeRequest(metadata.tokenEndpoint, [("a", "1")], metadata: metadata)
+        let plain = try await endpoint.makeRequest(metadata.tokenEndpoint, [("a", "1")], metadata: metadata)
         #expect(plain.value(forHTTPHeaderField: "Authorization")?.hasPrefix("Basic ") == true)
-        let stepUp = endpoint.makeRequest(
+        let stepUp = try await endpoint.makeRequest(
             metadata.tokenEndpoint, [("a", "1")], metadata: metadata, bearerToken: "tok")
         #expect(stepUp.value(forHTTPHeaderField: "Authorization") == "Bearer tok")
         let body = String(decoding: stepUp.httpBody ?? Data(), as: UTF8.self)

@@ -21,15 +21,8 @@ final class PINFixture: Sendable {
     let client: SesameClient
 
     static func start() async throws -> PINFixture {
-        var logger = Logger(label: "bench.pin")
-        logger.logLevel = .error
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-pin-\(UUID().uuidString)")
-        var configuration = ServerConfiguration(
-            dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: ScryptPasswordHasher(logN: 10))
-        configuration.rateLimits = .off
-        configuration.challenges = .off
-        let running = try await IdentityServer.start(configuration, logger: logger)
-        let admin = ServerAdmin(store: running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: running.keyRing)
+        let logger = BenchServer.quietLogger
+        let (running, admin) = try await BenchServer.start("pin")
         _ = try await admin.addClient(ClientSpec(clientID: "pin-bench", redirectURIs: ["com.example.pin:/cb"], firstParty: true))
         _ = try await admin.addUser(username: "pin", email: "pin@example.com", password: "correct horse battery")
         let client = SesameClient(
@@ -81,5 +74,25 @@ let pinBenchmarks: @Sendable () -> Void = {
         benchmark.measurement(kdfMebibytes, cost.memoryBytes / (1 << 20))
         FileHandle.standardError.write(
             Data("PIN unlock \(String(format: "%.1f", seconds(total) * 1000)) ms, scrypt alone \(String(format: "%.1f", seconds(kdf) * 1000)) ms (\(cost.memoryBytes >> 20) MiB)\n".utf8))
+    }
+}
+
+/// An in-process server for the SDK benchmarks: a temporary SQLite store, a cheap password
+/// hash, no rate limits or challenges (they would measure the protection, not the path).
+enum BenchServer {
+    static var quietLogger: Logger {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        return logger
+    }
+
+    static func start(_ name: String) async throws -> (RunningServer, ServerAdmin) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-\(name)-\(UUID().uuidString)")
+        var configuration = ServerConfiguration(
+            dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: ScryptPasswordHasher(logN: 10))
+        configuration.rateLimits = .off
+        configuration.challenges = .off
+        let running = try await IdentityServer.start(configuration, logger: quietLogger)
+        return (running, ServerAdmin(store: running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: running.keyRing))
     }
 }

@@ -83,6 +83,7 @@ let record = Data(repeating: 0x5A, count: 2_048)
 let benchmarks: @Sendable () -> Void = {
     solverBenchmarks()
     pinBenchmarks()
+    ssoBenchmarks()
     Benchmark("ID token validation RS256 (full §3.1.3.7 vs jwt-kit signature only)", configuration: validationConfiguration) { benchmark in
         try await compareValidation(benchmark, token: \.rs256Token)
     }

@@ -60,9 +60,16 @@ public final class MFAChallenge: MFAContinuation {
         let authorizationCode = try await exchange.verify(code: code)
         switch purpose {
         case .signIn(let username, let options):
-            return try await client.finishNativeLogin(
-                code: authorizationCode, verifier: exchange.pkce.verifier, metadata: exchange.metadata,
-                username: username, options: options)
+            do {
+                let account = try await client.finishNativeLogin(
+                    code: authorizationCode, verifier: exchange.pkce.verifier, metadata: exchange.metadata,
+                    username: username, options: options)
+                client.analytics.record(.signInSucceeded, ["method": "password", "mfa": "true"])
+                return account
+            } catch {
+                client.analytics.failed(error, method: "password")
+                throw error
+            }
         case .stepUp(let account, let generation, let acr):
             return try await client.finishStepUp(
                 code: authorizationCode, verifier: exchange.pkce.verifier, metadata: exchange.metadata,

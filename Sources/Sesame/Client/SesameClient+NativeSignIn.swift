@@ -20,9 +20,24 @@ extension SesameClient {
     public func login(username: String, password: String, options: NativeLoginOptions = .init())
         async throws(SesameError) -> NativeLoginResult
     {
+        // Succeeded only once signed in: with a second factor, MFAChallenge.verify reports it.
+        analytics.record(.signInStarted, ["method": "password"])
+        do {
+            let result = try await passwordLogin(username: username, password: password, options: options)
+            if case .signedIn = result { analytics.record(.signInSucceeded, ["method": "password"]) }
+            return result
+        } catch {
+            analytics.failed(error, method: "password")
+            throw error
+        }
+    }
+
+    private func passwordLogin(username: String, password: String, options: NativeLoginOptions)
+        async throws(SesameError) -> NativeLoginResult
+    {
         let metadata = try await metadata()
         let challenges = try challengeClient(metadata)
-        let scopes = options.scopes ?? configuration.scopes
+        let scopes = ssoScopes(options.scopes ?? configuration.scopes, metadata: metadata)
         guard scopes.contains("openid") else {
             throw .invalidConfiguration("the sign-in scopes must include \"openid\"")
         }
@@ -68,9 +83,11 @@ extension SesameClient {
         let challenges = try challengeClient(metadata)
         let token = try await validAccessToken(for: session.account.id)
         let pkce = PKCE()
-        var parameters = Self.startParameters(scopes: configuration.scopes, pkce: pkce)
+        // With single sign-on the stepped-up tokens stay in the device session (device_sso).
+        var parameters = Self.startParameters(scopes: ssoScopes(configuration.scopes, metadata: metadata), pkce: pkce)
         parameters.append((AuthorizationChallengeParameter.acrValues, acr))
         logger.info("step-up started", metadata: ["account": "\(session.account.id)", "acr": "\(acr)"])
+        analytics.record(.stepUp, ["acr": acr])
         switch try await challenges.send(parameters, bearerToken: token) {
         case .authorizationCode:
             throw .protocolViolation(
@@ -124,7 +141,8 @@ extension SesameClient {
         options: NativeLoginOptions
     ) async throws(SesameError) -> Account {
         let tokens = try await tokenEndpoint.exchange(
-            code: code, verifier: verifier, redirectURI: nil, metadata: metadata)
+            code: code, verifier: verifier, redirectURI: nil, metadata: metadata,
+            deviceSecret: ssoShare != nil && metadata.nativeSSOSupported == true ? await deviceSecretForSignIn() : nil)
         // No nonce in this flow (draft-ietf-oauth-first-party-apps): every other rule applies.
         return try await establishSession(
             tokens,
@@ -140,7 +158,8 @@ extension SesameClient {
         generation: UInt64, acr: String
     ) async throws(SesameError) -> Account {
         let tokens = try await tokenEndpoint.exchange(
-            code: code, verifier: verifier, redirectURI: nil, metadata: metadata)
+            code: code, verifier: verifier, redirectURI: nil, metadata: metadata,
+            deviceSecret: await ssoShare?.entry(for: id)?.deviceSecret)
         var stepped = try await validatedSession(
             tokens,
             expected: expectations(
@@ -161,6 +180,7 @@ extension SesameClient {
         guard try await registry.replace(id, generation: generation, with: stepped) else {
             throw .noSession
         }
+        await share(tokens, session: stepped)
         logger.info("stepped up", metadata: ["account": "\(id)", "acr": "\(acr)"])
         broadcaster.publish(.refreshed(account))
         return account

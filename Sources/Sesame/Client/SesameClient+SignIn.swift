@@ -9,8 +9,14 @@ extension SesameClient {
     public func signIn(with agent: any BrowserAgent, options: SignInOptions = .init())
         async throws(SesameError) -> Account
     {
+        try await analytics.signIn("browser") { () async throws(SesameError) -> Account in
+            try await browserSignIn(with: agent, options: options)
+        }
+    }
+
+    private func browserSignIn(with agent: any BrowserAgent, options: SignInOptions) async throws(SesameError) -> Account {
         let metadata = try await metadata()
-        let scopes = options.scopes ?? configuration.scopes
+        let scopes = ssoScopes(options.scopes ?? configuration.scopes, metadata: metadata)
         guard scopes.contains("openid") else {
             throw .invalidConfiguration("the sign-in scopes must include \"openid\"")
         }
@@ -37,7 +43,7 @@ extension SesameClient {
             issRequired: metadata.authorizationResponseIssParameterSupported == true)
         let tokens = try await tokenEndpoint.exchange(
             code: response.code, verifier: request.pkce.verifier, redirectURI: session.redirectURI,
-            metadata: metadata)
+            metadata: metadata, deviceSecret: scopes.contains(NativeSSO.scope) ? await deviceSecretForSignIn() : nil)
         // RFC 9700 §4.5.3.2: disregard all tokens until the nonce check passed.
         return try await establishSession(
             tokens,
@@ -58,6 +64,7 @@ extension SesameClient {
     ) async throws(SesameError) -> Account {
         let stored = try await validatedSession(tokens, expected: expected, metadata: metadata, username: username)
         try await registry.signIn(stored)
+        await share(tokens, session: stored, fetchLabel: true)
         logger.info("signed in", metadata: ["account": "\(stored.account.id)"])
         broadcaster.publish(.signedIn(stored.account))
         return stored.account

@@ -91,6 +91,7 @@ extension SesameClient {
                 logger.info("discarded a refresh that finished after the session ended", metadata: ["account": "\(id)"])
                 throw .noSession
             }
+            await share(tokens, session: updated)
             logger.debug("refreshed tokens", metadata: ["account": "\(id)"])
             broadcaster.publish(.refreshed(updated.account))
             return .success(updated.accessToken)
@@ -103,9 +104,11 @@ extension SesameClient {
     private func refreshTokens(
         _ refreshToken: String, metadata: ProviderMetadata, session: StoredSession, generation: UInt64
     ) async throws(SesameError) -> TokenResponse {
+        let deviceSecret =
+            ScopeList.parse(session.scope ?? "").contains(NativeSSO.scope) ? await deviceSecret(for: session.account) : nil
         do {
             return try await retryPolicy.run { () async throws(SesameError) -> TokenResponse in
-                try await tokenEndpoint.refresh(refreshToken: refreshToken, metadata: metadata)
+                try await tokenEndpoint.refresh(refreshToken: refreshToken, metadata: metadata, deviceSecret: deviceSecret)
             }
         } catch {
             if case .authenticationFailed(let apiError, _) = error, apiError.error == "invalid_grant" {
@@ -113,8 +116,11 @@ extension SesameClient {
                     currentGeneration == generation
                 {
                     await registry.remove(current.account.id)
+                    // Native SSO: a sibling app signed out everywhere; the shared entry is dead too.
+                    let elsewhere = apiError.code == .sessionEndedElsewhere
+                    if elsewhere { await forgetShared(current.account) }
                     logger.info("refresh token rejected; session ended", metadata: ["account": "\(current.account.id)"])
-                    broadcaster.publish(.signedOut(current.account, reason: .refreshTokenRejected))
+                    broadcaster.publish(.signedOut(current.account, reason: elsewhere ? .revokedElsewhere : .refreshTokenRejected))
                 }
             } else {
                 logger.warning("refresh failed; session kept", metadata: ["error": "\(error)"])

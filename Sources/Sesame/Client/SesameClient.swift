@@ -30,6 +30,14 @@ public actor SesameClient {
     let retryPolicy: RetryPolicy
     nonisolated let pending = PendingAuthorizations()
     nonisolated let broadcaster: EventBroadcaster
+    /// The vendor's shared group for single sign-on across its apps; `nil`: none.
+    let ssoShare: SSOShare?
+    /// The app's analytics handler (``setAnalytics(_:)``).
+    nonisolated let analytics: AnalyticsDispatcher
+    /// The app's own key for `private_key_jwt` (kept in `store`).
+    let assertionSigner: ClientAssertionSigner
+    /// The cached app-level token (``appAccessToken(forceRefresh:)``).
+    nonisolated let appTokens = AppTokenCache()
 
     /// - Parameters:
     ///   - configuration: issuer, client and redirect settings (checked on first use).
@@ -38,21 +46,25 @@ public actor SesameClient {
     ///   - clock: time source for expiry and ID token checks.
     ///   - logger: swift-log logger; set its `logLevel` to control verbosity. Secrets are never
     ///     logged.
+    ///   - ssoGroup: the store the vendor's apps share for single sign-on (docs/native-sso.md):
+    ///     a `KeychainCredentialStore` with the vendor's Keychain access group on Apple
+    ///     platforms, an ``EncryptedFileCredentialStore`` in a shared directory elsewhere. Only
+    ///     device secrets, ID tokens and account labels go there.
     public init(
         configuration: SesameConfiguration, store: any CredentialStore,
         transport: any HTTPTransport = URLSessionTransport(), clock: any SesameClock = SystemClock(),
-        logger: Logger = Logger(label: "sesame")
+        logger: Logger = Logger(label: "sesame"), ssoGroup: (any CredentialStore)? = nil
     ) {
         self.init(
             configuration: configuration, store: store, transport: transport, clock: clock,
-            logger: logger, retryPolicy: RetryPolicy())
+            logger: logger, retryPolicy: RetryPolicy(), ssoGroup: ssoGroup)
     }
 
     /// As above, with an explicit ``RetryPolicy`` for transient refresh failures.
     public init(
         configuration: SesameConfiguration, store: any CredentialStore,
         transport: any HTTPTransport, clock: any SesameClock, logger: Logger,
-        retryPolicy: RetryPolicy, jwksRefetchInterval: TimeInterval = 60
+        retryPolicy: RetryPolicy, jwksRefetchInterval: TimeInterval = 60, ssoGroup: (any CredentialStore)? = nil
     ) {
         self.configuration = configuration
         self.clock = clock
@@ -70,12 +82,22 @@ public actor SesameClient {
         keyStore = JWKSKeyStore(
             http: http, clock: clock, logger: logger, minimumRefetchInterval: jwksRefetchInterval)
         validator = IDTokenValidator(clientSecret: configuration.clientSecret)
+        assertionSigner = ClientAssertionSigner(store: store, clientID: configuration.clientID)
         tokenEndpoint = TokenEndpointClient(
             configuration: configuration, http: http, clock: clock, clockOffset: clockOffset,
-            logger: logger)
+            logger: logger,
+            assertionSigner: configuration.tokenEndpointAuthMethod == .privateKeyJWT ? assertionSigner : nil)
         registry = SessionRegistry(store: store, events: broadcaster, logger: logger)
         credentialStore = store
         originPolicy = OriginPolicy(configuration: configuration)
+        ssoShare = ssoGroup.map { SSOShare(store: $0, logger: logger) }
+        analytics = AnalyticsDispatcher(clientID: configuration.clientID)
+    }
+
+    /// Sends sign-in, single sign-on, step-up and logout events to `handler` (``AnalyticsEvent``);
+    /// `nil` stops them.
+    public nonisolated func setAnalytics(_ handler: (any SesameAnalytics)?) {
+        analytics.set(handler)
     }
 
     /// A new subscriber stream of ``SesameEvent``s (each call is an independent subscriber).

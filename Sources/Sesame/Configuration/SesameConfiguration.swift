@@ -36,6 +36,11 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// A PIN-unlocked session not used for this long is locked (forgotten; unlock again).
     /// Default 15 minutes; `nil`: it lasts until the app ends.
     public var pinSessionIdleTimeout: TimeInterval? = 15 * 60
+    /// How the app authenticates at the token endpoint. `nil` (default): with a
+    /// ``clientSecret`` `client_secret_basic` (or `_post`), else a public client (`none`).
+    /// ``ClientAuthenticationMethod/privateKeyJWT``: RFC 7523 assertions signed with a P-256
+    /// key the SDK creates and keeps in the app's store (``SesameClient/clientPublicKeySet()``).
+    public var tokenEndpointAuthMethod: ClientAuthenticationMethod?
 
     /// The scopes requested when none are configured.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
@@ -65,6 +70,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case leeway
         case refreshAhead = "refresh_ahead"
         case maximumChallengeDifficulty = "max_challenge_difficulty"
+        case tokenEndpointAuthMethod = "token_endpoint_auth_method"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -84,6 +90,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         leeway = try c.decodeIfPresent(TimeInterval.self, forKey: .leeway) ?? 60
         refreshAhead = try c.decodeIfPresent(TimeInterval.self, forKey: .refreshAhead) ?? 60
         maximumChallengeDifficulty = try c.decodeIfPresent(Int.self, forKey: .maximumChallengeDifficulty) ?? 24
+        tokenEndpointAuthMethod = try c.decodeIfPresent(ClientAuthenticationMethod.self, forKey: .tokenEndpointAuthMethod)
     }
 
     /// Reads and validates a configuration file shipped with the app.
@@ -143,6 +150,12 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         }
         guard leeway >= 0, leeway <= 600 else {
             throw .invalidConfiguration("leeway must be between 0 and 600 seconds (got \(leeway)).")
+        }
+        if tokenEndpointAuthMethod == .privateKeyJWT, clientSecret != nil {
+            throw .invalidConfiguration("token_endpoint_auth_method private_key_jwt uses the app's key, not client_secret; remove one of them.")
+        }
+        if tokenEndpointAuthMethod == .clientSecretBasic || tokenEndpointAuthMethod == .clientSecretPost, clientSecret == nil {
+            throw .invalidConfiguration("token_endpoint_auth_method \(tokenEndpointAuthMethod!.rawValue) needs client_secret.")
         }
         guard refreshAhead >= 0 else {
             throw .invalidConfiguration("refresh_ahead must not be negative (got \(refreshAhead)).")

@@ -9,6 +9,10 @@ import SesameProtocol
 public indirect enum SesameError: Error, Sendable, CustomStringConvertible {
     /// The user closed the browser or cancelled sign-in.
     case cancelled
+    /// A sibling app's sign-in cannot be used (Native SSO): the device session ended, the
+    /// shared material is stale, or the provider or this client does not take part. The stale
+    /// entry was removed from the shared group; sign in another way.
+    case ssoUnavailable(String)
     /// The server rejected the request (HTTP 400 and other 4xx except 401): the decoded API error,
     /// with its field errors, is attached.
     case requestFailed(APIError, status: Int)
@@ -81,6 +85,8 @@ public indirect enum SesameError: Error, Sendable, CustomStringConvertible {
         case .wrongPIN(let remaining): "Wrong PIN; \(remaining) attempt\(remaining == 1 ? "" : "s") left."
         case .pinDeregistered: "The PIN registration was revoked and removed from this device; sign in again and set a new PIN."
         case .noPINProfile: "No PIN is registered on this device for that account; sign in and register one."
+        case .ssoUnavailable(let detail):
+            "Signing in through the other app's session is not possible (\(detail)); sign in with the browser or a password instead."
         case .biometricsUnavailable: "Biometric unlock is not available or was cancelled; unlock with the PIN."
         case .challengeTooHard(let difficulty, let ceiling):
             "The server asked for a security check of \(difficulty) bits, more than the configured ceiling of \(ceiling); it was not attempted. Retry later, or raise maximumChallengeDifficulty."

@@ -48,7 +48,7 @@ struct AuthorizationChallengeClient: Sendable {
     /// Sends one challenge request. `bearerToken` is the current access token for step-up.
     /// Parameters may hold a password or code: they are never logged.
     func send(_ parameters: [(String, String)], bearerToken: String? = nil) async throws(SesameError) -> Outcome {
-        let request = tokenEndpoint.makeRequest(
+        let request = try await tokenEndpoint.makeRequest(
             endpoint, parameters, metadata: metadata, bearerToken: bearerToken)
         logger.debug(
             "authorization challenge request",

@@ -73,6 +73,15 @@ struct ProviderHTTP: Sendable {
             return .technical(.server(status: status, apiError))
         }
         guard let apiError else {
+            if status == 401 {
+                // RFC 6749 §5.2: a refused client authentication (on Linux the body of a 401
+                // with WWW-Authenticate does not reach the SDK; see URLSessionTransport).
+                return .authenticationFailed(
+                    APIError(
+                        error: "invalid_client",
+                        errorDescription: "the provider refused the client's credentials at the \(what) endpoint; check client_id and its secret or key"),
+                    status: status)
+            }
             return .technical(.malformedResponse("the \(what) endpoint answered HTTP \(status) without an error body"))
         }
         switch apiError.error {

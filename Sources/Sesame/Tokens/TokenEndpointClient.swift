@@ -17,28 +17,69 @@ struct TokenEndpointClient: Sendable {
     let clock: any SesameClock
     let clockOffset: ServerClockOffset
     let logger: Logger
+    /// Signs RFC 7523 client assertions when the app uses `private_key_jwt`.
+    var assertionSigner: ClientAssertionSigner? = nil
 
     /// RFC 6749 §4.1.3 + RFC 7636 §4.5. `redirectURI` is `nil` for codes from the
     /// authorization challenge endpoint (draft-ietf-oauth-first-party-apps §5.2.1), which had no
     /// redirect: the parameter is then omitted.
-    func exchange(code: String, verifier: String, redirectURI: URL?, metadata: ProviderMetadata)
-        async throws(SesameError) -> TokenResponse
-    {
+    ///
+    /// - Parameter deviceSecret: the Native SSO `device_secret` the device already has (draft 07
+    ///   §3.2: the app MUST send it when it asks for `device_sso` and has one).
+    func exchange(
+        code: String, verifier: String, redirectURI: URL?, metadata: ProviderMetadata, deviceSecret: String? = nil
+    ) async throws(SesameError) -> TokenResponse {
         logger.debug("exchanging authorization code", metadata: ["code": "\(Redaction.redact(code))"])
         var parameters = [(OAuthParameter.grantType, GrantType.authorizationCode.rawValue), (OAuthParameter.code, code)]
         if let redirectURI { parameters.append((OAuthParameter.redirectURI, redirectURI.absoluteString)) }
         parameters.append((OAuthParameter.codeVerifier, verifier))
+        if let deviceSecret { parameters.append((NativeSSO.deviceSecretParameter, deviceSecret)) }
         return try await tokenRequest(parameters, metadata: metadata)
     }
 
-    /// RFC 6749 §6.
-    func refresh(refreshToken: String, metadata: ProviderMetadata) async throws(SesameError)
+    /// RFC 6749 §6, with the Native SSO device secret when the session has one (draft 07 §3.2:
+    /// SHOULD, so the server can rotate it).
+    func refresh(refreshToken: String, metadata: ProviderMetadata, deviceSecret: String? = nil) async throws(SesameError)
         -> TokenResponse
     {
         logger.debug("refreshing tokens", metadata: ["refresh_token": "\(Redaction.redact(refreshToken))"])
-        return try await tokenRequest(
-            [(OAuthParameter.grantType, GrantType.refreshToken.rawValue), (OAuthParameter.refreshToken, refreshToken)],
+        var parameters = [
+            (OAuthParameter.grantType, GrantType.refreshToken.rawValue), (OAuthParameter.refreshToken, refreshToken),
+        ]
+        if let deviceSecret { parameters.append((NativeSSO.deviceSecretParameter, deviceSecret)) }
+        return try await tokenRequest(parameters, metadata: metadata)
+    }
+
+    /// Native SSO 1.0 §4.1: the sibling app's ID token (subject) and the device secret (actor)
+    /// for this app's own tokens, at the token endpoint (RFC 8693 §2.1). The audience is the
+    /// issuer; the scopes include `openid`.
+    func exchangeForSSO(idToken: String, deviceSecret: String, scopes: [String], metadata: ProviderMetadata)
+        async throws(SesameError) -> TokenResponse
+    {
+        logger.debug("exchanging a sibling app's sign-in", metadata: ["device_secret": "\(Redaction.redact(deviceSecret))"])
+        let tokens = try await tokenRequest(
+            [
+                (OAuthParameter.grantType, TokenExchange.grantType), (TokenExchange.Parameter.audience, metadata.issuer),
+                (TokenExchange.Parameter.subjectToken, idToken),
+                (TokenExchange.Parameter.subjectTokenType, TokenExchange.TokenType.idToken),
+                (TokenExchange.Parameter.actorToken, deviceSecret),
+                (TokenExchange.Parameter.actorTokenType, TokenExchange.TokenType.deviceSecret),
+                (OAuthParameter.scope, ScopeList.format(scopes)),
+            ],
             metadata: metadata)
+        // §4.4: issued_token_type is REQUIRED and names an access token.
+        guard tokens.issuedTokenType == TokenExchange.TokenType.accessToken else {
+            throw .protocolViolation(
+                "the token exchange answered issued_token_type \"\(tokens.issuedTokenType ?? "")\"; Native SSO 1.0 section 4.4 requires \(TokenExchange.TokenType.accessToken)")
+        }
+        return tokens
+    }
+
+    /// RFC 6749 §4.4 client credentials: a token for the app itself.
+    func clientCredentials(scopes: [String]?, metadata: ProviderMetadata) async throws(SesameError) -> TokenResponse {
+        var parameters = [(OAuthParameter.grantType, GrantType.clientCredentials.rawValue)]
+        if let scopes, !scopes.isEmpty { parameters.append((OAuthParameter.scope, ScopeList.format(scopes))) }
+        return try await tokenRequest(parameters, metadata: metadata)
     }
 
     /// The PIN unlock grant (docs/pin-devices.md): the nonce signed with the PIN-unsealed key.
@@ -59,7 +100,7 @@ struct TokenEndpointClient: Sendable {
         guard let endpoint = metadata.revocationEndpoint else {
             throw .invalidConfiguration("the provider advertises no revocation_endpoint; log out locally only (revoke: false)")
         }
-        let request = makeRequest(
+        let request = try await makeRequest(
             endpoint, [(OAuthParameter.token, token), (OAuthParameter.tokenTypeHint, hint.rawValue)], metadata: metadata)
         let (data, response) = try await http.send(request)
         // RFC 7009 §2.2: 200 for success, also for tokens that were already invalid.
@@ -71,7 +112,7 @@ struct TokenEndpointClient: Sendable {
     private func tokenRequest(_ parameters: [(String, String)], metadata: ProviderMetadata)
         async throws(SesameError) -> TokenResponse
     {
-        let request = makeRequest(metadata.tokenEndpoint, parameters, metadata: metadata)
+        let request = try await makeRequest(metadata.tokenEndpoint, parameters, metadata: metadata)
         let (data, response) = try await http.send(request)
         clockOffset.learn(dateHeader: response.value(forHTTPHeaderField: "Date"), localNow: clock.now())
         let tokens = try ProviderHTTP.decode(TokenResponse.self, data: data, response: response, what: "token")
@@ -91,7 +132,7 @@ struct TokenEndpointClient: Sendable {
     func makeRequest(
         _ endpoint: URL, _ parameters: [(String, String)], metadata: ProviderMetadata,
         bearerToken: String? = nil
-    ) -> URLRequest {
+    ) async throws(SesameError) -> URLRequest {
         var request = URLRequest(url: endpoint)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -112,6 +153,16 @@ struct TokenEndpointClient: Sendable {
         case .clientSecretPost:
             body.append((OAuthParameter.clientID, configuration.clientID))
             body.append((OAuthParameter.clientSecret, configuration.clientSecret ?? ""))
+        case .privateKeyJWT:
+            // RFC 7523 §2.2; OIDC Core §9: the audience is the token endpoint URL.
+            guard let assertionSigner else {
+                throw .invalidConfiguration("private_key_jwt needs the client's key store")
+            }
+            let assertion = try await assertionSigner.assertion(
+                audience: metadata.tokenEndpoint.absoluteString, now: clockOffset.serverNow(clock))
+            body.append((OAuthParameter.clientID, configuration.clientID))
+            body.append(("client_assertion_type", ClientAssertionSigner.assertionType))
+            body.append(("client_assertion", assertion))
         case .none:
             body.append((OAuthParameter.clientID, configuration.clientID))
         }
@@ -120,6 +171,7 @@ struct TokenEndpointClient: Sendable {
     }
 
     private func authenticationMethod(_ metadata: ProviderMetadata) -> ClientAuthenticationMethod {
+        if configuration.tokenEndpointAuthMethod == .privateKeyJWT { return .privateKeyJWT }
         guard let secret = configuration.clientSecret, !secret.isEmpty else { return .none }
         let supported = metadata.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"]
         if supported.contains("client_secret_basic") { return .clientSecretBasic }

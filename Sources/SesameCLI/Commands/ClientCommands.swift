@@ -56,8 +56,26 @@ struct ClientCommand: AsyncParsableCommand {
             name: .customLong("pin-blacklist"),
             help: ArgumentHelp("Device PINs: a file of refused PINs, one per line, added to the built-in list.", valueName: "file"))
         var pinBlacklist: String?
+        @Option(
+            name: .customLong("app-group"),
+            help: ArgumentHelp(
+                "The vendor whose apps share sign-ins on a device (single sign-on, docs/native-sso.md); adds the token exchange grant and the device_sso scope.",
+                valueName: "name"))
+        var appGroup: String?
+        @Option(
+            name: .customLong("jwks-file"),
+            help: ArgumentHelp(
+                "The client's public keys (a JSON Web Key Set, e.g. from `sesame client-key`): it authenticates with private_key_jwt (RFC 7523) instead of a secret.",
+                valueName: "file"))
+        var jwksFile: String?
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
+
+        func validate() throws {
+            if confidential, jwksFile != nil {
+                throw ValidationError("--confidential makes a secret and --jwks-file registers keys; choose one.")
+            }
+        }
 
         /// The PIN policy the options ask for; `nil` when none was given.
         func pinPolicy() throws -> PINPolicy? {
@@ -102,6 +120,13 @@ struct ClientCommand: AsyncParsableCommand {
                 if !scopeList.isEmpty { spec.scopes = scopeList }
                 if let mfaPolicy { spec.mfaPolicy = try Self.mfaPolicy(mfaPolicy) }
                 spec.firstParty = firstParty
+                spec.appGroup = appGroup
+                if let jwksFile {
+                    guard let data = FileManager.default.contents(atPath: jwksFile) else {
+                        throw CLIError("cannot read --jwks-file \(jwksFile)", hint: "Give the path of a JSON Web Key Set file.")
+                    }
+                    spec.jwks = String(decoding: data, as: UTF8.self)
+                }
                 let (client, secret) = try await AdminSession.with(dataDir) { admin in
                     let added = try await admin.addClient(spec)
                     if let pins { try await admin.setPINPolicy(pins, clientID: spec.clientID) }
@@ -187,6 +212,7 @@ extension ClientRecord {
     /// `public` or `confidential`, with `, first-party` for the operator's own apps.
     fileprivate var kindLabel: String {
         (isConfidential ? "confidential" : "public") + (firstParty ? ", first-party" : "")
+            + (jwks != nil ? ", private_key_jwt" : "") + (appGroup.map { ", app group \($0)" } ?? "")
     }
 }
 
@@ -202,6 +228,7 @@ struct ClientSummary: Encodable {
     var tokenEndpointAuthMethod: String
     var mfaPolicy: String
     var firstParty: Bool
+    var appGroup: String?
     var clientSecret: String?
 
     init(_ client: ClientRecord, secret: String?) {
@@ -215,6 +242,7 @@ struct ClientSummary: Encodable {
         tokenEndpointAuthMethod = client.tokenEndpointAuthMethod.rawValue
         mfaPolicy = client.mfaPolicy.rawValue
         firstParty = client.firstParty
+        appGroup = client.appGroup
         clientSecret = secret
     }
 
@@ -229,6 +257,7 @@ struct ClientSummary: Encodable {
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
         case mfaPolicy = "mfa_policy"
         case firstParty = "first_party"
+        case appGroup = "app_group"
         case clientSecret = "client_secret"
     }
 }

@@ -51,6 +51,9 @@ struct LoginCommand: AsyncParsableCommand {
     var loginHint: String?
     @Option(help: "Seconds to wait for the browser to come back.")
     var timeout: Int = 300
+    @Flag(
+        help: "Single sign-on with the other apps of this config directory (remembered): sign in through an account another app shared, with no browser and no password; when none is shared, sign in and share it. With a --client-id other than the remembered one, acts as that sibling app (see --as).")
+    var sso = false
     @OptionGroup var configDir: ConfigDirOption
     @OptionGroup var json: JSONOption
 
@@ -66,17 +69,30 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let directory = configDir.directory
+            let top = configDir.directory
+            var directory = top
+            let rememberedTop = try CLIProfile.load(from: top)
+            if sso, configDir.app == nil, let clientID, let rememberedTop, rememberedTop.clientID != clientID {
+                // Another client id of the same directory: a sibling app with its own sessions.
+                directory = top.app(clientID)
+            }
             let remembered = try CLIProfile.load(from: directory)
-            let profile = try makeProfile(remembered: remembered)
-            try await refuseProviderChange(from: remembered, to: profile)
-            let session = try ClientSession.open(configDir, profile: profile)
+            var profile = try makeProfile(
+                remembered: remembered, fallbackIssuer: directory.isApp ? rememberedTop?.issuer : nil)
+            profile.sso = sso || (remembered?.sso ?? false)
+            try await refuseProviderChange(from: remembered, to: profile, directory: directory)
+            let session = try ClientSession.open(directory: directory, profile: profile)
             // Discovery first: an unreachable or wrong issuer fails here, before any progress.
             _ = try await session.client.metadata()
-            var account =
-                password
-                ? try await passwordSignIn(session.client)
-                : try await browserSignIn(session.client, profile: profile, remembered: remembered)
+            var account: Account
+            if profile.sso, !password, let shared = try await sharedAccount(session.client) {
+                account = shared
+            } else {
+                account =
+                    password
+                    ? try await passwordSignIn(session.client)
+                    : try await browserSignIn(session.client, profile: profile, remembered: remembered)
+            }
             try profile.save(to: directory)
             if let claims = try? await session.client.userInfo(for: account.id) {
                 AccountLabels.remember(claims, for: account, in: directory)
@@ -88,6 +104,27 @@ struct LoginCommand: AsyncParsableCommand {
                 Terminal.out(
                     "Signed in as \(AccountSummary.label(account)) at \(account.issuer).")
             }
+        }
+    }
+
+    /// Single sign-on (docs/native-sso.md): the account a sibling app shared (the one
+    /// `--login-hint` names, else the most recent), exchanged for this app's own tokens; `nil`
+    /// when none is shared or the provider refused it (the stale entry is then gone).
+    private func sharedAccount(_ client: SesameClient) async throws -> Account? {
+        let shared = await client.ssoAccounts()
+        let hint = loginHint?.lowercased()
+        guard
+            let chosen = hint.map({ hint in
+                shared.first { $0.email?.lowercased() == hint || $0.subject == hint || $0.id == hint }
+            }) ?? shared.first
+        else { return nil }
+        Terminal.progress("Signing in as \(chosen.label) through the session \(chosen.sharedBy) shared ...")
+        do {
+            return try await client.signIn(withSSO: chosen)
+        } catch {
+            guard case .ssoUnavailable(let reason) = error else { throw error }
+            Terminal.progress("Single sign-on is not possible (\(reason)); signing in normally.")
+            return nil
         }
     }
 
@@ -133,20 +170,22 @@ struct LoginCommand: AsyncParsableCommand {
 
     /// One config directory holds the accounts of one provider and client: signing in to
     /// another while accounts remain would mix their sessions in one store.
-    private func refuseProviderChange(from remembered: CLIProfile?, to profile: CLIProfile) async throws {
+    private func refuseProviderChange(
+        from remembered: CLIProfile?, to profile: CLIProfile, directory: ConfigDirectory
+    ) async throws {
         guard let remembered,
             remembered.issuer != profile.issuer || remembered.clientID != profile.clientID
         else { return }
-        let accounts = try await ClientSession.open(configDir, profile: remembered).client.accounts()
+        let accounts = try await ClientSession.open(directory: directory, profile: remembered).client.accounts()
         guard accounts.isEmpty else {
             throw CLIError(
                 "this config directory is signed in to \(remembered.issuer.absoluteString) as client \(remembered.clientID)",
-                hint: "Run `sesame logout --all` first, or pass another --config-dir for \(profile.issuer.absoluteString).")
+                hint: "Run `sesame logout --all` first, pass another --config-dir for \(profile.issuer.absoluteString), or sign the other client in beside it with --sso (single sign-on).")
         }
     }
 
-    private func makeProfile(remembered: CLIProfile?) throws -> CLIProfile {
-        guard let issuerText = issuer ?? remembered?.issuer.absoluteString,
+    private func makeProfile(remembered: CLIProfile?, fallbackIssuer: URL? = nil) throws -> CLIProfile {
+        guard let issuerText = issuer ?? remembered?.issuer.absoluteString ?? fallbackIssuer?.absoluteString,
             let clientID = clientID ?? remembered?.clientID
         else {
             throw CLIError(

@@ -13,6 +13,9 @@ struct LogoutCommand: AsyncParsableCommand {
     var revoke = false
     @Flag(help: "Sign out of every account.")
     var all = false
+    @Flag(
+        help: "End the device session for every app of this config directory that signed in through it (single sign-on): their next refresh fails. Revokes at the provider.")
+    var everywhere = false
     @Argument(help: "The account id, email or subject (default: the current account).")
     var account: String?
     @OptionGroup var configDir: ConfigDirOption
@@ -37,8 +40,15 @@ struct LogoutCommand: AsyncParsableCommand {
             }
             var results: [LogoutOutput] = []
             for target in targets {
-                let result = try await session.client.logout(target.id, revoke: revoke)
-                results.append(LogoutOutput(target, result: result))
+                if everywhere {
+                    let result = try await session.client.logout(.everywhere, account: target.id, revoke: true)
+                    var output = LogoutOutput(target, result: result)
+                    output.everywhere = true
+                    results.append(output)
+                } else {
+                    let result = try await session.client.logout(target.id, revoke: revoke)
+                    results.append(LogoutOutput(target, result: result))
+                }
             }
             AccountLabels.prune(keeping: await session.client.accounts(), in: session.directory)
             if json.enabled {
@@ -60,6 +70,7 @@ struct LogoutOutput: Encodable {
     var signedOut: Bool
     var revoked: Bool
     var revocationError: String?
+    var everywhere = false
 
     init(_ account: Account, result: LogoutResult) {
         self.account = account.id
@@ -71,6 +82,9 @@ struct LogoutOutput: Encodable {
 
     var sentence: String {
         let who = email ?? account
+        if everywhere, revoked {
+            return "Signed out \(who) everywhere: every app that signed in through this device session is signed out."
+        }
         if revoked { return "Signed out \(who); its tokens were revoked at the provider." }
         if let revocationError {
             return "Signed out \(who) here, but revocation failed: \(revocationError)"
@@ -86,7 +100,7 @@ struct LogoutOutput: Encodable {
     enum CodingKeys: String, CodingKey {
         case account, email
         case signedOut = "signed_out"
-        case revoked
+        case revoked, everywhere
         case revocationError = "revocation_error"
     }
 }

@@ -58,6 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var metrics: MetricsOptions
     @OptionGroup var rateLimits: RateLimitOptions
     @OptionGroup var abuse: AbuseProtectionOptions
+    @OptionGroup var nativeSSO: NativeSSOOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -103,6 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.challenges = try abuse.policy()
             configuration.auditRetention = try abuse.auditRetention()
             configuration.auditLogEnabled = !abuse.noAuditLog
+            configuration.nativeSSO = try nativeSSO.policy()
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout

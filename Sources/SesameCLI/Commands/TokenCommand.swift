@@ -17,11 +17,39 @@ struct TokenCommand: AsyncParsableCommand {
     var refresh = false
     @Option(help: "The account id, email or subject (default: the current account).")
     var account: String?
+    @Flag(help: "Print an app-level token (client credentials) instead of a user's: for calls made before anyone signs in.")
+    var app = false
+    @Option(
+        name: .customLong("client-secret-file"),
+        help: ArgumentHelp("With --app: a file holding the client secret (client_secret_basic).", valueName: "file"))
+    var clientSecretFile: String?
+    @Flag(
+        name: .customLong("private-key-jwt"),
+        help: "With --app: authenticate with the key of `sesame client-key` (private_key_jwt, RFC 7523).")
+    var privateKeyJWT = false
+    @OptionGroup var identity: AppIdentityOptions
     @OptionGroup var configDir: ConfigDirOption
     @OptionGroup var json: JSONOption
 
+    func validate() throws {
+        if !app, clientSecretFile != nil || privateKeyJWT {
+            throw ValidationError("--client-secret-file and --private-key-jwt need --app.")
+        }
+        if app, account != nil { throw ValidationError("--app prints the app's token; drop --account.") }
+        if !app, identity.issuer != nil || identity.clientID != nil {
+            throw ValidationError("--issuer and --client-id are for --app; a user's token uses the remembered sign-in.")
+        }
+        if app, (clientSecretFile != nil) == privateKeyJWT {
+            throw ValidationError("--app needs the client's credential: --client-secret-file FILE or --private-key-jwt.")
+        }
+    }
+
     func run() async throws {
         try await reportingErrors {
+            if app {
+                try await printAppToken()
+                return
+            }
             let session = try ClientSession.open(configDir)
             let target: Account
             if account == nil, await session.client.currentAccount() == nil, !(await session.client.pinProfiles().isEmpty) {
@@ -37,6 +65,34 @@ struct TokenCommand: AsyncParsableCommand {
             } else {
                 Terminal.out(token)
             }
+        }
+    }
+}
+
+extension TokenCommand {
+    /// `sesame token --app`: RFC 6749 §4.4 client credentials, authenticated by a secret or the
+    /// config directory's key.
+    private func printAppToken() async throws {
+        let authentication: ClientSession.AppAuthentication
+        if let clientSecretFile {
+            guard let data = FileManager.default.contents(atPath: clientSecretFile),
+                let secret = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+                !secret.isEmpty
+            else {
+                throw CLIError("cannot read a client secret from \(clientSecretFile)", hint: "Put the secret alone in the file.")
+            }
+            authentication = .secret(secret)
+        } else {
+            authentication = .privateKeyJWT
+        }
+        let session = try ClientSession.open(
+            configDir, profile: try identity.profile(configDir.directory), authentication: authentication)
+        let token = try await session.client.appAccessToken(forceRefresh: refresh)
+        if json.enabled {
+            try Terminal.json(
+                TokenOutput(accessToken: token, expiresAt: AccessTokenInfo.expiry(of: token), account: session.profile.clientID))
+        } else {
+            Terminal.out(token)
         }
     }
 }

@@ -41,6 +41,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     /// RFC 9207 §3: when `true`, clients MUST check the `iss` authorization response parameter.
     public var authorizationResponseIssParameterSupported: Bool?
     public var serviceDocumentation: URL?
+    /// Native SSO 1.0 §5 `native_sso_supported`; absent means unsupported.
+    public var nativeSSOSupported: Bool?
 
     public init(
         issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL,
@@ -59,7 +61,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         acrValuesSupported: [String]? = nil, uiLocalesSupported: [String]? = nil,
         claimsParameterSupported: Bool? = nil, requestParameterSupported: Bool? = nil,
         requestURIParameterSupported: Bool? = nil,
-        authorizationResponseIssParameterSupported: Bool? = nil, serviceDocumentation: URL? = nil
+        authorizationResponseIssParameterSupported: Bool? = nil, serviceDocumentation: URL? = nil,
+        nativeSSOSupported: Bool? = nil
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -91,6 +94,7 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         self.requestURIParameterSupported = requestURIParameterSupported
         self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
         self.serviceDocumentation = serviceDocumentation
+        self.nativeSSOSupported = nativeSSOSupported
     }
 
     enum CodingKeys: String, CodingKey {
@@ -124,5 +128,6 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case requestURIParameterSupported = "request_uri_parameter_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case serviceDocumentation = "service_documentation"
+        case nativeSSOSupported = "native_sso_supported"
     }
 }

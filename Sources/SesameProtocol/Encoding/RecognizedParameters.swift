@@ -27,6 +27,9 @@ public enum RecognizedParameters {
         "csrf_token", "confirm", "email", "email_editable", "name", "new_password", "resend",
         // The PIN unlock grant (docs/pin-devices.md)
         "registration_id", "signature",
+        // Token exchange (RFC 8693 §2.1), Native SSO (draft 07 §3.3), RFC 7523 §2.2
+        "subject_token", "subject_token_type", "actor_token", "actor_token_type", "audience", "resource",
+        "requested_token_type", "device_secret", "client_assertion", "client_assertion_type",
         // The hosted pages' challenge solution (docs/abuse-protection.md)
         "challenge_token", "challenge_nonce",
     ]

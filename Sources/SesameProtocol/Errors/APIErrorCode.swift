@@ -40,6 +40,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// The request line and headers are larger than the server accepts, or too many (RFC 6585
     /// §5: HTTP 431); answered before any endpoint sees the request.
     case requestHeaderFieldsTooLarge = 1025
+    /// RFC 8693 §2.2.2 `invalid_target`: the token exchange names an `audience` or `resource`
+    /// this server does not issue tokens for (Native SSO 1.0 §4.1: the audience is the issuer).
+    case invalidTarget = 1026
 
     // 2xxx — authentication
     case invalidCredentials = 2000
@@ -62,6 +65,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// The PIN registration is unknown or was revoked (too many wrong PINs, or removed): the
     /// device deletes its PIN material; sign in again and register a new PIN.
     case pinRegistrationRevoked = 2011
+    /// The session was ended on this device for every app of the vendor ("sign out
+    /// everywhere", Native SSO): the refresh token is revoked; forget the account and sign in again.
+    case sessionEndedElsewhere = 2012
 
     // 3xxx — accounts and profile
     case validationFailed = 3000
@@ -95,9 +101,10 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
             "invalid_request"
         case .invalidClient, .unknownClient: "invalid_client"
         case .invalidGrant, .invalidCredentials, .invalidMFACode, .mfaCodeExpired,
-            .mfaAttemptsExhausted, .invalidAuthSession, .invalidPIN, .pinRegistrationRevoked:
+            .mfaAttemptsExhausted, .invalidAuthSession, .invalidPIN, .pinRegistrationRevoked, .sessionEndedElsewhere:
             "invalid_grant"
         case .unauthorizedClient: "unauthorized_client"
+        case .invalidTarget: "invalid_target"
         case .unsupportedGrantType: "unsupported_grant_type"
         case .invalidScope: "invalid_scope"
         case .accessDenied, .accountLocked, .emailNotVerified: "access_denied"
@@ -195,6 +202,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .invalidAuthSession: "The auth_session is unknown or expired; start again."
         case .invalidPIN: "The PIN is wrong; remaining_attempts says how many tries are left."
         case .pinRegistrationRevoked: "The PIN registration is unknown or revoked; sign in again and register a new PIN."
+        case .sessionEndedElsewhere:
+            "The session was ended for every app on this device (sign out everywhere); forget the account and sign in again."
+        case .invalidTarget: "The audience or resource is not one this server issues tokens for; use the issuer identifier."
         case .emailNotVerified: "The email address has not been verified yet."
         case .tooManyAttempts:
             "Too many failed password attempts for this login name or from this address; the password was not checked. Wait Retry-After seconds, then try again."

@@ -1,10 +1,12 @@
-/// OAuth 2.0 grant types Sesame speaks (RFC 6749 §4). Only what the token endpoint
-/// implements is listed (token exchange, RFC 8693, comes with single sign-on and federation).
+/// OAuth 2.0 grant types Sesame speaks (RFC 6749 §4, RFC 8693 §2.1). Only what the token
+/// endpoint implements is listed.
 /// There is deliberately no `password` case: RFC 9700 §2.4 forbids the password grant.
 public enum GrantType: String, Codable, Sendable, CaseIterable {
     case authorizationCode = "authorization_code"
     case refreshToken = "refresh_token"
     case clientCredentials = "client_credentials"
+    /// RFC 8693 token exchange: single sign-on across a vendor's apps (``NativeSSO``).
+    case tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
 }
 
 /// How a client authenticates at the token endpoint (RFC 7591 §2, OIDC Core §9).
@@ -13,10 +15,15 @@ public enum ClientAuthenticationMethod: String, Codable, Sendable, CaseIterable 
     case none
     case clientSecretBasic = "client_secret_basic"
     case clientSecretPost = "client_secret_post"
+    /// RFC 7523 §2.2 / OIDC Core §9: a JWT signed with the client's private key, whose public
+    /// key the operator registered.
+    case privateKeyJWT = "private_key_jwt"
 }
 
 /// Token type hints (RFC 7009 §2.1, RFC 7662 §2.1).
 public enum TokenTypeHint: String, Codable, Sendable {
     case accessToken = "access_token"
     case refreshToken = "refresh_token"
+    /// Native SSO: revoke the whole device session (``NativeSSO/deviceSecretHint``).
+    case deviceSecret = "device_secret"
 }

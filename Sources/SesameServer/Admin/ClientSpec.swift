@@ -25,6 +25,10 @@ public struct ClientSpec: Sendable, Equatable {
     public var mfaPolicy: MFAPolicy
     /// May use `/authorize-challenge` and the account APIs (``ClientRecord/firstParty``).
     public var firstParty: Bool
+    /// The app group whose apps share sign-ins (Native SSO; ``ClientRecord/appGroup``).
+    public var appGroup: String?
+    /// The public keys of a `private_key_jwt` client (RFC 7523), a JSON Web Key Set.
+    public var jwks: String?
 
     public init(
         clientID: String, name: String? = nil, confidential: Bool = false,
@@ -34,7 +38,8 @@ public struct ClientSpec: Sendable, Equatable {
         tokenEndpointAuthMethod: ClientAuthenticationMethod? = nil,
         idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
-        mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false
+        mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false, appGroup: String? = nil,
+        jwks: String? = nil
     ) {
         self.clientID = clientID
         self.name = name ?? clientID
@@ -50,10 +55,12 @@ public struct ClientSpec: Sendable, Equatable {
         self.refreshTokenLifetime = refreshTokenLifetime
         self.mfaPolicy = mfaPolicy
         self.firstParty = firstParty
+        self.appGroup = appGroup
+        self.jwks = jwks
     }
 
     /// The authentication method that applies: the explicit one, or the default for the kind.
     public var effectiveAuthMethod: ClientAuthenticationMethod {
-        tokenEndpointAuthMethod ?? (confidential ? .clientSecretBasic : .none)
+        tokenEndpointAuthMethod ?? (jwks != nil ? .privateKeyJWT : confidential ? .clientSecretBasic : .none)
     }
 }

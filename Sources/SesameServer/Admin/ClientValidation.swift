@@ -21,13 +21,19 @@ public enum ClientValidation {
         redirectURIs: [String], postLogoutRedirectURIs: [String], grantTypes: [String],
         scopes: [String], tokenEndpointAuthMethod: String?, idTokenSigningAlg: String,
         accessTokenLifetime: Int, idTokenLifetime: Int, refreshTokenLifetime: Int,
-        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false
+        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
+        appGroup: String? = nil, jwks: String? = nil
     ) throws(Issue) -> ClientRecord {
         try checkClientID(clientID)
+        if let appGroup { try checkAppGroup(appGroup) }
+        if let jwks { try checkJWKS(jwks) }
+        // A client with registered keys authenticates (private_key_jwt) without a secret.
+        let authenticates = confidential || jwks != nil
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw Issue(field: "client_name", reason: "must not be empty; give the client a display name")
         }
-        let grants = try checkGrantTypes(grantTypes, confidential: confidential)
+        var grants = try checkGrantTypes(grantTypes, confidential: authenticates)
+        var scopes = scopes
         for (index, uri) in redirectURIs.enumerated() {
             try checkRedirectURI(uri, field: "redirect_uris[\(index)]")
         }
@@ -40,7 +46,18 @@ public enum ClientValidation {
             try checkRedirectURI(uri, field: "post_logout_redirect_uris[\(index)]")
         }
         try checkScopes(scopes)
-        let method = try checkAuthMethod(tokenEndpointAuthMethod, confidential: confidential)
+        // Native SSO: an app group's clients exchange sign-ins (RFC 8693) and ask for device_sso.
+        if appGroup != nil {
+            if !grants.contains(.tokenExchange) { grants.append(.tokenExchange) }
+            if scopes.contains("openid"), !scopes.contains(NativeSSO.scope) { scopes.append(NativeSSO.scope) }
+        } else if grants.contains(.tokenExchange) {
+            throw Issue(
+                field: "grant_types",
+                reason: "token exchange is for single sign-on between the apps of an app group; set app_group (--app-group)")
+        }
+        let method = try checkAuthMethod(
+            tokenEndpointAuthMethod ?? (jwks != nil ? ClientAuthenticationMethod.privateKeyJWT.rawValue : nil),
+            confidential: confidential, hasKeys: jwks != nil)
         guard SigningAlgorithm(rawValue: idTokenSigningAlg) != nil else {
             throw Issue(
                 field: "id_token_signed_response_alg",
@@ -58,7 +75,37 @@ public enum ClientValidation {
             grantTypes: grants, allowedScopes: scopes, tokenEndpointAuthMethod: method,
             idTokenSigningAlg: idTokenSigningAlg, accessTokenLifetime: accessTokenLifetime,
             idTokenLifetime: idTokenLifetime, refreshTokenLifetime: refreshTokenLifetime,
-            createdAt: createdAt, mfaPolicy: mfaPolicy, firstParty: firstParty)
+            createdAt: createdAt, mfaPolicy: mfaPolicy, firstParty: firstParty, appGroup: appGroup, jwks: jwks)
+    }
+
+    /// `app_group`: 1–64 characters from a-z 0-9 - . _ (a vendor's name, e.g. `acme`).
+    public static func checkAppGroup(_ group: String) throws(Issue) {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789-._")
+        guard !group.isEmpty, group.count <= 64, group.unicodeScalars.allSatisfy({ allowed.contains($0) }) else {
+            throw Issue(field: "app_group", reason: "\"\(group)\" is not valid; use 1-64 characters from a-z 0-9 - . _")
+        }
+    }
+
+    /// `jwks` (RFC 7591 §2): a JSON Web Key Set (RFC 7517 §5) of public keys, each with a `kid`
+    /// and of a type client assertions may use (EC P-256, RSA, Ed25519). No private members.
+    public static func checkJWKS(_ text: String) throws(Issue) {
+        guard text.utf8.count <= 16_384,
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let keys = object["keys"] as? [[String: Any]], !keys.isEmpty
+        else {
+            throw Issue(field: "jwks", reason: "is not a JSON Web Key Set; give {\"keys\": [ ... ]} with the client's public keys")
+        }
+        for (index, key) in keys.enumerated() {
+            guard let kty = key["kty"] as? String, ["EC", "RSA", "OKP"].contains(kty) else {
+                throw Issue(field: "jwks.keys[\(index)]", reason: "kty must be EC, RSA or OKP")
+            }
+            guard let kid = key["kid"] as? String, !kid.isEmpty else {
+                throw Issue(field: "jwks.keys[\(index)]", reason: "needs a kid, which the client's assertions name")
+            }
+            guard key["d"] == nil, key["p"] == nil else {
+                throw Issue(field: "jwks.keys[\(index)]", reason: "is a private key; register the public key only")
+            }
+        }
     }
 
     /// `mfa_policy`: `never`, `when_enrolled` or `always` (``MFAPolicy``).
@@ -163,11 +210,24 @@ public enum ClientValidation {
         }
     }
 
-    static func checkAuthMethod(_ name: String?, confidential: Bool) throws(Issue) -> ClientAuthenticationMethod {
+    static func checkAuthMethod(_ name: String?, confidential: Bool, hasKeys: Bool = false) throws(Issue)
+        -> ClientAuthenticationMethod
+    {
         guard let name else { return confidential ? .clientSecretBasic : .none }
         guard let method = ClientAuthenticationMethod(rawValue: name) else {
             let supported = ClientAuthenticationMethod.allCases.map(\.rawValue).joined(separator: ", ")
             throw Issue(field: "token_endpoint_auth_method", reason: "\"\(name)\" is unknown; use one of \(supported)")
+        }
+        if method == .privateKeyJWT || hasKeys {
+            guard method == .privateKeyJWT, hasKeys else {
+                throw Issue(
+                    field: "token_endpoint_auth_method",
+                    reason: "private_key_jwt and registered keys (jwks) go together; give both or neither")
+            }
+            guard !confidential else {
+                throw Issue(field: "client_secret", reason: "a private_key_jwt client has no secret; drop it")
+            }
+            return method
         }
         if confidential, method == .none {
             throw Issue(

@@ -79,7 +79,7 @@ public struct ServerAdmin: Sendable {
                 idTokenSigningAlg: spec.idTokenSigningAlg,
                 accessTokenLifetime: spec.accessTokenLifetime, idTokenLifetime: spec.idTokenLifetime,
                 refreshTokenLifetime: spec.refreshTokenLifetime, mfaPolicy: spec.mfaPolicy,
-                firstParty: spec.firstParty)
+                firstParty: spec.firstParty, appGroup: spec.appGroup, jwks: spec.jwks)
         } catch {
             throw AdminError.invalidClient(field: error.field, reason: error.reason)
         }

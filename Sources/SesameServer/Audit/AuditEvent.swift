@@ -32,6 +32,15 @@ enum AuditEvent: String, Sendable, CaseIterable {
     case pinFailed = "pin.failed"
     /// Reason: `removed` (by the user) or `too_many_wrong_pins`.
     case pinRemoved = "pin.removed"
+    // Single sign-on across a vendor's apps (Native SSO)
+    /// A sign-in with `device_sso` opened a device session (detail `app_group`).
+    case deviceSessionOpened = "sso.device_session_opened"
+    /// Reason: `signed_out_everywhere`.
+    case deviceSessionEnded = "sso.device_session_ended"
+    /// A sibling app joined the device session (detail `from_client_id`, `app_group`).
+    case ssoExchanged = "sso.exchanged"
+    /// Reason: the Native SSO 1.0 §4.3 rule that failed (``NativeSSOExchange``).
+    case ssoRefused = "sso.refused"
     // Abuse protection
     case challengeIssued = "challenge.issued"
     case challengeSolved = "challenge.solved"

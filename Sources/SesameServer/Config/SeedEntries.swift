@@ -25,6 +25,10 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     /// `/authorize-challenge` and call the account APIs (``ClientRecord/firstParty``).
     /// Default `false`.
     public var firstParty: Bool?
+    /// `app_group`: the vendor whose apps share sign-ins (Native SSO, docs/native-sso.md).
+    public var appGroup: String?
+    /// `jwks`: the public keys of a `private_key_jwt` client, a JSON Web Key Set as JSON text.
+    public var jwks: String?
 
     public init(
         clientID: String, name: String? = nil, secret: String? = nil,
@@ -51,6 +55,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         case refreshTokenLifetime = "refresh_token_lifetime"
         case mfaPolicy = "mfa_policy"
         case firstParty = "first_party"
+        case appGroup = "app_group"
+        case jwks
     }
 
     /// The validated record, defaults filled in as for ``ClientSpec``.
@@ -72,7 +78,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             refreshTokenLifetime: refreshTokenLifetime ?? defaults.refreshTokenLifetime,
             createdAt: createdAt,
             mfaPolicy: try mfaPolicy.map(ClientValidation.checkMFAPolicy) ?? defaults.mfaPolicy,
-            firstParty: firstParty ?? defaults.firstParty)
+            firstParty: firstParty ?? defaults.firstParty, appGroup: appGroup, jwks: jwks)
     }
 }
 

@@ -56,7 +56,8 @@ extension ClientSeed.CodingKeys: SeedEntryKeys {
     var rule: SeedKeyRule {
         switch self {
         case .clientID: SeedKeyRule(shape: .text, isRequired: true)
-        case .name, .secret, .tokenEndpointAuthMethod, .idTokenSigningAlg, .mfaPolicy: SeedKeyRule(shape: .text)
+        case .name, .secret, .tokenEndpointAuthMethod, .idTokenSigningAlg, .mfaPolicy, .appGroup, .jwks:
+            SeedKeyRule(shape: .text)
         case .redirectURIs, .postLogoutRedirectURIs, .grantTypes, .scopes: SeedKeyRule(shape: .texts)
         case .accessTokenLifetime, .idTokenLifetime, .refreshTokenLifetime: SeedKeyRule(shape: .number)
         case .firstParty: SeedKeyRule(shape: .flag)

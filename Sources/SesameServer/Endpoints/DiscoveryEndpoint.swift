@@ -32,21 +32,26 @@ struct DiscoveryEndpoint: Sendable {
             introspectionEndpoint: url("/introspect"),
             endSessionEndpoint: url("/logout"),
             authorizationChallengeEndpoint: url("/authorize-challenge"),
-            scopesSupported: ["openid", "profile", "email", "phone", "address", "offline_access"],
+            scopesSupported: ["openid", "profile", "email", "phone", "address", "offline_access", NativeSSO.scope],
             responseTypesSupported: ["code"],
             responseModesSupported: ["query"],
             grantTypesSupported: [
                 GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue,
-                GrantType.clientCredentials.rawValue,
+                GrantType.clientCredentials.rawValue, GrantType.tokenExchange.rawValue,
             ],
             subjectTypesSupported: ["public"],
             idTokenSigningAlgValuesSupported: ["RS256", "ES256"],
-            tokenEndpointAuthMethodsSupported: secretMethods + [ClientAuthenticationMethod.none.rawValue],
-            revocationEndpointAuthMethodsSupported: secretMethods + [ClientAuthenticationMethod.none.rawValue],
-            introspectionEndpointAuthMethodsSupported: secretMethods,
+            tokenEndpointAuthMethodsSupported: secretMethods + [
+                ClientAuthenticationMethod.privateKeyJWT.rawValue, ClientAuthenticationMethod.none.rawValue,
+            ],
+            tokenEndpointAuthSigningAlgValuesSupported: ["ES256", "RS256", "EdDSA"],
+            revocationEndpointAuthMethodsSupported: secretMethods + [
+                ClientAuthenticationMethod.privateKeyJWT.rawValue, ClientAuthenticationMethod.none.rawValue,
+            ],
+            introspectionEndpointAuthMethodsSupported: secretMethods + [ClientAuthenticationMethod.privateKeyJWT.rawValue],
             claimsSupported: [
                 "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "azp", "sid",
-                "at_hash", "name", "given_name", "family_name", "middle_name", "nickname",
+                "at_hash", NativeSSO.deviceSecretHashClaim, "name", "given_name", "family_name", "middle_name", "nickname",
                 "preferred_username", "profile", "picture", "website", "email", "email_verified",
                 "gender", "birthdate", "zoneinfo", "locale", "phone_number",
                 "phone_number_verified", "address", "updated_at",
@@ -57,7 +62,8 @@ struct DiscoveryEndpoint: Sendable {
             claimsParameterSupported: true,
             requestParameterSupported: false,
             requestURIParameterSupported: false,
-            authorizationResponseIssParameterSupported: true)
+            authorizationResponseIssParameterSupported: true,
+            nativeSSOSupported: true)
     }
 
     func handle(_ request: Request, context: SesameRequestContext) -> Response {

@@ -7,7 +7,8 @@ import SesameProtocol
 /// the current OP session with the RP and/or currently logged in End-User".
 ///
 /// - `id_token_hint` belongs when its `sub` is the session's user and, when it carries a `sid`,
-///   that `sid` is the session's (a token from an earlier session of the same user does not).
+///   that `sid` is the session's (a token from an earlier session of the same user does not),
+///   or names a Native SSO device session opened through it.
 /// - `logout_hint` (§2: its meaning is left to the OP) names the End-User logging out as a
 ///   username, an email address, the user id (`sub`) or the session's `sid`. When it names
 ///   someone else, the request does not belong either.
@@ -28,7 +29,12 @@ struct LogoutHints: Sendable {
         guard let idToken else { return false }
         guard let session else { return true }
         guard idToken.sub == session.authentication.userID else { return false }
-        if let sid = idToken.sid, sid != session.sid { return false }
+        if let sid = idToken.sid, sid != session.sid {
+            guard DeviceSessionRecord.isDeviceSessionID(sid),
+                let deviceSession = try await (store as? any DeviceSessionStore)?.deviceSession(id: sid),
+                deviceSession.browserSessionID == session.sid
+            else { return false }
+        }
         guard let logoutHint else { return true }
         if logoutHint == session.sid || logoutHint == session.authentication.userID { return true }
         guard let user = try await store.user(id: session.authentication.userID) else { return false }

@@ -10,6 +10,9 @@ import SesameProtocol
 /// - An access token (JWT) is revoked by `jti` until it would have expired.
 /// - Unknown tokens, and tokens of another client, get 200 and nothing happens (§2.2), so the
 ///   endpoint reveals nothing about tokens the caller does not own.
+/// - A Native SSO device secret, with the hint `device_secret` (``NativeSSO/deviceSecretHint``),
+///   ends its device session: "sign out everywhere", every token of every app of the group
+///   issued in it. Only a client of the session's app group can do so.
 /// - `token_type_hint` is never refused: an unknown value is ignored (§2.1 "extend its search
 ///   across all of its supported token types").
 struct RevocationEndpoint: Sendable {
@@ -18,6 +21,8 @@ struct RevocationEndpoint: Sendable {
     let store: any IdentityStore
     let now: @Sendable () -> Date
     var audit = AuditLog.off
+    /// Native SSO device sessions; `nil` without a store for them.
+    var deviceSessions: DeviceSessions? = nil
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
@@ -30,7 +35,11 @@ struct RevocationEndpoint: Sendable {
         // that is wrong, is ignored and every token type is searched (both are, always).
         let now = now()
         var outcome = "revoke_unknown"
-        if token.utf8.count <= 256,
+        if form[OAuthParameter.tokenTypeHint] == NativeSSO.deviceSecretHint, let deviceSessions,
+            try await deviceSessions.signOutEverywhere(secret: token, client: client, context: context) != nil
+        {
+            outcome = "revoked_device_session"
+        } else if token.utf8.count <= 256,
             let refresh = try await store.refreshToken(digest: SecretDigest.of(token))
         {
             if refresh.clientID == client.clientID {

@@ -3,7 +3,8 @@ import Hummingbird
 import SesameProtocol
 
 /// The token endpoint, `POST /token` (RFC 6749 §3.2): authenticates the client and dispatches
-/// to the grant. Supported grants: `authorization_code`, `refresh_token`, `client_credentials`.
+/// to the grant. Supported grants: `authorization_code`, `refresh_token`, `client_credentials`,
+/// RFC 8693 token exchange (Native SSO) and the PIN unlock grant.
 /// There is no password grant (RFC 9700 §2.4). Responses carry `Cache-Control: no-store`
 /// and `Pragma: no-cache` (RFC 6749 §5.1).
 struct TokenEndpoint: Sendable {
@@ -11,6 +12,8 @@ struct TokenEndpoint: Sendable {
     let authorizationCode: AuthorizationCodeGrant
     let refreshToken: RefreshTokenGrant
     let clientCredentials: ClientCredentialsGrant
+    /// RFC 8693 token exchange; `nil` without a device-session store.
+    let tokenExchange: TokenExchangeGrant?
     /// The PIN unlock grant (``PINUnlockGrant``); `nil` without PIN support.
     let pinUnlock: PINUnlockGrant?
     let metrics: ServerMetrics
@@ -19,12 +22,20 @@ struct TokenEndpoint: Sendable {
     init(services: ServerServices) {
         let tokenIssuer = services.tokenIssuer
         clientAuthenticator = services.clientAuthenticator
+        let deviceSessions = services.deviceSessions
         authorizationCode = AuthorizationCodeGrant(
-            store: services.store, mfaStore: services.mfaStore, tokenIssuer: tokenIssuer, now: services.now)
+            store: services.store, mfaStore: services.mfaStore, tokenIssuer: tokenIssuer, deviceSessions: deviceSessions,
+            now: services.now)
         refreshToken = RefreshTokenGrant(
             store: services.store, tokenIssuer: tokenIssuer, metrics: services.metrics, audit: services.audit,
-            now: services.now)
+            deviceSessions: deviceSessions, now: services.now)
         clientCredentials = ClientCredentialsGrant(tokenIssuer: tokenIssuer)
+        tokenExchange = deviceSessions.map {
+            TokenExchangeGrant(
+                nativeSSO: NativeSSOExchange(
+                    store: services.store, sessions: $0, tokenIssuer: tokenIssuer, keyRing: services.keyRing,
+                    now: services.now))
+        }
         pinUnlock = PINServices(services).map {
             PINUnlockGrant(store: services.store, pin: $0, tokenIssuer: tokenIssuer, now: services.now)
         }
@@ -58,14 +69,20 @@ struct TokenEndpoint: Sendable {
         let response: TokenResponse
         switch grant {
         case .authorizationCode:
-            response = try await authorizationCode.exchange(form, client: client)
+            response = try await authorizationCode.exchange(form, client: client, context: context)
         case .refreshToken:
             response = try await refreshToken.exchange(form, client: client, context: context)
         case .clientCredentials:
             response = try await clientCredentials.exchange(form, client: client)
+        case .tokenExchange:
+            guard let tokenExchange else {
+                throw EndpointFailure(.unsupportedGrantType, "Token exchange needs a store with device sessions.")
+            }
+            response = try await tokenExchange.exchange(form, client: client, context: context)
         }
-        context.annotations.record(outcome: "issued_\(grant.rawValue)")
-        metrics.tokenIssued(grantType: grant.rawValue)
+        let name = grant == .tokenExchange ? "token_exchange" : grant.rawValue
+        context.annotations.record(outcome: "issued_\(name)")
+        metrics.tokenIssued(grantType: name)
         return JSONResponse.make(response)
     }
 }

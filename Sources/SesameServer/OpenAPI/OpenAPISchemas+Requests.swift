@@ -79,8 +79,23 @@ extension OpenAPISchemas {
                     "RFC 6749 grant; there is no password grant.",
                     values: [
                         GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue,
-                        GrantType.clientCredentials.rawValue, PINUnlock.grantType,
+                        GrantType.clientCredentials.rawValue, GrantType.tokenExchange.rawValue, PINUnlock.grantType,
                     ]),
+                "subject_token": .string("Token exchange (RFC 8693 §2.1): the sibling app's ID token (Native SSO)."),
+                "subject_token_type": .string(
+                    "Token exchange: the subject token's type.", values: [TokenExchange.TokenType.idToken]),
+                "actor_token": .string("Token exchange: the device secret (Native SSO 1.0 §4.1)."),
+                "actor_token_type": .string(
+                    "Token exchange: the actor token's type.", values: [TokenExchange.TokenType.deviceSecret]),
+                "audience": .string("Token exchange: this issuer's identifier."),
+                "resource": .string("Token exchange: optional; this issuer."),
+                "requested_token_type": .string(
+                    "Token exchange: optional; an access token.", values: [TokenExchange.TokenType.accessToken]),
+                "device_secret": .string(
+                    "authorization_code and refresh_token with device_sso: the device secret the app has (Native SSO 1.0 §3.3)."),
+                "client_assertion_type": .string(
+                    "private_key_jwt (RFC 7523 §2.2).", values: ["urn:ietf:params:oauth:client-assertion-type:jwt-bearer"]),
+                "client_assertion": .string("private_key_jwt: the signed JWT (iss = sub = client id, aud, exp, jti)."),
                 "registration_id": .string("PIN grant: the registration."),
                 "nonce": .string("PIN grant: the nonce from /api/pin/nonce."),
                 "signature": .string("PIN grant: base64url Ed25519 signature of sesame-pin-unlock:<registration_id>:<nonce>."),
@@ -90,8 +105,10 @@ extension OpenAPISchemas {
                 "refresh_token": .string("refresh_token: the token; it is rotated."),
                 "scope": .string("Space-separated scopes (refresh_token: a subset; client_credentials)."),
                 "client_id": clientID, "client_secret": clientSecret,
-            ], required: ["grant_type"], description: "RFC 6749 §4.1.3, §6, §4.4 token request.")
-        let hint = Schema.string("A hint of the token's type.", values: ["access_token", "refresh_token"])
+            ], required: ["grant_type"], description: "RFC 6749 §4.1.3, §6, §4.4 and RFC 8693 §2.1 token request.")
+        let hint = Schema.string(
+            "A hint of the token's type; device_secret ends the Native SSO device session (sign out everywhere).",
+            values: ["access_token", "refresh_token", NativeSSO.deviceSecretHint])
         catalog.schemas["RevocationRequest"] = .object(
             ["token": .string("The token to revoke."), "token_type_hint": hint, "client_id": clientID,
              "client_secret": clientSecret],

@@ -66,7 +66,7 @@ struct AuthorizationRequestValidator: Sendable {
         let scopes = ScopeList.parse(parameters[OAuthParameter.scope])
         guard !scopes.isEmpty else { throw fail(.invalidScope, "scope is required.") }
         if let disallowed = scopes.first(where: { !client.allowedScopes.contains($0) }) {
-            throw fail(.invalidScope, "Scope '\(disallowed)' is not allowed for this client.")
+            throw fail(.invalidScope, Self.disallowedScope(disallowed))
         }
         // 8. prompt and max_age (OIDC Core §3.1.2.1).
         let prompt = try Self.prompt(parameters, fail: fail)
@@ -107,5 +107,12 @@ struct AuthorizationRequestValidator: Sendable {
             maxAge = value
         }
         return PromptPolicy(values: values, maxAge: maxAge)
+    }
+
+    /// The refusal of a scope the client may not request; `device_sso` says how a client gets it.
+    static func disallowedScope(_ scope: String) -> String {
+        scope == NativeSSO.scope
+            ? "Scope '\(scope)' needs a client in an app group (sesame client add --app-group NAME)."
+            : "Scope '\(scope)' is not allowed for this client."
     }
 }

@@ -3,8 +3,9 @@ import Hummingbird
 import SesameProtocol
 
 /// Client authentication at the token, revocation and introspection endpoints
-/// (RFC 6749 §2.3.1, OIDC Core §9): `client_secret_basic`, `client_secret_post`, or `none`
-/// (public clients identify themselves with `client_id` only, RFC 6749 §2.3 / RFC 8252 §8.4).
+/// (RFC 6749 §2.3.1, OIDC Core §9): `client_secret_basic`, `client_secret_post`,
+/// `private_key_jwt` (RFC 7523, ``ClientAssertionVerifier``), or `none` (public clients identify
+/// themselves with `client_id` only, RFC 6749 §2.3 / RFC 8252 §8.4).
 ///
 /// Confidential clients may use either secret method whatever their registered
 /// `token_endpoint_auth_method`; a request using both at once is refused (RFC 6749 §2.3).
@@ -14,6 +15,8 @@ struct ClientAuthenticator: Sendable {
     /// The per-client request limit of the token endpoints, checked once the client is known
     /// and before its secret is (``RequestRateLimits``).
     var rateLimits: RequestRateLimits? = nil
+    /// Checks `private_key_jwt` assertions; `nil`: such clients cannot authenticate.
+    var assertions: ClientAssertionVerifier? = nil
 
     /// The authenticated client. Throws `invalid_client` (401) when authentication fails and
     /// `invalid_request` when the request is ambiguous.
@@ -27,6 +30,13 @@ struct ClientAuthenticator: Sendable {
             EndpointFailure(.invalidClient, description, status: .unauthorized, headers: challenge)
         }
 
+        if form[ClientAssertionParameter.type] != nil || form[ClientAssertionParameter.assertion] != nil {
+            guard basic == nil, form[OAuthParameter.clientSecret] == nil else {
+                throw EndpointFailure(
+                    .invalidRequest, "Use one client authentication method: a client assertion, or a secret, not both.")
+            }
+            return try await authenticateWithAssertion(form, failure: failure)
+        }
         if basic != nil && form[OAuthParameter.clientSecret] != nil {
             throw EndpointFailure(
                 .invalidRequest, "Use either HTTP Basic or client_secret in the body, not both.")
@@ -50,6 +60,9 @@ struct ClientAuthenticator: Sendable {
             throw failure("client_id is not registered.")
         }
         _ = try await rateLimits?.admitClient(.token, clientID: client.clientID)
+        if client.tokenEndpointAuthMethod == .privateKeyJWT {
+            throw failure("This client authenticates with private_key_jwt; send client_assertion_type and client_assertion (RFC 7523).")
+        }
         if client.isConfidential {
             guard let secret, !secret.isEmpty, await verifier.verifyClientSecret(secret, for: client) else {
                 throw failure("The client secret is missing or wrong.")
@@ -62,6 +75,33 @@ struct ClientAuthenticator: Sendable {
                 throw failure("Only confidential clients may call this endpoint.")
             }
         }
+        return client
+    }
+
+    /// RFC 7523 §2.2: `client_assertion_type` and `client_assertion`, with `client_id` optional
+    /// (it must then match the assertion's `iss`).
+    private func authenticateWithAssertion(
+        _ form: [String: String], failure: (String) -> EndpointFailure
+    ) async throws -> ClientRecord {
+        guard form[ClientAssertionParameter.type] == ClientAssertionVerifier.assertionType else {
+            throw failure("client_assertion_type must be \(ClientAssertionVerifier.assertionType).")
+        }
+        guard let assertion = form[ClientAssertionParameter.assertion], !assertion.isEmpty,
+            let claimed = ClientAssertionVerifier.claimedClientID(assertion)
+        else {
+            throw failure("client_assertion must be a JWT whose iss is the client id.")
+        }
+        if let formID = form[OAuthParameter.clientID], !formID.isEmpty, formID != claimed {
+            throw failure("client_id does not match the client assertion's iss.")
+        }
+        guard let client = try await store.client(id: claimed) else {
+            throw failure("The client assertion's iss is not a registered client_id.")
+        }
+        _ = try await rateLimits?.admitClient(.token, clientID: client.clientID)
+        guard client.tokenEndpointAuthMethod == .privateKeyJWT, let assertions else {
+            throw failure("This client is not registered for private_key_jwt.")
+        }
+        try await assertions.verify(assertion, client: client)
         return client
     }
 
@@ -84,4 +124,10 @@ struct ClientAuthenticator: Sendable {
         }
         return (id, secret)
     }
+}
+
+/// RFC 7523 §2.2 form parameters.
+enum ClientAssertionParameter {
+    static let type = "client_assertion_type"
+    static let assertion = "client_assertion"
 }

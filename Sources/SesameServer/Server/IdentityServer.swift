@@ -150,6 +150,7 @@ public enum IdentityServer {
             services.rateLimits = rateLimits
             services.challenges = challenges
             services.audit = audit
+            services.nativeSSO = configuration.nativeSSO
             services.pinNonces = PINNonceIssuer(masterKey: masterKey, redemptions: store, now: configuration.now)
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }

@@ -67,6 +67,9 @@ public struct ServerConfiguration: Sendable {
     public var auditRetention: TimeInterval? = 90 * 86_400
     /// Whether security decisions are written to the audit log. Default `true`.
     public var auditLogEnabled = true
+    /// Single sign-on across a vendor's apps: device-session lifetime and ID-token grace
+    /// (``NativeSSOPolicy``).
+    public var nativeSSO = NativeSSOPolicy()
     /// Whether the rate-limit counters are shared with other processes through the store
     /// (``RateLimiter``). Default: when the store is PostgreSQL, the only store several processes share.
     public var sharesRateLimits: Bool { database != nil }

@@ -40,7 +40,8 @@ enum SesameRouter {
             "/revoke",
             use: RevocationEndpoint(
                 clientAuthenticator: services.clientAuthenticator, accessTokenVerifier: services.accessTokenVerifier,
-                store: services.store, now: services.now, audit: services.audit
+                store: services.store, now: services.now, audit: services.audit,
+                deviceSessions: services.deviceSessions
             ).post)
         router.post(
             "/introspect",

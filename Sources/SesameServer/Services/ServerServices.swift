@@ -36,9 +36,19 @@ struct ServerServices: Sendable {
     var audit = AuditLog.off
     /// Single-use nonces for PIN unlock (``PINNonceIssuer``); `nil`: no PIN support.
     var pinNonces: PINNonceIssuer?
+    /// Single sign-on across a vendor's apps (``NativeSSOPolicy``).
+    var nativeSSO = NativeSSOPolicy()
+
+    /// Native SSO device sessions; `nil` when the store keeps none.
+    var deviceSessions: DeviceSessions? {
+        (store as? any DeviceSessionStore).map { DeviceSessions(store: $0, policy: nativeSSO, audit: audit, now: now) }
+    }
 
     var clientAuthenticator: ClientAuthenticator {
-        ClientAuthenticator(store: store, verifier: credentials, rateLimits: rateLimits)
+        ClientAuthenticator(
+            store: store, verifier: credentials, rateLimits: rateLimits,
+            assertions: ClientAssertionVerifier(
+                issuer: issuerIdentifier, replay: store as? any DeviceSessionStore, now: now))
     }
 
     var tokenIssuer: TokenIssuer {

@@ -22,9 +22,12 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var nonce: String?
     var acr: String?
     var amr: [String]?
-    /// Browser session id (OIDC Front-/Back-Channel Logout `sid`).
+    /// The session id (OIDC Front-/Back-Channel Logout `sid`): the browser session, or the
+    /// Native SSO device session (§3.4.1).
     var sid: String?
     var atHash: String?
+    /// Native SSO 1.0 §3.4.1: binds the token to the device secret (``DeviceSecret/hash(_:)``).
+    var dsHash: String? = nil
     /// Standard claims of the user (§5.1) released into this token; their `sub` is the same.
     var userClaims: StandardClaims? = nil
 
@@ -32,6 +35,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
         case iss, sub, aud, azp, exp, iat, nonce, acr, amr, sid
         case authTime = "auth_time"
         case atHash = "at_hash"
+        case dsHash = "ds_hash"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -49,6 +53,7 @@ struct IDTokenClaims: JWTPayload, Equatable {
         try container.encodeIfPresent(amr, forKey: .amr)
         try container.encodeIfPresent(sid, forKey: .sid)
         try container.encodeIfPresent(atHash, forKey: .atHash)
+        try container.encodeIfPresent(dsHash, forKey: .dsHash)
     }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}

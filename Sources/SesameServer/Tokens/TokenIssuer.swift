@@ -37,16 +37,17 @@ struct TokenIssuer: Sendable {
     func idToken(
         client: ClientRecord, authentication: AuthenticationContext, nonce: String?,
         sessionID: String?, accessToken: String, claims: RequestedClaims? = nil,
-        userClaims: StandardClaims? = nil
+        userClaims: StandardClaims? = nil, deviceSecretHash: String? = nil
     ) async throws -> String {
         let issuedAt = Int(now().timeIntervalSince1970)
-        let claims = IDTokenClaims(
+        var claims = IDTokenClaims(
             iss: issuer, sub: authentication.userID, aud: client.clientID, azp: client.clientID,
             exp: issuedAt + client.idTokenLifetime, iat: issuedAt,
             authTime: Int(authentication.authTime.timeIntervalSince1970), nonce: nonce,
             acr: claims?.reportedACR(authentication.acr) ?? authentication.acr,
             amr: authentication.amr.isEmpty ? nil : authentication.amr,
             sid: sessionID, atHash: Self.atHash(accessToken), userClaims: userClaims)
+        claims.dsHash = deviceSecretHash
         return try await keyRing.sign(claims, algorithm: client.idTokenSigningAlg, type: "JWT")
     }
 

@@ -9,4 +9,7 @@ public enum RefreshFamilyRevocationReason: String, Sendable, Equatable {
     case revoked = "revoked"
     /// Sign-out, account or client removal, password reset.
     case signedOut = "signed_out"
+    /// "Sign out everywhere": the Native SSO device session it belonged to was ended, by this
+    /// app or by a sibling app of the same vendor (``DeviceSessionStore``).
+    case signedOutEverywhere = "signed_out_everywhere"
 }

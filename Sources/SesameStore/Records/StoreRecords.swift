@@ -33,8 +33,15 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     /// only). Third-party relying parties sign in through the browser at `/authorize` and
     /// read `/userinfo`. Default `false`.
     public var firstParty: Bool
+    /// The app group (a vendor) whose apps share sign-ins on a device (Native SSO 1.0 §4.3:
+    /// "a list of client_ids that can share user authentications"); `nil`: none.
+    public var appGroup: String?
+    /// The JSON Web Key Set (RFC 7517 §5) of a `private_key_jwt` client (RFC 7523 §2.2): the
+    /// public keys its client assertions are checked with.
+    public var jwks: String?
 
-    public var isConfidential: Bool { secretHash != nil }
+    /// Whether the client authenticates: with a secret or with a registered key.
+    public var isConfidential: Bool { secretHash != nil || jwks != nil }
 
     /// The scopes a client may request unless registered with others (``ClientSpec``, seed
     /// files, `sesame client add`): every scope discovery advertises (`scopes_supported`,
@@ -49,7 +56,8 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         tokenEndpointAuthMethod: ClientAuthenticationMethod = .none,
         idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
-        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false
+        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
+        appGroup: String? = nil, jwks: String? = nil
     ) {
         self.clientID = clientID
         self.name = name
@@ -66,6 +74,8 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         self.createdAt = createdAt
         self.mfaPolicy = mfaPolicy
         self.firstParty = firstParty
+        self.appGroup = appGroup
+        self.jwks = jwks
     }
 }
 

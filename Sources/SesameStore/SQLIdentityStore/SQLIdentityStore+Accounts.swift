@@ -221,6 +221,8 @@ extension SQLIdentityStore: AccountStore {
     ) async throws {
         let families = try await families(matching: "user_id", userID)
         try await revokeFamilies(ids: families.filter { $0 != keepingFamily }, now: now)
+        // Native SSO: the device sessions end too, but the one the request came through.
+        try await revokeDeviceSessions(userID: userID, keeping: keepingSession, now: now)
         var sessions = database.delete(from: "browser_sessions").where("user_id", .equal, userID)
         if let keepingSession { sessions = sessions.where("sid", .notEqual, keepingSession) }
         try await sessions.run()

@@ -156,7 +156,8 @@ struct OpenAPIDocumentTests {
             let token = try #require(schemas["TokenRequest"]?["properties"] as? [String: [String: Any]])
             #expect(
                 token["grant_type"]?["enum"] as? [String] == [
-                    "authorization_code", "refresh_token", "client_credentials", "urn:sesame:params:oauth:grant-type:pin",
+                    "authorization_code", "refresh_token", "client_credentials",
+                    "urn:ietf:params:oauth:grant-type:token-exchange", "urn:sesame:params:oauth:grant-type:pin",
                 ])
         }
     }

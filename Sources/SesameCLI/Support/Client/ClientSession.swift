@@ -12,21 +12,50 @@ struct ClientSession: Sendable {
     /// Opens the session for `profile` (or the remembered one). `extraOrigins` are allowed to
     /// receive the access token for this run only (`sesame curl --allow-origin`).
     static func open(
-        _ option: ConfigDirOption, profile: CLIProfile? = nil, extraOrigins: [String] = []
+        _ option: ConfigDirOption, profile: CLIProfile? = nil, extraOrigins: [String] = [],
+        authentication: AppAuthentication = .none, sso: Bool? = nil
     ) throws -> ClientSession {
-        let directory = option.directory
+        try open(
+            directory: option.directory, profile: profile, extraOrigins: extraOrigins, authentication: authentication,
+            sso: sso)
+    }
+
+    /// How the app authenticates itself (`sesame token --app`, `sesame client-key`).
+    enum AppAuthentication: Sendable {
+        case none
+        case secret(String)
+        case privateKeyJWT
+    }
+
+    /// As above, for a directory chosen by the command (a sibling app's at `login --sso`).
+    /// With `sso` (default: the profile's setting) the client shares sign-ins through the
+    /// directory's group (``ConfigDirectory/ssoGroupURL``).
+    static func open(
+        directory: ConfigDirectory, profile: CLIProfile? = nil, extraOrigins: [String] = [],
+        authentication: AppAuthentication = .none, sso: Bool? = nil
+    ) throws -> ClientSession {
         let profile = try profile ?? CLIProfile.require(from: directory)
         try directory.prepare()
         let origins = try (profile.allowedOrigins + extraOrigins).map(Self.origin)
-        let configuration = SesameConfiguration(
+        var configuration = SesameConfiguration(
             issuer: profile.issuer, clientID: profile.clientID, redirectURI: profile.redirectURI,
             scopes: profile.scopes, allowedOrigins: origins)
+        switch authentication {
+        case .none: break
+        case .secret(let secret): configuration.clientSecret = secret
+        case .privateKeyJWT: configuration.tokenEndpointAuthMethod = .privateKeyJWT
+        }
         try configuration.validate()
         let store = try EncryptedFileCredentialStore(
             directory: directory.credentialsURL, keySource: .keyFile(directory.credentialsKeyURL))
+        var group: EncryptedFileCredentialStore?
+        if sso ?? profile.sso {
+            group = try EncryptedFileCredentialStore(
+                directory: directory.ssoGroupURL, keySource: .keyFile(directory.ssoGroupKeyURL))
+        }
         let client = SesameClient(
             configuration: configuration, store: store, transport: URLSessionTransport(),
-            clock: SystemClock(), logger: CLILogging.clientLogger())
+            clock: SystemClock(), logger: CLILogging.clientLogger(), ssoGroup: group)
         return ClientSession(directory: directory, profile: profile, client: client)
     }
 

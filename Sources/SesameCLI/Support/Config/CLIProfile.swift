@@ -10,6 +10,9 @@ struct CLIProfile: Codable, Sendable, Equatable {
     var scopes: [String]
     /// Extra origins `sesame curl` may send the access token to (the issuer's is implicit).
     var allowedOrigins: [String]
+    /// Whether the client takes part in single sign-on with the other apps of the directory
+    /// (`sesame login --sso`; docs/native-sso.md).
+    var sso: Bool
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -17,17 +20,19 @@ struct CLIProfile: Codable, Sendable, Equatable {
         case redirectURI = "redirect_uri"
         case scopes
         case allowedOrigins = "allowed_origins"
+        case sso
     }
 
     init(
         issuer: URL, clientID: String, redirectURI: URL, scopes: [String],
-        allowedOrigins: [String] = []
+        allowedOrigins: [String] = [], sso: Bool = false
     ) {
         self.issuer = issuer
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.allowedOrigins = allowedOrigins
+        self.sso = sso
     }
 
     init(from decoder: any Decoder) throws {
@@ -37,6 +42,7 @@ struct CLIProfile: Codable, Sendable, Equatable {
         redirectURI = try container.decode(URL.self, forKey: .redirectURI)
         scopes = try container.decodeIfPresent([String].self, forKey: .scopes) ?? Self.defaultScopes
         allowedOrigins = try container.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
+        sso = try container.decodeIfPresent(Bool.self, forKey: .sso) ?? false
     }
 
     static let defaultScopes = ["openid", "profile", "email", "offline_access"]

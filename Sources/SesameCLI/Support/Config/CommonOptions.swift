@@ -12,7 +12,28 @@ struct ConfigDirOption: ParsableArguments {
             valueName: "path"))
     var path: String?
 
-    var directory: ConfigDirectory { ConfigDirectory.resolve(option: path) }
+    @Option(
+        name: .customLong("as"),
+        help: ArgumentHelp(
+            "Act as the sibling app with this client id, whose sessions are kept apart in the same config directory (single sign-on across apps).",
+            valueName: "client-id"))
+    var app: String?
+
+    func validate() throws {
+        if let app {
+            do {
+                try ClientValidation.checkClientID(app)
+            } catch {
+                throw ValidationError("--as: \(error.reason)")
+            }
+        }
+    }
+
+    /// The config directory, or the sibling app's inside it with `--as`.
+    var directory: ConfigDirectory {
+        let top = ConfigDirectory.resolve(option: path)
+        return app.map(top.app) ?? top
+    }
 }
 
 /// `--data-dir` and `--database` for the server-side commands (`serve`, `client`, `user`,

@@ -18,8 +18,30 @@ import Foundation
 ///
 /// Layout: `credentials/` (the SDK's `EncryptedFileCredentialStore`), `credentials.key` (its
 /// AES-256 key, 0600) and `config.json` (the ``CLIProfile`` remembered by `sesame login`).
+/// Single sign-on across apps (docs/native-sso.md): `apps/<client-id>/` holds a sibling app's
+/// own directory of the same layout (`--as`), and `sso-group/` with `sso-group.key` the group
+/// the apps share (device secrets, ID tokens and account labels only).
 struct ConfigDirectory: Sendable {
     let url: URL
+    /// The top directory; a sibling app's directory lives under it.
+    let root: URL
+
+    init(url: URL, root: URL? = nil) {
+        self.url = url
+        self.root = root ?? url
+    }
+
+    /// The directory of the sibling app `clientID`.
+    func app(_ clientID: String) -> ConfigDirectory {
+        ConfigDirectory(url: root.appendingPathComponent("apps").appendingPathComponent(clientID), root: root)
+    }
+
+    /// Whether this is a sibling app's directory.
+    var isApp: Bool { url.standardizedFileURL != root.standardizedFileURL }
+
+    /// The shared single sign-on group of the apps of this directory.
+    var ssoGroupURL: URL { root.appendingPathComponent("sso-group") }
+    var ssoGroupKeyURL: URL { root.appendingPathComponent("sso-group.key") }
 
     /// Resolves the directory from the option and the environment (see the type's documentation).
     static func resolve(
@@ -69,6 +91,7 @@ struct ConfigDirectory: Sendable {
             return
         }
         do {
+            if isApp { try ConfigDirectory(url: root).prepare() }
             try fileManager.createDirectory(
                 at: url, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])

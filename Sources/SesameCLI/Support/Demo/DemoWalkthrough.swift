@@ -11,9 +11,10 @@ import SesameServer
 /// The steps of `sesame demo` after the server is up: register, sign in through the hosted
 /// login page, inspect the ID token, call userinfo, refresh, add a second account and switch,
 /// log out with revocation and prove the tokens are dead, then sign in natively with password
-/// and an emailed code (``nativeSignIn(client:account:user:)``).
+/// and an emailed code (``nativeSignIn(client:account:user:)``), unlock with a PIN, share a
+/// sign-in across a vendor's apps and get an app-level token (``singleSignOn(user:)``).
 struct DemoWalkthrough {
-    static let stepCount = 10
+    static let stepCount = 12
     static let clientID = "sesame-demo"
     static let resourceServerID = "demo-resource-server"
     static let redirectURI = URL(string: "http://127.0.0.1/callback")!
@@ -68,6 +69,12 @@ struct DemoWalkthrough {
         }
         try await steps.run("Protecting \(people.alice.username)'s device with a PIN: register, a wrong PIN, unlock") {
             try await pinUnlock(user: people.alice)
+        }
+        try await steps.run("Single sign-on across a vendor's apps: join, logout here, logout everywhere") {
+            try await singleSignOn(user: people.alice)
+        }
+        try await steps.run("An app-level token with the app's own key (private_key_jwt)") {
+            try await appLevelToken()
         }
     }
 

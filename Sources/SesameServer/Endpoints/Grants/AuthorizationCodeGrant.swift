@@ -22,14 +22,22 @@ import SesameProtocol
 /// Codes from `/authorize-challenge` (draft-ietf-oauth-first-party-apps §5.2.1) have no
 /// redirect URI, and the token request sends none. A re-authentication code (`max_age=0`)
 /// gives an access token of at most 5 minutes and no refresh token.
+///
+/// With the `device_sso` scope (and `openid`) granted to a client of an app group, the tokens are
+/// issued in a Native SSO device session and the response carries its `device_secret`
+/// (draft 07 §3.4.2, ``DeviceSessions``).
 struct AuthorizationCodeGrant: Sendable {
     let store: any IdentityStore
     /// Whether a code came from a re-authentication (first-party step-up).
     let mfaStore: any MFAStore
     let tokenIssuer: TokenIssuer
+    /// Native SSO device sessions; `nil` without a store for them.
+    var deviceSessions: DeviceSessions? = nil
     let now: @Sendable () -> Date
 
-    func exchange(_ form: [String: String], client: ClientRecord) async throws -> TokenResponse {
+    func exchange(
+        _ form: [String: String], client: ClientRecord, context: SesameRequestContext? = nil
+    ) async throws -> TokenResponse {
         guard let code = form[OAuthParameter.code], !code.isEmpty, code.utf8.count <= 256 else {
             throw EndpointFailure(.invalidRequest, "code is required.")
         }
@@ -79,10 +87,24 @@ struct AuthorizationCodeGrant: Sendable {
         }
         let familyID = UUID().uuidString.lowercased()
         try await store.setAuthorizationCodeFamily(digest: digest, familyID: familyID)
-        return try await GrantTokens(store: store, tokenIssuer: tokenIssuer).issue(
-            client: client, authentication: record.authentication, scope: record.scope, sessionID: record.sessionID,
+        var sessionID = record.sessionID
+        var device: DeviceSessions.Issue?
+        let scopes = ScopeList.parse(record.scope)
+        if scopes.contains(NativeSSO.scope), scopes.contains("openid"), let appGroup = client.appGroup,
+            let deviceSessions, !reauthentication
+        {
+            device = try await deviceSessions.open(
+                client: client, appGroup: appGroup, authentication: record.authentication,
+                browserSessionID: record.sessionID, presented: form[NativeSSO.deviceSecretParameter], context: context)
+            sessionID = device?.session.id
+        }
+        var response = try await GrantTokens(store: store, tokenIssuer: tokenIssuer).issue(
+            client: client, authentication: record.authentication, scope: record.scope, sessionID: sessionID,
             familyID: familyID, nonce: record.nonce, claims: record.claims,
-            withRefreshToken: client.grantTypes.contains(.refreshToken) && !reauthentication, now: now)
+            withRefreshToken: client.grantTypes.contains(.refreshToken) && !reauthentication, now: now,
+            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) })
+        response.deviceSecret = device?.secret
+        return response
     }
 
     /// RFC 7636 §4.6 and RFC 9700 §4.8.2. An empty `code_verifier` counts as absent

@@ -11,18 +11,29 @@ import SesameProtocol
 /// Hot path: one client read (cached, for authentication), one statement that rotates (it
 /// writes the successor), two signatures; a user read only when `claims` asked the ID token
 /// for user claims.
+///
+/// A token of a Native SSO device session is refused once the session ended or expired (draft 07
+/// §4.3); with `device_sso` the response carries the device secret (§3.3), rotated when the app
+/// did not present the current one (§3.4.3), and the ID token its `ds_hash`.
 struct RefreshTokenGrant: Sendable {
     let store: any IdentityStore
     let tokenIssuer: TokenIssuer
     let metrics: ServerMetrics
     /// Where reuse and leaks are recorded (`refresh.reuse_detected`).
     var audit = AuditLog.off
+    /// Native SSO device sessions; `nil` without a store for them.
+    var deviceSessions: DeviceSessions? = nil
     let now: @Sendable () -> Date
 
     /// What the rightful client reads after another client presented its refresh token.
     static let leaked = EndpointFailure(
         .invalidGrant,
         "This session was revoked because its refresh token was presented by another client, so the token has leaked; sign the user in again.")
+
+    /// What every app of a device session reads after "sign out everywhere".
+    static let endedElsewhere = EndpointFailure(
+        .sessionEndedElsewhere,
+        "The session was ended for every app on this device (sign out everywhere); forget the account and sign in again.")
 
     func exchange(
         _ form: [String: String], client: ClientRecord, context: SesameRequestContext? = nil
@@ -40,8 +51,10 @@ struct RefreshTokenGrant: Sendable {
         case .notFound:
             throw EndpointFailure(.invalidGrant, "The refresh token is unknown, expired or revoked.")
         case .replayed(let replayed):
-            if try await store.refreshFamilyRevocationReason(replayed.familyID) == .presentedByAnotherClient {
-                throw Self.leaked
+            switch try await store.refreshFamilyRevocationReason(replayed.familyID) {
+            case .presentedByAnotherClient: throw Self.leaked
+            case .signedOutEverywhere: throw Self.endedElsewhere
+            default: break
             }
             try await store.revokeRefreshFamily(replayed.familyID, now: now, reason: .reused)
             metrics.refreshTokenReuse()
@@ -73,6 +86,7 @@ struct RefreshTokenGrant: Sendable {
             }
         }
         let scope = ScopeList.format(scopes)
+        let device = try await continueDeviceSession(record, scopes: scopes, form: form, successor: refresh.digest)
 
         let issuer = tokenIssuer
         let claims = record.claims.map(RequestedClaims.init(stored:))
@@ -86,10 +100,37 @@ struct RefreshTokenGrant: Sendable {
                 client: client, authentication: record.authentication, nonce: nil,
                 sessionID: record.sessionID, accessToken: access.token, claims: claims,
                 userClaims: try await ClaimRelease.idTokenClaims(
-                    for: claims, userID: record.authentication.userID, store: store))
+                    for: claims, userID: record.authentication.userID, store: store),
+                deviceSecretHash: device.map { DeviceSecret.hash($0.secret) })
         }
         return TokenResponse(
             accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,
-            refreshToken: refresh.token, idToken: idToken, scope: scope)
+            refreshToken: refresh.token, idToken: idToken, scope: scope, deviceSecret: device?.secret)
+    }
+
+    /// For a family of a device session: refuses when the session ended (its families are
+    /// revoked already; an expired one is revoked now) and, with `device_sso` and `openid`,
+    /// gives the device secret to return (§3.3, §3.4.3).
+    private func continueDeviceSession(
+        _ record: RefreshTokenRecord, scopes: [String], form: [String: String], successor: String
+    ) async throws -> DeviceSessions.Issue? {
+        guard let deviceSessions, let sessionID = record.sessionID, DeviceSessionRecord.isDeviceSessionID(sessionID)
+        else { return nil }
+        let session: DeviceSessionRecord
+        switch try await deviceSessions.standing(sessionID) {
+        case .live(let live):
+            session = live
+        case .ended:
+            try await store.withdrawRefreshToken(successorDigest: successor)
+            try await store.revokeRefreshFamily(record.familyID, now: now(), reason: .signedOutEverywhere)
+            throw Self.endedElsewhere
+        case .expired:
+            try await store.withdrawRefreshToken(successorDigest: successor)
+            try await store.revokeRefreshFamily(record.familyID, now: now(), reason: .signedOut)
+            throw EndpointFailure(
+                .invalidGrant, "The single sign-on device session reached its maximum lifetime; sign the user in again.")
+        }
+        guard scopes.contains(NativeSSO.scope), scopes.contains("openid") else { return nil }
+        return try await deviceSessions.continueAtRefresh(session, presented: form[NativeSSO.deviceSecretParameter])
     }
 }

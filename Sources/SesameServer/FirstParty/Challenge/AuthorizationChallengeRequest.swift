@@ -50,7 +50,7 @@ struct AuthorizationChallengeRequest: Sendable {
         let scopes = ScopeList.parse(form[OAuthParameter.scope] ?? defaultScope)
         guard !scopes.isEmpty else { throw EndpointFailure(.invalidScope, "scope is required.") }
         if let disallowed = scopes.first(where: { !client.allowedScopes.contains($0) }) {
-            throw EndpointFailure(.invalidScope, "Scope '\(disallowed)' is not allowed for this client.")
+            throw EndpointFailure(.invalidScope, AuthorizationRequestValidator.disallowedScope(disallowed))
         }
         var reauthentication = false
         if let text = form[OAuthParameter.maxAge] {

@@ -4,7 +4,10 @@ import SesameProtocol
 /// The token set a grant answers with, once it has established who signed in (RFC 6749 §5.1,
 /// OIDC Core §3.1.3.3): an access token, a refresh token stored by its digest (the first of a
 /// new family) when asked for, and an ID token when `openid` was granted. Shared by the
-/// authorization code grant and the PIN unlock grant.
+/// authorization code, PIN unlock and token exchange grants.
+///
+/// In a Native SSO device session, `deviceSecretHash` is the `ds_hash` of the session's secret
+/// (§3.4.1; ``DeviceSecret``) for the ID token, and `sid` is the device session.
 struct GrantTokens: Sendable {
     let store: any IdentityStore
     let tokenIssuer: TokenIssuer
@@ -13,7 +16,8 @@ struct GrantTokens: Sendable {
     /// grant's OIDC Core §5.5 request (its stored form travels with the refresh token).
     func issue(
         client: ClientRecord, authentication: AuthenticationContext, scope: String, sessionID: String?,
-        familyID: String, nonce: String?, claims stored: ClaimsRequest?, withRefreshToken: Bool, now: Date
+        familyID: String, nonce: String?, claims stored: ClaimsRequest?, withRefreshToken: Bool, now: Date,
+        deviceSecretHash: String? = nil
     ) async throws -> TokenResponse {
         let claims = stored.map(RequestedClaims.init(stored:))
         let access = try await tokenIssuer.accessToken(
@@ -34,7 +38,8 @@ struct GrantTokens: Sendable {
             idToken = try await tokenIssuer.idToken(
                 client: client, authentication: authentication, nonce: nonce, sessionID: sessionID,
                 accessToken: access.token, claims: claims,
-                userClaims: try await ClaimRelease.idTokenClaims(for: claims, userID: authentication.userID, store: store))
+                userClaims: try await ClaimRelease.idTokenClaims(for: claims, userID: authentication.userID, store: store),
+                deviceSecretHash: deviceSecretHash)
         }
         return TokenResponse(
             accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,

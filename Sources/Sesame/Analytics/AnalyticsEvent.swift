@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+/// What an app's analytics learn from the SDK (the tracking hooks of the vendor SDKs Sesame
+/// replaces): sign-in started, succeeded, failed or cancelled, single sign-on used, step-up and
+/// logout, with non-secret attributes only. Separate from ``SesameClient/events()``, which is
+/// the session state; set a handler with ``SesameClient/setAnalytics(_:)``.
+public struct AnalyticsEvent: Sendable, Equatable {
+    public enum Name: String, Sendable, CaseIterable {
+        case signInStarted = "sign_in_started"
+        case signInSucceeded = "sign_in_succeeded"
+        case signInFailed = "sign_in_failed"
+        case signInCancelled = "sign_in_cancelled"
+        /// A sign-in through a sibling app's session (Native SSO); also counted as a sign-in.
+        case ssoUsed = "sso_used"
+        case stepUp = "step_up"
+        case logout = "logout"
+    }
+
+    public var name: Name
+    /// `method` (`browser`, `password`, `sso`, `pin`), `client_id`, and where it applies
+    /// `error` (the OAuth `error`), `error_code` (Sesame's numeric code), `scope` of a logout
+    /// (`this_app`, `everywhere`). Never a token, secret, password, code or user identifier.
+    public var attributes: [String: String]
+
+    public init(_ name: Name, attributes: [String: String] = [:]) {
+        self.name = name
+        self.attributes = attributes
+    }
+}
+
+/// Receives ``AnalyticsEvent``s. Called on the SDK's tasks: return quickly and hand the event
+/// to your analytics pipeline.
+public protocol SesameAnalytics: Sendable {
+    func record(_ event: AnalyticsEvent)
+}
+
+/// The app's handler, if any; swapped under a lock so any task may report.
+final class AnalyticsDispatcher: Sendable {
+    private let handler = Mutex<(any SesameAnalytics)?>(nil)
+    let clientID: String
+
+    init(clientID: String) { self.clientID = clientID }
+
+    func set(_ handler: (any SesameAnalytics)?) { self.handler.withLock { $0 = handler } }
+
+    func record(_ name: AnalyticsEvent.Name, _ attributes: [String: String] = [:]) {
+        guard let handler = handler.withLock({ $0 }) else { return }
+        var all = attributes
+        all["client_id"] = clientID
+        handler.record(AnalyticsEvent(name, attributes: all))
+    }
+
+    /// Runs a sign-in of `method`, reporting start and outcome.
+    func signIn<T>(
+        _ method: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws(SesameError) -> T
+    ) async throws(SesameError) -> T {
+        record(.signInStarted, ["method": method])
+        do {
+            let result = try await body()
+            record(.signInSucceeded, ["method": method])
+            return result
+        } catch {
+            failed(error, method: method)
+            throw error
+        }
+    }
+
+    /// A sign-in of `method` failed or was cancelled.
+    func failed(_ error: SesameError, method: String) {
+        if case .cancelled = error {
+            record(.signInCancelled, ["method": method])
+        } else {
+            record(.signInFailed, Self.attributes(of: error, method: method))
+        }
+    }
+
+    /// The non-secret description of a failure.
+    static func attributes(of error: SesameError, method: String) -> [String: String] {
+        var attributes = ["method": method]
+        switch error {
+        case .requestFailed(let apiError, _), .authenticationFailed(let apiError, _), .stepUpRequired(let apiError):
+            attributes["error"] = apiError.error
+            if let code = apiError.errorCode { attributes["error_code"] = "\(code)" }
+        case .technical: attributes["error"] = "technical"
+        case .invalidIDToken(let rule, _): attributes["error"] = "invalid_id_token.\(rule)"
+        case .protocolViolation: attributes["error"] = "protocol_violation"
+        case .invalidConfiguration: attributes["error"] = "invalid_configuration"
+        case .challengeTooHard: attributes["error"] = "challenge_too_hard"
+        case .ssoUnavailable: attributes["error"] = "sso_unavailable"
+        default: attributes["error"] = "other"
+        }
+        return attributes
+    }
+}

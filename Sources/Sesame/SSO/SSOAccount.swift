@@ -1,0 +1,20 @@
+import Foundation
+
+/// An account a sibling app of the same vendor signed in on this device, offered on a
+/// "Continue as …" screen (``SesameClient/ssoAccounts()``). Only what the screen needs: the
+/// device secret and the ID token stay in the shared group.
+public struct SSOAccount: Sendable, Equatable, Identifiable {
+    /// The ``Account/id`` the sign-in will have (same issuer and subject).
+    public var id: String
+    public var issuer: String
+    public var subject: String
+    public var displayName: String?
+    public var email: String?
+    /// The client id of the app that last wrote the entry.
+    public var sharedBy: String
+    /// When the entry was last written (a sign-in or refresh of any app of the group).
+    public var updatedAt: Date
+
+    /// A label for the button: the name, else the email, else the subject.
+    public var label: String { displayName ?? email ?? subject }
+}

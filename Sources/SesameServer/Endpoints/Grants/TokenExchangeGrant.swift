@@ -1,0 +1,32 @@
+import Foundation
+import SesameProtocol
+
+/// RFC 8693 token exchange at `/token`. One grant serves every kind of exchange, chosen by
+/// `subject_token_type` (§2.1); today the Native SSO profile (an ID token with a device secret
+/// as the actor, ``NativeSSOExchange``). An unsupported subject token type is
+/// `invalid_request` (§2.2.2).
+struct TokenExchangeGrant: Sendable {
+    let nativeSSO: NativeSSOExchange
+
+    func exchange(_ form: [String: String], client: ClientRecord, context: SesameRequestContext) async throws
+        -> TokenResponse
+    {
+        guard let subject = form[TokenExchange.Parameter.subjectToken], !subject.isEmpty else {
+            throw EndpointFailure(.invalidRequest, "subject_token is required (RFC 8693 section 2.1).")
+        }
+        guard subject.utf8.count <= 16_384 else {
+            throw EndpointFailure(.invalidRequest, "subject_token is too long.")
+        }
+        let subjectType = form[TokenExchange.Parameter.subjectTokenType] ?? ""
+        switch subjectType {
+        case TokenExchange.TokenType.idToken:
+            return try await nativeSSO.exchange(form, subjectToken: subject, client: client, context: context)
+        case "":
+            throw EndpointFailure(.invalidRequest, "subject_token_type is required (RFC 8693 section 2.1).")
+        default:
+            throw EndpointFailure(
+                .invalidRequest,
+                "subject_token_type '\(subjectType.prefix(100))' is not supported; this server exchanges \(TokenExchange.TokenType.idToken) with a device secret (Native SSO).")
+        }
+    }
+}
