@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Outbound HTTP of the server: federation providers' keys.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `/metrics` in the Prometheus text format (SesameServer only).
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
@@ -120,6 +122,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             // One string file per locale (Localization/Strings/<tag>.json), read through Bundle.module.
             resources: [.copy("Localization/Strings")],
@@ -215,11 +218,18 @@ let package = Package(
                 "Sesame", "SesameLoopback", "SesameServer", "HeadlessChromium", "SesameTesting", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                // The fake social providers' JWKS endpoints (real HTTP).
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SesameCLITests", dependencies: ["SesameCLI", "ChildProcess", "SesameTesting", "StoreTesting", "TestSupport"],
+            name: "SesameCLITests",
+            dependencies: [
+                "SesameCLI", "ChildProcess", "SesameTesting", "StoreTesting", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict),
     ]
 )

@@ -24,6 +24,6 @@ struct SesameCommand: AsyncParsableCommand {
             LoginCommand.self, WhoamiCommand.self, TokenCommand.self, ClientKeyCommand.self, AccountsCommand.self,
             SwitchCommand.self, LogoutCommand.self, CurlCommand.self,
             SignUpCommand.self, ProfileCommand.self, PINCommand.self,
-            ClientCommand.self, UserCommand.self, KeysCommand.self, OutboxCommand.self, AuditCommand.self, DatabaseCommand.self,
+            ClientCommand.self, UserCommand.self, ProviderCommand.self, KeysCommand.self, OutboxCommand.self, AuditCommand.self, DatabaseCommand.self,
         ])
 }

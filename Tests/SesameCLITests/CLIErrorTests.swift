@@ -86,8 +86,8 @@ struct CLIErrorTests {
         #expect(result.stderrLines.count == 1 && result.stderr.contains("RFC 9700"), "\(result)")
     }
 
-    @Test("a grant the token endpoint does not implement cannot be registered (token exchange)", arguments: [
-        "token_exchange", "urn:ietf:params:oauth:grant-type:token-exchange",
+    @Test("a grant the token endpoint does not implement cannot be registered (device code)", arguments: [
+        "device_code", "urn:ietf:params:oauth:grant-type:device_code",
     ])
     func unimplementedGrant(name: String) async throws {
         let temp = try TempDirectory("grant")

@@ -5,6 +5,39 @@ import StoreTesting
 
 @Suite("Seeder: idempotent apply")
 struct SeederTests {
+    @Test("providers: seeded with known issuers filled in, applied once, a bad one refused naming its field")
+    func providers() async throws {
+        try await withSandboxStore { store, _ in
+            let yaml = """
+                providers:
+                  - id: google
+                    kind: google
+                    audiences: [web.apps.example]
+                    link_by_email: true
+                  - id: acme-id
+                    issuer: https://id.acme.example
+                    audiences: [acme-watch]
+                    jwks_uri: https://id.acme.example/jwks
+                """
+            let seed = try SeedConfiguration.decode(Data(yaml.utf8), source: "seed.yaml")
+            let seeder = Seeder(store: store, hasher: StoreSamples.hasher)
+            #expect(try await seeder.apply(seed).providersApplied == 2)
+            #expect(try await seeder.apply(seed).providersApplied == 0, "applying again changes nothing")
+            let federation = try #require(store as? any FederationStore)
+            let google = try #require(try await federation.federationProvider(id: "google"))
+            #expect(google.issuer == "https://accounts.google.com" && google.linkByEmail)
+            #expect(google.jwksURI == "https://www.googleapis.com/oauth2/v3/certs")
+            let bad = "providers:\n  - id: x\n    issuer: http://evil.example\n    audiences: [a]\n    jwks_uri: https://evil.example/k\n"
+            #expect {
+                _ = try SeedConfiguration.decode(Data(bad.utf8), source: "seed.yaml")
+            } throws: { error in
+                "\(error)".contains("providers[0].issuer")
+            }
+            let unknown = "providers:\n  - id: x\n    colour: red\n"
+            #expect(throws: (any Error).self) { _ = try SeedConfiguration.decode(Data(unknown.utf8), source: "seed.yaml") }
+        }
+    }
+
     @Test("apply creates clients and users, hashing secrets and passwords; applying again changes nothing")
     func idempotentApply() async throws {
         try await withSandboxStore { store, _ in

@@ -143,6 +143,20 @@ extension SesameClient {
         try AccountAPI.check(data, response, what: "device removal")
     }
 
+    /// The provider identities linked to the account (`GET /api/identities`, docs/federation.md).
+    public func linkedIdentities(account: Account.ID? = nil) async throws(SesameError) -> [LinkedIdentity] {
+        let (data, response) = try await accountData(accountAPI.request("GET", "identities"), account)
+        return try AccountAPI.decode(LinkedIdentityList.self, data, response, what: "identities").identities
+    }
+
+    /// Unlinks a provider's identity (`DELETE /api/identities/{provider}/{subject}`); refused with
+    /// `last_sign_in_method` (3007) when it is the account's only way to sign in.
+    public func unlinkIdentity(provider: String, subject: String, account: Account.ID? = nil) async throws(SesameError) {
+        let (data, response) = try await accountData(
+            accountAPI.request("DELETE", "identities", provider, subject), account)
+        try AccountAPI.check(data, response, what: "identity unlinking")
+    }
+
     /// Sends an account API request with the account's bearer token (refresh and retry once on
     /// a 401; the issuer's origin always may receive the token).
     func accountData(_ request: URLRequest, _ account: Account.ID?) async throws(SesameError)

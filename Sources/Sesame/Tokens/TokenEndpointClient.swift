@@ -75,6 +75,20 @@ struct TokenEndpointClient: Sendable {
         return tokens
     }
 
+    /// Federation (docs/federation.md): another provider's ID token exchanged for this app's
+    /// tokens (RFC 8693 §2.1), the provider named by `subject_issuer`.
+    func exchangeProviderToken(
+        _ idToken: String, provider: String, nonce: String?, scopes: [String], metadata: ProviderMetadata
+    ) async throws(SesameError) -> TokenResponse {
+        var parameters = [
+            (OAuthParameter.grantType, TokenExchange.grantType), (TokenExchange.Parameter.subjectToken, idToken),
+            (TokenExchange.Parameter.subjectTokenType, TokenExchange.TokenType.idToken),
+            (Federation.subjectIssuerParameter, provider), (OAuthParameter.scope, ScopeList.format(scopes)),
+        ]
+        if let nonce { parameters.append((Federation.nonceParameter, nonce)) }
+        return try await tokenRequest(parameters, metadata: metadata)
+    }
+
     /// RFC 6749 §4.4 client credentials: a token for the app itself.
     func clientCredentials(scopes: [String]?, metadata: ProviderMetadata) async throws(SesameError) -> TokenResponse {
         var parameters = [(OAuthParameter.grantType, GrantType.clientCredentials.rawValue)]

@@ -32,7 +32,7 @@ struct ClientCommand: AsyncParsableCommand {
         var postLogoutRedirectURIs: [String] = []
         @Option(
             name: .customLong("grant"),
-            help: "A grant type (repeatable): authorization_code, refresh_token, client_credentials.")
+            help: "A grant type (repeatable): authorization_code, refresh_token, client_credentials, token-exchange (federation).")
         var grants: [String] = []
         @Option(
             name: .customLong("scope"),
@@ -151,7 +151,9 @@ struct ClientCommand: AsyncParsableCommand {
         }
 
         static func grantType(_ text: String) throws -> GrantType {
+            if let grant = GrantType(rawValue: text) { return grant }
             let normalized = text.lowercased().replacingOccurrences(of: "-", with: "_")
+            if normalized == "token_exchange" { return .tokenExchange }
             if let grant = GrantType(rawValue: normalized) { return grant }
             if normalized == "password" {
                 throw CLIError(
@@ -160,7 +162,7 @@ struct ClientCommand: AsyncParsableCommand {
             }
             throw CLIError(
                 "unknown grant type '\(text)'",
-                hint: "Use authorization_code, refresh_token or client_credentials.")
+                hint: "Use authorization_code, refresh_token, client_credentials or token-exchange.")
         }
     }
 

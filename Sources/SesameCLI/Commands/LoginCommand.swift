@@ -54,6 +54,14 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(
         help: "Single sign-on with the other apps of this config directory (remembered): sign in through an account another app shared, with no browser and no password; when none is shared, sign in and share it. With a --client-id other than the remembered one, acts as that sibling app (see --as).")
     var sso = false
+    @Option(help: "Sign in with another provider's ID token (federation): the provider's name on the server.")
+    var provider: String?
+    @Option(
+        name: .customLong("provider-token-file"),
+        help: ArgumentHelp("With --provider: a file holding the provider's ID token.", valueName: "file"))
+    var providerTokenFile: String?
+    @Option(name: .customLong("provider-nonce"), help: "With --provider: the nonce given to the provider, if any.")
+    var providerNonce: String?
     @OptionGroup var configDir: ConfigDirOption
     @OptionGroup var json: JSONOption
 
@@ -61,6 +69,12 @@ struct LoginCommand: AsyncParsableCommand {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
         if !password, username != nil || mfaMethod != nil {
             throw ValidationError("--username and --mfa-method need --password.")
+        }
+        if (provider == nil) != (providerTokenFile == nil) {
+            throw ValidationError("--provider and --provider-token-file go together.")
+        }
+        if provider != nil, password || sso {
+            throw ValidationError("--provider signs in with the provider's token; drop --password and --sso.")
         }
         if password, noBrowser || loginHint != nil {
             throw ValidationError("--no-browser and --login-hint are for browser sign-in; drop them with --password.")
@@ -85,7 +99,9 @@ struct LoginCommand: AsyncParsableCommand {
             // Discovery first: an unreachable or wrong issuer fails here, before any progress.
             _ = try await session.client.metadata()
             var account: Account
-            if profile.sso, !password, let shared = try await sharedAccount(session.client) {
+            if let provider, let providerTokenFile {
+                account = try await providerSignIn(session.client, provider: provider, file: providerTokenFile)
+            } else if profile.sso, !password, let shared = try await sharedAccount(session.client) {
                 account = shared
             } else {
                 account =
@@ -126,6 +142,16 @@ struct LoginCommand: AsyncParsableCommand {
             Terminal.progress("Single sign-on is not possible (\(reason)); signing in normally.")
             return nil
         }
+    }
+
+    /// Federation (docs/federation.md): a token the script already has, exchanged at the server.
+    private func providerSignIn(_ client: SesameClient, provider: String, file: String) async throws -> Account {
+        guard let data = FileManager.default.contents(atPath: file),
+            let token = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
+        else {
+            throw CLIError("cannot read an ID token from \(file)", hint: "Put the provider's ID token alone in the file.")
+        }
+        return try await client.signIn(withProviderToken: token, provider: provider, nonce: providerNonce)
     }
 
     /// docs/first-party-and-accounts.md: username + password, then the second factor when the provider asks for one.

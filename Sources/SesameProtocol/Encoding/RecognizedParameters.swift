@@ -29,7 +29,7 @@ public enum RecognizedParameters {
         "registration_id", "signature",
         // Token exchange (RFC 8693 §2.1), Native SSO (draft 07 §3.3), RFC 7523 §2.2
         "subject_token", "subject_token_type", "actor_token", "actor_token_type", "audience", "resource",
-        "requested_token_type", "device_secret", "client_assertion", "client_assertion_type",
+        "requested_token_type", "device_secret", "client_assertion", "client_assertion_type", "subject_issuer",
         // The hosted pages' challenge solution (docs/abuse-protection.md)
         "challenge_token", "challenge_nonce",
     ]

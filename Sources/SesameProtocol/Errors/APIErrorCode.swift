@@ -68,6 +68,21 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// The session was ended on this device for every app of the vendor ("sign out
     /// everywhere", Native SSO): the refresh token is revoked; forget the account and sign in again.
     case sessionEndedElsewhere = 2012
+    /// Federation (docs/federation.md): `subject_issuer` names no registered provider.
+    case unknownFederationProvider = 2013
+    /// The provider's token is not a JWS we accept, its signature or `iss` is wrong, or its
+    /// `nonce` does not match.
+    case federationTokenInvalid = 2014
+    /// The provider's token was issued for another app (`aud`/`azp`).
+    case federationAudienceMismatch = 2015
+    case federationTokenExpired = 2016
+    /// The provider's token lacks the claim the provider's registration requires (`email`).
+    case federationClaimMissing = 2017
+    /// The provider has not verified the email, and the registration does not allow that, or an
+    /// existing account has it (an unverified email never links to one).
+    case federationEmailUnverified = 2018
+    /// An account with the email exists and this provider may not link to it: sign in to it first.
+    case federationAccountExists = 2019
 
     // 3xxx — accounts and profile
     case validationFailed = 3000
@@ -79,6 +94,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// The account has the most devices it may register (``DevicesEndpoint``); remove one
     /// first. HTTP 409.
     case tooManyDevices = 3006
+    /// Unlinking this identity would leave the account with no way to sign in (no password, no
+    /// other linked provider): set a password first (docs/federation.md).
+    case lastSignInMethod = 3007
 
     // 4xxx — abuse protection
     case rateLimited = 4000
@@ -96,12 +114,15 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         switch self {
         case .invalidRequest, .invalidRedirectURI, .pkceRequired, .csrfFailed, .methodNotAllowed,
             .notFound, .invalidRequestObject, .validationFailed, .emailTaken, .weakPassword, .tooManyDevices,
+            .lastSignInMethod,
             .requestHeaderFieldsTooLarge,
-            .invalidVerificationCode:
+            .invalidVerificationCode, .unknownFederationProvider, .federationTokenInvalid, .federationAudienceMismatch,
+            .federationTokenExpired, .federationClaimMissing, .federationEmailUnverified:
             "invalid_request"
         case .invalidClient, .unknownClient: "invalid_client"
         case .invalidGrant, .invalidCredentials, .invalidMFACode, .mfaCodeExpired,
-            .mfaAttemptsExhausted, .invalidAuthSession, .invalidPIN, .pinRegistrationRevoked, .sessionEndedElsewhere:
+            .mfaAttemptsExhausted, .invalidAuthSession, .invalidPIN, .pinRegistrationRevoked, .sessionEndedElsewhere,
+            .federationAccountExists:
             "invalid_grant"
         case .unauthorizedClient: "unauthorized_client"
         case .invalidTarget: "invalid_target"
@@ -137,7 +158,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .userNotFound, .deviceNotFound, .notFound: 404
         case .methodNotAllowed: 405
         case .requestHeaderFieldsTooLarge: 431
-        case .emailTaken, .tooManyDevices: 409
+        case .emailTaken, .tooManyDevices, .lastSignInMethod: 409
         case .rateLimited, .proofOfWorkRequired, .invalidChallengeSolution, .tooManyAttempts: 429
         case .serverError: 500
         case .temporarilyUnavailable: 503
@@ -204,6 +225,14 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .pinRegistrationRevoked: "The PIN registration is unknown or revoked; sign in again and register a new PIN."
         case .sessionEndedElsewhere:
             "The session was ended for every app on this device (sign out everywhere); forget the account and sign in again."
+        case .unknownFederationProvider: "subject_issuer names no registered federation provider."
+        case .federationTokenInvalid: "The provider's token is not valid: see error_description for the rule."
+        case .federationAudienceMismatch: "The provider's token was issued for another app."
+        case .federationTokenExpired: "The provider's token has expired; sign in with the provider again."
+        case .federationClaimMissing: "The provider's token lacks a claim this provider's registration requires."
+        case .federationEmailUnverified: "The provider has not verified the email address."
+        case .federationAccountExists:
+            "An account with this email exists and this provider may not link to it; sign in to that account first."
         case .invalidTarget: "The audience or resource is not one this server issues tokens for; use the issuer identifier."
         case .emailNotVerified: "The email address has not been verified yet."
         case .tooManyAttempts:
@@ -215,6 +244,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .invalidVerificationCode: "The verification code is incorrect or expired."
         case .deviceNotFound: "No such device."
         case .tooManyDevices: "The account has the most devices it may register; remove one first."
+        case .lastSignInMethod: "This is the account's only way to sign in; set a password first."
         case .requestHeaderFieldsTooLarge: "The request line and headers are too large or too many."
         case .rateLimited: "Too many requests; wait and retry."
         case .proofOfWorkRequired: "Solve the proof-of-work challenge and retry."

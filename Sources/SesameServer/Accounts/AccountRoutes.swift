@@ -28,5 +28,9 @@ enum AccountRoutes {
         router.get("/api/devices", use: devices.list)
         router.post("/api/devices", use: devices.register)
         router.delete("/api/devices/{device_id}", use: devices.remove)
+
+        let identities = IdentitiesEndpoint(services: services)
+        router.get("/api/identities", use: identities.list)
+        router.delete("/api/identities/{provider}/{subject}", use: identities.unlink)
     }
 }

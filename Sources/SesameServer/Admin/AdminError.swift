@@ -12,6 +12,9 @@ public enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `field` is `username` or `email`.
     case userExists(field: String, value: String)
     case userNotFound(login: String)
+    /// A federation provider's registration breaks a rule.
+    case invalidProvider(field: String, reason: String)
+    case providerNotFound(id: String)
 
     public var description: String {
         switch self {
@@ -25,6 +28,9 @@ public enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
             "a user with \(field) \"\(value)\" already exists; choose another \(field) or remove that user first with `sesame user remove`"
         case .userNotFound(let login):
             "there is no user \"\(login)\" (looked up by id, username and email); list the users with `sesame user list`"
+        case .invalidProvider(let field, let reason): "\(field): \(reason)"
+        case .providerNotFound(let id):
+            "there is no federation provider \"\(id)\"; list them with `sesame provider list`"
         }
     }
 }

@@ -50,10 +50,6 @@ public enum ClientValidation {
         if appGroup != nil {
             if !grants.contains(.tokenExchange) { grants.append(.tokenExchange) }
             if scopes.contains("openid"), !scopes.contains(NativeSSO.scope) { scopes.append(NativeSSO.scope) }
-        } else if grants.contains(.tokenExchange) {
-            throw Issue(
-                field: "grant_types",
-                reason: "token exchange is for single sign-on between the apps of an app group; set app_group (--app-group)")
         }
         let method = try checkAuthMethod(
             tokenEndpointAuthMethod ?? (jwks != nil ? ClientAuthenticationMethod.privateKeyJWT.rawValue : nil),

@@ -159,7 +159,7 @@ public struct ServerAdmin: Sendable {
 
     /// Records an administrative change in the audit log at once (the CLI has no buffer to
     /// flush), when the store keeps one.
-    private func audit(_ event: AuditEvent, userID: String? = nil, detail: [String: String] = [:]) async throws {
+    func audit(_ event: AuditEvent, userID: String? = nil, detail: [String: String] = [:]) async throws {
         guard let log = store as? any AuditStore else { return }
         try await log.appendAuditRecords([event.adminRecord(via: "sesame cli", userID: userID, detail: detail)])
     }

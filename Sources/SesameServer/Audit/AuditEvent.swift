@@ -41,6 +41,15 @@ enum AuditEvent: String, Sendable, CaseIterable {
     case ssoExchanged = "sso.exchanged"
     /// Reason: the Native SSO 1.0 §4.3 rule that failed (``NativeSSOExchange``).
     case ssoRefused = "sso.refused"
+    // Federation
+    /// Reason: `signedIn`, `linked` or `created` (detail `provider`).
+    case federationSignedIn = "federation.signed_in"
+    case federationLinked = "federation.linked"
+    /// The user unlinked a provider's identity (detail `provider`).
+    case federationUnlinked = "federation.unlinked"
+    case federationAccountCreated = "federation.account_created"
+    /// Reason: the rule (``FederationRefusal/rule``).
+    case federationRefused = "federation.refused"
     // Abuse protection
     case challengeIssued = "challenge.issued"
     case challengeSolved = "challenge.solved"
@@ -59,6 +68,8 @@ enum AuditEvent: String, Sendable, CaseIterable {
     case userUpdated = "admin.user_updated"
     case userRemoved = "admin.user_removed"
     case keysRotated = "admin.keys_rotated"
+    case providerAdded = "admin.provider_added"
+    case providerRemoved = "admin.provider_removed"
 }
 
 extension AuditEvent {

@@ -40,25 +40,31 @@ import SesameProtocol
 public struct SeedConfiguration: Codable, Sendable, Equatable {
     public var clients: [ClientSeed]
     public var users: [UserSeed]
+    /// Federation providers (docs/federation.md).
+    public var providers: [ProviderSeed]
     /// The PostgreSQL database URL for `sesame serve` and the admin commands when neither
     /// `--database` nor `SESAME_DATABASE_URL` names one (key `database`; it holds a password,
     /// so the file stays readable by the server's user only).
     public var database: String?
 
-    public init(clients: [ClientSeed] = [], users: [UserSeed] = [], database: String? = nil) {
+    public init(
+        clients: [ClientSeed] = [], users: [UserSeed] = [], providers: [ProviderSeed] = [], database: String? = nil
+    ) {
         self.clients = clients
         self.users = users
+        self.providers = providers
         self.database = database
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case clients, users, database
+        case clients, users, providers, database
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         clients = try container.decodeIfPresent([ClientSeed].self, forKey: .clients) ?? []
         users = try container.decodeIfPresent([UserSeed].self, forKey: .users) ?? []
+        providers = try container.decodeIfPresent([ProviderSeed].self, forKey: .providers) ?? []
         database = try container.decodeIfPresent(String.self, forKey: .database)
     }
 
@@ -108,6 +114,19 @@ public struct SeedConfiguration: Codable, Sendable, Equatable {
                 throw SeedConfigurationError(
                     file: source, path: "\(path).client_id",
                     reason: "\"\(client.clientID)\" appears twice; give each client its own id")
+            }
+        }
+        var providerIDs = Set<String>()
+        for (index, provider) in providers.enumerated() {
+            let path = "providers[\(index)]"
+            do {
+                _ = try provider.record()
+            } catch {
+                throw SeedConfigurationError(file: source, path: "\(path).\(error.field)", reason: error.reason)
+            }
+            guard providerIDs.insert(provider.id).inserted else {
+                throw SeedConfigurationError(
+                    file: source, path: "\(path).id", reason: "\"\(provider.id)\" appears twice; give each provider its own id")
             }
         }
         var logins = Set<String>()

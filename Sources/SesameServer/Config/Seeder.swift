@@ -63,6 +63,19 @@ public struct Seeder: Sendable {
             changes.append(
                 AuditEvent.userAdded.adminRecord(via: "seed file", userID: record.id))
         }
+        if !seed.providers.isEmpty, let federation = store as? any FederationStore {
+            for provider in seed.providers {
+                let existing = try await federation.federationProvider(id: provider.id)
+                var record = try provider.record()
+                if let existing {
+                    record.createdAt = existing.createdAt
+                    if existing == record { continue }
+                }
+                try await federation.upsertFederationProvider(record)
+                report.providersApplied += 1
+                changes.append(AuditEvent.providerAdded.adminRecord(via: "seed file", detail: ["provider": provider.id]))
+            }
+        }
         // Changes only: a start that finds everything as seeded records nothing.
         try await (store as? any AuditStore)?.appendAuditRecords(changes)
         return report
@@ -77,6 +90,8 @@ public struct SeedReport: Sendable, Equatable, CustomStringConvertible {
     public var usersCreated = 0
     /// Users of the seed that already existed (left untouched).
     public var usersExisting = 0
+    /// Federation providers created or changed.
+    public var providersApplied = 0
 
     public init() {}
 

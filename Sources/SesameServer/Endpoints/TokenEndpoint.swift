@@ -30,12 +30,13 @@ struct TokenEndpoint: Sendable {
             store: services.store, tokenIssuer: tokenIssuer, metrics: services.metrics, audit: services.audit,
             deviceSessions: deviceSessions, now: services.now)
         clientCredentials = ClientCredentialsGrant(tokenIssuer: tokenIssuer)
-        tokenExchange = deviceSessions.map {
-            TokenExchangeGrant(
-                nativeSSO: NativeSSOExchange(
-                    store: services.store, sessions: $0, tokenIssuer: tokenIssuer, keyRing: services.keyRing,
-                    now: services.now))
+        let nativeSSO = deviceSessions.map {
+            NativeSSOExchange(
+                store: services.store, sessions: $0, tokenIssuer: tokenIssuer, keyRing: services.keyRing, now: services.now)
         }
+        let federation = services.federationExchange
+        tokenExchange =
+            nativeSSO == nil && federation == nil ? nil : TokenExchangeGrant(nativeSSO: nativeSSO, federation: federation)
         pinUnlock = PINServices(services).map {
             PINUnlockGrant(store: services.store, pin: $0, tokenIssuer: tokenIssuer, now: services.now)
         }
@@ -76,7 +77,7 @@ struct TokenEndpoint: Sendable {
             response = try await clientCredentials.exchange(form, client: client)
         case .tokenExchange:
             guard let tokenExchange else {
-                throw EndpointFailure(.unsupportedGrantType, "Token exchange needs a store with device sessions.")
+                throw EndpointFailure(.unsupportedGrantType, "Token exchange needs a store with device sessions or federation.")
             }
             response = try await tokenExchange.exchange(form, client: client, context: context)
         }

@@ -17,6 +17,10 @@ extension OpenAPIPaths {
         let deviceID = OpenAPI.Parameter(
             name: "device_id", in: "path", required: true, description: "The app-chosen device id.",
             schema: .string())
+        let provider = OpenAPI.Parameter(
+            name: "provider", in: "path", required: true, description: "The provider's registered name.", schema: .string())
+        let subject = OpenAPI.Parameter(
+            name: "subject", in: "path", required: true, description: "The provider's sub.", schema: .string())
         /// The per-address quota of requests that send account mail (``MailQuota``).
         let mailQuota: [String: OpenAPI.ResponseObject] = [
             "429": .error("rate_limited (4000): too many requests that send email from this address; Retry-After says when to retry.")
@@ -117,6 +121,21 @@ extension OpenAPIPaths {
                     "removeDevice", tag: "Devices", summary: "Remove a device", parameters: [deviceID],
                     responses: merged(
                         ["204": .empty("Removed.")], ["404": .error("device_not_found (3005).")], firstPartyToken),
+                    security: bearer)),
+            "/api/identities": OpenAPI.PathItem(
+                get: Operation(
+                    "listIdentities", tag: "Identities", summary: "Provider identities linked to the account",
+                    description: "Federation (docs/federation.md): signing in with one of these providers' tokens reaches this account.",
+                    responses: merged(["200": .json("LinkedIdentityList", "Oldest link first.")], firstPartyToken),
+                    security: bearer)),
+            "/api/identities/{provider}/{subject}": OpenAPI.PathItem(
+                delete: Operation(
+                    "unlinkIdentity", tag: "Identities", summary: "Unlink a provider's identity",
+                    parameters: [provider, subject],
+                    responses: merged(
+                        ["204": .empty("Unlinked.")], ["404": .error("not_found (1019): no such link.")],
+                        ["409": .error("last_sign_in_method (3007): the account's only way to sign in; set a password first.")],
+                        firstPartyToken),
                     security: bearer)),
             "/api/openapi.json": OpenAPI.PathItem(
                 get: Operation(

@@ -43,6 +43,11 @@ extension OpenAPISchemas {
         catalog.add(
             "DeviceList", DeviceList(devices: [device]),
             DeviceList(devices: [Device(deviceID: "d", name: "n", createdAt: 1)]), "The user's devices.")
+        let identity = LinkedIdentity(provider: "p", subject: "s", email: "e", linkedAt: 1)
+        catalog.add(
+            "LinkedIdentityList", LinkedIdentityList(identities: [identity]),
+            LinkedIdentityList(identities: [LinkedIdentity(provider: "p", subject: "s", linkedAt: 1)]),
+            "Provider identities linked to the account.")
         catalog.add(
             "DeviceRegistration", DeviceRegistration(deviceID: "d", name: "n", type: "t"),
             DeviceRegistration(deviceID: "d", name: "n"),
@@ -81,7 +86,9 @@ extension OpenAPISchemas {
                         GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue,
                         GrantType.clientCredentials.rawValue, GrantType.tokenExchange.rawValue, PINUnlock.grantType,
                     ]),
-                "subject_token": .string("Token exchange (RFC 8693 §2.1): the sibling app's ID token (Native SSO)."),
+                "subject_token": .string(
+                    "Token exchange (RFC 8693 §2.1): the sibling app's ID token (Native SSO) or another provider's (federation)."),
+                "subject_issuer": .string("Federation: the registered provider's name or issuer."),
                 "subject_token_type": .string(
                     "Token exchange: the subject token's type.", values: [TokenExchange.TokenType.idToken]),
                 "actor_token": .string("Token exchange: the device secret (Native SSO 1.0 §4.1)."),
@@ -97,7 +104,8 @@ extension OpenAPISchemas {
                     "private_key_jwt (RFC 7523 §2.2).", values: ["urn:ietf:params:oauth:client-assertion-type:jwt-bearer"]),
                 "client_assertion": .string("private_key_jwt: the signed JWT (iss = sub = client id, aud, exp, jti)."),
                 "registration_id": .string("PIN grant: the registration."),
-                "nonce": .string("PIN grant: the nonce from /api/pin/nonce."),
+                "nonce": .string(
+                    "PIN grant: the nonce from /api/pin/nonce. Federation: the nonce the app gave the provider (Apple: its SHA-256 is in the token)."),
                 "signature": .string("PIN grant: base64url Ed25519 signature of sesame-pin-unlock:<registration_id>:<nonce>."),
                 "code": .string("authorization_code: the code."),
                 "redirect_uri": .string("authorization_code: as in the authorization request (absent for codes from /authorize-challenge)."),

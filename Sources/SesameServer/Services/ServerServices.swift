@@ -39,6 +39,18 @@ struct ServerServices: Sendable {
     /// Single sign-on across a vendor's apps (``NativeSSOPolicy``).
     var nativeSSO = NativeSSOPolicy()
 
+    /// Federation providers' keys, cached for the server's life (``ProviderKeys``).
+    var providerKeys: ProviderKeys?
+
+    /// Sign-in with a provider's ID token; `nil` without a federation store or keys.
+    var federationExchange: FederationExchange? {
+        guard let federation = store as? any FederationStore, let providerKeys else { return nil }
+        return FederationExchange(
+            store: store, federation: federation, validator: FederatedTokenValidator(keys: providerKeys, now: now),
+            accounts: FederatedAccounts(store: store, federation: federation, audit: audit, now: now),
+            tokenIssuer: tokenIssuer, now: now)
+    }
+
     /// Native SSO device sessions; `nil` when the store keeps none.
     var deviceSessions: DeviceSessions? {
         (store as? any DeviceSessionStore).map { DeviceSessions(store: $0, policy: nativeSSO, audit: audit, now: now) }

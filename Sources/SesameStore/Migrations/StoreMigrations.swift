@@ -22,7 +22,8 @@ enum StoreMigrations {
     /// Versions 1–99: core; 100–199: first-party sign-in and MFA (`FirstPartyMigrations`);
     /// 200–299: accounts, messaging and devices (`AccountMigrations`); 300–399: abuse protection
     /// (`ProtectionMigrations`); 400–499: PIN-protected devices (`PINMigrations`); 500–599: single
-    /// sign-on across apps and client keys (`NativeSSOMigrations`).
+    /// sign-on across apps and client keys (`NativeSSOMigrations`); 600–699: federation
+    /// (`FederationMigrations`).
     static let all: [Migration] = [
         Migration(version: 1, name: "initial schema", apply: createInitialSchema),
         Migration(version: 2, name: "refresh-token successor links", apply: linkRefreshTokenSuccessors),
@@ -32,7 +33,7 @@ enum StoreMigrations {
         Migration(version: 6, name: "password-guessing counters shared by every process", apply: createThrottleCounters),
         Migration(version: 7, name: "fixed-window request counters shared by every process", apply: createRateWindows),
     ] + FirstPartyMigrations.all + AccountMigrations.all + ProtectionMigrations.all
-        + PINMigrations.all + NativeSSOMigrations.all
+        + PINMigrations.all + NativeSSOMigrations.all + FederationMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
         do {

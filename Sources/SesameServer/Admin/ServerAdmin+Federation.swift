@@ -1,0 +1,36 @@
+import Foundation
+import SesameProtocol
+
+// Federation providers (`sesame provider add|list|remove`, docs/federation.md).
+extension ServerAdmin {
+    /// Registers (or replaces) a provider after ``ProviderValidation``; returns it completed.
+    @discardableResult
+    public func addFederationProvider(_ provider: FederationProviderRecord) async throws -> FederationProviderRecord {
+        let checked: FederationProviderRecord
+        do {
+            checked = try ProviderValidation.check(provider)
+        } catch {
+            throw AdminError.invalidProvider(field: error.field, reason: error.reason)
+        }
+        try await federationStore().upsertFederationProvider(checked)
+        try await audit(.providerAdded, detail: ["provider": checked.id, "kind": checked.kind.rawValue])
+        return checked
+    }
+
+    public func federationProviders() async throws -> [FederationProviderRecord] {
+        try await federationStore().federationProviders()
+    }
+
+    /// Removes the provider and unlinks every identity linked through it.
+    public func removeFederationProvider(id: String) async throws {
+        guard try await federationStore().removeFederationProvider(id: id) else { throw AdminError.providerNotFound(id: id) }
+        try await audit(.providerRemoved, detail: ["provider": id])
+    }
+
+    private func federationStore() throws -> any FederationStore {
+        guard let federation = store as? any FederationStore else {
+            throw AdminError.invalidProvider(field: "store", reason: "this store keeps no federation providers")
+        }
+        return federation
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import SesameProtocol
+
+/// Finds or makes the local account of a provider's subject (docs/federation.md). The link is
+/// (provider, `sub`), never an email alone:
+/// - a linked subject signs in to its account;
+/// - otherwise, a local account with the same email is linked only when both emails are
+///   verified and the operator trusts the provider for it (``FederationProviderRecord/linkByEmail``);
+///   an unverified email never links to, or takes over, an existing account;
+/// - otherwise a new account is made, the profile claims copied (name, email, picture, locale),
+///   with no password: it signs in through the provider.
+struct FederatedAccounts: Sendable {
+    let store: any IdentityStore
+    let federation: any FederationStore
+    let audit: AuditLog
+    let now: @Sendable () -> Date
+
+    enum Outcome: Sendable, Equatable {
+        case signedIn
+        case linked
+        case created
+    }
+
+    func account(
+        for claims: FederatedClaims, provider: FederationProviderRecord, context: SesameRequestContext?
+    ) async throws -> (UserRecord, Outcome) {
+        if let identity = try await federation.federatedIdentity(providerID: provider.id, subject: claims.sub) {
+            if let user = try await store.user(id: identity.userID) { return (user, .signedIn) }
+            try await federation.unlinkFederatedIdentity(providerID: provider.id, subject: claims.sub)
+        }
+        guard let email = claims.email?.lowercased(), !email.isEmpty else {
+            throw FederationRefusal.missingClaim("the token has no email, which a new account needs")
+        }
+        let verified = claims.emailVerified == true
+        if let existing = try await store.user(login: email), existing.email == email {
+            guard verified else {
+                throw FederationRefusal.unverifiedEmail(
+                    "the provider has not verified \(email), which is an existing account's email; it is never linked")
+            }
+            guard existing.emailVerified, provider.linkByEmail else {
+                throw FederationRefusal.accountExists(
+                    "an account with this email exists; sign in to it with its password (this provider is not trusted to link by email)")
+            }
+            try await link(provider: provider, claims: claims, userID: existing.id)
+            audit.record(.federationLinked, context: context, userID: existing.id, detail: ["provider": provider.id])
+            return (existing, .linked)
+        }
+        guard verified || provider.allowUnverifiedEmail else {
+            throw FederationRefusal.unverifiedEmail("the provider has not verified the email address; this provider requires it")
+        }
+        let user = try await create(email: email, verified: verified, claims: claims)
+        try await link(provider: provider, claims: claims, userID: user.id)
+        audit.record(.federationAccountCreated, context: context, userID: user.id, detail: ["provider": provider.id])
+        return (user, .created)
+    }
+
+    private func link(provider: FederationProviderRecord, claims: FederatedClaims, userID: String) async throws {
+        try await federation.linkFederatedIdentity(
+            FederatedIdentityRecord(
+                providerID: provider.id, subject: claims.sub, userID: userID, email: claims.email, linkedAt: now()))
+    }
+
+    /// A passwordless account; the username is the email, or the email with a random suffix
+    /// when that is someone's username already.
+    private func create(email: String, verified: Bool, claims: FederatedClaims) async throws -> UserRecord {
+        var profile = StandardClaims(sub: "")
+        profile.name = claims.name
+        profile.givenName = claims.givenName
+        profile.familyName = claims.familyName
+        profile.picture = claims.picture
+        profile.locale = claims.locale
+        for attempt in 0..<3 {
+            let username = attempt == 0 ? email : email + "+" + SecureRandom.token(byteCount: 4)
+            let user = UserRecord(
+                username: username, email: email, emailVerified: verified, claims: profile, createdAt: now(),
+                updatedAt: now())
+            do {
+                try await store.createUser(user)
+                return user
+            } catch StoreError.conflict(let field) where field == "username" {
+                continue
+            }
+        }
+        throw StoreError.conflict(field: "username")
+    }
+}

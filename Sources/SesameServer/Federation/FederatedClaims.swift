@@ -1,0 +1,75 @@
+import Foundation
+import JWTKit
+import SesameProtocol
+
+/// The claims Sesame reads from a provider's ID token (OIDC Core §2, §5.1). `email_verified`
+/// is accepted as a JSON boolean or, as Apple sends it, the string `"true"`/`"false"`.
+struct FederatedClaims: JWTPayload {
+    var iss: String
+    var sub: String
+    var aud: AudienceClaim
+    var azp: String?
+    var exp: Int
+    var iat: Int?
+    var nonce: String?
+    var email: String?
+    var emailVerified: Bool?
+    var name: String?
+    var givenName: String?
+    var familyName: String?
+    var picture: String?
+    var locale: String?
+    /// Every claim, for the provider's required claim.
+    var present: Set<String> = []
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case iss, sub, aud, azp, exp, iat, nonce, email, name, picture, locale
+        case emailVerified = "email_verified"
+        case givenName = "given_name"
+        case familyName = "family_name"
+    }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        iss = try c.decode(String.self, forKey: .iss)
+        sub = try c.decode(String.self, forKey: .sub)
+        aud = try c.decode(AudienceClaim.self, forKey: .aud)
+        azp = try c.decodeIfPresent(String.self, forKey: .azp)
+        exp = try Self.seconds(c, .exp) ?? { throw DecodingError.keyNotFound(CodingKeys.exp, .init(codingPath: [], debugDescription: "exp")) }()
+        iat = try Self.seconds(c, .iat)
+        nonce = try c.decodeIfPresent(String.self, forKey: .nonce)
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        if let flag = try? c.decodeIfPresent(Bool.self, forKey: .emailVerified) {
+            emailVerified = flag
+        } else if let text = try? c.decodeIfPresent(String.self, forKey: .emailVerified) {
+            emailVerified = text == "true"
+        }
+        name = try? c.decodeIfPresent(String.self, forKey: .name)
+        givenName = try? c.decodeIfPresent(String.self, forKey: .givenName)
+        familyName = try? c.decodeIfPresent(String.self, forKey: .familyName)
+        picture = try? c.decodeIfPresent(String.self, forKey: .picture)
+        locale = try? c.decodeIfPresent(String.self, forKey: .locale)
+        present = Set(try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue))
+    }
+
+    /// A NumericDate (RFC 7519 §2), integer or fractional.
+    private static func seconds(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int? {
+        if let value = try? c.decodeIfPresent(Int.self, forKey: key) { return value }
+        return try c.decodeIfPresent(Double.self, forKey: key).map { Int($0) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(iss, forKey: .iss)
+        try c.encode(sub, forKey: .sub)
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SesameProtocol
+
+/// Sign-in with a provider's ID token at `/token` (RFC 8693 token exchange, docs/federation.md):
+/// `subject_token` is the provider's ID token (`subject_token_type` `…:id_token`),
+/// `subject_issuer` names the registered provider (its id or its issuer), `nonce` is the one the
+/// app gave the provider, if any. The token is checked (``FederatedTokenValidator``), the
+/// account found or made (``FederatedAccounts``), and the client gets its tokens as from any
+/// sign-in: `amr` `fed`, `auth_time` now.
+struct FederationExchange: Sendable {
+    let store: any IdentityStore
+    let federation: any FederationStore
+    let validator: FederatedTokenValidator
+    let accounts: FederatedAccounts
+    let tokenIssuer: TokenIssuer
+    let now: @Sendable () -> Date
+
+    /// Scopes when the request names none.
+    static let defaultScopes = ["openid", "profile", "email", "offline_access"]
+
+    func exchange(
+        _ form: [String: String], subjectToken: String, client: ClientRecord, context: SesameRequestContext
+    ) async throws -> TokenResponse {
+        let named = form[Federation.subjectIssuerParameter] ?? ""
+        do {
+            guard !named.isEmpty else {
+                throw FederationRefusal.unknownProvider(
+                    "subject_issuer is required: the registered provider's id or issuer")
+            }
+            guard let provider = try await provider(named) else {
+                throw FederationRefusal.unknownProvider("no federation provider \"\(named.prefix(100))\" is registered here")
+            }
+            let claims = try await validator.validate(subjectToken, provider: provider, nonce: form[Federation.nonceParameter])
+            let scope = try Self.scope(form[OAuthParameter.scope], client: client)
+            let (user, outcome) = try await accounts.account(for: claims, provider: provider, context: context)
+            accounts.audit.record(
+                .federationSignedIn, reason: "\(outcome)", context: context, clientID: client.clientID, userID: user.id,
+                detail: ["provider": provider.id])
+            let authentication = AuthenticationContext(
+                userID: user.id, authTime: now(), acr: nil, amr: [Federation.authenticationMethod])
+            var tokens = try await GrantTokens(store: store, tokenIssuer: tokenIssuer).issue(
+                client: client, authentication: authentication, scope: scope, sessionID: nil,
+                familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil,
+                withRefreshToken: client.grantTypes.contains(.refreshToken), now: now())
+            tokens.issuedTokenType = TokenExchange.TokenType.accessToken
+            return tokens
+        } catch let refusal as FederationRefusal {
+            accounts.audit.record(
+                .federationRefused, reason: refusal.rule, context: context, clientID: client.clientID,
+                detail: ["provider": String(named.prefix(64))])
+            throw refusal.endpointFailure
+        }
+    }
+
+    /// The provider named by id, else by issuer.
+    private func provider(_ name: String) async throws -> FederationProviderRecord? {
+        if let byID = try await federation.federationProvider(id: name) { return byID }
+        return try await federation.federationProviders().first { $0.issuer == name }
+    }
+
+    static func scope(_ requested: String?, client: ClientRecord) throws -> String {
+        let allowed = Set(client.allowedScopes)
+        guard let requested, !requested.isEmpty else {
+            return ScopeList.format(defaultScopes.filter(allowed.contains))
+        }
+        let scopes = ScopeList.parse(requested)
+        if let bad = scopes.first(where: { !allowed.contains($0) }) {
+            throw EndpointFailure(.invalidScope, "This client may not ask for the scope '\(bad)'.")
+        }
+        return ScopeList.format(scopes)
+    }
+}

@@ -1,0 +1,107 @@
+import AsyncHTTPClient
+import Foundation
+import JWTKit
+import NIOCore
+import NIOHTTP1
+
+/// The signing keys of federation providers (docs/federation.md): a provider's JWKS fetched
+/// over HTTPS and kept as long as its `Cache-Control: max-age` says (between 1 minute and
+/// 1 day; 1 hour without one), or its registered PEM key. A token naming a `kid` the cached set
+/// lacks causes one refetch, at most once a minute per provider (OIDC Core §10.1.1: keys
+/// rotate; an attacker's unknown `kid`s cannot make the server hammer the provider).
+actor ProviderKeys {
+    struct Entry {
+        var keys: JWTKeyCollection
+        var kids: Set<String>
+        var fetchedAt: Date
+        var maxAge: TimeInterval
+    }
+
+    static let defaultMaxAge: TimeInterval = 3_600
+    static let maxAgeBounds: ClosedRange<TimeInterval> = 60...86_400
+    static let minimumRefetchInterval: TimeInterval = 60
+    static let maximumJWKSBytes = 256 * 1024
+
+    private var entries: [String: Entry] = [:]
+    /// When an unknown `kid` last caused a refetch, per provider.
+    private var lastRefetch: [String: Date] = [:]
+    private let now: @Sendable () -> Date
+    private let client: HTTPClient
+
+    init(client: HTTPClient = .shared, now: @escaping @Sendable () -> Date) {
+        self.client = client
+        self.now = now
+    }
+
+    /// The keys to verify a token of `provider` whose header names `kid`.
+    func keys(for provider: FederationProviderRecord, kid: String?) async throws(FederationRefusal) -> JWTKeyCollection {
+        if let pem = provider.publicKeyPEM { return try await Self.collection(pem: pem) }
+        guard let uri = provider.jwksURI else { throw .keys("the provider has neither jwks_uri nor a public key") }
+        let now = now()
+        if let entry = entries[provider.id], now.timeIntervalSince(entry.fetchedAt) < entry.maxAge {
+            let known = kid.map(entry.kids.contains) ?? true
+            if known { return entry.keys }
+            if let last = lastRefetch[provider.id], now.timeIntervalSince(last) < Self.minimumRefetchInterval {
+                return entry.keys  // verification fails on the unknown kid
+            }
+            lastRefetch[provider.id] = now
+        }
+        let entry = try await fetch(uri)
+        entries[provider.id] = entry
+        return entry.keys
+    }
+
+    /// Forgets a provider's keys (its registration changed).
+    func forget(_ providerID: String) { entries[providerID] = nil }
+
+    private func fetch(_ uri: String) async throws(FederationRefusal) -> Entry {
+        let response: HTTPClientResponse
+        let body: ByteBuffer
+        do {
+            var request = HTTPClientRequest(url: uri)
+            request.headers.add(name: "Accept", value: "application/json")
+            response = try await client.execute(request, timeout: .seconds(10))
+            body = try await response.body.collect(upTo: Self.maximumJWKSBytes)
+        } catch {
+            throw .keys("the provider's JWKS at \(uri) could not be fetched (\(error))")
+        }
+        guard response.status == .ok else {
+            throw .keys("the provider's JWKS at \(uri) answered HTTP \(response.status.code)")
+        }
+        let text = String(buffer: body)
+        let keys = JWTKeyCollection()
+        do {
+            try await keys.add(jwksJSON: text)
+        } catch {
+            throw .keys("the provider's JWKS at \(uri) is not a usable JWK Set")
+        }
+        let kids = Set(
+            ((try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["keys"] as? [[String: Any]] ?? [])
+                .compactMap { $0["kid"] as? String })
+        return Entry(keys: keys, kids: kids, fetchedAt: now(), maxAge: Self.maxAge(response.headers))
+    }
+
+    /// `Cache-Control: max-age=N` (RFC 9111 §5.2.2.1), bounded; `no-store`/`no-cache` mean the
+    /// shortest.
+    static func maxAge(_ headers: HTTPHeaders) -> TimeInterval {
+        let directives = headers["Cache-Control"].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if directives.contains("no-store") || directives.contains("no-cache") { return maxAgeBounds.lowerBound }
+        guard let value = directives.first(where: { $0.hasPrefix("max-age=") }).flatMap({ TimeInterval($0.dropFirst(8)) })
+        else { return defaultMaxAge }
+        return min(max(value, maxAgeBounds.lowerBound), maxAgeBounds.upperBound)
+    }
+
+    /// A collection holding a PEM public key (RSA or EC P-256).
+    static func collection(pem: String) async throws(FederationRefusal) -> JWTKeyCollection {
+        let keys = JWTKeyCollection()
+        if let rsa = try? Insecure.RSA.PublicKey(pem: pem) {
+            await keys.add(rsa: rsa, digestAlgorithm: .sha256)
+        } else if let ec = try? ES256PublicKey(pem: pem) {
+            await keys.add(ecdsa: ec)
+        } else {
+            throw .keys("the provider's registered public key is neither an RSA nor a P-256 PEM key")
+        }
+        return keys
+    }
+}

@@ -1,0 +1,122 @@
+import Crypto
+import Foundation
+import Logging
+import Sesame
+import SesameProtocol
+import SesameServer
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Federation (docs/federation.md) against the real server over loopback: a second Sesame
+/// server as a vendor's independent OpenID provider, and fake Google and Apple providers
+/// speaking real HTTP with their real token shapes.
+@Suite("Federation: sign in with another provider's ID token")
+struct FederationTests {
+    static let app = "fed-app"
+
+    /// The downstream app client (allowed the token exchange grant) and an SDK client of it.
+    static func prepare(_ server: IntegrationServer) async throws -> ServerAdmin {
+        let admin = ServerAdmin(store: server.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: server.running.keyRing)
+        _ = try await admin.addClient(
+            ClientSpec(
+                clientID: app, redirectURIs: [IntegrationServer.redirectURI],
+                grantTypes: [.authorizationCode, .refreshToken, .tokenExchange], firstParty: true))
+        return admin
+    }
+
+    static func sdk(_ server: IntegrationServer) -> SesameClient { server.sdk(clientID: app) }
+
+    /// A raw token exchange with `subject_issuer`; status and body.
+    static func exchange(
+        _ server: IntegrationServer, token: String, provider: String, nonce: String? = nil
+    ) async throws -> (status: Int, body: [String: Any]) {
+        var parameters = [
+            ("grant_type", TokenExchange.grantType), ("client_id", app), ("subject_token", token),
+            ("subject_token_type", TokenExchange.TokenType.idToken), ("subject_issuer", provider),
+        ]
+        if let nonce { parameters.append(("nonce", nonce)) }
+        var request = URLRequest(url: server.issuer.appendingPathComponent("token"))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(FormURLEncoding.encode(parameters).utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
+    }
+
+    /// An ID token of `username` at `upstream` for its test client, through its login page,
+    /// asking (OIDC Core §5.5) for the email and name claims in the ID token.
+    static func upstreamIDToken(_ upstream: IntegrationServer, username: String, password: String) async throws -> String {
+        let pkce = PKCE()
+        var components = URLComponents(url: upstream.issuer.appendingPathComponent("authorize"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            .init(name: "response_type", value: "code"), .init(name: "client_id", value: IntegrationServer.clientID),
+            .init(name: "redirect_uri", value: IntegrationServer.redirectURI), .init(name: "scope", value: "openid email profile"),
+            .init(name: "state", value: "s"), .init(name: "nonce", value: "n"), .init(name: "code_challenge", value: pkce.challenge),
+            .init(name: "code_challenge_method", value: "S256"),
+            .init(name: "claims", value: #"{"id_token":{"email":null,"email_verified":null,"name":null}}"#),
+        ]
+        let redirect = try await TestBrowser(username: username, password: password).signIn(components.url!)
+        let code = try #require(URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value)
+        var request = URLRequest(url: upstream.issuer.appendingPathComponent("token"))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(
+            FormURLEncoding.encode([
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", IntegrationServer.redirectURI),
+                ("client_id", IntegrationServer.clientID), ("code_verifier", pkce.verifier),
+            ]).utf8)
+        let (data, _) = try await URLSession.shared.data(for: request)
+        let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require(body["id_token"] as? String, "\(body)")
+    }
+
+    @Test("the vendor: a second Sesame server is the provider; first use creates the account (profile copied), second use finds it; an unknown provider, another audience and an existing account's email are refused")
+    func vendorProvider() async throws {
+        let upstream = try await IntegrationServer.start()
+        defer { Task { await upstream.stop() } }
+        let vendorUser = try await upstream.addUser("grace")
+        try await withServer { server in
+            let admin = try await Self.prepare(server)
+            try await admin.addFederationProvider(
+                FederationProviderRecord(
+                    id: "acme-id", kind: .oidc, issuer: upstream.issuer.absoluteString, audiences: [IntegrationServer.clientID],
+                    jwksURI: upstream.issuer.absoluteString + "/jwks"))
+            let token = try await Self.upstreamIDToken(upstream, username: vendorUser.username, password: vendorUser.password)
+
+            let first = Self.sdk(server)
+            let account = try await first.signIn(withProviderToken: token, provider: "acme-id")
+            #expect(try await first.idTokenClaims().amr == ["fed"])
+            let profile = try await first.userInfo()
+            #expect(profile.email == vendorUser.email && profile.emailVerified == true)
+            let second = Self.sdk(server)
+            #expect(try await second.signIn(withProviderToken: token, provider: upstream.issuer.absoluteString).id == account.id, "found by (provider, sub), named by issuer")
+            let federation = try #require(server.running.store as? any FederationStore)
+            #expect(try await federation.federatedIdentities(userID: account.subject).map(\.providerID) == ["acme-id"])
+
+            let unknown = try await Self.exchange(server, token: token, provider: "nobody")
+            #expect(unknown.status == 400 && unknown.body["error_code"] as? Int == 2013, "\(unknown.body)")
+            try await admin.addFederationProvider(
+                FederationProviderRecord(
+                    id: "acme-other", kind: .oidc, issuer: upstream.issuer.absoluteString, audiences: ["another-app"],
+                    jwksURI: upstream.issuer.absoluteString + "/jwks"))
+            let audience = try await Self.exchange(server, token: token, provider: "acme-other")
+            #expect(audience.status == 400 && audience.body["error_code"] as? Int == 2015, "\(audience.body)")
+
+            // ada exists on both servers with the same verified email: not linked unless trusted.
+            let adaToken = try await Self.upstreamIDToken(
+                upstream, username: IntegrationServer.username, password: IntegrationServer.password)
+            let refused = try await Self.exchange(server, token: adaToken, provider: "acme-id")
+            #expect(refused.status == 400 && refused.body["error_code"] as? Int == 2019, "\(refused.body)")
+            #expect(refused.body["error_user_msg"] as? String != nil)
+            var trusted = try #require(try await federation.federationProvider(id: "acme-id"))
+            trusted.linkByEmail = true
+            try await admin.addFederationProvider(trusted)
+            let linked = try await Self.sdk(server).signIn(withProviderToken: adaToken, provider: "acme-id")
+            let localAda = try #require(try await server.running.store.user(login: IntegrationServer.username))
+            #expect(linked.subject == localAda.id, "linked to the existing verified account")
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Crypto
+import Foundation
+import Sesame
+import SesameProtocol
+import SesameServer
+import Testing
+
+/// Google- and Apple-shaped tokens from fake providers over real HTTP: every validation rule
+/// broken once (each its own error, none creating an account), the JWKS cache and its single
+/// refetch on an unknown `kid`, Apple's hashed nonce and string `email_verified`, and the
+/// account-takeover rules for unverified emails.
+@Suite("Federation: Google and Apple shapes, forged tokens, takeover")
+struct SocialProviderTests {
+    static let web = "web-client.apps.example"
+    static let android = "android-client.apps.example"
+
+    /// A fake provider registered on a fresh server as `id`, with `configure` applied to the
+    /// registration; `body` gets both.
+    static func withProvider(
+        _ id: String, kind: Federation.Kind, issuer: String, audiences: [String],
+        configure: (inout FederationProviderRecord) -> Void = { _ in },
+        _ body: (IntegrationServer, FakeProvider) async throws -> Void
+    ) async throws {
+        let provider = try await FakeProvider.start(issuer: issuer)
+        defer { provider.stop() }
+        try await withServer { server in
+            let admin = try await FederationTests.prepare(server)
+            var record = FederationProviderRecord(
+                id: id, kind: kind, issuer: provider.issuer, audiences: audiences, jwksURI: provider.jwksURI)
+            configure(&record)
+            try await admin.addFederationProvider(record)
+            try await body(server, provider)
+        }
+    }
+
+    @Test("Google: azp with several audiences; one forged token per rule, each refused with its own code and rule; no account made; JWKS cached and refetched once for a new kid")
+    func google() async throws {
+        try await Self.withProvider(
+            "google", kind: .google, issuer: "https://accounts.google.test", audiences: [Self.web, Self.android]
+        ) { server, google in
+            var good = google.claims(sub: "g-1", audience: Self.web, email: "gina@gmail.test")
+            good["aud"] = .strings([Self.web, "other.apps.example"])
+            good["azp"] = .string(Self.android)
+            good["name"] = .string("Gina G.")
+            let accepted = try await FederationTests.exchange(server, token: try await google.sign(good), provider: "google")
+            #expect(accepted.status == 200, "\(accepted.body)")
+
+            func claims(_ change: (inout [String: FakeValue]) -> Void) -> [String: FakeValue] {
+                var claims = google.claims(sub: "g-2", audience: Self.web, email: "forged@gmail.test")
+                change(&claims)
+                return claims
+            }
+            let now = Int(Date().timeIntervalSince1970)
+            let cases: [(String, String, Int, String)] = [
+                ("alg none", try ForgedJWS.unsigned(claims { _ in }), 2014, "alg"),
+                ("HS256 keyed with the public JWKS", try ForgedJWS.hmac(claims { _ in }, secret: google.publicJWKS), 2014, "alg"),
+                ("another key", try await google.sign(claims { _ in }, key: P256.Signing.PrivateKey()), 2014, "signature"),
+                ("another issuer", try await google.sign(claims { $0["iss"] = .string("https://evil.test") }), 2014, "iss"),
+                ("another audience", try await google.sign(claims { $0["aud"] = .string("someone-else") }), 2015, "aud"),
+                ("azp of another app", try await google.sign(claims {
+                    $0["aud"] = .strings([Self.web, "x"]); $0["azp"] = .string("evil-app")
+                }), 2015, "aud"),
+                ("expired", try await google.sign(claims { $0["exp"] = .int(now - 600) }), 2016, "exp"),
+                ("issued in the future", try await google.sign(claims { $0["iat"] = .int(now + 600) }), 2014, "iat"),
+                ("no email", try await google.sign(claims { $0["email"] = nil; $0["email_verified"] = nil }), 2017, "required_claim"),
+                ("unverified email", try await google.sign(claims { $0["email_verified"] = .bool(false) }), 2018, "email_verified"),
+                ("not a JWS", "not-a-token", 2014, "jws"),
+            ]
+            for (name, token, code, _) in cases {
+                let answer = try await FederationTests.exchange(server, token: token, provider: "google")
+                #expect(answer.status == 400 && answer.body["error_code"] as? Int == code, "\(name): \(answer.body)")
+                #expect(answer.body["access_token"] == nil, "\(name)")
+            }
+            let nonce = try await FederationTests.exchange(
+                server, token: try await google.sign(claims { $0["nonce"] = .string("other") }), provider: "google",
+                nonce: "mine")
+            #expect(nonce.body["error_code"] as? Int == 2014, "nonce: \(nonce.body)")
+            #expect(try await server.running.store.user(login: "forged@gmail.test") == nil, "no forged token made an account")
+
+            await server.running.flushAuditLog()
+            let log = try #require(server.running.store as? any AuditStore)
+            let rules = Set(try await log.auditRecords(AuditQuery(events: ["federation.refused"])).compactMap(\.reason))
+            #expect(rules.isSuperset(of: Set(cases.map(\.3)).union(["nonce"])), "\(rules)")
+
+            #expect(google.fetches == 1, "the JWKS is cached for its max-age")
+            google.rotate()
+            let rotated = try await FederationTests.exchange(
+                server, token: try await google.sign(google.claims(sub: "g-1", audience: Self.web, email: "gina@gmail.test")),
+                provider: "google")
+            #expect(rotated.status == 200, "a new kid causes one refetch: \(rotated.body)")
+            #expect(google.fetches == 2)
+            google.rotate()
+            let again = try await FederationTests.exchange(
+                server, token: try await google.sign(google.claims(sub: "g-1", audience: Self.web, email: "gina@gmail.test")),
+                provider: "google")
+            #expect(again.status == 400 && google.fetches == 2, "at most one refetch a minute")
+        }
+    }
+
+    @Test("Apple: the token's nonce is SHA-256 of the app's, email_verified a string; an unverified email never links to an existing account, and creates one only when allowed and free")
+    func apple() async throws {
+        try await Self.withProvider(
+            "apple", kind: .apple, issuer: "https://appleid.apple.test", audiences: ["com.example.app"],
+            configure: { $0.allowUnverifiedEmail = true; $0.linkByEmail = true }
+        ) { server, apple in
+            let raw = "raw-nonce-123"
+            var claims = apple.claims(sub: "a-1", audience: "com.example.app", email: "abe@privaterelay.test", emailVerified: .string("true"))
+            claims["nonce"] = .string(SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined())
+            let client = server.sdk(clientID: FederationTests.app)
+            let account = try await client.signIn(withProviderToken: try await apple.sign(claims), provider: "apple", nonce: raw)
+            #expect(try await client.userInfo().emailVerified == true)
+
+            claims["nonce"] = .string(raw)  // not hashed: refused
+            let plain = try await FederationTests.exchange(server, token: try await apple.sign(claims), provider: "apple", nonce: raw)
+            #expect(plain.body["error_code"] as? Int == 2014, "\(plain.body)")
+
+            // An unverified email equal to an existing account's: no link, no sign-in.
+            let takeover = apple.claims(sub: "a-2", audience: "com.example.app", email: "ada@example.com", emailVerified: .string("false"))
+            let refused = try await FederationTests.exchange(server, token: try await apple.sign(takeover), provider: "apple")
+            #expect(refused.status == 400 && refused.body["error_code"] as? Int == 2018, "\(refused.body)")
+            let federation = try #require(server.running.store as? any FederationStore)
+            #expect(try await federation.federatedIdentity(providerID: "apple", subject: "a-2") == nil)
+            let ada = try #require(try await server.running.store.user(login: "ada"))
+            #expect(try await federation.federatedIdentities(userID: ada.id).isEmpty)
+
+            // Unverified and free: allowed here, the account's email stays unverified.
+            let fresh = apple.claims(sub: "a-3", audience: "com.example.app", email: "new@privaterelay.test", emailVerified: .bool(false))
+            let created = try await FederationTests.exchange(server, token: try await apple.sign(fresh), provider: "apple")
+            #expect(created.status == 200, "\(created.body)")
+            #expect(try await server.running.store.user(login: "new@privaterelay.test")?.emailVerified == false)
+            #expect(account.subject != ada.id)
+        }
+    }
+
+    @Test("linked identities through the account APIs: listed; the only way to sign in cannot be unlinked; with a password it can")
+    func identitiesAPI() async throws {
+        try await Self.withProvider(
+            "google", kind: .google, issuer: "https://accounts.google.test", audiences: [Self.web],
+            configure: { $0.linkByEmail = true }
+        ) { server, google in
+            let newcomer = server.sdk(clientID: FederationTests.app)
+            _ = try await newcomer.signIn(
+                withProviderToken: try await google.sign(google.claims(sub: "g-9", audience: Self.web, email: "nia@gmail.test")),
+                provider: "google")
+            let listed = try await newcomer.linkedIdentities()
+            #expect(listed.map(\.provider) == ["google"] && listed.first?.subject == "g-9" && listed.first?.email == "nia@gmail.test")
+            do throws(SesameError) {
+                try await newcomer.unlinkIdentity(provider: "google", subject: "g-9")
+                Issue.record("the only way to sign in was unlinked")
+            } catch {
+                #expect(error.apiError?.code == .lastSignInMethod, "\(error)")
+            }
+
+            // ada has a password: her link can go.
+            let ada = server.sdk(clientID: FederationTests.app)
+            _ = try await ada.signIn(
+                withProviderToken: try await google.sign(google.claims(sub: "g-ada", audience: Self.web, email: "ada@example.com")),
+                provider: "google")
+            #expect(try await ada.linkedIdentities().count == 1)
+            try await ada.unlinkIdentity(provider: "google", subject: "g-ada")
+            #expect(try await ada.linkedIdentities().isEmpty)
+            do throws(SesameError) {
+                try await ada.unlinkIdentity(provider: "google", subject: "g-ada")
+                Issue.record("unlinked twice")
+            } catch {
+                #expect(error.apiError?.code == .notFound, "\(error)")
+            }
+        }
+    }
+}
