@@ -21,11 +21,35 @@ struct FederatedAccounts: Sendable {
         case created
     }
 
+    /// The account, and how it was reached. Two first uses of one subject at once (two
+    /// processes, a double tap) meet at the link's unique key, which a new account claims before
+    /// it is created: the loser waits for the winner's account and signs in to it.
     func account(
         for claims: FederatedClaims, provider: FederationProviderRecord, context: SesameRequestContext?
     ) async throws -> (UserRecord, Outcome) {
+        for _ in 0..<Self.retries {
+            do {
+                return try await resolve(claims, provider: provider, context: context)
+            } catch is InProgress {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        throw StoreError.unavailable(reason: "another sign-in of this identity did not finish its account in time")
+    }
+
+    static let retries = 30
+    /// A link younger than this whose account is missing is still being made.
+    static let creationWindow: TimeInterval = 10
+
+    /// Another request is making this subject's account right now.
+    struct InProgress: Error {}
+
+    private func resolve(
+        _ claims: FederatedClaims, provider: FederationProviderRecord, context: SesameRequestContext?
+    ) async throws -> (UserRecord, Outcome) {
         if let identity = try await federation.federatedIdentity(providerID: provider.id, subject: claims.sub) {
             if let user = try await store.user(id: identity.userID) { return (user, .signedIn) }
+            if now().timeIntervalSince(identity.linkedAt) < Self.creationWindow { throw InProgress() }
             try await federation.unlinkFederatedIdentity(providerID: provider.id, subject: claims.sub)
         }
         guard let email = claims.email?.lowercased(), !email.isEmpty else {
@@ -33,25 +57,49 @@ struct FederatedAccounts: Sendable {
         }
         let verified = claims.emailVerified == true
         if let existing = try await store.user(login: email), existing.email == email {
-            guard verified else {
-                throw FederationRefusal.unverifiedEmail(
-                    "the provider has not verified \(email), which is an existing account's email; it is never linked")
+            try checkLinkable(existing, verified: verified, provider: provider, email: email)
+            do {
+                try await link(provider: provider, claims: claims, userID: existing.id)
+            } catch StoreError.conflict {
+                throw InProgress()
             }
-            guard existing.emailVerified, provider.linkByEmail else {
-                throw FederationRefusal.accountExists(
-                    "an account with this email exists; sign in to it with its password (this provider is not trusted to link by email)")
-            }
-            try await link(provider: provider, claims: claims, userID: existing.id)
             audit.record(.federationLinked, context: context, userID: existing.id, detail: ["provider": provider.id])
             return (existing, .linked)
         }
         guard verified || provider.allowUnverifiedEmail else {
             throw FederationRefusal.unverifiedEmail("the provider has not verified the email address; this provider requires it")
         }
-        let user = try await create(email: email, verified: verified, claims: claims)
-        try await link(provider: provider, claims: claims, userID: user.id)
-        audit.record(.federationAccountCreated, context: context, userID: user.id, detail: ["provider": provider.id])
-        return (user, .created)
+        // Claim the link first: a concurrent first use of the same subject waits for this account.
+        let id = UUID().uuidString.lowercased()
+        do {
+            try await link(provider: provider, claims: claims, userID: id)
+        } catch StoreError.conflict {
+            throw InProgress()
+        }
+        do {
+            let user = try await create(id: id, email: email, verified: verified, claims: claims)
+            audit.record(.federationAccountCreated, context: context, userID: user.id, detail: ["provider": provider.id])
+            return (user, .created)
+        } catch {
+            try? await federation.unlinkFederatedIdentity(providerID: provider.id, subject: claims.sub)
+            if case StoreError.conflict(let field) = error, field == "email" { throw InProgress() }
+            throw error
+        }
+    }
+
+    /// An existing account with the token's email: linked only when both emails are verified and
+    /// the provider is trusted for it.
+    private func checkLinkable(
+        _ existing: UserRecord, verified: Bool, provider: FederationProviderRecord, email: String
+    ) throws {
+        guard verified else {
+            throw FederationRefusal.unverifiedEmail(
+                "the provider has not verified \(email), which is an existing account's email; it is never linked")
+        }
+        guard existing.emailVerified, provider.linkByEmail else {
+            throw FederationRefusal.accountExists(
+                "an account with this email exists; sign in to it with its password (this provider is not trusted to link by email)")
+        }
     }
 
     private func link(provider: FederationProviderRecord, claims: FederatedClaims, userID: String) async throws {
@@ -62,7 +110,7 @@ struct FederatedAccounts: Sendable {
 
     /// A passwordless account; the username is the email, or the email with a random suffix
     /// when that is someone's username already.
-    private func create(email: String, verified: Bool, claims: FederatedClaims) async throws -> UserRecord {
+    private func create(id: String, email: String, verified: Bool, claims: FederatedClaims) async throws -> UserRecord {
         var profile = StandardClaims(sub: "")
         profile.name = claims.name
         profile.givenName = claims.givenName
@@ -72,12 +120,12 @@ struct FederatedAccounts: Sendable {
         for attempt in 0..<3 {
             let username = attempt == 0 ? email : email + "+" + SecureRandom.token(byteCount: 4)
             let user = UserRecord(
-                username: username, email: email, emailVerified: verified, claims: profile, createdAt: now(),
+                id: id, username: username, email: email, emailVerified: verified, claims: profile, createdAt: now(),
                 updatedAt: now())
             do {
                 try await store.createUser(user)
                 return user
-            } catch StoreError.conflict(let field) where field == "username" {
+            } catch StoreError.conflict(let field) where field == "username" && attempt < 2 {
                 continue
             }
         }
