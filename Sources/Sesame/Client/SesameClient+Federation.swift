@@ -20,7 +20,11 @@ extension SesameClient {
     public func signIn(withProviderToken idToken: String, provider: String, nonce: String? = nil) async throws(SesameError)
         -> Account
     {
-        try await analytics.signIn("federation") { () async throws(SesameError) -> Account in
+        guard configuration.federationProviders.isEmpty || configuration.federationProviders.contains(provider) else {
+            throw .invalidConfiguration(
+                "the provider \"\(provider)\" is not in federation_providers (\(configuration.federationProviders.joined(separator: ", ")))")
+        }
+        return try await analytics.signIn("federation") { () async throws(SesameError) -> Account in
             let metadata = try await metadata()
             let tokens = try await tokenEndpoint.exchangeProviderToken(
                 idToken, provider: provider, nonce: nonce, scopes: configuration.scopes, metadata: metadata)
@@ -31,6 +35,9 @@ extension SesameClient {
                 metadata: metadata, username: nil)
         }
     }
+
+    /// The providers to offer on the app's sign-in screen (``SesameConfiguration/federationProviders``).
+    public nonisolated var configuredProviders: [String] { configuration.federationProviders }
 
     /// Signs in through a provider SDK the app embeds: a fresh nonce, the provider's sign-in,
     /// then ``signIn(withProviderToken:provider:nonce:)``.

@@ -41,6 +41,11 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// ``ClientAuthenticationMethod/privateKeyJWT``: RFC 7523 assertions signed with a P-256
     /// key the SDK creates and keeps in the app's store (``SesameClient/clientPublicKeySet()``).
     public var tokenEndpointAuthMethod: ClientAuthenticationMethod?
+    /// The federation providers the app offers (their names on the server, e.g. `apple`,
+    /// `acme-id`; docs/federation.md). Empty: any the server knows. With a list,
+    /// ``SesameClient/signIn(withProviderToken:provider:nonce:)`` refuses other names before
+    /// any request.
+    public var federationProviders: [String] = []
 
     /// The scopes requested when none are configured.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
@@ -71,6 +76,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case refreshAhead = "refresh_ahead"
         case maximumChallengeDifficulty = "max_challenge_difficulty"
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
+        case federationProviders = "federation_providers"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -91,6 +97,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         refreshAhead = try c.decodeIfPresent(TimeInterval.self, forKey: .refreshAhead) ?? 60
         maximumChallengeDifficulty = try c.decodeIfPresent(Int.self, forKey: .maximumChallengeDifficulty) ?? 24
         tokenEndpointAuthMethod = try c.decodeIfPresent(ClientAuthenticationMethod.self, forKey: .tokenEndpointAuthMethod)
+        federationProviders = try c.decodeIfPresent([String].self, forKey: .federationProviders) ?? []
     }
 
     /// Reads and validates a configuration file shipped with the app.

@@ -14,7 +14,8 @@ struct ProviderCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register or replace a federation provider.")
         @Argument(help: "The name apps use for it (subject_issuer), e.g. google or acme-id.") var id: String
-        @Option(help: "oidc (any OpenID provider), google or apple.") var kind: String = "oidc"
+        @Option(help: "oidc (any OpenID provider), google, apple or facebook (with --broker-client-id = the app id).")
+        var kind: String = "oidc"
         @Option(help: "The iss its tokens carry (google and apple: known).") var issuer: String?
         @Option(
             name: .customLong("audience"),
@@ -31,6 +32,18 @@ struct ProviderCommand: AsyncParsableCommand {
         @Flag(name: .customLong("link-by-email"), help: "Trust the provider's verified emails to link to local accounts with the same verified email.")
         var linkByEmail = false
         @Option(name: .customLong("display-name"), help: "The name shown to users (default: the id).") var displayName: String?
+        @Option(
+            name: .customLong("broker-client-id"),
+            help: "Offer \"Continue with …\" on the hosted login page: the client id Sesame has at the provider (its redirect URI: <issuer>/federation/callback).")
+        var brokerClientID: String?
+        @Option(
+            name: .customLong("broker-client-secret-file"),
+            help: ArgumentHelp("With --broker-client-id: a file holding that client's secret (sealed at rest).", valueName: "file"))
+        var brokerClientSecretFile: String?
+        @Option(name: .customLong("inspection-endpoint"), help: "Facebook: the token inspection URL (default Graph API debug_token).")
+        var inspectionEndpoint: String?
+        @Option(name: .customLong("profile-endpoint"), help: "Facebook: the profile URL (default Graph API /me).")
+        var profileEndpoint: String?
         @OptionGroup var dataDir: DataDirOption
 
         func run() async throws {
@@ -47,11 +60,25 @@ struct ProviderCommand: AsyncParsableCommand {
                     }
                     pem = String(decoding: data, as: UTF8.self)
                 }
-                let record = FederationProviderRecord(
+                var record = FederationProviderRecord(
                     id: id, kind: kind, issuer: issuer ?? "", audiences: audiences, jwksURI: jwksURI, publicKeyPEM: pem,
                     requiredClaim: requiredClaim, allowUnverifiedEmail: allowUnverifiedEmail, linkByEmail: linkByEmail,
                     displayName: displayName)
-                let added = try await AdminSession.with(dataDir) { try await $0.addFederationProvider(record) }
+                record.brokerClientID = brokerClientID
+                record.inspectionEndpoint = inspectionEndpoint
+                record.profileEndpoint = profileEndpoint
+                var secret: String?
+                if let brokerClientSecretFile {
+                    guard let data = FileManager.default.contents(atPath: brokerClientSecretFile),
+                        let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines)
+                    else {
+                        throw CLIError("cannot read --broker-client-secret-file \(brokerClientSecretFile)", hint: "Put the secret alone in the file.")
+                    }
+                    secret = text
+                }
+                let added = try await AdminSession.with(dataDir) {
+                    try await $0.addFederationProvider(record, brokerClientSecret: secret)
+                }
                 Terminal.out("Provider \(added.id) registered (\(added.kind.rawValue), issuer \(added.issuer)).")
             }
         }

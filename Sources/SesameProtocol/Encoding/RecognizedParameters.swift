@@ -30,6 +30,8 @@ public enum RecognizedParameters {
         // Token exchange (RFC 8693 §2.1), Native SSO (draft 07 §3.3), RFC 7523 §2.2
         "subject_token", "subject_token_type", "actor_token", "actor_token_type", "audience", "resource",
         "requested_token_type", "device_secret", "client_assertion", "client_assertion_type", "subject_issuer",
+        // The hosted login page's "Continue with …" (docs/federation.md)
+        "provider", "error",
         // The hosted pages' challenge solution (docs/abuse-protection.md)
         "challenge_token", "challenge_nonce",
     ]

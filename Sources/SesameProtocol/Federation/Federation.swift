@@ -1,5 +1,5 @@
 /// Signing in with an identity another provider vouches for (docs/federation.md): a vendor's
-/// own OpenID provider, Google or Apple. The app sends the provider's token to
+/// own OpenID provider, Google, Apple or Facebook. The app sends the provider's token to
 /// `/token` as an RFC 8693 token exchange, naming the provider.
 public enum Federation {
     /// The token exchange parameter that names the provider: its registered id or its issuer.
@@ -18,5 +18,8 @@ public enum Federation {
         case google
         /// Sign in with Apple: `nonce` is SHA-256 of the app's raw nonce, hex.
         case apple
+        /// Facebook Login: access tokens (not JWTs), checked at the provider's token inspection
+        /// endpoint (`debug_token`) with the app's credentials, the profile read from its Graph API.
+        case facebook
     }
 }

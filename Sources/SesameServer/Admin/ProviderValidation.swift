@@ -6,7 +6,7 @@ import SesameProtocol
 public enum ProviderValidation {
     /// Issuers Sesame knows, used when the registration gives none.
     static let knownIssuers: [Federation.Kind: String] = [
-        .google: "https://accounts.google.com", .apple: "https://appleid.apple.com",
+        .google: "https://accounts.google.com", .apple: "https://appleid.apple.com", .facebook: "https://www.facebook.com",
     ]
     static let knownJWKS: [Federation.Kind: String] = [
         .google: "https://www.googleapis.com/oauth2/v3/certs", .apple: "https://appleid.apple.com/auth/keys",
@@ -21,6 +21,7 @@ public enum ProviderValidation {
             throw ClientValidation.Issue(field: "id", reason: error.reason.replacingOccurrences(of: "client_id", with: "id"))
         }
         if provider.issuer.isEmpty, let known = knownIssuers[provider.kind] { provider.issuer = known }
+        if provider.kind == .facebook { return try checkFacebook(provider) }
         if provider.jwksURI == nil, provider.publicKeyPEM == nil { provider.jwksURI = knownJWKS[provider.kind] }
         try checkURL(provider.issuer, field: "issuer")
         guard !provider.audiences.isEmpty, provider.audiences.allSatisfy({ !$0.isEmpty && $0.count <= 256 }) else {
@@ -40,6 +41,23 @@ public enum ProviderValidation {
         }
         guard !provider.requiredClaim.isEmpty, provider.requiredClaim.count <= 64 else {
             throw ClientValidation.Issue(field: "required_claim", reason: "must name a claim, e.g. email")
+        }
+        return provider
+    }
+
+    /// Facebook: no keys; the app id (an audience and the broker client) and the endpoints.
+    static func checkFacebook(_ provider: FederationProviderRecord) throws(ClientValidation.Issue) -> FederationProviderRecord {
+        var provider = provider
+        provider.inspectionEndpoint = provider.inspectionEndpoint ?? "https://graph.facebook.com/debug_token"
+        provider.profileEndpoint = provider.profileEndpoint ?? "https://graph.facebook.com/me"
+        try checkURL(provider.inspectionEndpoint ?? "", field: "inspection_endpoint")
+        try checkURL(provider.profileEndpoint ?? "", field: "profile_endpoint")
+        guard !provider.audiences.isEmpty else {
+            throw ClientValidation.Issue(field: "audiences", reason: "give the Facebook app id")
+        }
+        guard provider.brokerClientID != nil else {
+            throw ClientValidation.Issue(
+                field: "broker_client_id", reason: "Facebook tokens are inspected with the app's id and secret; give both")
         }
         return provider
     }

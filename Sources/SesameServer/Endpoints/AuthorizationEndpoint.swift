@@ -113,7 +113,7 @@ struct AuthorizationEndpoint: Sendable {
         return LoginEndpoint.form(
             for: authorization, client: client, request: request, pages: services.pages,
             cookies: services.cookies, username: authorization.loginHint ?? "", errorKey: nil, challenge: challenge,
-            csrf: csrf)
+            csrf: csrf, providers: try await FederationBrokerEndpoint.links(for: authorization, services: services))
     }
 
     /// The parameter naming an End-User other than the session's, if one does.

@@ -74,7 +74,8 @@ struct LoginEndpoint: Sendable {
             return Self.form(
                 for: authorization, client: client, request: request, pages: services.pages,
                 cookies: services.cookies, username: username, errorKey: "login.failed",
-                status: .unauthorized, challenge: nextChallenge(form, client: client, context: context))
+                status: .unauthorized, challenge: nextChallenge(form, client: client, context: context),
+                providers: try await FederationBrokerEndpoint.links(for: authorization, services: services))
         case .throttled(let retryAfter):
             // Like a wrong password, in the form, but 429 with Retry-After (RFC 6585 §4).
             context.annotations.record(outcome: "password_throttled")
@@ -147,7 +148,7 @@ struct LoginEndpoint: Sendable {
         for authorization: AuthorizationRequest, client: ClientRecord, request: Request,
         pages: PageRenderer, cookies: BrowserCookies, username: String, errorKey: String?,
         status: HTTPResponse.Status = .ok, challenge: ProofOfWorkChallenge? = nil,
-        csrf: (value: String, isNew: Bool)? = nil
+        csrf: (value: String, isNew: Bool)? = nil, providers: [(name: String, href: String)] = []
     ) -> Response {
         let csrf = csrf ?? CSRFProtection.token(for: request)
         let links = HostedAccountPages.links(for: authorization)
@@ -156,7 +157,7 @@ struct LoginEndpoint: Sendable {
                 clientName: client.name, hiddenFields: authorization.formParameters,
                 csrfToken: csrf.value, username: username, errorKey: errorKey,
                 redirectURI: authorization.redirectURI, signUpHref: links.signUp,
-                passwordResetHref: links.passwordReset, challenge: challenge),
+                passwordResetHref: links.passwordReset, challenge: challenge, providers: providers),
             locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
             status: status)
         if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: cookies.csrf(csrf.value))) }

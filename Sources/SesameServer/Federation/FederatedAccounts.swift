@@ -81,7 +81,7 @@ struct FederatedAccounts: Sendable {
             audit.record(.federationAccountCreated, context: context, userID: user.id, detail: ["provider": provider.id])
             return (user, .created)
         } catch {
-            try? await federation.unlinkFederatedIdentity(providerID: provider.id, subject: claims.sub)
+            _ = try? await federation.unlinkFederatedIdentity(providerID: provider.id, subject: claims.sub)
             if case StoreError.conflict(let field) = error, field == "email" { throw InProgress() }
             throw error
         }

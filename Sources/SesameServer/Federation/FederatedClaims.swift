@@ -36,6 +36,19 @@ struct FederatedClaims: JWTPayload {
         init?(intValue: Int) { nil }
     }
 
+    /// Claims vouched for by a provider's API rather than a signed token (Facebook).
+    init(iss: String, sub: String, audience: String, email: String?, emailVerified: Bool, name: String?, picture: String?) {
+        self.iss = iss
+        self.sub = sub
+        aud = AudienceClaim(value: [audience])
+        exp = Int.max
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+        self.picture = picture
+        present = Set(["sub"] + (email == nil ? [] : ["email"]) + (name == nil ? [] : ["name"]))
+    }
+
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         iss = try c.decode(String.self, forKey: .iss)

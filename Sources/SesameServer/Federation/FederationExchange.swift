@@ -12,6 +12,10 @@ struct FederationExchange: Sendable {
     let federation: any FederationStore
     let validator: FederatedTokenValidator
     let accounts: FederatedAccounts
+    /// Facebook access tokens (``FacebookTokenInspector``).
+    var facebook = FacebookTokenInspector(now: { Date() })
+    /// Opens a provider's sealed app secret (Facebook).
+    var openSecret: @Sendable (FederationProviderRecord) throws -> String = { _ in throw FederationRefusal.keys("no key ring") }
     let tokenIssuer: TokenIssuer
     let now: @Sendable () -> Date
 
@@ -30,7 +34,7 @@ struct FederationExchange: Sendable {
             guard let provider = try await provider(named) else {
                 throw FederationRefusal.unknownProvider("no federation provider \"\(named.prefix(100))\" is registered here")
             }
-            let claims = try await validator.validate(subjectToken, provider: provider, nonce: form[Federation.nonceParameter])
+            let claims = try await claims(subjectToken, form: form, provider: provider)
             let scope = try Self.scope(form[OAuthParameter.scope], client: client)
             let (user, outcome) = try await accounts.account(for: claims, provider: provider, context: context)
             accounts.audit.record(
@@ -50,6 +54,30 @@ struct FederationExchange: Sendable {
                 detail: ["provider": String(named.prefix(64))])
             throw refusal.endpointFailure
         }
+    }
+
+    /// Checks the subject token as its provider's kind requires: an ID token (JWS), or for
+    /// Facebook an access token at the inspection endpoint.
+    private func claims(
+        _ token: String, form: [String: String], provider: FederationProviderRecord
+    ) async throws -> FederatedClaims {
+        let type = form[TokenExchange.Parameter.subjectTokenType]
+        guard provider.kind == .facebook else {
+            guard type == TokenExchange.TokenType.idToken else {
+                throw FederationRefusal.invalidToken(rule: "subject_token_type", "this provider's subject_token is an ID token")
+            }
+            return try await validator.validate(token, provider: provider, nonce: form[Federation.nonceParameter])
+        }
+        guard type == TokenExchange.TokenType.accessToken else {
+            throw FederationRefusal.invalidToken(rule: "subject_token_type", "a Facebook subject_token is an access token")
+        }
+        let secret: String
+        do {
+            secret = try openSecret(provider)
+        } catch {
+            throw FederationRefusal.keys("the provider's app secret cannot be opened; register it again")
+        }
+        return try await facebook.inspect(token, provider: provider, appSecret: secret)
     }
 
     /// The provider named by id, else by issuer.

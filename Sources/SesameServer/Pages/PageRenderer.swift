@@ -36,6 +36,8 @@ struct PageRenderer: Sendable {
         var passwordResetHref = "/password-reset"
         /// An abuse challenge the browser solves before the form is accepted (``ChallengeBlock``).
         var challenge: ProofOfWorkChallenge?
+        /// "Continue with …" links: a provider's display name and where its sign-in starts.
+        var providers: [(name: String, href: String)] = []
     }
 
     func login(_ form: LoginForm, locales: [String], status: HTTPResponse.Status = .ok) -> Response {
@@ -65,6 +67,9 @@ struct PageRenderer: Sendable {
             "forgot_password": t("login.forgot_password"),
             "signup_href": form.signUpHref,
             "password_reset_href": form.passwordResetHref,
+            "providers": form.providers.map {
+                ["href": $0.href, "label": t("login.continue_with").replacingOccurrences(of: "{provider}", with: $0.name)]
+            },
         ]
         if let errorKey = form.errorKey { context["error"] = t(errorKey) }
         var policy = ContentSecurityPolicy.allowingRedirects(to: [form.redirectURI])

@@ -152,6 +152,7 @@ public enum IdentityServer {
             services.audit = audit
             services.nativeSSO = configuration.nativeSSO
             services.providerKeys = ProviderKeys(now: configuration.now)
+            services.upstreamProviders = UpstreamProvider(now: configuration.now)
             services.pinNonces = PINNonceIssuer(masterKey: masterKey, redemptions: store, now: configuration.now)
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }

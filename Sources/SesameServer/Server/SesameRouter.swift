@@ -32,6 +32,11 @@ enum SesameRouter {
         router.get("/authorize", use: authorization.get)
         router.post("/authorize", use: authorization.post)
         router.post("/login", use: LoginEndpoint(services: services).post)
+        if let upstream = services.upstreamProviders {
+            let broker = FederationBrokerEndpoint(services: services, upstream: upstream)
+            router.get("/federation/start", use: broker.start)
+            router.get(RouterPath(FederationBrokerEndpoint.callbackPath), use: broker.callback)
+        }
         router.get(RouterPath(ChallengeScripts.pagePath), use: ChallengeScripts.page)
         router.get(RouterPath(ChallengeScripts.workerPath), use: ChallengeScripts.worker)
 

@@ -41,14 +41,22 @@ struct ServerServices: Sendable {
 
     /// Federation providers' keys, cached for the server's life (``ProviderKeys``).
     var providerKeys: ProviderKeys?
+    /// Federation providers' endpoints for the hosted "Continue with …" sign-in (``UpstreamProvider``).
+    var upstreamProviders: UpstreamProvider?
 
     /// Sign-in with a provider's ID token; `nil` without a federation store or keys.
     var federationExchange: FederationExchange? {
         guard let federation = store as? any FederationStore, let providerKeys else { return nil }
-        return FederationExchange(
+        var exchange = FederationExchange(
             store: store, federation: federation, validator: FederatedTokenValidator(keys: providerKeys, now: now),
             accounts: FederatedAccounts(store: store, federation: federation, audit: audit, now: now),
             tokenIssuer: tokenIssuer, now: now)
+        exchange.facebook = FacebookTokenInspector(now: now)
+        let keyRing = keyRing
+        exchange.openSecret = { provider in
+            try keyRing.openSecret(provider.brokerClientSecretSealed ?? "", context: ProviderSecrets.context(provider.id))
+        }
+        return exchange
     }
 
     /// Native SSO device sessions; `nil` when the store keeps none.

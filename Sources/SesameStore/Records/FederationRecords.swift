@@ -25,6 +25,19 @@ public struct FederationProviderRecord: Sendable, Codable, Equatable {
     public var linkByEmail: Bool
     public var displayName: String
     public var createdAt: Date
+    /// Browser sign-in through the provider ("Continue with …" on the hosted login page): the
+    /// client id Sesame has at the provider, and its secret sealed with the master key. `nil`:
+    /// the provider only takes tokens apps already hold.
+    public var brokerClientID: String? = nil
+    public var brokerClientSecretSealed: String? = nil
+    /// Facebook: the token inspection endpoint (`debug_token`) and the profile endpoint
+    /// (`/me`); the app id and secret are ``brokerClientID`` and its sealed secret.
+    public var inspectionEndpoint: String? = nil
+    public var profileEndpoint: String? = nil
+
+    /// Whether the hosted login page offers the provider (an OpenID provider with a broker
+    /// client; Facebook Login is not one).
+    public var brokers: Bool { brokerClientID != nil && brokerClientSecretSealed != nil && kind != .facebook }
 
     public init(
         id: String, kind: Federation.Kind, issuer: String, audiences: [String], jwksURI: String? = nil,

@@ -17,6 +17,10 @@ final class FakeProvider: Sendable {
     /// The provider's key, shared with its HTTP handler.
     final class KeyState: Sendable {
         let value = Mutex((key: P256.Signing.PrivateKey(), kid: "k1", fetches: 0))
+        /// Facebook: access token → what `debug_token` and `/me` say about it.
+        let facebook = Mutex<[String: FacebookToken]>([:])
+        /// Facebook: the app access token `debug_token` requires.
+        let appToken = Mutex<String?>(nil)
         func withLock<T>(_ body: (inout (key: P256.Signing.PrivateKey, kid: String, fetches: Int)) -> T) -> T {
             value.withLock { body(&$0) }
         }
@@ -38,6 +42,27 @@ final class FakeProvider: Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: FakeProvider.jwks(key.publicKey, kid: kid))))
             response.headers[.cacheControl] = "public, max-age=3600"
             return response
+        }
+        // Facebook's Graph API shapes (debug_token and /me).
+        router.get("/debug_token") { request, _ -> Response in
+            let query = request.uri.queryParameters
+            guard let app = query["access_token"].map(String.init), app == state.appToken.withLock({ $0 }) else {
+                return FakeProvider.json(#"{"error":{"message":"Invalid OAuth access token.","code":190}}"#, status: .badRequest)
+            }
+            let input = query["input_token"].map(String.init) ?? ""
+            guard let token = state.facebook.withLock({ $0[input] }) else {
+                return FakeProvider.json(#"{"data":{"is_valid":false,"error":{"code":190,"message":"Invalid OAuth access token."}}}"#)
+            }
+            return FakeProvider.json(
+                #"{"data":{"app_id":"\#(token.appID)","type":"USER","application":"Fake","expires_at":\#(token.expiresAt),"is_valid":\#(token.valid),"scopes":["email","public_profile"],"user_id":"\#(token.userID)"}}"#)
+        }
+        router.get("/me") { request, _ -> Response in
+            let input = request.uri.queryParameters["access_token"].map(String.init) ?? ""
+            guard let token = state.facebook.withLock({ $0[input] }) else {
+                return FakeProvider.json(#"{"error":{"message":"Invalid OAuth access token.","code":190}}"#, status: .badRequest)
+            }
+            let email = token.email.map { #","email":"\#($0)""# } ?? ""
+            return FakeProvider.json(#"{"id":"\#(token.profileID ?? token.userID)","name":"\#(token.name)"\#(email)}"#)
         }
         let port = Mutex<Int?>(nil)
         let ready = AsyncStream<Void>.makeStream()
@@ -61,6 +86,32 @@ final class FakeProvider: Sendable {
     }
 
     func stop() { task.cancel() }
+
+    /// What the fake Facebook says about an access token.
+    struct FacebookToken: Sendable {
+        var appID: String
+        var userID: String
+        var valid = true
+        var expiresAt = Int(Date().timeIntervalSince1970) + 3_600
+        var email: String?
+        var name = "Fay Book"
+        /// A `/me` answer for another user than the inspected one (a swapped token).
+        var profileID: String?
+    }
+
+    /// Issues a Facebook access token the fake will describe as `token`.
+    func facebookToken(_ token: FacebookToken) -> String {
+        let value = "EAAB" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        state.facebook.withLock { $0[value] = token }
+        return value
+    }
+
+    /// The app credentials `debug_token` accepts.
+    func acceptApp(id: String, secret: String) { state.appToken.withLock { $0 = "\(id)|\(secret)" } }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
 
     /// A new key under a new `kid` (the provider rotated).
     func rotate() { state.withLock { $0 = (P256.Signing.PrivateKey(), "k\(Int.random(in: 2...1_000_000))", $0.fetches) } }

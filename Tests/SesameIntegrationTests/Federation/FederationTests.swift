@@ -31,11 +31,12 @@ struct FederationTests {
 
     /// A raw token exchange with `subject_issuer`; status and body.
     static func exchange(
-        _ server: IntegrationServer, token: String, provider: String, nonce: String? = nil
+        _ server: IntegrationServer, token: String, provider: String, nonce: String? = nil,
+        tokenType: String = TokenExchange.TokenType.idToken
     ) async throws -> (status: Int, body: [String: Any]) {
         var parameters = [
             ("grant_type", TokenExchange.grantType), ("client_id", app), ("subject_token", token),
-            ("subject_token_type", TokenExchange.TokenType.idToken), ("subject_issuer", provider),
+            ("subject_token_type", tokenType), ("subject_issuer", provider),
         ]
         if let nonce { parameters.append(("nonce", nonce)) }
         var request = URLRequest(url: server.issuer.appendingPathComponent("token"))
@@ -60,17 +61,22 @@ struct FederationTests {
         ]
         let redirect = try await TestBrowser(username: username, password: password).signIn(components.url!)
         let code = try #require(URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value)
-        var request = URLRequest(url: upstream.issuer.appendingPathComponent("token"))
+        let (status, body) = try await redeem(code, verifier: pkce.verifier, at: upstream)
+        return try #require(body["id_token"] as? String, "\(status) \(body)")
+    }
+
+    /// The test client's code redeemed at `server`'s token endpoint (with the PKCE verifier).
+    static func redeem(_ code: String, verifier: String, at server: IntegrationServer) async throws -> (Int, [String: Any]) {
+        var request = URLRequest(url: server.issuer.appendingPathComponent("token"))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(
             FormURLEncoding.encode([
                 ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", IntegrationServer.redirectURI),
-                ("client_id", IntegrationServer.clientID), ("code_verifier", pkce.verifier),
+                ("client_id", IntegrationServer.clientID), ("code_verifier", verifier),
             ]).utf8)
-        let (data, _) = try await URLSession.shared.data(for: request)
-        let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return try #require(body["id_token"] as? String, "\(body)")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
     }
 
     @Test("the vendor: a second Sesame server is the provider; first use creates the account (profile copied), second use finds it; an unknown provider, another audience and an existing account's email are refused")
@@ -117,6 +123,77 @@ struct FederationTests {
             let linked = try await Self.sdk(server).signIn(withProviderToken: adaToken, provider: "acme-id")
             let localAda = try #require(try await server.running.store.user(login: IntegrationServer.username))
             #expect(linked.subject == localAda.id, "linked to the existing verified account")
+        }
+    }
+}
+
+/// The hosted "Continue with …" sign-in, driven over HTTP: the downstream login page's link,
+/// the upstream Sesame server's login page, and back to the original client with a code.
+@Suite("Federation: Continue with … on the hosted login page")
+struct FederationBrokerTests {
+    @Test("the login page offers the provider; the link goes to the upstream server, whose sign-in comes back and ends with a code for the original client; a callback without the cookie is refused")
+    func continueWith() async throws {
+        try await withServer { server in
+            let upstream = try await IntegrationServer.start()
+            defer { Task { await upstream.stop() } }
+            let vendorUser = try await upstream.addUser("grace")
+            let upstreamAdmin = ServerAdmin(
+                store: upstream.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: upstream.running.keyRing)
+            let (_, secret) = try await upstreamAdmin.addClient(
+                ClientSpec(
+                    clientID: "downstream-broker", confidential: true,
+                    redirectURIs: [server.issuer.absoluteString + "/federation/callback"]))
+            let admin = try await FederationTests.prepare(server)
+            var provider = FederationProviderRecord(
+                id: "acme-id", kind: .oidc, issuer: upstream.issuer.absoluteString, audiences: ["downstream-broker"],
+                jwksURI: upstream.issuer.absoluteString + "/jwks", displayName: "Acme ID")
+            provider.brokerClientID = "downstream-broker"
+            try await admin.addFederationProvider(provider, brokerClientSecret: try #require(secret))
+
+            let http = URLSessionTransport()
+            let pkce = PKCE()
+            var authorize = URLComponents(url: server.issuer.appendingPathComponent("authorize"), resolvingAgainstBaseURL: false)!
+            authorize.queryItems = [
+                .init(name: "response_type", value: "code"), .init(name: "client_id", value: IntegrationServer.clientID),
+                .init(name: "redirect_uri", value: IntegrationServer.redirectURI), .init(name: "scope", value: "openid email"),
+                .init(name: "state", value: "original-state"), .init(name: "code_challenge", value: pkce.challenge),
+                .init(name: "code_challenge_method", value: "S256"),
+            ]
+            let (page, _) = try await http.send(URLRequest(url: authorize.url!))
+            let html = String(decoding: page, as: UTF8.self)
+            #expect(html.contains("Continue with Acme ID"))
+            let hrefStart = try #require(html.range(of: "href=\"/federation/start?"))
+            let hrefEnd = try #require(html[hrefStart.upperBound...].firstIndex(of: "\""))
+            let href = String(html[html.index(hrefStart.lowerBound, offsetBy: 6)..<hrefEnd]).replacingOccurrences(of: "&amp;", with: "&")
+
+            let (_, started) = try await http.send(URLRequest(url: URL(string: server.issuer.absoluteString + href)!))
+            #expect(started.statusCode == 303)
+            let upstreamURL = try #require(started.value(forHTTPHeaderField: "Location").flatMap(URL.init(string:)))
+            #expect(upstreamURL.absoluteString.hasPrefix(upstream.issuer.absoluteString + "/authorize"))
+            let cookie = try #require(started.value(forHTTPHeaderField: "Set-Cookie")?.split(separator: ";").first.map(String.init))
+            #expect(cookie.hasPrefix("sesame_federation="))
+
+            let callback = try await TestBrowser(username: vendorUser.username, password: vendorUser.password).signIn(upstreamURL)
+            #expect(callback.absoluteString.hasPrefix(server.issuer.absoluteString + "/federation/callback"))
+            let (_, refused) = try await http.send(URLRequest(url: callback))
+            #expect(refused.statusCode == 400, "no cookie, no sign-in")
+            var back = URLRequest(url: callback)
+            back.setValue(cookie, forHTTPHeaderField: "Cookie")
+            let (finishedBody, finished) = try await http.send(back)
+            let final = try #require(
+                finished.value(forHTTPHeaderField: "Location").flatMap(URLComponents.init(string:)),
+                "\(finished.statusCode) \(String(decoding: finishedBody, as: UTF8.self).prefix(2000))")
+            #expect(final.string?.hasPrefix(IntegrationServer.redirectURI) == true, "\(final)")
+            #expect(final.queryItems?.first { $0.name == "state" }?.value == "original-state")
+            let code = try #require(final.queryItems?.first { $0.name == "code" }?.value)
+
+            let (status, tokens) = try await FederationTests.redeem(code, verifier: pkce.verifier, at: server)
+            #expect(status == 200, "\(tokens)")
+            let idToken = try #require(tokens["id_token"] as? String)
+            let claims = try jwtPayload(idToken)
+            #expect(claims["amr"] as? [String] == ["fed"])
+            let user = try #require(try await server.running.store.user(login: vendorUser.email))
+            #expect(claims["sub"] as? String == user.id, "the account was made from the upstream identity")
         }
     }
 }

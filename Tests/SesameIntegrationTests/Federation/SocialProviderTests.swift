@@ -184,4 +184,96 @@ struct SocialProviderTests {
             #expect(try await server.running.store.users().filter { $0.email == "race@gmail.test" }.count == 1)
         }
     }
+
+    @Test("Facebook: access tokens checked at the inspection endpoint with the app's credentials: valid ones sign in; another app's, an expired, an invalid or a swapped one is refused with its own code")
+    func facebook() async throws {
+        let facebook = try await FakeProvider.start(issuer: "https://www.facebook.com")
+        defer { facebook.stop() }
+        facebook.acceptApp(id: "1234", secret: "app-secret")
+        try await withServer { server in
+            let admin = try await FederationTests.prepare(server)
+            var record = FederationProviderRecord(id: "facebook", kind: .facebook, issuer: "", audiences: ["1234"])
+            record.brokerClientID = "1234"
+            record.inspectionEndpoint = "http://127.0.0.1:\(facebook.port)/debug_token"
+            record.profileEndpoint = "http://127.0.0.1:\(facebook.port)/me"
+            try await admin.addFederationProvider(record, brokerClientSecret: "app-secret")
+
+            func exchange(_ token: String) async throws -> (status: Int, body: [String: Any]) {
+                try await FederationTests.exchange(server, token: token, provider: "facebook", tokenType: TokenExchange.TokenType.accessToken)
+            }
+            let good = facebook.facebookToken(.init(appID: "1234", userID: "fb-1", email: "fay@facebook.test"))
+            let signedIn = try await exchange(good)
+            #expect(signedIn.status == 200, "\(signedIn.body)")
+            let user = try #require(try await server.running.store.user(login: "fay@facebook.test"))
+            #expect(user.emailVerified && user.claims.name == "Fay Book")
+            #expect(try await exchange(good).status == 200, "the second use finds the account")
+
+            let cases: [(String, String, Int)] = [
+                ("another app", facebook.facebookToken(.init(appID: "9999", userID: "fb-2", email: "x@facebook.test")), 2015),
+                ("expired", facebook.facebookToken(.init(appID: "1234", userID: "fb-3", expiresAt: 1_000, email: "y@facebook.test")), 2016),
+                ("invalid", facebook.facebookToken(.init(appID: "1234", userID: "fb-4", valid: false, email: "z@facebook.test")), 2014),
+                ("unknown", "EAABnotissued", 2014),
+                ("swapped profile", facebook.facebookToken(.init(appID: "1234", userID: "fb-5", email: "w@facebook.test", profileID: "fb-1")), 2014),
+                ("no email", facebook.facebookToken(.init(appID: "1234", userID: "fb-6")), 2017),
+            ]
+            for (name, token, code) in cases {
+                let answer = try await exchange(token)
+                #expect(answer.status == 400 && answer.body["error_code"] as? Int == code, "\(name): \(answer.body)")
+            }
+            let asIDToken = try await FederationTests.exchange(server, token: good, provider: "facebook")
+            #expect(asIDToken.body["error_code"] as? Int == 2014, "a Facebook token is an access token: \(asIDToken.body)")
+        }
+    }
+
+    /// Plays an embedded Sign in with Apple SDK: signs a token whose nonce is the hash of the one
+    /// Sesame hands it (``AppleNonce``), as Apple does.
+    struct AppleDouble: FederationProvider {
+        let apple: FakeProvider
+        var name: String { "apple" }
+
+        func signIn(nonce: String) async throws(SesameError) -> FederationCredential {
+            var claims = apple.claims(sub: "a-double", audience: "com.example.app", email: "dbl@privaterelay.test")
+            claims["nonce"] = .string(AppleNonce.hashed(nonce))
+            do {
+                return FederationCredential(idToken: try await apple.sign(claims))
+            } catch {
+                throw .technical(.platform("\(error)"))
+            }
+        }
+
+        func silentRefresh(nonce: String) async -> FederationCredential? { nil }
+        func signOut() async {}
+    }
+
+    @Test("signIn(with: FederationProvider) passes a fresh nonce through the provider SDK to the server's check; federation_providers limits the names an app may use")
+    func providerProtocol() async throws {
+        try await Self.withProvider("apple", kind: .apple, issuer: "https://appleid.apple.test", audiences: ["com.example.app"]) {
+            server, apple in
+            let client = server.sdk(clientID: FederationTests.app)
+            let account = try await client.signIn(with: AppleDouble(apple: apple))
+            #expect(try await client.idTokenClaims().amr == ["fed"])
+            let made = try #require(try await server.running.store.user(login: "dbl@privaterelay.test"))
+            #expect(account.subject == made.id)
+
+            var configuration = server.configuration()
+            configuration.clientID = FederationTests.app
+            configuration.federationProviders = ["google"]
+            let limited = SesameClient(configuration: configuration, store: InMemoryCredentialStore())
+            #expect(limited.configuredProviders == ["google"])
+            do throws(SesameError) {
+                _ = try await limited.signIn(with: AppleDouble(apple: apple))
+                Issue.record("a provider outside federation_providers was used")
+            } catch {
+                guard case .invalidConfiguration(let detail) = error else {
+                    Issue.record("expected invalidConfiguration, got \(error)")
+                    return
+                }
+                #expect(detail.contains("federation_providers"))
+            }
+            let decoded = try JSONDecoder().decode(
+                SesameConfiguration.self,
+                from: Data(#"{"issuer":"https://id.example.com","client_id":"a","redirect_uri":"com.example.a:/cb","federation_providers":["apple","acme-id"]}"#.utf8))
+            #expect(decoded.federationProviders == ["apple", "acme-id"])
+        }
+    }
 }

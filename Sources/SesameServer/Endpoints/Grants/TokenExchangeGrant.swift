@@ -35,6 +35,12 @@ struct TokenExchangeGrant: Sendable {
             return try await nativeSSO.exchange(form, subjectToken: subject, client: client, context: context)
         case "":
             throw EndpointFailure(.invalidRequest, "subject_token_type is required (RFC 8693 section 2.1).")
+        case TokenExchange.TokenType.accessToken where form[Federation.subjectIssuerParameter] != nil:
+            // Facebook Login's access tokens (federation).
+            guard let federation else {
+                throw EndpointFailure(.unsupportedGrantType, "Federation needs a store with federation providers.")
+            }
+            return try await federation.exchange(form, subjectToken: subject, client: client, context: context)
         default:
             throw EndpointFailure(
                 .invalidRequest,

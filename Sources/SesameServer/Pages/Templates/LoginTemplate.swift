@@ -19,6 +19,8 @@ enum LoginTemplate {
         <button type="submit">{{submit}}</button>
         </form>
         \(ChallengeBlock.script)
+        {{#providers}}<p class="federation"><a href="{{href}}">{{label}}</a></p>
+        {{/providers}}
         <div class="links">
         <a href="{{signup_href}}">{{create_account}}</a>
         <a href="{{password_reset_href}}">{{forgot_password}}</a>

@@ -1,0 +1,168 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SesameProtocol
+
+/// "Continue with …" on the hosted login page (docs/federation.md): Sesame signs the user in
+/// at the provider as its relying party, then resumes the original authorization request.
+///
+/// - `GET /federation/start?provider=…&<the authorization request>`: the request is validated
+///   as at `/authorize`; the provider's authorization endpoint gets a code request with PKCE
+///   S256, a fresh `state` and `nonce`. What the callback needs (the verifier, nonce, state and
+///   the original request) travels in a cookie sealed with the master key (AES-GCM), bound to
+///   this browser and good for 10 minutes: nothing secret in a URL, no server state.
+/// - `GET /federation/callback?code&state`: the cookie is opened, `state` compared, the code
+///   redeemed at the provider, its ID token checked in full (``FederatedTokenValidator``, with
+///   the `nonce`), the account found or made (``FederatedAccounts``), the browser session started,
+///   and the original client gets its code, as after a password sign-in.
+struct FederationBrokerEndpoint: Sendable {
+    let services: ServerServices
+    let upstream: UpstreamProvider
+
+    static let cookieName = "sesame_federation"
+    static let callbackPath = "/federation/callback"
+    static let lifetime: TimeInterval = 600
+    static let sealContext = "federation-broker"
+
+    struct Pending: Codable {
+        var provider: String
+        var state: String
+        var nonce: String
+        var verifier: String
+        var parameters: [String: String]
+        var expiresAt: Double
+    }
+
+    private var responder: AuthorizationResponder { AuthorizationResponder(services: services) }
+    private var callbackURI: String { services.issuerIdentifier + Self.callbackPath }
+
+    func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await responder.withParameters(of: request, context: context, fromBody: false) { parameters in
+            let authorizationParameters = parameters.filter { AuthorizationRequest.parameterNames.contains($0.key) }
+            do {
+                _ = try await services.requestValidator.validate(authorizationParameters)
+            } catch let error as AuthorizationRequestError {
+                return responder.refuse(error, request: request, context: context)
+            }
+            guard let name = parameters["provider"], let provider = try await brokeringProvider(name) else {
+                return responder.errorPage(
+                    .unknownFederationProvider, "No provider of that name offers browser sign-in here.", request: request,
+                    context: context)
+            }
+            let endpoints: UpstreamProvider.Endpoints
+            do throws(FederationRefusal) {
+                endpoints = try await upstream.endpoints(for: provider)
+            } catch {
+                return responder.errorPage(error.code, error.description, request: request, context: context)
+            }
+            let pkce = PKCE()
+            let pending = Pending(
+                provider: provider.id, state: SecureRandom.token(byteCount: 16), nonce: SecureRandom.token(byteCount: 16),
+                verifier: pkce.verifier, parameters: authorizationParameters,
+                expiresAt: services.now().addingTimeInterval(Self.lifetime).timeIntervalSince1970)
+            let sealed = try services.keyRing.sealSecret(
+                String(decoding: try JSONEncoder().encode(pending), as: UTF8.self), context: Self.sealContext)
+            var components = URLComponents(string: endpoints.authorization)
+            let existing = components?.queryItems ?? []
+            components?.queryItems = existing + [
+                .init(name: "response_type", value: "code"), .init(name: "client_id", value: provider.brokerClientID),
+                .init(name: "redirect_uri", value: callbackURI), .init(name: "scope", value: "openid email profile"),
+                .init(name: "state", value: pending.state), .init(name: "nonce", value: pending.nonce),
+                .init(name: "code_challenge", value: pkce.challenge), .init(name: "code_challenge_method", value: PKCE.method),
+            ]
+            if endpoints.claimsParameterSupported {
+                components?.queryItems?.append(
+                    .init(name: "claims", value: #"{"id_token":{"email":null,"email_verified":null,"name":null}}"#))
+            }
+            guard let location = components?.url?.absoluteString else {
+                return responder.errorPage(.serverError, "The provider's authorization endpoint is not a URL.", request: request, context: context)
+            }
+            context.annotations.record(outcome: "federation_started")
+            return Response(
+                status: .seeOther,
+                headers: [.location: location, .cacheControl: "no-store", .setCookie: cookie(sealed, maxAge: Int(Self.lifetime))])
+        }
+    }
+
+    func callback(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await responder.withParameters(of: request, context: context, fromBody: false) { parameters in
+            guard let sealed = BrowserCookies.value(Self.cookieName, in: request),
+                let text = try? services.keyRing.openSecret(sealed, context: Self.sealContext),
+                let pending = try? JSONDecoder().decode(Pending.self, from: Data(text.utf8)),
+                pending.expiresAt > services.now().timeIntervalSince1970,
+                let state = parameters[OAuthParameter.state], ConstantTime.equals(state, pending.state)
+            else {
+                return responder.errorPage(
+                    .invalidRequest, "This sign-in through the provider expired or did not start in this browser; start again.",
+                    request: request, context: context)
+            }
+            var headers: HTTPFields = [.setCookie: cookie("", maxAge: 0)]
+            do {
+                guard let provider = try await brokeringProvider(pending.provider),
+                    let exchange = services.federationExchange
+                else { throw FederationRefusal.unknownProvider("the provider is no longer registered for browser sign-in") }
+                guard let code = parameters[OAuthParameter.code], !code.isEmpty else {
+                    throw FederationRefusal.invalidToken(
+                        rule: "upstream", "the provider did not sign the user in (\(parameters["error"] ?? "no code"))")
+                }
+                let secret = try services.keyRing.openSecret(
+                    provider.brokerClientSecretSealed ?? "", context: ProviderSecrets.context(provider.id))
+                let idToken = try await upstream.idToken(
+                    code: code, verifier: pending.verifier, redirectURI: callbackURI, clientID: provider.brokerClientID ?? "",
+                    secret: secret, endpoints: try await upstream.endpoints(for: provider))
+                let claims = try await exchange.validator.validate(idToken, provider: provider, nonce: pending.nonce)
+                let (user, outcome) = try await exchange.accounts.account(for: claims, provider: provider, context: context)
+                let (authorization, client) = try await services.requestValidator.validate(pending.parameters)
+                exchange.accounts.audit.record(
+                    .federationSignedIn, reason: "\(outcome)", context: context, clientID: client.clientID, userID: user.id,
+                    detail: ["provider": provider.id, "via": "browser"])
+                let authentication = AuthenticationContext(
+                    userID: user.id, authTime: services.now(), acr: nil, amr: [Federation.authenticationMethod])
+                let resolver = BrowserSessionResolver(store: services.store, now: services.now)
+                try await resolver.end(request)
+                let session = try await resolver.start(authentication, lifetime: services.browserSessionLifetime)
+                headers.append(
+                    HTTPField(
+                        name: .setCookie,
+                        value: services.cookies.session(session.cookieValue, maxAge: Int(services.browserSessionLifetime))))
+                context.annotations.record(outcome: "code_issued_federation")
+                return try await responder.issueCode(
+                    for: authorization, authentication: authentication, sessionID: session.record.sid, extraHeaders: headers)
+            } catch let refusal as FederationRefusal {
+                services.audit.record(
+                    .federationRefused, reason: refusal.rule, context: context, detail: ["provider": pending.provider, "via": "browser"])
+                var page = responder.errorPage(refusal.code, refusal.description, request: request, context: context)
+                page.headers.append(contentsOf: headers)
+                return page
+            } catch let error as AuthorizationRequestError {
+                return responder.refuse(error, request: request, context: context)
+            }
+        }
+    }
+
+    /// The registered provider `name` when it offers browser sign-in.
+    private func brokeringProvider(_ name: String) async throws -> FederationProviderRecord? {
+        guard let federation = services.store as? any FederationStore,
+            let provider = try await federation.federationProvider(id: name), provider.brokers
+        else { return nil }
+        return provider
+    }
+
+    /// The pending sign-in's cookie: this path only, never readable by scripts, sent on the
+    /// provider's top-level redirect back (`SameSite=Lax`).
+    private func cookie(_ value: String, maxAge: Int) -> String {
+        let secure = services.issuer.scheme == "https" ? "; Secure" : ""
+        return "\(Self.cookieName)=\(value); Path=/federation; Max-Age=\(maxAge); HttpOnly; SameSite=Lax\(secure)"
+    }
+
+    /// The login page's "Continue with …" links for the request (empty without brokering providers).
+    static func links(for authorization: AuthorizationRequest, services: ServerServices) async throws
+        -> [(name: String, href: String)]
+    {
+        guard let federation = services.store as? any FederationStore else { return [] }
+        let query = FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) })
+        return try await federation.federationProviders().filter(\.brokers).map {
+            ($0.displayName, "/federation/start?provider=\(FormURLEncoding.escape($0.id))&\(query)")
+        }
+    }
+}

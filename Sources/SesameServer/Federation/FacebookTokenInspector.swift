@@ -1,0 +1,89 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import SesameProtocol
+
+/// Facebook Login tokens are access tokens, not JWTs (docs/federation.md): they are checked at
+/// the provider's token inspection endpoint (`debug_token`, called with the app's id and secret
+/// as the app access token) and the profile read at its profile endpoint (`/me`). Each rule
+/// that fails is a ``FederationRefusal``:
+/// - the inspection says `is_valid` (else `invalidToken`, rule `inspection`);
+/// - `app_id` is one of the provider's audiences (else `wrongAudience`): a token for another app
+///   is never accepted;
+/// - `expires_at` has not passed (0 means no expiry) (else `expired`);
+/// - the profile's `id` is the inspected `user_id` (else `invalidToken`, rule `profile`);
+/// - the required claim is present (else `missingClaim`).
+/// Facebook returns only confirmed email addresses, so a returned email counts as verified.
+struct FacebookTokenInspector: Sendable {
+    let client: HTTPClient
+    let now: @Sendable () -> Date
+
+    init(client: HTTPClient = .shared, now: @escaping @Sendable () -> Date) {
+        self.client = client
+        self.now = now
+    }
+
+    func inspect(_ token: String, provider: FederationProviderRecord, appSecret: String) async throws(FederationRefusal)
+        -> FederatedClaims
+    {
+        guard token.utf8.count <= 4_096, !token.contains("&"), let appID = provider.brokerClientID,
+            let inspection = provider.inspectionEndpoint, let profileEndpoint = provider.profileEndpoint
+        else { throw .invalidToken(rule: "token", "subject_token is not a Facebook access token") }
+        let inspected = try await get(
+            inspection, [("input_token", token), ("access_token", "\(appID)|\(appSecret)")], what: "token inspection")
+        guard let data = inspected["data"] as? [String: Any], data["is_valid"] as? Bool == true else {
+            throw .invalidToken(rule: "inspection", "the provider says the token is not valid")
+        }
+        guard let app = Self.string(data["app_id"]), provider.audiences.contains(app) else {
+            throw .wrongAudience("the token was issued to another Facebook app")
+        }
+        if let expires = data["expires_at"] as? Int, expires != 0, TimeInterval(expires) <= now().timeIntervalSince1970 {
+            throw .expired("the token expired (expires_at)")
+        }
+        guard let userID = Self.string(data["user_id"]) else {
+            throw .invalidToken(rule: "inspection", "the inspection names no user")
+        }
+        let profile = try await get(
+            profileEndpoint, [("fields", "id,name,email,picture"), ("access_token", token)], what: "profile")
+        guard Self.string(profile["id"]) == userID else {
+            throw .invalidToken(rule: "profile", "the profile is not the inspected token's user")
+        }
+        let picture = ((profile["picture"] as? [String: Any])?["data"] as? [String: Any])?["url"] as? String
+        let claims = FederatedClaims(
+            iss: provider.issuer, sub: userID, audience: app, email: profile["email"] as? String,
+            emailVerified: profile["email"] != nil, name: profile["name"] as? String, picture: picture)
+        guard claims.present.contains(provider.requiredClaim) else {
+            throw .missingClaim("the profile has no \(provider.requiredClaim), which this provider requires")
+        }
+        return claims
+    }
+
+    private static func string(_ value: Any?) -> String? {
+        if let text = value as? String { return text }
+        if let number = value as? Int { return String(number) }
+        return nil
+    }
+
+    private func get(_ endpoint: String, _ query: [(String, String)], what: String) async throws(FederationRefusal)
+        -> [String: Any]
+    {
+        let separator = endpoint.contains("?") ? "&" : "?"
+        let request = HTTPClientRequest(url: endpoint + separator + FormURLEncoding.encode(query))
+        let status: UInt
+        let body: ByteBuffer
+        do {
+            let response = try await client.execute(request, timeout: .seconds(10))
+            status = response.status.code
+            body = try await response.body.collect(upTo: 256 * 1024)
+        } catch {
+            throw .keys("the provider's \(what) endpoint could not be reached (\(error))")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
+            throw .keys("the provider's \(what) endpoint answered HTTP \(status) without JSON")
+        }
+        guard status == 200 else {
+            throw .invalidToken(rule: "inspection", "the provider's \(what) endpoint refused the token (HTTP \(status))")
+        }
+        return object
+    }
+}
