@@ -20,10 +20,7 @@ extension SesameClient {
     /// (`ssoGroup` at init) or when none signed in.
     public func ssoAccounts() async -> [SSOAccount] {
         guard let ssoShare else { return [] }
-        let issuer = configuration.issuer.absoluteString
-        return await ssoShare.entries()
-            .filter { $0.issuer == issuer || $0.issuer + "/" == issuer }
-            .map(\.account)
+        return await ssoShare.entries().filter(isOfThisProvider).map(\.account)
     }
 
     /// Signs in through a sibling app's session (Native SSO §4): the token exchange of its ID
@@ -122,8 +119,14 @@ extension SesameClient {
     /// another user.
     func deviceSecretForSignIn() async -> String? {
         guard let ssoShare else { return nil }
+        return await ssoShare.entries().first(where: isOfThisProvider)?.deviceSecret
+    }
+
+    /// Whether a shared entry is of this client's provider (`iss` has no trailing slash; the
+    /// configured issuer may).
+    private func isOfThisProvider(_ entry: SSOShare.Entry) -> Bool {
         let issuer = configuration.issuer.absoluteString
-        return await ssoShare.entries().first { $0.issuer == issuer || $0.issuer + "/" == issuer }?.deviceSecret
+        return entry.issuer == issuer || entry.issuer + "/" == issuer
     }
 
     /// The device secret of the account's session, sent on refresh (§3.2 SHOULD).

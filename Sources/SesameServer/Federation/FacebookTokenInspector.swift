@@ -69,18 +69,7 @@ struct FacebookTokenInspector: Sendable {
     {
         let separator = endpoint.contains("?") ? "&" : "?"
         let request = HTTPClientRequest(url: endpoint + separator + FormURLEncoding.encode(query))
-        let status: UInt
-        let body: ByteBuffer
-        do {
-            let response = try await client.execute(request, timeout: .seconds(10))
-            status = response.status.code
-            body = try await response.body.collect(upTo: 256 * 1024)
-        } catch {
-            throw .keys("the provider's \(what) endpoint could not be reached (\(error))")
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
-            throw .keys("the provider's \(what) endpoint answered HTTP \(status) without JSON")
-        }
+        let (status, object) = try await ProviderHTTP.json(request, client: client, what: "\(what) endpoint")
         guard status == 200 else {
             throw .invalidToken(rule: "inspection", "the provider's \(what) endpoint refused the token (HTTP \(status))")
         }

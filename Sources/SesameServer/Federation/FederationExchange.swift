@@ -35,7 +35,8 @@ struct FederationExchange: Sendable {
                 throw FederationRefusal.unknownProvider("no federation provider \"\(named.prefix(100))\" is registered here")
             }
             let claims = try await claims(subjectToken, form: form, provider: provider)
-            let scope = try Self.scope(form[OAuthParameter.scope], client: client)
+            let scope = try ExchangeScope.resolve(
+                ExchangeScope.requested(form[OAuthParameter.scope]), defaults: Self.defaultScopes, client: client)
             let (user, outcome) = try await accounts.account(for: claims, provider: provider, context: context)
             accounts.audit.record(
                 .federationSignedIn, reason: "\(outcome)", context: context, clientID: client.clientID, userID: user.id,
@@ -84,17 +85,5 @@ struct FederationExchange: Sendable {
     private func provider(_ name: String) async throws -> FederationProviderRecord? {
         if let byID = try await federation.federationProvider(id: name) { return byID }
         return try await federation.federationProviders().first { $0.issuer == name }
-    }
-
-    static func scope(_ requested: String?, client: ClientRecord) throws -> String {
-        let allowed = Set(client.allowedScopes)
-        guard let requested, !requested.isEmpty else {
-            return ScopeList.format(defaultScopes.filter(allowed.contains))
-        }
-        let scopes = ScopeList.parse(requested)
-        if let bad = scopes.first(where: { !allowed.contains($0) }) {
-            throw EndpointFailure(.invalidScope, "This client may not ask for the scope '\(bad)'.")
-        }
-        return ScopeList.format(scopes)
     }
 }

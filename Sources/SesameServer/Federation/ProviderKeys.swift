@@ -20,7 +20,6 @@ actor ProviderKeys {
     static let defaultMaxAge: TimeInterval = 3_600
     static let maxAgeBounds: ClosedRange<TimeInterval> = 60...86_400
     static let minimumRefetchInterval: TimeInterval = 60
-    static let maximumJWKSBytes = 256 * 1024
 
     private var entries: [String: Entry] = [:]
     /// When an unknown `kid` last caused a refetch, per provider.
@@ -55,18 +54,11 @@ actor ProviderKeys {
     func forget(_ providerID: String) { entries[providerID] = nil }
 
     private func fetch(_ uri: String) async throws(FederationRefusal) -> Entry {
-        let response: HTTPClientResponse
-        let body: ByteBuffer
-        do {
-            var request = HTTPClientRequest(url: uri)
-            request.headers.add(name: "Accept", value: "application/json")
-            response = try await client.execute(request, timeout: .seconds(10))
-            body = try await response.body.collect(upTo: Self.maximumJWKSBytes)
-        } catch {
-            throw .keys("the provider's JWKS at \(uri) could not be fetched (\(error))")
-        }
-        guard response.status == .ok else {
-            throw .keys("the provider's JWKS at \(uri) answered HTTP \(response.status.code)")
+        var request = HTTPClientRequest(url: uri)
+        request.headers.add(name: "Accept", value: "application/json")
+        let (status, headers, body) = try await ProviderHTTP.fetch(request, client: client, what: "JWKS at \(uri)")
+        guard status == 200 else {
+            throw .keys("the provider's JWKS at \(uri) answered HTTP \(status)")
         }
         let text = String(buffer: body)
         let keys = JWTKeyCollection()
@@ -78,7 +70,7 @@ actor ProviderKeys {
         let kids = Set(
             ((try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["keys"] as? [[String: Any]] ?? [])
                 .compactMap { $0["kid"] as? String })
-        return Entry(keys: keys, kids: kids, fetchedAt: now(), maxAge: Self.maxAge(response.headers))
+        return Entry(keys: keys, kids: kids, fetchedAt: now(), maxAge: Self.maxAge(headers))
     }
 
     /// `Cache-Control: max-age=N` (RFC 9111 §5.2.2.1), bounded; `no-store`/`no-cache` mean the

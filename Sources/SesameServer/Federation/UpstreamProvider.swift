@@ -18,7 +18,6 @@ actor UpstreamProvider {
     }
 
     static let cacheLifetime: TimeInterval = 3_600
-    static let maximumBytes = 256 * 1024
 
     private var cache: [String: (endpoints: Endpoints, fetchedAt: Date)] = [:]
     private let client: HTTPClient
@@ -73,20 +72,9 @@ actor UpstreamProvider {
     }
 
     private func json(_ request: HTTPClientRequest, what: String) async throws(FederationRefusal) -> [String: Any] {
-        let status: HTTPResponseStatus
-        let body: ByteBuffer
-        do {
-            let response = try await client.execute(request, timeout: .seconds(10))
-            status = response.status
-            body = try await response.body.collect(upTo: Self.maximumBytes)
-        } catch {
-            throw .keys("the provider's \(what) endpoint could not be reached (\(error))")
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
-            throw .keys("the provider's \(what) endpoint answered HTTP \(status.code) without JSON")
-        }
-        guard status == .ok else {
-            throw .invalidToken(rule: "upstream", "the provider's \(what) endpoint refused: \(object["error"] as? String ?? "HTTP \(status.code)")")
+        let (status, object) = try await ProviderHTTP.json(request, client: client, what: "\(what) endpoint")
+        guard status == 200 else {
+            throw .invalidToken(rule: "upstream", "the provider's \(what) endpoint refused: \(object["error"] as? String ?? "HTTP \(status)")")
         }
         return object
     }

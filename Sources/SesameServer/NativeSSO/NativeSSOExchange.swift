@@ -122,20 +122,13 @@ struct NativeSSOExchange: Sendable {
     }
 
     /// §4.1: a requested scope must include `openid`; without one the client gets
-    /// ``defaultScopes`` it is allowed.
-    static func scope(_ requested: String?, client: ClientRecord) throws -> String {
-        let allowed = Set(client.allowedScopes)
-        guard let requested, !requested.isEmpty else {
-            return ScopeList.format(defaultScopes.filter(allowed.contains))
+    /// ``defaultScopes`` it is allowed (``ExchangeScope``).
+    static func scope(_ parameter: String?, client: ClientRecord) throws -> String {
+        let requested = ExchangeScope.requested(parameter)
+        if let requested, !requested.contains("openid") {
+            throw EndpointFailure(.invalidScope, "scope must include openid (Native SSO 1.0 section 4.1).")
         }
-        let scopes = ScopeList.parse(requested)
-        guard scopes.contains("openid") else {
-            throw Refusal(.invalidScope, "scope", "scope must include openid (Native SSO 1.0 section 4.1).").endpointFailure
-        }
-        if let bad = scopes.first(where: { !allowed.contains($0) }) {
-            throw Refusal(.invalidScope, "scope", "This client may not ask for the scope '\(bad)'.").endpointFailure
-        }
-        return ScopeList.format(scopes)
+        return try ExchangeScope.resolve(requested, defaults: defaultScopes, client: client)
     }
 
     /// A refused exchange: the answer and the rule, for the audit log.
