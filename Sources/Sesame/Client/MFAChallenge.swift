@@ -15,6 +15,8 @@ public protocol MFAContinuation: Sendable {
     func start(_ method: MFAMethod) async throws(SesameError) -> MFADelivery
     /// Submits the code the user typed.
     func verify(code: String) async throws(SesameError) -> Outcome
+    /// Answers ``MFAMethod/passkey`` with `authenticator` (docs/passkeys.md).
+    func verify(with authenticator: any PasskeyAuthenticator) async throws(SesameError) -> Outcome
 }
 
 /// The second-factor step of native sign-in or of a step-up (docs/first-party-and-accounts.md). Holds the client, the
@@ -57,7 +59,18 @@ public final class MFAChallenge: MFAContinuation {
     /// - Throws: ``SesameError/authenticationFailed(_:status:)`` for a wrong code, with
     ///   ``SesameError/remainingAttempts``; when none remain, start the sign-in again.
     public func verify(code: String) async throws(SesameError) -> Account {
-        let authorizationCode = try await exchange.verify(code: code)
+        try await complete(try await exchange.verify(code: code))
+    }
+
+    /// Answers with a passkey instead of a code (``MFAMethod/passkey`` in ``methods``): the
+    /// server's options go to `authenticator`, its assertion back (WebAuthn §7.2). The tokens
+    /// then carry `acr` `urn:sesame:acr:mfa` and the passkey's `amr` (`hwk` or `swk`, `user`,
+    /// `pin` when verified), as after a code.
+    public func verify(with authenticator: any PasskeyAuthenticator) async throws(SesameError) -> Account {
+        try await complete(try await exchange.verify(passkey: authenticator))
+    }
+
+    private func complete(_ authorizationCode: String) async throws(SesameError) -> Account {
         switch purpose {
         case .signIn(let username, let options):
             do {
@@ -103,8 +116,15 @@ public final class ReauthenticationChallenge: MFAContinuation {
 
     /// Submits the code; see ``MFAChallenge/verify(code:)`` for the errors.
     public func verify(code: String) async throws(SesameError) -> ReauthenticationGrant {
-        let authorizationCode = try await exchange.verify(code: code)
-        return try await client.finishReauthentication(
+        try await complete(try await exchange.verify(code: code))
+    }
+
+    public func verify(with authenticator: any PasskeyAuthenticator) async throws(SesameError) -> ReauthenticationGrant {
+        try await complete(try await exchange.verify(passkey: authenticator))
+    }
+
+    private func complete(_ authorizationCode: String) async throws(SesameError) -> ReauthenticationGrant {
+        try await client.finishReauthentication(
             code: authorizationCode, verifier: exchange.pkce.verifier, metadata: exchange.metadata,
             account: account)
     }

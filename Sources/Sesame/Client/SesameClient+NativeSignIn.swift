@@ -137,7 +137,7 @@ extension SesameClient {
 
     /// Native sign-in's code → validated, stored session (shared with browser sign-in).
     func finishNativeLogin(
-        code: String, verifier: String, metadata: ProviderMetadata, username: String,
+        code: String, verifier: String, metadata: ProviderMetadata, username: String?,
         options: NativeLoginOptions
     ) async throws(SesameError) -> Account {
         let tokens = try await tokenEndpoint.exchange(

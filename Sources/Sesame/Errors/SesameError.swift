@@ -56,6 +56,9 @@ public indirect enum SesameError: Error, Sendable, CustomStringConvertible {
     /// Biometric unlock is not available (no hardware, none enrolled, not enabled for the
     /// profile) or the check was cancelled or failed: ask for the PIN. Never counts as a wrong PIN.
     case biometricsUnavailable
+    /// The passkey authenticator did not answer (cancelled, no passkey here, no user
+    /// verification): the cause says which. Nothing was sent to the server.
+    case passkeyUnavailable(PasskeyAuthenticatorError)
 
     public var description: String {
         switch self {
@@ -88,6 +91,7 @@ public indirect enum SesameError: Error, Sendable, CustomStringConvertible {
         case .ssoUnavailable(let detail):
             "Signing in through the other app's session is not possible (\(detail)); sign in with the browser or a password instead."
         case .biometricsUnavailable: "Biometric unlock is not available or was cancelled; unlock with the PIN."
+        case .passkeyUnavailable(let cause): "No passkey answer: \(cause)."
         case .challengeTooHard(let difficulty, let ceiling):
             "The server asked for a security check of \(difficulty) bits, more than the configured ceiling of \(ceiling); it was not attempted. Retry later, or raise maximumChallengeDifficulty."
         }

@@ -59,6 +59,23 @@ final class ChallengeExchange: Sendable {
             userMessage: answer.errorUserMessage)
     }
 
+    /// Answers with a passkey (`mfa_method=passkey`, then `passkey_assertion`, docs/passkeys.md);
+    /// returns the authorization code to redeem with ``pkce``.
+    func verify(passkey authenticator: any PasskeyAuthenticator) async throws(SesameError) -> String {
+        let session = state.withLock { $0.authSession }
+        let outcome = try await challenges.send(
+            [
+                (AuthorizationChallengeParameter.authSession, session),
+                (AuthorizationChallengeParameter.mfaMethod, MFAMethod.passkey.rawValue),
+            ] + extraParameters)
+        guard case .insufficientAuthorization(let answer) = outcome, let options = answer.passkeyOptions else {
+            throw .protocolViolation("the provider offered no passkey_options for mfa_method=passkey")
+        }
+        state.withLock { $0.chosen = .passkey }
+        return try await challenges.answer(
+            options, authSession: answer.authSession ?? session, authenticator: authenticator, extra: extraParameters)
+    }
+
     /// Submits the one-time code; returns the authorization code to redeem with ``pkce``.
     ///
     /// A wrong code throws ``SesameError/authenticationFailed(_:status:)`` whose API error has

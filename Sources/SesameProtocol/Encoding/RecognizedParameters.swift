@@ -34,5 +34,7 @@ public enum RecognizedParameters {
         "provider", "error",
         // The hosted pages' challenge solution (docs/abuse-protection.md)
         "challenge_token", "challenge_nonce",
+        // Passkeys (docs/passkeys.md): native sign-in and the hosted pages' WebAuthn answers
+        "challenge_type", "passkey_assertion", "passkey_registration",
     ]
 }

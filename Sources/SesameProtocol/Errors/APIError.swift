@@ -37,6 +37,12 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
     /// With HTTP 429 `proof_of_work_required` (4001): the challenge to solve before the same
     /// request is sent again (``ProofOfWorkChallenge``).
     public var challenge: ProofOfWorkChallenge?
+    /// With `insufficient_authorization` of a passkey sign-in or a passkey step-up: the options
+    /// to hand to the authenticator (WebAuthn §5.5), answered with `passkey_assertion`.
+    public var passkeyOptions: CredentialRequestOptionsJSON?
+    /// With a refused passkey ceremony: the WebAuthn Level 3 step that failed, e.g.
+    /// `7.2 step 12 (origin)`.
+    public var ceremonyStep: String?
 
     public init(
         error: String, errorDescription: String? = nil, errorURI: String? = nil,
@@ -94,6 +100,8 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
         case remainingAttempts = "remaining_attempts"
         case retryAfter = "retry_after"
         case challenge
+        case passkeyOptions = "passkey_options"
+        case ceremonyStep = "ceremony_step"
     }
 }
 

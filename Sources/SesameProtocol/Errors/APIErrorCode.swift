@@ -83,6 +83,14 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     case federationEmailUnverified = 2018
     /// An account with the email exists and this provider may not link to it: sign in to it first.
     case federationAccountExists = 2019
+    /// The passkey challenge is unknown, expired, used, or bound to another sign-in.
+    case passkeyChallengeInvalid = 2020
+    /// No such passkey, or it belongs to another account (WebAuthn §7.2 steps 5–6).
+    case passkeyNotRecognized = 2021
+    /// The authenticator's answer failed a WebAuthn Level 3 §7.1/§7.2 check; `ceremony_step` names it.
+    case passkeyInvalid = 2022
+    /// The signature counter did not increase (§7.2 step 22): possibly a cloned authenticator.
+    case passkeyCounterRegression = 2023
 
     // 3xxx — accounts and profile
     case validationFailed = 3000
@@ -97,6 +105,8 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// Unlinking this identity would leave the account with no way to sign in (no password, no
     /// other linked provider): set a password first (docs/federation.md).
     case lastSignInMethod = 3007
+    /// The credential id is registered already (WebAuthn §7.1 step 26).
+    case passkeyAlreadyRegistered = 3008
 
     // 4xxx — abuse protection
     case rateLimited = 4000
@@ -117,12 +127,13 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
             .lastSignInMethod,
             .requestHeaderFieldsTooLarge,
             .invalidVerificationCode, .unknownFederationProvider, .federationTokenInvalid, .federationAudienceMismatch,
-            .federationTokenExpired, .federationClaimMissing, .federationEmailUnverified:
+            .federationTokenExpired, .federationClaimMissing, .federationEmailUnverified, .passkeyInvalid,
+            .passkeyAlreadyRegistered:
             "invalid_request"
         case .invalidClient, .unknownClient: "invalid_client"
         case .invalidGrant, .invalidCredentials, .invalidMFACode, .mfaCodeExpired,
             .mfaAttemptsExhausted, .invalidAuthSession, .invalidPIN, .pinRegistrationRevoked, .sessionEndedElsewhere,
-            .federationAccountExists:
+            .federationAccountExists, .passkeyChallengeInvalid, .passkeyNotRecognized, .passkeyCounterRegression:
             "invalid_grant"
         case .unauthorizedClient: "unauthorized_client"
         case .invalidTarget: "invalid_target"
@@ -158,7 +169,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .userNotFound, .deviceNotFound, .notFound: 404
         case .methodNotAllowed: 405
         case .requestHeaderFieldsTooLarge: 431
-        case .emailTaken, .tooManyDevices, .lastSignInMethod: 409
+        case .emailTaken, .tooManyDevices, .lastSignInMethod, .passkeyAlreadyRegistered: 409
         case .rateLimited, .proofOfWorkRequired, .invalidChallengeSolution, .tooManyAttempts: 429
         case .serverError: 500
         case .temporarilyUnavailable: 503
@@ -233,6 +244,13 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .federationEmailUnverified: "The provider has not verified the email address."
         case .federationAccountExists:
             "An account with this email exists and this provider may not link to it; sign in to that account first."
+        case .passkeyChallengeInvalid:
+            "The passkey challenge is unknown, expired or used already; ask for new options and try again."
+        case .passkeyNotRecognized: "This passkey is not registered for the account; use another passkey or sign in another way."
+        case .passkeyInvalid: "The passkey's answer failed a WebAuthn check; ceremony_step says which."
+        case .passkeyCounterRegression:
+            "The passkey's signature counter went backwards, so it may have been copied; it was refused. Sign in another way and remove it."
+        case .passkeyAlreadyRegistered: "This passkey is registered already."
         case .invalidTarget: "The audience or resource is not one this server issues tokens for; use the issuer identifier."
         case .emailNotVerified: "The email address has not been verified yet."
         case .tooManyAttempts:

@@ -25,6 +25,14 @@ public enum AuthorizationChallengeParameter {
     public static let mfaMethod = "mfa_method"
     /// The one-time code the user typed.
     public static let mfaCode = "mfa_code"
+    /// `passkey`: start a passkey sign-in (WebAuthn, docs/passkeys.md); the continuation carries
+    /// `passkey_options`. An optional `username` narrows it to that user's passkeys.
+    public static let challengeType = "challenge_type"
+    /// The passkey assertion (``AuthenticationResponseJSON``, as JSON) that answers
+    /// `passkey_options`, with the `auth_session` they came with.
+    public static let passkeyAssertion = "passkey_assertion"
+    /// The value of ``challengeType`` that starts a passkey sign-in.
+    public static let passkeyChallenge = "passkey"
 }
 
 /// draft-ietf-oauth-first-party-apps §5.2.1: the successful answer. The code is redeemed at
@@ -49,12 +57,19 @@ public enum MFAMethod: String, Codable, Sendable, CaseIterable, Hashable {
     case sms
     /// RFC 6238 time-based one-time password from an authenticator app.
     case totp
+    /// A passkey (WebAuthn) the user registered: answered with `passkey_assertion`, never a code.
+    case passkey
+
+    /// The methods enrolled through `/api/mfa/{method}` (a passkey is registered through
+    /// `/api/passkeys`).
+    public static let enrollable: [MFAMethod] = [.email, .sms, .totp]
 
     /// The RFC 8176 `amr` value for this method.
     public var authenticationMethodReference: String {
         switch self {
         case .email, .totp: AuthenticationMethodReference.oneTimePassword
         case .sms: AuthenticationMethodReference.sms
+        case .passkey: AuthenticationMethodReference.hardwareKey
         }
     }
 }
@@ -81,6 +96,11 @@ public enum AuthenticationMethodReference {
     public static let multiFactor = "mfa"
     /// §2 `pin`: a personal identification number (the device PIN, docs/pin-devices.md).
     public static let pin = "pin"
-    /// §2 `swk`: proof of possession of a software-secured key (the PIN-sealed device key).
+    /// §2 `swk`: proof of possession of a software-secured key (the PIN-sealed device key, a
+    /// synced passkey, the software passkey authenticator).
     public static let softwareKey = "swk"
+    /// §2 `hwk`: proof of possession of a hardware-secured key (a device-bound passkey).
+    public static let hardwareKey = "hwk"
+    /// §2 `user`: a user presence test (a passkey's UP flag).
+    public static let userPresence = "user"
 }

@@ -28,6 +28,12 @@ public struct AuthenticatorData: Sendable, Equatable {
         public var aaguid: Data
         public var credentialID: Data
         public var publicKey: COSEKey
+
+        public init(aaguid: Data, credentialID: Data, publicKey: COSEKey) {
+            self.aaguid = aaguid
+            self.credentialID = credentialID
+            self.publicKey = publicKey
+        }
     }
 
     /// SHA-256 of the RP ID.

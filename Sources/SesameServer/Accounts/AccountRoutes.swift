@@ -32,5 +32,12 @@ enum AccountRoutes {
         let identities = IdentitiesEndpoint(services: services)
         router.get("/api/identities", use: identities.list)
         router.delete("/api/identities/{provider}/{subject}", use: identities.unlink)
+
+        let passkeys = PasskeysEndpoint(services: services)
+        router.post("/api/passkeys/options", use: passkeys.options)
+        router.post("/api/passkeys", use: passkeys.register)
+        router.get("/api/passkeys", use: passkeys.list)
+        router.patch("/api/passkeys/{id}", use: passkeys.rename)
+        router.delete("/api/passkeys/{id}", use: passkeys.remove)
     }
 }

@@ -24,6 +24,8 @@ struct AccountServices: Sendable {
     /// Challenges for sign-up and password-reset requests that look automated; `nil`: none.
     let challenges: ChallengeGate?
     let audit: AuditLog
+    /// Passkey ceremonies; `nil` when the store keeps none.
+    let passkeys: Passkeys?
 
     init(_ services: ServerServices) {
         store = services.store
@@ -38,5 +40,6 @@ struct AccountServices: Sendable {
         logger = services.logger
         challenges = services.challenges
         audit = services.audit
+        passkeys = services.passkeys
     }
 }

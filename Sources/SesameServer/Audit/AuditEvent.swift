@@ -50,6 +50,15 @@ enum AuditEvent: String, Sendable, CaseIterable {
     case federationAccountCreated = "federation.account_created"
     /// Reason: the rule (``FederationRefusal/rule``).
     case federationRefused = "federation.refused"
+    // Passkeys (WebAuthn)
+    /// Detail `key_kind`, `attestation`.
+    case passkeyRegistered = "passkey.registered"
+    case passkeyRenamed = "passkey.renamed"
+    case passkeyRemoved = "passkey.removed"
+    /// A passkey signed in or stepped up (detail `purpose`, `key_kind`, `user_verified`).
+    case passkeyUsed = "passkey.used"
+    /// Reason: the WebAuthn step that failed (``PasskeyRefusal/reason``), e.g. `origin`, `sign_count`.
+    case passkeyRefused = "passkey.refused"
     // Abuse protection
     case challengeIssued = "challenge.issued"
     case challengeSolved = "challenge.solved"

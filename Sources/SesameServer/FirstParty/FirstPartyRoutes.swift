@@ -13,7 +13,7 @@ enum FirstPartyRoutes {
         router.post("/api/mfa/email", use: enrollment.enableEmail)
         // One route per method: the trie prefers the static `/api/mfa/totp` node of the POST
         // routes over a `:method` parameter, so a parameter route alone would not match them.
-        for method in MFAMethod.allCases {
+        for method in MFAMethod.enrollable {
             router.delete("/api/mfa/\(method.rawValue)") { try await enrollment.remove(method, request: $0, context: $1) }
         }
         router.delete("/api/mfa/:method") { request, context in

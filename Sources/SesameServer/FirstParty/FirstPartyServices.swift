@@ -24,6 +24,8 @@ struct FirstPartyServices: Sendable {
     /// Challenges for sign-ins that look automated; `nil`: none.
     let challenges: ChallengeGate?
     let audit: AuditLog
+    /// Passkey ceremonies; `nil` when the store keeps none.
+    let passkeys: Passkeys?
 
     init(_ services: ServerServices) {
         issuer = services.issuer
@@ -40,5 +42,6 @@ struct FirstPartyServices: Sendable {
         now = services.now
         challenges = services.challenges
         audit = services.audit
+        passkeys = services.passkeys
     }
 }

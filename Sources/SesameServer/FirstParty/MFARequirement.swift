@@ -31,9 +31,13 @@ struct MFARequirement: Sendable, Equatable {
     }
 
     /// The methods a user can use now, in ``MFAMethod/allCases`` order: confirmed TOTP and SMS
-    /// enrolments, and email codes when enrolled and the address is still verified.
-    static func usableMethods(_ enrollments: [MFAEnrollmentRecord], emailVerified: Bool) -> [MFAMethod] {
+    /// enrolments, email codes when enrolled and the address is still verified, and a passkey
+    /// when the user has one (`hasPasskey`; native sign-in only, docs/passkeys.md).
+    static func usableMethods(
+        _ enrollments: [MFAEnrollmentRecord], emailVerified: Bool, hasPasskey: Bool = false
+    ) -> [MFAMethod] {
         MFAMethod.allCases.filter { method in
+            if method == .passkey { return hasPasskey }
             guard let enrollment = enrollments.first(where: { $0.method == method }), enrollment.confirmed
             else { return false }
             return method != .email || emailVerified

@@ -21,6 +21,8 @@ extension OpenAPIPaths {
             name: "provider", in: "path", required: true, description: "The provider's registered name.", schema: .string())
         let subject = OpenAPI.Parameter(
             name: "subject", in: "path", required: true, description: "The provider's sub.", schema: .string())
+        let passkeyID = OpenAPI.Parameter(
+            name: "id", in: "path", required: true, description: "The passkey's credential id (base64url).", schema: .string())
         /// The per-address quota of requests that send account mail (``MailQuota``).
         let mailQuota: [String: OpenAPI.ResponseObject] = [
             "429": .error("rate_limited (4000): too many requests that send email from this address; Retry-After says when to retry.")
@@ -137,6 +139,42 @@ extension OpenAPIPaths {
                         ["409": .error("last_sign_in_method (3007): the account's only way to sign in; set a password first.")],
                         firstPartyToken),
                     security: bearer)),
+            "/api/passkeys/options": OpenAPI.PathItem(
+                post: Operation(
+                    "passkeyCreationOptions", tag: "Passkeys", summary: "WebAuthn options to register a passkey",
+                    description: "docs/passkeys.md: a single-use challenge (5 minutes) bound to the token's session; the account's passkeys are excluded.",
+                    responses: merged(
+                        ["200": .json("CredentialCreationOptions", "Hand to navigator.credentials.create() or the SDK's authenticator.")],
+                        ["409": .error("too_many_devices (3006): the account has 20 passkeys.")], firstPartyToken),
+                    security: bearer)),
+            "/api/passkeys": OpenAPI.PathItem(
+                get: Operation(
+                    "listPasskeys", tag: "Passkeys", summary: "The user's passkeys",
+                    responses: merged(["200": .json("PasskeyList", "Oldest first.")], firstPartyToken),
+                    security: bearer),
+                post: Operation(
+                    "registerPasskey", tag: "Passkeys", summary: "Register a passkey (WebAuthn §7.1)",
+                    requestBody: .json("PasskeyRegistration"),
+                    responses: merged(
+                        ["201": .json("Passkey", "The stored passkey.")],
+                        ["400": .error("passkey_invalid (2022, ceremony_step names the §7.1 step) or passkey_challenge_invalid (2020); validation_failed (3000).")],
+                        ["409": .error("passkey_already_registered (3008).")], firstPartyToken),
+                    security: bearer)),
+            "/api/passkeys/{id}": OpenAPI.PathItem(
+                patch: Operation(
+                    "renamePasskey", tag: "Passkeys", summary: "Rename a passkey", parameters: [passkeyID],
+                    requestBody: .json("PasskeyRename"),
+                    responses: merged(
+                        ["200": .json("Passkey", "The renamed passkey.")], ["404": .error("not_found (1019).")], badRequest,
+                        firstPartyToken),
+                    security: bearer),
+                delete: Operation(
+                    "removePasskey", tag: "Passkeys", summary: "Remove a passkey", parameters: [passkeyID],
+                    responses: merged(
+                        ["204": .empty("Removed.")], ["404": .error("not_found (1019).")],
+                        ["409": .error("last_sign_in_method (3007): the account's only way to sign in; set a password first.")],
+                        firstPartyToken),
+                    security: bearer)),
             "/api/openapi.json": OpenAPI.PathItem(
                 get: Operation(
                     "getOpenAPIDocument", tag: "Operations", summary: "This document (OpenAPI 3.1)",
@@ -155,7 +193,7 @@ extension OpenAPIPaths {
         func removal(_ method: String?) -> Operation {
             let parameter = OpenAPI.Parameter(
                 name: "method", in: "path", required: true, description: "The second factor.",
-                schema: .string(values: MFAMethod.allCases.map(\.rawValue)))
+                schema: .string(values: MFAMethod.enrollable.map(\.rawValue)))
             return Operation(
                 "removeMFA" + (method.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "Method"), tag: "MFA",
                 summary: "Remove " + (method.map { "the \($0) factor" } ?? "a second factor"),
@@ -205,7 +243,7 @@ extension OpenAPIPaths {
                     security: bearer)),
             "/api/mfa/{method}": OpenAPI.PathItem(delete: removal(nil)),
         ]
-        for method in MFAMethod.allCases {
+        for method in MFAMethod.enrollable {
             paths["/api/mfa/\(method.rawValue)", default: OpenAPI.PathItem()].delete = removal(method.rawValue)
         }
         return paths

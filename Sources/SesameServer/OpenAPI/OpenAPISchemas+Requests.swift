@@ -48,6 +48,31 @@ extension OpenAPISchemas {
             "LinkedIdentityList", LinkedIdentityList(identities: [identity]),
             LinkedIdentityList(identities: [LinkedIdentity(provider: "p", subject: "s", linkedAt: 1)]),
             "Provider identities linked to the account.")
+        let passkey = Passkey(
+            id: "i", name: "n", createdAt: 1, lastUsedAt: 1, backupEligible: true, backedUp: true, keyKind: "swk")
+        let minimalPasskey = Passkey(
+            id: "i", name: "n", createdAt: 1, lastUsedAt: nil, backupEligible: false, backedUp: false, keyKind: "hwk")
+        catalog.add("Passkey", passkey, minimalPasskey, "A registered passkey; `key_kind` is its RFC 8176 amr value (hwk or swk).")
+        catalog.add("PasskeyList", PasskeyList(passkeys: [passkey]), PasskeyList(passkeys: []), "The user's passkeys, oldest first.")
+        let attestation = RegistrationResponseJSON(
+            id: "i", rawId: "i",
+            response: .init(clientDataJSON: "c", attestationObject: "a", transports: ["internal"]), authenticatorAttachment: "platform")
+        let bareAttestation = RegistrationResponseJSON(
+            id: "i", rawId: "i", response: .init(clientDataJSON: "c", attestationObject: "a", transports: nil))
+        catalog.add(
+            "PasskeyRegistration", PasskeyRegistration(credential: attestation, name: "n"),
+            PasskeyRegistration(credential: bareAttestation, name: nil),
+            "WebAuthn §5.1.8 RegistrationResponseJSON (PublicKeyCredential.toJSON()) and an optional name (≤ 64).")
+        catalog.add("PasskeyRename", PasskeyRename(name: "n"), PasskeyRename(name: "n"), "The new name (≤ 64 characters).")
+        let creation = CredentialCreationOptionsJSON(
+            rp: RelyingPartyEntity(id: "r", name: "n"), user: UserEntityJSON(id: "u", name: "n", displayName: "d"),
+            challenge: "c", pubKeyCredParams: [CredentialParameters(alg: -7)], timeout: 300_000,
+            excludeCredentials: [CredentialDescriptorJSON(id: "i", transports: ["internal"])],
+            authenticatorSelection: AuthenticatorSelection(residentKey: "required", requireResidentKey: true, userVerification: "preferred"),
+            attestation: "none")
+        catalog.add(
+            "CredentialCreationOptions", creation, creation,
+            "WebAuthn §5.4 PublicKeyCredentialCreationOptionsJSON: hand it to PublicKeyCredential.parseCreationOptionsFromJSON.")
         catalog.add(
             "DeviceRegistration", DeviceRegistration(deviceID: "d", name: "n", type: "t"),
             DeviceRegistration(deviceID: "d", name: "n"),
@@ -144,6 +169,11 @@ extension OpenAPISchemas {
                     "The second factor to use; email and sms send a code.",
                     values: MFAMethod.allCases.map(\.rawValue)),
                 Parameter.mfaCode: .string("The one-time code the user typed."),
+                Parameter.challengeType: .string(
+                    "`passkey` starts a passkey sign-in (with the client, PKCE and scope; optional username): the answer carries passkey_options.",
+                    values: [Parameter.passkeyChallenge]),
+                Parameter.passkeyAssertion: .string(
+                    "The passkey's answer to passkey_options, WebAuthn §5.1.8 AuthenticationResponseJSON as JSON, with auth_session."),
             ], required: [Parameter.clientID],
             description: "draft-ietf-oauth-first-party-apps §5.1: start (credentials + PKCE), choose a method (auth_session + mfa_method) or verify (auth_session + mfa_code).")
     }

@@ -86,6 +86,10 @@ enum OpenAPISchemas {
                     errorDetails: [FieldError(field: "f", message: "m", code: "c")], authSession: "s",
                     mfaMethods: ["email"], remainingAttempts: 1, retryAfter: 30)
                 full.challenge = ProofOfWorkChallenge(kind: .proofOfWork, token: "t", seed: "s", difficulty: 14, expiresAt: 1)
+                full.passkeyOptions = CredentialRequestOptionsJSON(
+                    challenge: "c", timeout: 300_000, rpId: "r",
+                    allowCredentials: [CredentialDescriptorJSON(id: "i", transports: ["internal"])], userVerification: "required")
+                full.ceremonyStep = "7.2 step 12 (origin)"
                 return full
             }(),
             APIError(error: "e"),

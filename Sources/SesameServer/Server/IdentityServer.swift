@@ -151,6 +151,7 @@ public enum IdentityServer {
             services.challenges = challenges
             services.audit = audit
             services.nativeSSO = configuration.nativeSSO
+            services.passkeyPolicy = configuration.passkeys
             services.providerKeys = ProviderKeys(now: configuration.now)
             services.upstreamProviders = UpstreamProvider(now: configuration.now)
             services.pinNonces = PINNonceIssuer(masterKey: masterKey, redemptions: store, now: configuration.now)

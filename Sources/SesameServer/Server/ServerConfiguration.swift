@@ -70,6 +70,8 @@ public struct ServerConfiguration: Sendable {
     /// Single sign-on across a vendor's apps: device-session lifetime and ID-token grace
     /// (``NativeSSOPolicy``).
     public var nativeSSO = NativeSSOPolicy()
+    /// Passkeys (WebAuthn): the RP ID, app origins and challenge lifetime (``PasskeyPolicy``).
+    public var passkeys = PasskeyPolicy()
     /// Whether the rate-limit counters are shared with other processes through the store
     /// (``RateLimiter``). Default: when the store is PostgreSQL, the only store several processes share.
     public var sharesRateLimits: Bool { database != nil }

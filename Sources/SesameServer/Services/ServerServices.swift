@@ -38,6 +38,15 @@ struct ServerServices: Sendable {
     var pinNonces: PINNonceIssuer?
     /// Single sign-on across a vendor's apps (``NativeSSOPolicy``).
     var nativeSSO = NativeSSOPolicy()
+    /// Passkeys as a relying party (``PasskeyPolicy``).
+    var passkeyPolicy = PasskeyPolicy()
+
+    /// Passkey ceremonies; `nil` when the store keeps no passkeys.
+    var passkeys: Passkeys? {
+        (store as? any PasskeyStore).map {
+            Passkeys(policy: passkeyPolicy, issuer: issuer, store: $0, audit: audit, now: now)
+        }
+    }
 
     /// Federation providers' keys, cached for the server's life (``ProviderKeys``).
     var providerKeys: ProviderKeys?

@@ -33,7 +33,7 @@ enum StoreMigrations {
         Migration(version: 6, name: "password-guessing counters shared by every process", apply: createThrottleCounters),
         Migration(version: 7, name: "fixed-window request counters shared by every process", apply: createRateWindows),
     ] + FirstPartyMigrations.all + AccountMigrations.all + ProtectionMigrations.all
-        + PINMigrations.all + NativeSSOMigrations.all + FederationMigrations.all
+        + PINMigrations.all + NativeSSOMigrations.all + FederationMigrations.all + PasskeyMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
         do {

@@ -212,6 +212,8 @@ struct ChallengeTests {
             $0.challenges = ChallengePolicy(baseDifficulty: 6, requestThresholds: [.passwordReset: 2])
             $0.trustedProxies = try! TrustedProxies(parsing: ["127.0.0.1"])
         }) { server in
+            // Counts are per aligned window: a frozen clock keeps both requests in one.
+            server.clock.freeze()
             let client = server.client()
             let body = try JSONSerialization.data(withJSONObject: ["email": Fixtures.email])
             let headers = Self.from(Self.sprayer, ["Content-Type": "application/json"])

@@ -30,6 +30,8 @@ struct RateLimitTests {
     @Test("a sign-up flood from one address: 3 get through, the 4th is 429 with Retry-After and RateLimit fields, and sends no mail; another address is not bothered")
     func signUpFlood() async throws {
         try await withTestServer(configure: Self.configure) { server in
+            // Counts are per aligned window: a frozen clock keeps the flood in one.
+            server.clock.freeze()
             let client = server.client()
             var remaining: [String] = []
             for index in 0..<3 {
@@ -130,6 +132,7 @@ struct RateLimitTests {
         .enabled(if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired, "no PostgreSQL here; CI runs this"))
     func sharedAcrossServers() async throws {
         try await withTestServer(.postgres, configure: Self.configure) { first in
+            first.clock.freeze()  // one aligned window for the whole test (the sibling shares the clock)
             let second = try await first.sibling()
             defer { Task { try? await second.stop() } }
             let one = first.portClient()

@@ -54,7 +54,7 @@ enum LoginPrompts {
 /// code while attempts remain.
 enum MFAPrompt {
     static func complete<Challenge: MFAContinuation>(
-        _ challenge: Challenge, preferred: MFAMethod?
+        _ challenge: Challenge, preferred: MFAMethod?, passkey: (any PasskeyAuthenticator)? = nil
     ) async throws -> Challenge.Outcome {
         let methods = challenge.methods
         guard !methods.isEmpty else {
@@ -64,9 +64,17 @@ enum MFAPrompt {
         }
         Terminal.progress("A second factor is required. Available: \(methods.map(label).joined(separator: ", ")).")
         let method = try choose(from: methods, preferred: preferred)
+        if method == .passkey {
+            guard let passkey else {
+                throw CLIError(
+                    "this config directory has no passkey to answer with",
+                    hint: "Choose another method, or add a passkey with `sesame passkey add`.")
+            }
+            return try await challenge.verify(with: passkey)
+        }
         let delivery = try await challenge.start(method)
         switch method {
-        case .totp: Terminal.progress("Enter the code from your authenticator app.")
+        case .totp, .passkey: Terminal.progress("Enter the code from your authenticator app.")
         case .email, .sms:
             Terminal.progress(delivery.destination ?? delivery.userMessage ?? "A code was sent (\(method.rawValue)).")
         }
@@ -121,6 +129,7 @@ enum MFAPrompt {
         case .email: "email (code by email)"
         case .sms: "sms (code by text message)"
         case .totp: "totp (authenticator app)"
+        case .passkey: "passkey (the software passkey of this config directory)"
         }
     }
 }

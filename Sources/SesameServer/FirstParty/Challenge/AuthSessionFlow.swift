@@ -74,6 +74,9 @@ struct AuthSessionFlow: Sendable {
         let recipient: String
         let masked: String
         switch method {
+        case .passkey:
+            // Answered with `passkey_assertion` (``PasskeySignIn``), never a code.
+            throw MFAFailure.methodUnavailable("A passkey is answered with passkey_assertion, not a code.")
         case .totp:
             try await store.recordAuthSessionDelivery(
                 digest: session.sessionDigest, method: .totp, codeDigest: nil, codeExpiresAt: nil,

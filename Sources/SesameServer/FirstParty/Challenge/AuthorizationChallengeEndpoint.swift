@@ -29,7 +29,14 @@ struct AuthorizationChallengeEndpoint: Sendable {
                 throw EndpointFailure(.invalidRequest, "Send the parameters in the form body, not the URL.")
             }
             if let authSession = form[AuthorizationChallengeParameter.authSession] {
+                if let assertion = form[AuthorizationChallengeParameter.passkeyAssertion] {
+                    return try await PasskeySignIn(services: services)
+                        .finish(authSession, assertion: assertion, form: form, request: request, context: context)
+                }
                 return try await continueSession(authSession, form: form, request: request, context: context)
+            }
+            if form[AuthorizationChallengeParameter.challengeType] == AuthorizationChallengeParameter.passkeyChallenge {
+                return try await PasskeySignIn(services: services).start(form, request: request, context: context)
             }
             if BearerAuthentication.bearerToken(request) != nil {
                 return try await StepUp(services: services).start(form, request: request, context: context)
@@ -88,7 +95,8 @@ struct AuthorizationChallengeEndpoint: Sendable {
         let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
         let requirement = MFARequirement(
             policy: challenge.client.mfaPolicy, requested: challenge.asksForMFA, emailFallback: true)
-        let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified)
+        let hasPasskey = try await !(services.passkeys?.store.passkeys(userID: user.id).isEmpty ?? true)
+        let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified, hasPasskey: hasPasskey)
         switch requirement.decide(usable: usable, emailVerified: user.emailVerified) {
         case .notRequired:
             let authentication = AuthenticationContext(
@@ -141,7 +149,10 @@ struct AuthorizationChallengeEndpoint: Sendable {
                 throw EndpointFailure(.invalidRequest, "Send mfa_method or mfa_code with auth_session.")
             }
             guard let method = MFAMethod(rawValue: name) else {
-                throw EndpointFailure(.invalidRequest, "mfa_method must be email, sms or totp.")
+                throw EndpointFailure(.invalidRequest, "mfa_method must be email, sms, totp or passkey.")
+            }
+            if method == .passkey {
+                return try await PasskeySignIn(services: services).stepUpOptions(token, session: session, user: user)
             }
             let locales = LocalePreference.from(request: request, uiLocales: uiLocales)
             let destination = try await flow.choose(method, session: session, user: user, locales: locales, context: context)
@@ -163,13 +174,20 @@ struct AuthorizationChallengeEndpoint: Sendable {
     private func authenticateClient(
         of session: AuthSessionRecord, form: [String: String], request: Request
     ) async throws {
+        try await Self.authenticateClient(session.clientID, form: form, request: request, services: services)
+    }
+
+    /// The rule of ``authenticateClient(of:form:request:)`` for the client `clientID`.
+    static func authenticateClient(
+        _ clientID: String, form: [String: String], request: Request, services: FirstPartyServices
+    ) async throws {
         let basic = try ClientAuthenticator.basicCredentials(request)
         if form[OAuthParameter.clientID] != nil || basic != nil {
             let client = try await services.clientAuthenticator.authenticate(request, form: form)
-            guard client.clientID == session.clientID else { throw MFAFailure.unknownSession }
+            guard client.clientID == clientID else { throw MFAFailure.unknownSession }
             return
         }
-        guard let client = try await services.store.client(id: session.clientID) else {
+        guard let client = try await services.store.client(id: clientID) else {
             throw MFAFailure.unknownSession
         }
         if client.isConfidential {

@@ -8,9 +8,12 @@ struct ChallengeContinuation: APIErrorRendering {
     /// The session token (shown once; the store keeps its digest).
     let authSession: String
     let methods: [MFAMethod]
+    /// With a passkey sign-in or `mfa_method=passkey`: the WebAuthn options to answer.
+    var passkeyOptions: CredentialRequestOptionsJSON?
 
     func decorate(_ body: inout APIError) {
         body.authSession = authSession
         body.mfaMethods = methods.map(\.rawValue)
+        body.passkeyOptions = passkeyOptions
     }
 }

@@ -27,11 +27,12 @@ struct StepUp: Sendable {
                 "A step-up needs acr_values=\(AuthenticationContextClass.multiFactor); to sign in with a password, send no Authorization header.")
         }
         let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
-        let methods = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified)
+        let hasPasskey = try await !(services.passkeys?.store.passkeys(userID: user.id).isEmpty ?? true)
+        let methods = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified, hasPasskey: hasPasskey)
         guard !methods.isEmpty else {
             throw EndpointFailure(
                 .mfaMethodUnavailable,
-                "The user has no second factor; enrol one first (POST /api/mfa/totp, /api/mfa/sms or /api/mfa/email).")
+                "The user has no second factor; enrol one first (POST /api/mfa/totp, /api/mfa/sms, /api/mfa/email or /api/passkeys).")
         }
         let (token, _) = try await AuthSessionFlow(services: services).begin(
             AuthSessionFlow.Binding(

@@ -52,7 +52,7 @@ struct MFAEnrollmentEndpoints: Sendable {
             switch enrollment.method {
             case .email: MaskedDestination.email(user.email)
             case .sms: enrollment.phoneNumber.map(MaskedDestination.phone)
-            case .totp: nil
+            case .totp, .passkey: nil
             }
         return MFAEnrollmentStatus(method: enrollment.method, confirmed: enrollment.confirmed, destination: destination)
     }

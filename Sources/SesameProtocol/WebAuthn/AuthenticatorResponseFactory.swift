@@ -1,0 +1,106 @@
+import Crypto
+import Foundation
+
+/// Writes WebAuthn responses byte for byte as a client and authenticator do (WebAuthn Level 3
+/// §5.8.1.1 client data, §6.1 authenticator data, §6.5.4 attestation object, §6.3.3 assertion
+/// signature over `authData ‖ SHA-256(clientDataJSON)`), for a P-256 key (ES256, DER signatures).
+///
+/// The SDK's software authenticator uses it with what it really did; tests use it to break
+/// exactly one rule (another origin, a lowered counter, a missing flag) and see the server
+/// refuse that rule.
+public struct AuthenticatorResponseFactory: Sendable {
+    /// What goes into a response; the defaults are an honest, user-verified authenticator.
+    public struct Parameters: Sendable {
+        public var origin: String
+        public var rpID: String
+        public var flags: AuthenticatorData.Flags
+        public var signCount: UInt32
+        public var aaguid: Data
+        /// Overrides `type` of the client data (tests).
+        public var clientDataType: String?
+        public var crossOrigin: Bool?
+
+        public init(
+            origin: String, rpID: String, flags: AuthenticatorData.Flags = [.userPresent, .userVerified],
+            signCount: UInt32 = 0, aaguid: Data = WebAuthn.softwareAuthenticatorAAGUID
+        ) {
+            self.origin = origin
+            self.rpID = rpID
+            self.flags = flags
+            self.signCount = signCount
+            self.aaguid = aaguid
+        }
+    }
+
+    /// `none`, or `packed` self attestation (§8.2, signed with the credential key itself).
+    public enum Attestation: Sendable {
+        case none
+        case packedSelf
+    }
+
+    public let key: P256.Signing.PrivateKey
+    public let credentialID: Data
+
+    public init(key: P256.Signing.PrivateKey, credentialID: Data) {
+        self.key = key
+        self.credentialID = credentialID
+    }
+
+    /// The credential public key (COSE_Key, §6.5.1.1).
+    public var publicKey: COSEKey {
+        let raw = key.publicKey.rawRepresentation
+        return .es256(x: Data(raw.prefix(32)), y: Data(raw.suffix(32)))
+    }
+
+    /// The answer to `navigator.credentials.create()` for `challenge`.
+    public func registration(
+        challenge: String, _ parameters: Parameters, attestation: Attestation = .none, transports: [String] = ["internal"]
+    ) throws -> RegistrationResponseJSON {
+        let clientData = clientDataJSON(type: WebAuthn.createType, challenge: challenge, parameters)
+        let authData = AuthenticatorData.encode(
+            rpIDHash: Data(SHA256.hash(data: Data(parameters.rpID.utf8))), flags: parameters.flags,
+            signCount: parameters.signCount,
+            credential: AuthenticatorData.AttestedCredential(
+                aaguid: parameters.aaguid, credentialID: credentialID, publicKey: publicKey))
+        let statement: CBOR
+        switch attestation {
+        case .none:
+            statement = .map([])
+        case .packedSelf:
+            let signature = try key.signature(for: authData + Data(SHA256.hash(data: clientData))).derRepresentation
+            statement = .map([(.text("alg"), .negative(6)), (.text("sig"), .bytes(signature))])
+        }
+        let object = AttestationObject.encode(
+            format: attestation == .none ? "none" : "packed", statement: statement, authenticatorData: authData)
+        let id = Base64URL.encode(credentialID)
+        return RegistrationResponseJSON(
+            id: id, rawId: id,
+            response: .init(
+                clientDataJSON: Base64URL.encode(clientData), attestationObject: Base64URL.encode(object),
+                transports: transports),
+            authenticatorAttachment: "platform")
+    }
+
+    /// The answer to `navigator.credentials.get()` for `challenge`.
+    public func assertion(challenge: String, userHandle: Data?, _ parameters: Parameters) throws -> AuthenticationResponseJSON {
+        let clientData = clientDataJSON(type: WebAuthn.getType, challenge: challenge, parameters)
+        let authData = AuthenticatorData.encode(
+            rpIDHash: Data(SHA256.hash(data: Data(parameters.rpID.utf8))), flags: parameters.flags,
+            signCount: parameters.signCount)
+        let signature = try key.signature(for: authData + Data(SHA256.hash(data: clientData))).derRepresentation
+        let id = Base64URL.encode(credentialID)
+        return AuthenticationResponseJSON(
+            id: id, rawId: id,
+            response: .init(
+                clientDataJSON: Base64URL.encode(clientData), authenticatorData: Base64URL.encode(authData),
+                signature: Base64URL.encode(signature), userHandle: userHandle.map { Base64URL.encode($0) }),
+            authenticatorAttachment: "platform")
+    }
+
+    private func clientDataJSON(type: String, challenge: String, _ parameters: Parameters) -> Data {
+        CollectedClientData(
+            type: parameters.clientDataType ?? type, challenge: challenge, origin: parameters.origin,
+            crossOrigin: parameters.crossOrigin ?? false
+        ).serialized
+    }
+}

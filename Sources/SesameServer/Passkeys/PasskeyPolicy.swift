@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+import SesameProtocol
+
+/// The server as a WebAuthn relying party (docs/passkeys.md): its RP ID, the origins it accepts
+/// (§13.4.9: exact matches only), and the lifetimes of its challenges.
+public struct PasskeyPolicy: Sendable, Equatable {
+    /// The RP ID (§5.1.3); `nil`: the issuer's host. Passkeys are bound to it for good.
+    public var relyingPartyID: String?
+    /// Shown by authenticators; `nil`: the RP ID.
+    public var relyingPartyName: String?
+    /// Origins besides the issuer's own: the app origins of native apps
+    /// (`ios:bundle-id:com.example.app`, `android:apk-key-hash:…`) or other web origins that share
+    /// the RP ID. Compared exactly.
+    public var additionalOrigins: [String]
+    /// How long an options answer can be used. Default 5 minutes (§5.4 `timeout` is a hint).
+    public var challengeLifetime: TimeInterval
+
+    public init(
+        relyingPartyID: String? = nil, relyingPartyName: String? = nil, additionalOrigins: [String] = [],
+        challengeLifetime: TimeInterval = 300
+    ) {
+        self.relyingPartyID = relyingPartyID
+        self.relyingPartyName = relyingPartyName
+        self.additionalOrigins = additionalOrigins
+        self.challengeLifetime = challengeLifetime
+    }
+
+    /// The algorithms offered and accepted, in order of preference (§5.3, COSE).
+    static let algorithms: [COSEKey.Algorithm] = [.es256, .edDSA, .rs256]
+}
+
+/// ``PasskeyPolicy`` resolved against the issuer.
+struct RelyingParty: Sendable {
+    let id: String
+    let name: String
+    /// The issuer's origin and the configured ones.
+    let origins: Set<String>
+    /// SHA-256 of ``id`` (§6.1 `rpIdHash`).
+    let idHash: Data
+
+    init(policy: PasskeyPolicy, issuer: URL) {
+        let host = issuer.host ?? "localhost"
+        id = policy.relyingPartyID ?? host
+        name = policy.relyingPartyName ?? id
+        var issuerOrigin = "\(issuer.scheme ?? "https")://\(host)"
+        if let port = issuer.port { issuerOrigin += ":\(port)" }
+        origins = Set([issuerOrigin] + policy.additionalOrigins)
+        idHash = Data(SHA256.hash(data: Data(id.utf8)))
+    }
+}

@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+import SesameProtocol
+import _CryptoExtras
+
+/// WebAuthn §6.5.6 signature formats, verified with the credential public key:
+/// - ES256: an ASN.1 DER `Ecdsa-Sig-Value` (not the raw r‖s of JWS), SHA-256;
+/// - EdDSA: the 64 raw bytes of Ed25519;
+/// - RS256: RSASSA-PKCS1-v1_5 with SHA-256.
+enum PasskeySignature {
+    /// A key ready to verify (parsed once per ceremony).
+    enum VerifyingKey: Sendable {
+        case p256(P256.Signing.PublicKey)
+        case ed25519(Curve25519.Signing.PublicKey)
+        case rsa(_RSA.Signing.PublicKey)
+
+        init(_ key: COSEKey) throws {
+            switch key {
+            case .es256(let x, let y): self = .p256(try P256.Signing.PublicKey(rawRepresentation: x + y))
+            case .ed25519(let x): self = .ed25519(try Curve25519.Signing.PublicKey(rawRepresentation: x))
+            case .rs256(let n, let e): self = .rsa(try _RSA.Signing.PublicKey(n: n, e: e))
+            }
+        }
+
+        func isValid(_ signature: Data, for data: Data) -> Bool {
+            switch self {
+            case .p256(let key):
+                guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+                return key.isValidSignature(signature, for: data)
+            case .ed25519(let key):
+                return key.isValidSignature(signature, for: data)
+            case .rsa(let key):
+                return key.isValidSignature(
+                    _RSA.Signing.RSASignature(rawRepresentation: signature), for: data, padding: .insecurePKCS1v1_5)
+            }
+        }
+    }
+
+    /// `signature` over `authenticatorData ‖ SHA-256(clientDataJSON)` (§7.2 step 21, and §8.2
+    /// `packed` self attestation).
+    static func verify(_ signature: Data, key: COSEKey, authenticatorData: Data, clientDataHash: Data) -> Bool {
+        guard let verifying = try? VerifyingKey(key) else { return false }
+        return verifying.isValid(signature, for: authenticatorData + clientDataHash)
+    }
+}
