@@ -23,7 +23,7 @@ struct SesameCommand: AsyncParsableCommand {
             ServeCommand.self, DemoCommand.self,
             LoginCommand.self, WhoamiCommand.self, TokenCommand.self, ClientKeyCommand.self, AccountsCommand.self,
             SwitchCommand.self, LogoutCommand.self, CurlCommand.self,
-            SignUpCommand.self, ProfileCommand.self, PINCommand.self,
+            SignUpCommand.self, ProfileCommand.self, PINCommand.self, PasskeyCommand.self,
             ClientCommand.self, UserCommand.self, ProviderCommand.self, KeysCommand.self, OutboxCommand.self, AuditCommand.self, DatabaseCommand.self,
         ])
 }

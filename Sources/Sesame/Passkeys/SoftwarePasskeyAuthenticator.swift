@@ -149,6 +149,8 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
         let passed: Bool
         do {
             passed = try await localCheck()
+        } catch let error as PasskeyAuthenticatorError {
+            throw error
         } catch {
             throw .cancelled
         }

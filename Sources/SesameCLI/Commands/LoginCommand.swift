@@ -28,9 +28,11 @@ struct LoginCommand: AsyncParsableCommand {
 
     @Flag(help: "Sign in natively with username and password (OAuth 2.0 for First-Party Applications), not the browser.")
     var password = false
-    @Option(help: "With --password: the username or email (asked for when absent).")
+    @Flag(help: "Sign in with this machine's passkey and its passkey PIN, no password (see `sesame passkey add`).")
+    var passkey = false
+    @Option(help: "With --password: the username or email (asked for when absent). With --passkey: only this account's passkeys.")
     var username: String?
-    @Option(name: .customLong("mfa-method"), help: "With --password: the second factor to use when one is required (email, sms, totp).")
+    @Option(name: .customLong("mfa-method"), help: "With --password: the second factor to use when one is required (email, sms, totp, passkey).")
     var mfaMethod: MFAMethod?
 
     @Option(help: "The OpenID provider's issuer URL (default: the remembered one).")
@@ -67,8 +69,11 @@ struct LoginCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
-        if !password, username != nil || mfaMethod != nil {
-            throw ValidationError("--username and --mfa-method need --password.")
+        if !password, mfaMethod != nil || (username != nil && !passkey) {
+            throw ValidationError("--username and --mfa-method need --password (--username also goes with --passkey).")
+        }
+        if passkey, password || sso || provider != nil {
+            throw ValidationError("--passkey signs in with this machine's passkey; drop --password, --sso and --provider.")
         }
         if (provider == nil) != (providerTokenFile == nil) {
             throw ValidationError("--provider and --provider-token-file go together.")
@@ -99,14 +104,17 @@ struct LoginCommand: AsyncParsableCommand {
             // Discovery first: an unreachable or wrong issuer fails here, before any progress.
             _ = try await session.client.metadata()
             var account: Account
-            if let provider, let providerTokenFile {
+            if passkey {
+                account = try await session.client.signInWithPasskey(
+                    username: username, using: await session.passkeyAuthenticator())
+            } else if let provider, let providerTokenFile {
                 account = try await providerSignIn(session.client, provider: provider, file: providerTokenFile)
             } else if profile.sso, !password, let shared = try await sharedAccount(session.client) {
                 account = shared
             } else {
                 account =
                     password
-                    ? try await passwordSignIn(session.client)
+                    ? try await passwordSignIn(session)
                     : try await browserSignIn(session.client, profile: profile, remembered: remembered)
             }
             try profile.save(to: directory)
@@ -155,7 +163,8 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     /// docs/first-party-and-accounts.md: username + password, then the second factor when the provider asks for one.
-    private func passwordSignIn(_ client: SesameClient) async throws -> Account {
+    private func passwordSignIn(_ session: ClientSession) async throws -> Account {
+        let client = session.client
         let name = try username ?? LoginPrompts.line("Username or email: ", what: "username")
         let secret = try LoginPrompts.secret("Password for \(name): ", what: "password")
         let progress = ChallengeProgressLine.follow(client)
@@ -172,7 +181,8 @@ struct LoginCommand: AsyncParsableCommand {
         case .signedIn(let account):
             return account
         case .mfaRequired(let challenge):
-            return try await MFAPrompt.complete(challenge, preferred: mfaMethod)
+            return try await MFAPrompt.complete(
+                challenge, preferred: mfaMethod, passkey: await session.passkeyAuthenticator())
         }
     }
 

@@ -8,6 +8,8 @@ struct ClientSession: Sendable {
     let directory: ConfigDirectory
     let profile: CLIProfile
     let client: SesameClient
+    /// The encrypted store of the directory (sessions, and the software passkey's keys).
+    let store: EncryptedFileCredentialStore
 
     /// Opens the session for `profile` (or the remembered one). `extraOrigins` are allowed to
     /// receive the access token for this run only (`sesame curl --allow-origin`).
@@ -56,7 +58,7 @@ struct ClientSession: Sendable {
         let client = SesameClient(
             configuration: configuration, store: store, transport: URLSessionTransport(),
             clock: SystemClock(), logger: CLILogging.clientLogger(), ssoGroup: group)
-        return ClientSession(directory: directory, profile: profile, client: client)
+        return ClientSession(directory: directory, profile: profile, client: client, store: store)
     }
 
     /// The account commands act on: the current one, or a clear "sign in" error.
