@@ -11,7 +11,7 @@ struct LoginPageTests {
         "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
     ]
 
-    @Test("security headers: CSP frame-ancestors none, no scripts, X-Frame-Options; no external resources")
+    @Test("security headers: CSP frame-ancestors none, only this origin's passkey script, X-Frame-Options; no external resources")
     func securityHeaders() async throws {
         try await withTestServer { server in
             let page = try await OAuthFlow(browser: server.client()).authorize(.init())
@@ -22,9 +22,12 @@ struct LoginPageTests {
             // CSP3 §6.4.1: the POST's redirect to the client must be allowed, and only it.
             let target = try #require(ContentSecurityPolicy.sourceExpression(for: Fixtures.nativeRedirect))
             #expect(csp.contains("form-action 'self' \(target);"))
-            #expect(!csp.contains("script-src"))
+            // The passkey script (docs/passkeys.md): this origin's file, fetching from this origin only.
+            #expect(csp.contains("script-src 'self';") && csp.contains("connect-src 'self';"))
+            #expect(!csp.contains("unsafe-eval") && !csp.contains("script-src 'self' 'unsafe-inline'"))
             for (name, value) in Self.requiredHeaders { #expect(page.header(name) == value, "\(name)") }
-            #expect(!page.text.contains("<script"))
+            #expect(page.text.components(separatedBy: "<script").count == 2, "one script element")
+            #expect(page.text.contains(#"<script src="/assets/passkey.js"></script>"#))
             #expect(!page.text.contains("src=\"http"))
             #expect(!page.text.contains("href=\"http"))
 

@@ -42,6 +42,10 @@ struct LoginEndpoint: Sendable {
             ) { try await completeSignIn($0, authorization: authorization, request: request, context: context) }
         }
 
+        if form[AuthorizationChallengeParameter.passkeyAssertion] != nil {
+            return try await passkeySignIn(form, authorization: authorization, client: client, request: request, context: context)
+        }
+
         let username = (form["username"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
         // A source that looks automated solves a challenge first; the hosted page's is bound to
@@ -89,6 +93,25 @@ struct LoginEndpoint: Sendable {
 
         return try await passwordAccepted(
             for: user, authorization: authorization, client: client, request: request, context: context)
+    }
+
+    /// A passkey from the login page (``HostedPasskeyEndpoint``): with user verification it is
+    /// both factors, so no MFA step follows; a refusal shows the form again with its message.
+    private func passkeySignIn(
+        _ form: [String: String], authorization: AuthorizationRequest, client: ClientRecord, request: Request,
+        context: SesameRequestContext
+    ) async throws -> Response {
+        switch try await HostedPasskeyEndpoint(services: services).authenticate(form, clientID: client.clientID, context: context) {
+        case .signedIn(let authentication):
+            services.metrics.signIn(.success)
+            return try await completeSignIn(authentication, authorization: authorization, request: request, context: context)
+        case .refused(let code):
+            context.annotations.record(outcome: "passkey_refused")
+            return Self.form(
+                for: authorization, client: client, request: request, pages: services.pages, cookies: services.cookies,
+                username: "", errorKey: code.messageKey, status: .badRequest,
+                providers: try await FederationBrokerEndpoint.links(for: authorization, services: services))
+        }
     }
 
     /// The challenge for the form shown again after a refused password, when the next

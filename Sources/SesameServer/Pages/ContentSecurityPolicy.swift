@@ -5,7 +5,8 @@ import Foundation
 /// origin — plus, on a page whose form ends in a redirect to a client, that client's registered
 /// redirect target. A page that carries an abuse challenge (``ChallengeScripts``) also loads
 /// this origin's own challenge script and its Web Worker (`script-src 'self'; worker-src
-/// 'self'`): no inline script, no `eval`, nothing from elsewhere.
+/// 'self'`), and a page that offers passkeys its passkey script and the fetch of its options
+/// (`connect-src 'self'`): no inline script, no `eval`, nothing from elsewhere.
 ///
 /// Why the target is named: CSP3 §6.4.1 (`form-action`) applies to every navigation a form
 /// submission causes, **redirects included**, and Chromium enforces it so. `POST /login` → 303
@@ -19,6 +20,9 @@ struct ContentSecurityPolicy: Sendable, Equatable {
     private(set) var formTargets: [String] = []
     /// Whether the page may run this origin's scripts and workers (the challenge solver).
     var allowsOwnScripts = false
+    /// Whether the page's scripts may fetch from this origin (the passkey options,
+    /// ``PasskeyScripts``).
+    var allowsOwnConnections = false
 
     /// The policy with no form target but this origin.
     static let strict = ContentSecurityPolicy()
@@ -39,7 +43,8 @@ struct ContentSecurityPolicy: Sendable, Equatable {
     /// The header value.
     var headerValue: String {
         let formAction = (["'self'"] + formTargets).joined(separator: " ")
-        let scripts = allowsOwnScripts ? "script-src 'self'; worker-src 'self'; " : ""
+        var scripts = allowsOwnScripts ? "script-src 'self'; worker-src 'self'; " : ""
+        if allowsOwnConnections { scripts += "connect-src 'self'; " }
         return "default-src 'none'; style-src 'unsafe-inline'; \(scripts)form-action \(formAction); "
             + "frame-ancestors 'none'; base-uri 'none'"
     }

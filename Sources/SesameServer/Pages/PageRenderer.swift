@@ -17,6 +17,7 @@ struct PageRenderer: Sendable {
         try library.register(MFATemplate.source, named: MFATemplate.name)
         try library.register(LogoutConfirmationTemplate.source, named: LogoutConfirmationTemplate.name)
         try library.register(AccountFormTemplate.source, named: AccountFormTemplate.name)
+        try library.register(AccountPasskeysTemplate.source, named: AccountPasskeysTemplate.name)
         self.library = library
         self.localizer = localizer
     }
@@ -73,11 +74,40 @@ struct PageRenderer: Sendable {
         ]
         if let errorKey = form.errorKey { context["error"] = t(errorKey) }
         var policy = ContentSecurityPolicy.allowingRedirects(to: [form.redirectURI])
+        // Passkeys (``PasskeyBlock``): this origin's script, and its fetch of the options.
+        context["passkey"] = ["label": t("login.passkey")]
+        policy.allowsOwnScripts = true
+        policy.allowsOwnConnections = true
         if let challenge = form.challenge {
             context["challenge"] = challengeContext(challenge, locales: locales)
-            policy.allowsOwnScripts = true
         }
         return html(library.render(context, withTemplate: LoginTemplate.name) ?? "", status: status, policy: policy)
+    }
+
+    /// The account's passkeys page (``AccountPasskeysTemplate``).
+    struct AccountPasskeys {
+        var csrfToken: String
+        var passkeys: [(name: String, kind: String)]
+        var noticeKey: String?
+        var errorKey: String?
+    }
+
+    func accountPasskeys(_ page: AccountPasskeys, locales: [String], status: HTTPResponse.Status) -> Response {
+        let t = { (key: String) in localizer.string(key, locales: locales) }
+        var context: [String: Any] = [
+            "lang": localizer.resolvedLocale(for: locales), "dir": direction(for: locales), "title": t("passkeys.title"),
+            "csrf_token": page.csrfToken, "add_label": t("passkeys.add"), "none": t("passkeys.none"),
+            "unsupported": t("passkeys.unsupported"),
+        ]
+        if !page.passkeys.isEmpty {
+            context["passkeys"] = ["items": page.passkeys.map { ["name": $0.name, "kind": $0.kind] }]
+        }
+        if let noticeKey = page.noticeKey { context["notice"] = t(noticeKey) }
+        if let errorKey = page.errorKey { context["error"] = t(errorKey) }
+        var policy = ContentSecurityPolicy.strict
+        policy.allowsOwnScripts = true
+        policy.allowsOwnConnections = true
+        return html(library.render(context, withTemplate: AccountPasskeysTemplate.name) ?? "", status: status, policy: policy)
     }
 
     /// The `challenge` section of a form (``ChallengeBlock``).

@@ -131,7 +131,8 @@ public enum IdentityServer {
             if case .failure(let error) = await task.result { reason = "\(error)" }
             throw ServerStartError.bindFailed(host: configuration.host, port: asked, reason: reason)
         }
-        let issuer = configuration.issuer ?? URL(string: "http://\(hostForURL(configuration.host)):\(port)")!
+        let issuer =
+            configuration.issuer ?? URL(string: "http://\(hostForURL(configuration.issuerHost ?? configuration.host)):\(port)")!
         do {
             var services = try ServerServices(
                 issuer: issuer, issuerIdentifier: issuerIdentifier(issuer), store: store,

@@ -11,6 +11,10 @@ public struct ServerConfiguration: Sendable {
     /// `http://<host>:<bound port>`. Must be `https` in production; `http` is accepted for
     /// loopback development.
     public var issuer: URL?
+    /// Without ``issuer``: the host name of the default issuer (`http://<issuerHost>:<bound
+    /// port>`), e.g. `localhost` when the server listens on 127.0.0.1. Browsers accept passkeys
+    /// for a domain name, never an IP address (WebAuthn §5.1.3 step 8, docs/passkeys.md).
+    public var issuerHost: String?
     /// The master key that seals signing keys, and the embedded SQLite database unless
     /// ``database`` names another. Every process of one deployment needs the same master key.
     public var dataDirectory: DataDirectory

@@ -32,6 +32,12 @@ enum SesameRouter {
         router.get("/authorize", use: authorization.get)
         router.post("/authorize", use: authorization.post)
         router.post("/login", use: LoginEndpoint(services: services).post)
+        let hostedPasskeys = HostedPasskeyEndpoint(services: services)
+        router.post("/login/passkey", use: hostedPasskeys.signInOptions)
+        router.get("/account/passkeys", use: hostedPasskeys.accountPage)
+        router.post("/account/passkeys", use: hostedPasskeys.register)
+        router.post("/account/passkeys/options", use: hostedPasskeys.accountOptions)
+        router.get(RouterPath(PasskeyScripts.path), use: PasskeyScripts.serve)
         if let upstream = services.upstreamProviders {
             let broker = FederationBrokerEndpoint(services: services, upstream: upstream)
             router.get("/federation/start", use: broker.start)

@@ -168,6 +168,35 @@ public struct BrowserTab: Sendable {
         try data.write(to: file)
     }
 
+    /// Adds a virtual WebAuthn authenticator to the tab (DevTools `WebAuthn.addVirtualAuthenticator`):
+    /// CTAP2, built in (`internal`), with discoverable credentials and user verification that
+    /// succeeds when `userVerified`, touched automatically. Returns its id.
+    public func addVirtualAuthenticator(userVerified: Bool = true) async throws -> String {
+        try await devTools.send("WebAuthn.enable", ["enableUI": .bool(false)], session: session)
+        let options: JSONValue = .object([
+            "protocol": .string("ctap2"), "transport": .string("internal"), "hasResidentKey": .bool(true),
+            "hasUserVerification": .bool(true), "isUserVerified": .bool(userVerified),
+            "automaticPresenceSimulation": .bool(true),
+        ])
+        let result = try await devTools.send("WebAuthn.addVirtualAuthenticator", ["options": options], session: session)
+        guard let id = result["authenticatorId"]?.string else {
+            throw DevToolsPipe.CommandError(description: "WebAuthn.addVirtualAuthenticator returned no authenticatorId: \(result)")
+        }
+        return id
+    }
+
+    /// Runs `source` in every new document of the tab before its own scripts (DevTools
+    /// `Page.addScriptToEvaluateOnNewDocument`), e.g. to take an API away as an older browser would.
+    public func runBeforeEachDocument(_ source: String) async throws {
+        try await devTools.send("Page.addScriptToEvaluateOnNewDocument", ["source": .string(source)], session: session)
+    }
+
+    /// The credentials the virtual authenticator `id` holds (DevTools `WebAuthn.getCredentials`).
+    public func virtualCredentials(_ id: String) async throws -> [JSONValue] {
+        try await devTools.send("WebAuthn.getCredentials", ["authenticatorId": .string(id)], session: session)["credentials"]?
+            .array ?? []
+    }
+
     /// Closes the tab.
     public func close() async {
         try? await devTools.send("Target.closeTarget", ["targetId": .string(targetID)])

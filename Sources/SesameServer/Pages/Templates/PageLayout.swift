@@ -1,6 +1,6 @@
 /// The shared HTML shell of every page: inline CSS only (CSP `style-src 'self' 'unsafe-inline'`),
-/// no scripts (but this origin's challenge solver on a page that carries a challenge,
-/// ``ChallengeBlock``), no external resources (RFC 9700 §4.2.4). Mustache `{{ }}` escapes HTML.
+/// no scripts but this origin's own (the challenge solver, ``ChallengeBlock``; the passkey
+/// script, ``PasskeyBlock``), no external resources (RFC 9700 §4.2.4). Mustache `{{ }}` escapes HTML.
 /// `lang` is the resolved locale and `dir` its writing direction (`rtl` for Arabic; `ltr` when a
 /// page does not set it),.
 enum PageLayout {
@@ -28,6 +28,8 @@ enum PageLayout {
         .links{margin-top:1.5rem;display:flex;justify-content:space-between;gap:1rem;font-size:.9rem}
         code{background:#f0f1f3;padding:.1rem .3rem;border-radius:4px}
         progress{width:100%}
+        .passkey button,#sesame-passkey-add button{background:#fff;color:#2457d6;border:1px solid #2457d6}
+        ul.passkeys{padding-left:1.2rem}
         </style>
         </head>
         <body>
