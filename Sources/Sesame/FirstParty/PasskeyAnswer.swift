@@ -15,6 +15,13 @@ extension AuthorizationChallengeClient {
         } catch {
             throw .passkeyUnavailable(error)
         }
+        return try await send(assertion, authSession: authSession, extra: extra)
+    }
+
+    /// Sends an assertion made already (by a system sheet) with `authSession`; returns the code.
+    func send(_ assertion: AuthenticationResponseJSON, authSession: String, extra: [(String, String)])
+        async throws(SesameError) -> String
+    {
         let json: String
         do {
             json = String(decoding: try JSONEncoder().encode(assertion), as: UTF8.self)

@@ -3,6 +3,7 @@ import Foundation
 import Sesame
 import SesameProtocol
 import SesameServer
+import Synchronization
 import Testing
 
 /// Passkeys (docs/passkeys.md) against the real server over loopback: the SDK with its software
@@ -181,4 +182,55 @@ struct PasskeyTests {
         authData.append(CBOREncoder.encode(key))
         return AttestationObject.encode(format: "none", statement: .map([]), authenticatorData: authData)
     }
+}
+
+/// ``SesameClient/login(withRequest:sheet:)`` on Linux with ``SoftwareSignInSheet``: the passkey
+/// when the authenticator holds one, else the password; Sign in with Apple is said to be
+/// unavailable here.
+@Suite("Combined sign-in sheet (Linux stand-in)")
+struct CombinedSignInTests {
+    @Test("one call: a held passkey is used; without one the password; asking only for Sign in with Apple names what is available")
+    func combined() async throws {
+        try await withServer { server in
+            let user = try await server.addUser("grace")
+            let client = server.sdk()
+            _ = try await passwordLogin(client, user)
+            let authenticator = PasskeyTests.authenticator(server)
+            let prompted = Counter()
+            let prompt: SoftwareSignInSheet.PasswordPrompt = { _ in
+                prompted.increment()
+                return (user.username, user.password)
+            }
+            let empty = SoftwareSignInSheet(passkeys: PasskeyTests.authenticator(server), passwordPrompt: prompt)
+            #expect(await empty.availableMethods() == [.password])
+            guard case .signedIn(let byPassword) = try await server.sdk().login(withRequest: .init(), sheet: empty) else {
+                Issue.record("expected a password sign-in")
+                return
+            }
+            #expect(byPassword.subject == user.sub && prompted.value == 1)
+
+            _ = try await client.registerPasskey(using: authenticator)
+            let sheet = SoftwareSignInSheet(passkeys: authenticator, passwordPrompt: prompt)
+            #expect(await sheet.availableMethods() == [.password, .passkey])
+            let second = server.sdk()
+            guard case .signedIn(let byPasskey) = try await second.login(withRequest: .init(), sheet: sheet) else {
+                Issue.record("expected a passkey sign-in")
+                return
+            }
+            #expect(byPasskey.subject == user.sub && prompted.value == 1, "no password asked")
+            #expect(try await second.idTokenClaims().amr?.contains("swk") == true)
+
+            let error = await #expect(throws: SesameError.self) {
+                _ = try await server.sdk().login(withRequest: .init(methods: [.signInWithApple]), sheet: sheet)
+            }
+            #expect(error?.description.contains("available: passkey, password") == true, "\(String(describing: error))")
+        }
+    }
+}
+
+/// A thread-safe count for closures the tests hand out.
+final class Counter: Sendable {
+    private let state = Mutex(0)
+    func increment() { state.withLock { $0 += 1 } }
+    var value: Int { state.withLock { $0 } }
 }
