@@ -4,8 +4,9 @@ import SesameProtocol
 import SesameStore
 
 /// WebAuthn Level 3 §7.2 "Verifying an Authentication Assertion", the relying party's steps
-/// 3–24, each named where it is done. Steps 1–2 are the options handed out
-/// (``PasskeyChallenges``) and the client's call; step 23 ignores extensions, as it allows.
+/// 3–24: here the credential record (steps 3–6) and its new state (step 24); steps 7–22 are
+/// ``PasskeyAssertionVerifier``. Steps 1–2 are the options handed out (``PasskeyChallenges``)
+/// and the client's call; step 23 ignores extensions, as it allows.
 struct AuthenticationCeremony: Sendable {
     let relyingParty: RelyingParty
     let store: any PasskeyStore
@@ -51,43 +52,14 @@ struct AuthenticationCeremony: Sendable {
             guard let handle, !handle.isEmpty else { throw PasskeyRefusal.missingUserHandle }
             guard handle == PasskeyUserHandle.of(userID: record.userID) else { throw PasskeyRefusal.otherUsersCredential }
         }
-        // Step 7.
-        guard let clientDataJSON = Base64URL.decode(credential.response.clientDataJSON),
-            let authDataBytes = Base64URL.decode(credential.response.authenticatorData),
-            let signature = Base64URL.decode(credential.response.signature)
-        else { throw PasskeyRefusal.malformedCredential("clientDataJSON, authenticatorData and signature must be base64url") }
-        // Steps 8–9.
-        guard let clientData = CollectedClientData.parse(clientDataJSON) else { throw PasskeyRefusal.malformedClientData }
-        // Steps 10–14.
-        try ClientDataChecks.verify(clientData, type: WebAuthn.getType, challenge: expected, relyingParty: relyingParty)
-        let authData: AuthenticatorData
-        do {
-            authData = try AuthenticatorData(authDataBytes)
-        } catch {
-            throw PasskeyRefusal.malformedAuthenticatorData(error.description)
-        }
-        // Steps 15–18.
-        try AuthenticatorDataChecks.verify(
-            authData, relyingParty: relyingParty, requiresUserVerification: requiresUserVerification)
-        // Step 19: BE never changes for a credential (§6.1.3).
-        guard authData.flags.contains(.backupEligible) == record.backupEligible else {
-            throw PasskeyRefusal.backupEligibilityChanged
-        }
-        // Steps 20–21.
-        guard let key = try? COSEKey(CBORDecoder().decode(record.publicKey)) else {
-            throw PasskeyRefusal.unsupportedAlgorithm("the stored key cannot be read")
-        }
-        let clientDataHash = Data(SHA256.hash(data: clientDataJSON))
-        guard PasskeySignature.verify(signature, key: key, authenticatorData: authDataBytes, clientDataHash: clientDataHash)
-        else { throw PasskeyRefusal.badSignature }
-        // Step 22: a counter that does not increase is refused (Sesame's policy: a clone
-        // signal is a refusal, and the audit log says so).
-        if authData.signCount != 0 || record.signCount != 0, authData.signCount <= record.signCount {
-            throw PasskeyRefusal.counterRegression(stored: record.signCount, presented: authData.signCount)
-        }
+        // Steps 7–22.
+        let authData = try PasskeyAssertionVerifier(relyingParty: relyingParty).verify(
+            credential, challenge: expected,
+            stored: .init(publicKey: record.publicKey, signCount: record.signCount, backupEligible: record.backupEligible),
+            requiresUserVerification: requiresUserVerification)
         // Step 24: new state, only if no other use of the same credential got there first.
-        let uvInitialized = record.uvInitialized || authData.flags.contains(.userVerified)
-        let backupState = authData.flags.contains(.backedUp)
+        let uvInitialized = record.uvInitialized || authData.flags.contains(AuthenticatorData.Flags.userVerified)
+        let backupState = authData.flags.contains(AuthenticatorData.Flags.backedUp)
         guard
             try await store.recordPasskeyUse(
                 credentialID: credentialID, expectedSignCount: record.signCount, signCount: authData.signCount,

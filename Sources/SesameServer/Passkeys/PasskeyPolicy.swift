@@ -41,11 +41,16 @@ struct RelyingParty: Sendable {
 
     init(policy: PasskeyPolicy, issuer: URL) {
         let host = issuer.host ?? "localhost"
-        id = policy.relyingPartyID ?? host
-        name = policy.relyingPartyName ?? id
         var issuerOrigin = "\(issuer.scheme ?? "https")://\(host)"
         if let port = issuer.port { issuerOrigin += ":\(port)" }
-        origins = Set([issuerOrigin] + policy.additionalOrigins)
+        let id = policy.relyingPartyID ?? host
+        self.init(id: id, name: policy.relyingPartyName ?? id, origins: Set([issuerOrigin] + policy.additionalOrigins))
+    }
+
+    init(id: String, name: String? = nil, origins: Set<String>) {
+        self.id = id
+        self.name = name ?? id
+        self.origins = origins
         idHash = Data(SHA256.hash(data: Data(id.utf8)))
     }
 }

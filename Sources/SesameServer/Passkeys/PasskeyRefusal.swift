@@ -4,7 +4,7 @@ import SesameProtocol
 /// Why a WebAuthn ceremony failed, named by the step of WebAuthn Level 3 §7.1 (registration) or
 /// §7.2 (authentication) that refused it. Each has its own audit reason and its own
 /// `ceremony_step` in the error body; the `error_code` says what the user can do.
-enum PasskeyRefusal: Error, Sendable, Equatable {
+public enum PasskeyRefusal: Error, Sendable, Equatable {
     /// The answer is not a credential of type `public-key` (§7.1 step 3, §7.2 step 3), or its
     /// members are not base64url.
     case malformedCredential(String)
@@ -54,7 +54,7 @@ enum PasskeyRefusal: Error, Sendable, Equatable {
     case counterRegression(stored: UInt32, presented: UInt32)
 
     /// The step, as `ceremony_step` says it.
-    func step(registration: Bool) -> String {
+    public func step(registration: Bool) -> String {
         let section = registration ? "7.1" : "7.2"
         let number: String
         switch self {
@@ -84,7 +84,7 @@ enum PasskeyRefusal: Error, Sendable, Equatable {
     }
 
     /// The audit reason.
-    var reason: String {
+    public var reason: String {
         switch self {
         case .malformedCredential: "malformed_credential"
         case .notAllowed: "not_allowed"
@@ -123,7 +123,7 @@ enum PasskeyRefusal: Error, Sendable, Equatable {
     }
 
     /// Developer-facing text; never the user's data.
-    var description: String {
+    public var description: String {
         switch self {
         case .malformedCredential(let detail): "The credential is malformed: \(detail)."
         case .notAllowed: "The credential is not one of allowCredentials."
