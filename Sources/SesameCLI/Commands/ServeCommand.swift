@@ -59,6 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var rateLimits: RateLimitOptions
     @OptionGroup var abuse: AbuseProtectionOptions
     @OptionGroup var nativeSSO: NativeSSOOptions
+    @OptionGroup var passkeys: PasskeyOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -105,6 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.auditRetention = try abuse.auditRetention()
             configuration.auditLogEnabled = !abuse.noAuditLog
             configuration.nativeSSO = try nativeSSO.policy()
+            configuration.passkeys = try passkeys.policy(issuerHost: issuerURL?.host ?? host)
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout

@@ -13,6 +13,22 @@ public enum ConstantTime {
 
     /// `true` when both strings have the same UTF-8 bytes.
     public static func equals(_ lhs: String, _ rhs: String) -> Bool {
-        equals(Array(lhs.utf8), Array(rhs.utf8))
+        var left = lhs
+        var right = rhs
+        return left.withUTF8 { a in right.withUTF8 { b in equalBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) } }
+    }
+
+    /// `true` when both byte buffers are equal (the contiguous case, without generic dispatch).
+    public static func equals(_ lhs: Data, _ rhs: Data) -> Bool {
+        lhs.withUnsafeBytes { (a: UnsafeRawBufferPointer) -> Bool in
+            rhs.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> Bool in equalBytes(a, b) }
+        }
+    }
+
+    private static func equalBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in 0..<lhs.count { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
     }
 }

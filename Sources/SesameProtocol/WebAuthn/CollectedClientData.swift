@@ -19,12 +19,12 @@ public struct CollectedClientData: Codable, Sendable, Equatable {
         self.topOrigin = topOrigin
     }
 
-    /// Parses `clientDataJSON` bytes; `nil` when they are not UTF-8 JSON of this shape.
+    /// Parses `clientDataJSON` bytes (``ClientDataReader``); `nil` when they are not UTF-8 JSON
+    /// of this shape.
     public static func parse(_ bytes: Data) -> CollectedClientData? {
         var data = bytes
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
-        guard String(data: data, encoding: .utf8) != nil else { return nil }
-        return try? JSONDecoder().decode(CollectedClientData.self, from: data)
+        return ClientDataReader.read(data)
     }
 
     /// The serialization of §5.8.1.1 (members in order: type, challenge, origin, crossOrigin),

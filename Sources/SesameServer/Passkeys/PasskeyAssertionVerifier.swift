@@ -63,12 +63,12 @@ public struct PasskeyAssertionVerifier: Sendable {
         // Step 19: BE never changes for a credential (§6.1.3).
         guard authData.flags.contains(.backupEligible) == stored.backupEligible else { throw .backupEligibilityChanged }
         // Steps 20–21.
-        guard let key = try? COSEKey(CBORDecoder().decode(stored.publicKey)) else {
-            throw .unsupportedAlgorithm("the stored key cannot be read")
-        }
         let clientDataHash = Data(SHA256.hash(data: clientDataJSON))
-        guard PasskeySignature.verify(signature, key: key, authenticatorData: authDataBytes, clientDataHash: clientDataHash)
-        else { throw .badSignature }
+        guard
+            let valid = PasskeySignature.verify(
+                signature, storedKey: stored.publicKey, authenticatorData: authDataBytes, clientDataHash: clientDataHash)
+        else { throw .unsupportedAlgorithm("the stored key cannot be read") }
+        guard valid else { throw .badSignature }
         // Step 22: a counter that does not increase is refused (Sesame's policy: a clone signal
         // is a refusal, and the audit log says so).
         if authData.signCount != 0 || stored.signCount != 0, authData.signCount <= stored.signCount {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SesameProtocol
+import Synchronization
 import _CryptoExtras
 
 /// WebAuthn §6.5.6 signature formats, verified with the credential public key:
@@ -41,5 +42,41 @@ enum PasskeySignature {
     static func verify(_ signature: Data, key: COSEKey, authenticatorData: Data, clientDataHash: Data) -> Bool {
         guard let verifying = try? VerifyingKey(key) else { return false }
         return verifying.isValid(signature, for: authenticatorData + clientDataHash)
+    }
+
+    /// As above for a stored COSE_Key, parsed once and kept (``VerifyingKeyCache``); `nil` when
+    /// the stored bytes are not a supported key.
+    static func verify(_ signature: Data, storedKey: Data, authenticatorData: Data, clientDataHash: Data) -> Bool? {
+        guard let verifying = VerifyingKeyCache.shared.key(for: storedKey) else { return nil }
+        return verifying.isValid(signature, for: authenticatorData + clientDataHash)
+    }
+}
+
+/// Parsed credential public keys by their COSE bytes: a passkey used again skips the CBOR and
+/// curve-point work. Bounded (the oldest half is dropped when full); keys are public, so
+/// keeping them in memory risks nothing.
+final class VerifyingKeyCache: Sendable {
+    static let shared = VerifyingKeyCache(capacity: 4096)
+
+    private let capacity: Int
+    private let entries = Mutex<(keys: [Data: PasskeySignature.VerifyingKey], order: [Data])>(([:], []))
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func key(for cose: Data) -> PasskeySignature.VerifyingKey? {
+        if let cached = entries.withLock({ $0.keys[cose] }) { return cached }
+        guard let parsed = try? COSEKey(CBORDecoder().decode(cose)), let key = try? PasskeySignature.VerifyingKey(parsed)
+        else { return nil }
+        entries.withLock { state in
+            if state.keys.count >= capacity {
+                let dropped = state.order.prefix(capacity / 2)
+                for old in dropped { state.keys[old] = nil }
+                state.order.removeFirst(dropped.count)
+            }
+            if state.keys.updateValue(key, forKey: cose) == nil { state.order.append(cose) }
+        }
+        return key
     }
 }

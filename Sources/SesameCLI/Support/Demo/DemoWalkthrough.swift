@@ -14,7 +14,7 @@ import SesameServer
 /// and an emailed code (``nativeSignIn(client:account:user:)``), unlock with a PIN, share a
 /// sign-in across a vendor's apps and get an app-level token (``singleSignOn(user:)``).
 struct DemoWalkthrough {
-    static let stepCount = 12
+    static let stepCount = 13
     static let clientID = "sesame-demo"
     static let resourceServerID = "demo-resource-server"
     static let redirectURI = URL(string: "http://127.0.0.1/callback")!
@@ -75,6 +75,9 @@ struct DemoWalkthrough {
         }
         try await steps.run("An app-level token with the app's own key (private_key_jwt)") {
             try await appLevelToken()
+        }
+        try await steps.run("A passkey: registered after a password sign-in, then signing in with it alone") {
+            try await passkey(user: people.alice)
         }
     }
 

@@ -1,0 +1,43 @@
+import Foundation
+import Sesame
+import SesameProtocol
+import SesameServer
+
+/// The demo's passkey step (docs/passkeys.md): after a password sign-in the user registers a
+/// passkey (Sesame's software authenticator, its local PIN as user verification), then a fresh
+/// app signs in with the passkey alone.
+extension DemoWalkthrough {
+    /// Step 13: register, list, sign in with no password (`acr` mfa, `amr` swk user pin mfa).
+    func passkey(user: DemoUser) async throws {
+        let keys = InMemoryCredentialStore()
+        let pin = PasskeyLocalPIN(store: keys)
+        try await pin.set("4711")
+        let issuer = server.issuer
+        var origin = "\(issuer.scheme ?? "http")://\(issuer.host ?? "127.0.0.1")"
+        if let port = issuer.port { origin += ":\(port)" }
+        let authenticator = SoftwarePasskeyAuthenticator(
+            store: keys, origin: origin, localCheck: pin.check(asking: { "4711" }))
+        let configuration = SesameConfiguration(issuer: issuer, clientID: Self.clientID, redirectURI: Self.redirectURI)
+        func app() -> SesameClient {
+            SesameClient(
+                configuration: configuration, store: InMemoryCredentialStore(), transport: URLSessionTransport(),
+                clock: SystemClock(), logger: Self.quietLogger)
+        }
+        let phone = app()
+        guard case .signedIn = try await phone.login(username: user.username, password: user.password) else {
+            throw CLIError("expectation failed: \(user.username) needed a second factor")
+        }
+        let passkey = try await phone.registerPasskey(using: authenticator, name: "Demo passkey")
+        steps.detail("POST /api/passkeys/options → navigator.credentials.create() → POST /api/passkeys (WebAuthn §7.1)")
+        steps.detail("passkey \(passkey.id.prefix(12))…, key kind \(passkey.keyKind), \(try await phone.passkeys().count) on the account")
+
+        let laptop = app()
+        let account = try await laptop.signInWithPasskey(using: authenticator)
+        let claims = try await laptop.idTokenClaims(for: account.id)
+        steps.detail("POST /authorize-challenge challenge_type=passkey → passkey_options → passkey_assertion (§7.2) → code")
+        steps.detail("acr       \(claims.acr ?? "-")")
+        steps.detail("amr       \(claims.amr?.joined(separator: " ") ?? "-")")
+        try demoExpect(claims.amr == ["swk", "user", "pin", "mfa"], "amr is swk user pin mfa")
+        steps.ok("signed in as \(user.email) with the passkey alone, no password")
+    }
+}
