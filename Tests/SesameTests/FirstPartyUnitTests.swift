@@ -52,7 +52,7 @@ struct FirstPartyUnitTests {
         let outcome = try AuthorizationChallengeClient.outcome(
             data: json([
                 "error": "insufficient_authorization", "error_code": 2002, "auth_session": "s1",
-                "mfa_methods": ["email", "totp", "passkey"],
+                "mfa_methods": ["email", "totp", "carrier_pigeon", "passkey"],
             ]), status: 400)
         guard case .insufficientAuthorization(let apiError) = outcome else {
             Issue.record("expected a continuation, got \(outcome)")
@@ -61,8 +61,8 @@ struct FirstPartyUnitTests {
         #expect(apiError.authSession == "s1")
         let exchange = ChallengeExchange(
             challenges: try challengeClient(), pkce: PKCE(), continuation: apiError, extraParameters: [])
-        // Unknown method names (a later passkey) are skipped, the order kept.
-        #expect(exchange.methods == [.email, .totp])
+        // Unknown method names (a later method) are skipped, the order kept.
+        #expect(exchange.methods == [.email, .totp, .passkey])
         #expect(exchange.chosenMethod == nil)
     }
 

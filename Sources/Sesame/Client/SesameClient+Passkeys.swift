@@ -38,7 +38,7 @@ extension SesameClient {
     /// Renames a passkey (`PATCH /api/passkeys/{id}`).
     public func renamePasskey(id: String, to name: String, account: Account.ID? = nil) async throws(SesameError) -> Passkey {
         let (data, response) = try await accountData(
-            try accountAPI.request("PATCH", "passkeys", id, json: PasskeyRename(name: name)), account)
+            try accountAPI.request("PATCH", "passkeys", id, json: PasskeyRenameRequest(name: name)), account)
         return try AccountAPI.decode(Passkey.self, data, response, what: "passkey rename")
     }
 

@@ -5,7 +5,7 @@ import Foundation
 ///   challenge bound to the user, 5 minutes);
 /// - `POST /api/passkeys` with ``PasskeyRegistration`` → 201 ``Passkey``;
 /// - `GET /api/passkeys` → ``PasskeyList``;
-/// - `PATCH /api/passkeys/{id}` with ``PasskeyRename`` → ``Passkey``;
+/// - `PATCH /api/passkeys/{id}` with ``PasskeyRenameRequest`` → ``Passkey``;
 /// - `DELETE /api/passkeys/{id}` → 204.
 public struct Passkey: Codable, Sendable, Equatable {
     /// The credential id, base64url.
@@ -63,7 +63,7 @@ public struct PasskeyRegistration: Codable, Sendable, Equatable {
 }
 
 /// `PATCH /api/passkeys/{id}`.
-public struct PasskeyRename: Codable, Sendable, Equatable {
+public struct PasskeyRenameRequest: Codable, Sendable, Equatable {
     public var name: String
     public init(name: String) { self.name = name }
 }

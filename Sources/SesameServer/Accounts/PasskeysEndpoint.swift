@@ -8,7 +8,7 @@ import SesameProtocol
 ///   token's session (its refresh family, or the token itself);
 /// - `POST /api/passkeys` with ``PasskeyRegistration`` → 201 ``Passkey`` after §7.1;
 /// - `GET /api/passkeys` → ``PasskeyList``;
-/// - `PATCH /api/passkeys/{id}` with ``PasskeyRename`` → ``Passkey``;
+/// - `PATCH /api/passkeys/{id}` with ``PasskeyRenameRequest`` → ``Passkey``;
 /// - `DELETE /api/passkeys/{id}` → 204; 409 `last_sign_in_method` when it is the account's only
 ///   way to sign in.
 struct PasskeysEndpoint: Sendable {
@@ -43,7 +43,7 @@ struct PasskeysEndpoint: Sendable {
         let (_, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
         let validation = AccountValidation(request: request, services: services, user: user)
         let rename = try await JSONRequest.decode(
-            PasskeyRename.self, from: request, context: context, required: ["name"], validation: validation
+            PasskeyRenameRequest.self, from: request, context: context, required: ["name"], validation: validation
         ).value
         let name = rename.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard name.count <= Passkeys.maximumNameLength else {

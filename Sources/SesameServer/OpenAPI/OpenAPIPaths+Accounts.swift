@@ -163,7 +163,7 @@ extension OpenAPIPaths {
             "/api/passkeys/{id}": OpenAPI.PathItem(
                 patch: Operation(
                     "renamePasskey", tag: "Passkeys", summary: "Rename a passkey", parameters: [passkeyID],
-                    requestBody: .json("PasskeyRename"),
+                    requestBody: .json("PasskeyRenameRequest"),
                     responses: merged(
                         ["200": .json("Passkey", "The renamed passkey.")], ["404": .error("not_found (1019).")], badRequest,
                         firstPartyToken),

@@ -63,7 +63,7 @@ extension OpenAPISchemas {
             "PasskeyRegistration", PasskeyRegistration(credential: attestation, name: "n"),
             PasskeyRegistration(credential: bareAttestation, name: nil),
             "WebAuthn §5.1.8 RegistrationResponseJSON (PublicKeyCredential.toJSON()) and an optional name (≤ 64).")
-        catalog.add("PasskeyRename", PasskeyRename(name: "n"), PasskeyRename(name: "n"), "The new name (≤ 64 characters).")
+        catalog.add("PasskeyRenameRequest", PasskeyRenameRequest(name: "n"), PasskeyRenameRequest(name: "n"), "The new name (≤ 64 characters).")
         let creation = CredentialCreationOptionsJSON(
             rp: RelyingPartyEntity(id: "r", name: "n"), user: UserEntityJSON(id: "u", name: "n", displayName: "d"),
             challenge: "c", pubKeyCredParams: [CredentialParameters(alg: -7)], timeout: 300_000,

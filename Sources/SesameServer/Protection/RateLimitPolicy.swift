@@ -11,7 +11,8 @@ public struct RateLimitPolicy: Sendable, Equatable {
     public enum EndpointClass: String, Sendable, CaseIterable {
         /// `/token`, `/revoke`, `/introspect`.
         case token
-        /// The password and MFA steps: `POST /login`, `/authorize-challenge`, and `/authorize`.
+        /// The password, passkey and MFA steps: `POST /login`, `/authorize-challenge`, `/authorize`,
+        /// and the routes that hand out passkey challenges.
         case signIn = "sign_in"
         /// Account creation: `POST /api/signup`, `POST /signup`.
         case accountCreation = "account_creation"
@@ -25,6 +26,8 @@ public struct RateLimitPolicy: Sendable, Equatable {
             switch route {
             case "/token", "/revoke", "/introspect": return .token
             case "/login", "/authorize-challenge", "/authorize": return .signIn
+            // Each hands out a stored passkey challenge (docs/passkeys.md).
+            case "/login/passkey", "/account/passkeys/options", "/api/passkeys/options": return .signIn
             case "/api/signup": return .accountCreation
             case "/signup": return method == "POST" ? .accountCreation : nil
             case "/api/password/reset", "/api/email": return .mail

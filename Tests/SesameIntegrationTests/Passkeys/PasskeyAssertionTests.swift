@@ -3,6 +3,7 @@ import Foundation
 import Sesame
 import SesameProtocol
 import SesameServer
+import TestSupport
 import Testing
 
 /// WebAuthn Level 3 §7.2 at `/authorize-challenge`, one rule at a time: each broken assertion is
@@ -96,11 +97,12 @@ struct PasskeyAssertionTests {
 
     @Test("an expired challenge is refused (7.2 step 11)")
     func expiredChallenge() async throws {
-        try await withServer(configure: { $0.passkeys.challengeLifetime = 1 }) { server in
+        let clock = ManualClock()
+        try await withServer(configure: { $0.now = { clock.now() } }) { server in
             let fixture = try await PasskeyFixture.start(server)
             try await fixture.registerHonestly()
             let started = try await fixture.startSignIn()
-            try await Task.sleep(for: .milliseconds(1_200))
+            clock.advance(by: PasskeyPolicy().challengeLifetime + 1)
             let (data, status) = try await fixture.finish(started, try fixture.assertion(started, signCount: 1))
             #expect(status == 400)
             #expect(try PasskeyFixture.error(data).ceremonyStep == "7.2 step 11 (challenge)")

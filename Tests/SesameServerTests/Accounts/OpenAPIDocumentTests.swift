@@ -13,6 +13,9 @@ struct OpenAPIDocumentTests {
         "GET /authorize", "POST /authorize", "POST /login", "GET /logout", "POST /logout", "GET /signup",
         "POST /signup", "GET /verify-email", "POST /verify-email", "GET /password-reset", "POST /password-reset",
         "POST /password-reset/confirm", "GET /assets/challenge.js", "GET /assets/challenge-worker.js",
+        // The hosted passkey pages and their script's option fetches (CSRF-cookie bound, docs/passkeys.md).
+        "GET /account/passkeys", "POST /account/passkeys", "POST /account/passkeys/options", "POST /login/passkey",
+        "GET /assets/passkey.js",
     ]
 
     private func document(_ server: TestServer) async throws -> [String: Any] {
