@@ -26,7 +26,8 @@ struct HostedMFAStep: Sendable {
         let requirement = MFARequirement(
             policy: client.mfaPolicy, requested: MFARequirement.asksForMFA(authorization.requestedACRValues),
             emailFallback: true)
-        let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified)
+        let hasPasskey = try await !(services.passkeys?.store.passkeys(userID: user.id).isEmpty ?? true)
+        let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified, hasPasskey: hasPasskey)
         switch requirement.decide(usable: usable, emailVerified: user.emailVerified) {
         case .notRequired:
             return nil
@@ -45,7 +46,8 @@ struct HostedMFAStep: Sendable {
                     uiLocales: authorization.uiLocales),
                 methods: methods)
             context.annotations.record(outcome: "mfa_required")
-            guard methods.count == 1 else {
+            // A passkey is answered on the page (its script), so it is never chosen for the user.
+            guard methods.count == 1, methods[0] != .passkey else {
                 return page(authorization, request: request, token: token, methods: methods)
             }
             // One method only: no choice to make.
@@ -90,6 +92,22 @@ struct HostedMFAStep: Sendable {
                 session.nonce == authorization.nonce
             else { throw MFAFailure.unknownSession }
             methods = session.methods
+            if let assertion = form[AuthorizationChallengeParameter.passkeyAssertion] {
+                guard let authentication = try await passkey(assertion, session: session, user: user, context: context)
+                else {
+                    return page(
+                        authorization, request: request, token: token, methods: methods,
+                        errorKey: APIErrorCode.passkeyInvalid.messageKey, status: .badRequest)
+                }
+                context.annotations.record(outcome: "mfa_verified_passkey")
+                return try await finish(authentication)
+            }
+            if form[AuthorizationChallengeParameter.mfaMethod] == MFAMethod.passkey.rawValue {
+                // Only the page's script answers a passkey: without it, say so.
+                return page(
+                    authorization, request: request, token: token, methods: methods, errorKey: "passkeys.unsupported",
+                    status: .badRequest)
+            }
             if let code = form[AuthorizationChallengeParameter.mfaCode] {
                 let authentication = try await flow.verify(
                     code.trimmingCharacters(in: .whitespaces), session: session, user: user, context: context)
@@ -120,6 +138,29 @@ struct HostedMFAStep: Sendable {
                     cookies: services.cookies, username: "", errorKey: failure.code.messageKey,
                     status: .badRequest)
             }
+        }
+    }
+
+    /// The page's passkey answer (``PasskeyScripts``) for the session's user, WebAuthn §7.2 with
+    /// the challenge bound to this `auth_session`; `nil` when refused (recorded in the audit log).
+    private func passkey(
+        _ text: String, session: AuthSessionRecord, user: UserRecord, context: SesameRequestContext
+    ) async throws -> AuthenticationContext? {
+        guard session.methods.contains(.passkey), let passkeys = services.passkeys,
+            text.utf8.count <= PasskeySignIn.maximumAssertionLength,
+            let assertion = try? JSONDecoder().decode(AuthenticationResponseJSON.self, from: Data(text.utf8))
+        else { return nil }
+        do {
+            let (_, verified) = try await passkeys.authenticate(
+                assertion, purposes: [.stepUp], binding: session.sessionDigest, context: context, clientID: session.clientID)
+            guard verified.passkey.userID == user.id,
+                try await services.mfaStore.consumeAuthSession(digest: session.sessionDigest, now: services.now())
+            else { return nil }
+            services.audit.record(.mfaVerified, context: context, clientID: session.clientID, userID: user.id, detail: ["method": "passkey"])
+            return PasskeyAuthenticationContext.stepUp(
+                verified.passkey, flags: verified.flags, firstFactor: session.firstFactor, at: services.now())
+        } catch is PasskeyCeremonyFailure {
+            return nil
         }
     }
 

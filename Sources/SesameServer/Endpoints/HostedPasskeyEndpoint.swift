@@ -7,7 +7,8 @@ import SesameProtocol
 ///
 /// - `POST /login/passkey` (form `csrf_token`): request options for the login page, the challenge
 ///   bound to the browser's CSRF token (the double-submit cookie must match), so an assertion
-///   is accepted only from the page it was made for. Discoverable (no username).
+///   is accepted only from the page it was made for. Discoverable (no username). With
+///   `auth_session` (the hosted MFA step): the user's passkeys, bound to that session.
 /// - `POST /login` with `passkey_assertion` (``LoginEndpoint``): WebAuthn §7.2 with UV required;
 ///   the browser session starts with `acr` `urn:sesame:acr:mfa` and the passkey's `amr`.
 /// - `GET /account/passkeys`: the browser session user's passkeys and "Add a passkey";
@@ -22,6 +23,16 @@ struct HostedPasskeyEndpoint: Sendable {
         let form = try await FormRequest.body(of: request, context: context)
         guard CSRFProtection.verify(request: request, form: form), let csrf = form[CSRFProtection.fieldName] else {
             throw EndpointFailure(.csrfFailed)
+        }
+        if let token = form[AuthorizationChallengeParameter.authSession] {
+            // The hosted MFA step: the session's user's passkeys, bound to that auth_session.
+            let flow = AuthSessionFlow(services: FirstPartyServices(services))
+            guard let (session, user) = try? await flow.session(token), session.methods.contains(.passkey),
+                session.redirectURI != FirstPartyCode.noRedirectURI
+            else { throw EndpointFailure(.invalidAuthSession) }
+            return JSONResponse.make(
+                try await passkeys().requestOptions(
+                    .stepUp, userID: user.id, binding: session.sessionDigest, clientID: session.clientID))
         }
         let options = try await passkeys().requestOptions(
             .signIn, userID: nil, binding: Self.pageBinding(csrf), clientID: form[OAuthParameter.clientID])

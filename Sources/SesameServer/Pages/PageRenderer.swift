@@ -100,7 +100,7 @@ struct PageRenderer: Sendable {
             "unsupported": t("passkeys.unsupported"),
         ]
         if !page.passkeys.isEmpty {
-            context["passkeys"] = ["items": page.passkeys.map { ["name": $0.name, "kind": $0.kind] }]
+            context["passkeys"] = ["items": page.passkeys.map { ["name": $0.name, "kind": t("passkeys.kind." + $0.kind)] }]
         }
         if let noticeKey = page.noticeKey { context["notice"] = t(noticeKey) }
         if let errorKey = page.errorKey { context["error"] = t(errorKey) }

@@ -10,6 +10,9 @@ import Hummingbird
 ///   field's autofill (conditional mediation, WebAuthn §5.1.4 with `mediation: "conditional"`),
 ///   and on "Sign in with a passkey" asks with the browser's own sheet. The assertion goes back
 ///   in `passkey_assertion` (WebAuthn §5.1.8 `AuthenticationResponseJSON`).
+/// - **Second factor** (the MFA page's `passkey` button): options for the session's user
+///   (`POST /login/passkey` with `auth_session`), the assertion in `passkey_assertion` of the
+///   MFA form.
 /// - **Registration** (`#sesame-passkey-add`, the account's passkeys page): fetches creation
 ///   options (`POST /account/passkeys/options`), calls `navigator.credentials.create()`, and
 ///   posts the result in `passkey_registration` (`RegistrationResponseJSON`).
@@ -59,27 +62,28 @@ enum PasskeyScripts {
             form.elements[field].value = JSON.stringify(value);
             form.submit();
           }
+          function requestOptions(json) {
+            return {
+              challenge: toBuffer(json.challenge), timeout: json.timeout, rpId: json.rpId,
+              userVerification: json.userVerification, allowCredentials: descriptors(json.allowCredentials)
+            };
+          }
+          function assertionJSON(credential) {
+            var r = credential.response;
+            return {
+              id: credential.id, rawId: toText(credential.rawId), type: credential.type,
+              authenticatorAttachment: credential.authenticatorAttachment || null,
+              response: {
+                clientDataJSON: toText(r.clientDataJSON), authenticatorData: toText(r.authenticatorData),
+                signature: toText(r.signature), userHandle: r.userHandle ? toText(r.userHandle) : null
+              }
+            };
+          }
 
           var signIn = document.getElementById('sesame-passkey');
           if (signIn) {
             var pending = null;
-            var requestOptions = function (json) {
-              return {
-                challenge: toBuffer(json.challenge), timeout: json.timeout, rpId: json.rpId,
-                userVerification: json.userVerification, allowCredentials: descriptors(json.allowCredentials)
-              };
-            };
-            var answer = function (credential) {
-              var r = credential.response;
-              submit(signIn, 'passkey_assertion', {
-                id: credential.id, rawId: toText(credential.rawId), type: credential.type,
-                authenticatorAttachment: credential.authenticatorAttachment || null,
-                response: {
-                  clientDataJSON: toText(r.clientDataJSON), authenticatorData: toText(r.authenticatorData),
-                  signature: toText(r.signature), userHandle: r.userHandle ? toText(r.userHandle) : null
-                }
-              });
-            };
+            var answer = function (credential) { submit(signIn, 'passkey_assertion', assertionJSON(credential)); };
             fetchOptions(signIn, '/login/passkey').then(function (json) {
               signIn.hidden = false;
               document.getElementById('sesame-passkey-button').addEventListener('click', function () {
@@ -97,6 +101,25 @@ enum PasskeyScripts {
                 });
               }
             }).catch(function () {});
+          }
+
+          var mfaButton = document.querySelector('button[name="mfa_method"][value="passkey"]');
+          if (mfaButton) {
+            var mfaForm = mfaButton.closest('form');
+            mfaButton.addEventListener('click', function (event) {
+              event.preventDefault();
+              var body = new URLSearchParams();
+              body.set('csrf_token', mfaForm.elements.csrf_token.value);
+              body.set('auth_session', mfaForm.elements.auth_session.value);
+              fetch('/login/passkey', { method: 'POST', body: body, credentials: 'same-origin' }).then(function (response) {
+                if (!response.ok) { throw new Error('options ' + response.status); }
+                return response.json();
+              }).then(function (json) {
+                return navigator.credentials.get({ publicKey: requestOptions(json) });
+              }).then(function (credential) {
+                submit(mfaForm, 'passkey_assertion', assertionJSON(credential));
+              }).catch(function () {});
+            });
           }
 
           var add = document.getElementById('sesame-passkey-add');

@@ -32,7 +32,7 @@ struct PasskeyBrowserTests {
                 let added = try await tab.text()
                 #expect(added.contains("Your passkey was added"), "\(added)")
                 #expect(try await tab.virtualCredentials(authenticator).count == 1)
-                #expect(added.contains("hwk"), "a device-bound passkey: \(added)")
+                #expect(added.contains("On this device only"), "a device-bound passkey (hwk): \(added)")
                 await expectNoCSPViolation(tab)
 
                 // A new sign-in (prompt=login shows the page despite the session): the passkey alone.
@@ -60,6 +60,41 @@ struct PasskeyBrowserTests {
                 #expect(claims.amr == ["hwk", "user", "pin", "mfa"])
                 let landed = try await tab.url()
                 #expect(URLComponents(string: landed)?.path == "/callback", "ended at \(landed)")
+                await expectNoCSPViolation(tab)
+            }
+        }
+    }
+
+    @Test("a passkey without user verification is the hosted MFA step after the password: acr mfa, amr pwd hwk user mfa")
+    func passkeyAsSecondFactor() async throws {
+        try await withServer(configure: { $0.issuerHost = "localhost" }) { server in
+            try await withChromium { _, tab in
+                let authenticator = try await tab.addVirtualAuthenticator(userVerification: false)
+                _ = try await server.signInThroughBrowser(tab)
+                try await tab.navigate(server.issuer.appendingPathComponent("account/passkeys"))
+                try await Self.waitUntil(tab, "the add button") {
+                    try await tab.evaluate("!document.getElementById('sesame-passkey-add').hidden").bool == true
+                }
+                try await tab.runAndWait("document.getElementById('sesame-passkey-add-button').click()")
+                #expect(try await tab.text().contains("Your passkey was added"))
+                #expect(try await tab.virtualCredentials(authenticator).count == 1)
+
+                // A sign-in that asks for MFA: the password, then the passkey on the MFA page.
+                let sdk = server.loopbackSDK()
+                let signedIn = Task {
+                    try await sdk.signIn(
+                        with: chromiumAgent(tab),
+                        options: SignInOptions(prompt: ["login"], acrValues: [AuthenticationContextClass.multiFactor]))
+                }
+                try await typeCredentials(tab, username: IntegrationServer.username, password: IntegrationServer.password, origin: server.origin)
+                try await tab.waitForURL("the MFA step") { $0.hasPrefix(server.origin + "/login") }
+                try? await tab.screenshot(to: screenshotFile("passkeys-mfa-en"))
+                try await tab.evaluate("document.querySelector('button[name=\"mfa_method\"][value=\"passkey\"]').click(); true")
+                let account = try await finish(signedIn, in: tab)
+                #expect(!account.subject.isEmpty)
+                let claims = try await sdk.idTokenClaims()
+                #expect(claims.acr == AuthenticationContextClass.multiFactor)
+                #expect(claims.amr == ["pwd", "hwk", "user", "mfa"])
                 await expectNoCSPViolation(tab)
             }
         }

@@ -68,6 +68,22 @@ final class TestBrowser: Sendable {
         return url
     }
 
+    /// GETs `url` with the jar's cookies: the body and the response (redirects not followed).
+    func get(_ url: URL) async throws -> (String, HTTPURLResponse) {
+        let (data, response) = try await send(URLRequest(url: url))
+        return (String(decoding: data, as: UTF8.self), response)
+    }
+
+    /// POSTs `fields` form-encoded to `url` with the jar's cookies.
+    func post(_ url: URL, _ fields: [String: String]) async throws -> (String, HTTPURLResponse) {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(FormURLEncoding.encode(fields).utf8)
+        let (data, response) = try await send(request)
+        return (String(decoding: data, as: UTF8.self), response)
+    }
+
     /// GETs `url` (e.g. the loopback redirect) and returns the status.
     func visit(_ url: URL) async throws -> Int {
         try await send(URLRequest(url: url)).1.statusCode

@@ -169,13 +169,13 @@ public struct BrowserTab: Sendable {
     }
 
     /// Adds a virtual WebAuthn authenticator to the tab (DevTools `WebAuthn.addVirtualAuthenticator`):
-    /// CTAP2, built in (`internal`), with discoverable credentials and user verification that
-    /// succeeds when `userVerified`, touched automatically. Returns its id.
-    public func addVirtualAuthenticator(userVerified: Bool = true) async throws -> String {
+    /// CTAP2, built in (`internal`), with discoverable credentials, touched automatically, and
+    /// able to verify the user (and succeeding) when `userVerification`. Returns its id.
+    public func addVirtualAuthenticator(userVerification: Bool = true) async throws -> String {
         try await devTools.send("WebAuthn.enable", ["enableUI": .bool(false)], session: session)
         let options: JSONValue = .object([
             "protocol": .string("ctap2"), "transport": .string("internal"), "hasResidentKey": .bool(true),
-            "hasUserVerification": .bool(true), "isUserVerified": .bool(userVerified),
+            "hasUserVerification": .bool(userVerification), "isUserVerified": .bool(userVerification),
             "automaticPresenceSimulation": .bool(true),
         ])
         let result = try await devTools.send("WebAuthn.addVirtualAuthenticator", ["options": options], session: session)

@@ -22,12 +22,14 @@ enum MFATemplate {
         {{#methods}}<button type="submit" name="mfa_method" value="{{value}}">{{label}}</button>
         {{/methods}}
         {{/choose}}
+        {{#passkey}}<input type="hidden" name="passkey_assertion" value="">{{/passkey}}
         {{#verify}}
         <label for="mfa_code">{{code_label}}</label>
         <input type="text" id="mfa_code" name="mfa_code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required autofocus>
         <button type="submit">{{submit}}</button>
         {{/verify}}
         </form>
+        {{#passkey}}<script src="\(PasskeyScripts.path)"></script>{{/passkey}}
         """)
 }
 
@@ -74,8 +76,13 @@ extension PageRenderer {
             context["methods"] = form.methods.map { ["value": $0.rawValue, "label": t("mfa.method." + $0.rawValue)] }
         }
         if let errorKey = form.errorKey { context["error"] = t(errorKey) }
-        return html(
-            library.render(context, withTemplate: MFATemplate.name) ?? "", status: status,
-            policy: .allowingRedirects(to: [form.redirectURI]))
+        var policy = ContentSecurityPolicy.allowingRedirects(to: [form.redirectURI])
+        if form.methods.contains(.passkey) {
+            // The passkey button is answered by this origin's script (``PasskeyScripts``).
+            context["passkey"] = true
+            policy.allowsOwnScripts = true
+            policy.allowsOwnConnections = true
+        }
+        return html(library.render(context, withTemplate: MFATemplate.name) ?? "", status: status, policy: policy)
     }
 }
