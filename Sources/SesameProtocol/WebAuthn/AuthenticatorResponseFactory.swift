@@ -3,7 +3,8 @@ import Foundation
 
 /// Writes WebAuthn responses byte for byte as a client and authenticator do (WebAuthn Level 3
 /// §5.8.1.1 client data, §6.1 authenticator data, §6.5.4 attestation object, §6.3.3 assertion
-/// signature over `authData ‖ SHA-256(clientDataJSON)`), for a P-256 key (ES256, DER signatures).
+/// signature over `authData ‖ SHA-256(clientDataJSON)`), for a P-256 key (ES256, DER signatures),
+/// an Ed25519 key (EdDSA), or any key given as its COSE form and a signing function (RS256 in tests).
 ///
 /// The SDK's software authenticator uses it with what it really did; tests use it to break
 /// exactly one rule (another origin, a lowered counter, a missing flag) and see the server
@@ -38,18 +39,31 @@ public struct AuthenticatorResponseFactory: Sendable {
         case packedSelf
     }
 
-    public let key: P256.Signing.PrivateKey
+    /// The credential public key (COSE_Key, §6.5.1.1).
+    public let publicKey: COSEKey
     public let credentialID: Data
+    private let sign: @Sendable (Data) throws -> Data
 
-    public init(key: P256.Signing.PrivateKey, credentialID: Data) {
-        self.key = key
+    /// A key of any algorithm: its COSE form, and the signature §6.5.6 says for it.
+    public init(publicKey: COSEKey, credentialID: Data, sign: @escaping @Sendable (Data) throws -> Data) {
+        self.publicKey = publicKey
         self.credentialID = credentialID
+        self.sign = sign
     }
 
-    /// The credential public key (COSE_Key, §6.5.1.1).
-    public var publicKey: COSEKey {
+    /// ES256: P-256, DER-encoded ECDSA signatures over SHA-256.
+    public init(key: P256.Signing.PrivateKey, credentialID: Data) {
         let raw = key.publicKey.rawRepresentation
-        return .es256(x: Data(raw.prefix(32)), y: Data(raw.suffix(32)))
+        self.init(publicKey: .es256(x: Data(raw.prefix(32)), y: Data(raw.suffix(32))), credentialID: credentialID) {
+            try key.signature(for: $0).derRepresentation
+        }
+    }
+
+    /// EdDSA: Ed25519, the 64 raw signature bytes.
+    public init(key: Curve25519.Signing.PrivateKey, credentialID: Data) {
+        self.init(publicKey: .ed25519(x: key.publicKey.rawRepresentation), credentialID: credentialID) {
+            try key.signature(for: $0)
+        }
     }
 
     /// The answer to `navigator.credentials.create()` for `challenge`.
@@ -67,8 +81,9 @@ public struct AuthenticatorResponseFactory: Sendable {
         case .none:
             statement = .map([])
         case .packedSelf:
-            let signature = try key.signature(for: authData + Data(SHA256.hash(data: clientData))).derRepresentation
-            statement = .map([(.text("alg"), .negative(6)), (.text("sig"), .bytes(signature))])
+            let signature = try sign(authData + Data(SHA256.hash(data: clientData)))
+            let alg = publicKey.algorithm.rawValue
+            statement = .map([(.text("alg"), .negative(UInt64(-1 - alg))), (.text("sig"), .bytes(signature))])
         }
         let object = AttestationObject.encode(
             format: attestation == .none ? "none" : "packed", statement: statement, authenticatorData: authData)
@@ -87,7 +102,7 @@ public struct AuthenticatorResponseFactory: Sendable {
         let authData = AuthenticatorData.encode(
             rpIDHash: Data(SHA256.hash(data: Data(parameters.rpID.utf8))), flags: parameters.flags,
             signCount: parameters.signCount)
-        let signature = try key.signature(for: authData + Data(SHA256.hash(data: clientData))).derRepresentation
+        let signature = try sign(authData + Data(SHA256.hash(data: clientData)))
         let id = Base64URL.encode(credentialID)
         return AuthenticationResponseJSON(
             id: id, rawId: id,

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import _CryptoExtras
 import Sesame
 import SesameProtocol
 import SesameServer
@@ -109,7 +110,37 @@ struct PasskeyAssertionTests {
         }
     }
 
-    @Test("packed self attestation verifies and is recorded; RS256 and EdDSA keys are not offered by this authenticator but are accepted by algorithm")
+    @Test("EdDSA and RS256 passkeys register (packed self attestation too) and sign in; a forged signature of each is refused", arguments: ["EdDSA", "RS256"])
+    func otherAlgorithms(_ algorithm: String) async throws {
+        try await withServer { server in
+            var fixture = try await PasskeyFixture.start(server)
+            let id = Data(SecureRandom.bytes(32))
+            if algorithm == "EdDSA" {
+                fixture.factory = AuthenticatorResponseFactory(key: Curve25519.Signing.PrivateKey(), credentialID: id)
+            } else {
+                let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+                let primitives = try key.publicKey.getKeyPrimitives()
+                fixture.factory = AuthenticatorResponseFactory(
+                    publicKey: .rs256(n: primitives.modulus, e: primitives.publicExponent), credentialID: id
+                ) { try key.signature(for: $0, padding: .insecurePKCS1v1_5).rawRepresentation }
+            }
+            try await fixture.registerHonestly(attestation: .packedSelf)
+            let started = try await fixture.startSignIn()
+            let (data, status) = try await fixture.finish(started, try fixture.assertion(started, signCount: 1))
+            #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+
+            let again = try await fixture.startSignIn()
+            var forged = try fixture.assertion(again, signCount: 2)
+            var signature = Base64URL.decode(forged.response.signature)!
+            signature[0] ^= 0x80
+            forged.response.signature = Base64URL.encode(signature)
+            let (refused, refusedStatus) = try await fixture.finish(again, forged)
+            #expect(refusedStatus == 400)
+            #expect(try PasskeyFixture.error(refused).ceremonyStep == "7.2 step 21 (signature)")
+        }
+    }
+
+    @Test("packed self attestation verifies and is recorded; the options offer ES256, EdDSA and RS256")
     func packedSelfAttestation() async throws {
         try await withServer { server in
             let fixture = try await PasskeyFixture.start(server)

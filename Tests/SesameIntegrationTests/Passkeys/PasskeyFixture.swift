@@ -15,7 +15,7 @@ struct PasskeyFixture: Sendable {
     let user: IntegrationServer.User
     /// The user's access token (account API).
     let accessToken: String
-    let factory = AuthenticatorResponseFactory(key: P256.Signing.PrivateKey(), credentialID: Data(SecureRandom.bytes(32)))
+    var factory = AuthenticatorResponseFactory(key: P256.Signing.PrivateKey(), credentialID: Data(SecureRandom.bytes(32)))
 
     var origin: String { "\(server.issuer.scheme!)://\(server.issuer.host!):\(server.issuer.port!)" }
     var rpID: String { server.issuer.host! }
