@@ -36,12 +36,11 @@
                 }
                 return request
             }
-            guard let registration = credential as? ASAuthorizationPlatformPublicKeyCredentialRegistration else {
+            guard case .registration(let credentialID, let clientDataJSON, let attestationObject) = credential else {
                 throw .unavailable("the system returned no passkey registration")
             }
             return try PlatformPasskeyMapping.registrationResponse(
-                credentialID: registration.credentialID, clientDataJSON: registration.rawClientDataJSON,
-                attestationObject: registration.rawAttestationObject)
+                credentialID: credentialID, clientDataJSON: clientDataJSON, attestationObject: attestationObject)
         }
 
         public func authenticate(_ options: CredentialRequestOptionsJSON) async throws(PasskeyAuthenticatorError)
@@ -58,18 +57,17 @@
                 }
                 return request
             }
-            guard let assertion = credential as? ASAuthorizationPlatformPublicKeyCredentialAssertion else {
-                throw .unavailable("the system returned no passkey assertion")
-            }
+            guard case .assertion(let credentialID, let clientDataJSON, let authenticatorData, let signature, let userID) = credential
+            else { throw .unavailable("the system returned no passkey assertion") }
             return PlatformPasskeyMapping.assertionResponse(
-                credentialID: assertion.credentialID, clientDataJSON: assertion.rawClientDataJSON,
-                authenticatorData: assertion.rawAuthenticatorData, signature: assertion.signature, userID: assertion.userID)
+                credentialID: credentialID, clientDataJSON: clientDataJSON, authenticatorData: authenticatorData,
+                signature: signature, userID: userID)
         }
 
         /// Runs one request through `ASAuthorizationController`; the credential it gave.
         private func perform(
             _ anchor: @escaping AnchorProvider, _ makeRequest: @escaping @MainActor () -> ASAuthorizationRequest
-        ) async throws(PasskeyAuthenticatorError) -> any ASAuthorizationCredential {
+        ) async throws(PasskeyAuthenticatorError) -> PlatformCredential {
             do {
                 return try await PlatformAuthorization.perform([makeRequest], anchor: anchor)
             } catch let error as ASAuthorizationError where error.code == .canceled {
@@ -80,13 +78,44 @@
         }
     }
 
+    /// What the system answered, copied out on the main actor into values that may cross it.
+    @available(iOS 16.0, macOS 13.0, visionOS 1.0, *)
+    enum PlatformCredential: Sendable {
+        case registration(credentialID: Data, clientDataJSON: Data, attestationObject: Data?)
+        case assertion(credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userID: Data?)
+        case password(user: String, password: String)
+        case appleID(identityToken: Data?)
+        case other
+
+        @MainActor
+        init(_ credential: any ASAuthorizationCredential) {
+            switch credential {
+            case let registration as ASAuthorizationPlatformPublicKeyCredentialRegistration:
+                self = .registration(
+                    credentialID: registration.credentialID, clientDataJSON: registration.rawClientDataJSON,
+                    attestationObject: registration.rawAttestationObject)
+            case let assertion as ASAuthorizationPlatformPublicKeyCredentialAssertion:
+                self = .assertion(
+                    credentialID: assertion.credentialID, clientDataJSON: assertion.rawClientDataJSON,
+                    authenticatorData: assertion.rawAuthenticatorData, signature: assertion.signature,
+                    userID: assertion.userID)
+            case let password as ASPasswordCredential:
+                self = .password(user: password.user, password: password.password)
+            case let apple as ASAuthorizationAppleIDCredential:
+                self = .appleID(identityToken: apple.identityToken)
+            default:
+                self = .other
+            }
+        }
+    }
+
     /// One `ASAuthorizationController` run, as an async call (shared with ``PlatformSignInSheet``).
     @available(iOS 16.0, macOS 13.0, visionOS 1.0, *)
     enum PlatformAuthorization {
         @MainActor
         static func perform(
             _ requests: [@MainActor () -> ASAuthorizationRequest], anchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor
-        ) async throws -> any ASAuthorizationCredential {
+        ) async throws -> PlatformCredential {
             let controller = ASAuthorizationController(authorizationRequests: requests.map { $0() })
             let delegate = Delegate(anchor: anchor)
             controller.delegate = delegate
@@ -100,7 +129,7 @@
         @MainActor
         final class Delegate: NSObject, ASAuthorizationControllerDelegate, ASAuthorizationControllerPresentationContextProviding {
             let anchor: @MainActor @Sendable () -> ASPresentationAnchor
-            var continuation: CheckedContinuation<any ASAuthorizationCredential, any Error>?
+            var continuation: CheckedContinuation<PlatformCredential, any Error>?
 
             init(anchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor) { self.anchor = anchor }
 
@@ -109,7 +138,7 @@
             func authorizationController(
                 controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
             ) {
-                continuation?.resume(returning: authorization.credential)
+                continuation?.resume(returning: PlatformCredential(authorization.credential))
                 continuation = nil
             }
 

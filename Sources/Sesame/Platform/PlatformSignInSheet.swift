@@ -53,7 +53,7 @@
                     return apple
                 }
             }
-            let credential: any ASAuthorizationCredential
+            let credential: PlatformCredential
             do {
                 credential = try await PlatformAuthorization.perform(requests, anchor: anchor)
             } catch let error as ASAuthorizationError where error.code == .canceled {
@@ -62,16 +62,15 @@
                 throw .technical(.platform("the sign-in sheet failed: \(error.localizedDescription)"))
             }
             switch credential {
-            case let password as ASPasswordCredential:
-                return .password(username: password.user, password: password.password)
-            case let assertion as ASAuthorizationPlatformPublicKeyCredentialAssertion:
+            case .password(let user, let password):
+                return .password(username: user, password: password)
+            case .assertion(let credentialID, let clientDataJSON, let authenticatorData, let signature, let userID):
                 return .passkey(
                     PlatformPasskeyMapping.assertionResponse(
-                        credentialID: assertion.credentialID, clientDataJSON: assertion.rawClientDataJSON,
-                        authenticatorData: assertion.rawAuthenticatorData, signature: assertion.signature,
-                        userID: assertion.userID))
-            case let apple as ASAuthorizationAppleIDCredential:
-                guard let data = apple.identityToken, let token = String(data: data, encoding: .utf8) else {
+                        credentialID: credentialID, clientDataJSON: clientDataJSON, authenticatorData: authenticatorData,
+                        signature: signature, userID: userID))
+            case .appleID(let identityToken):
+                guard let data = identityToken, let token = String(data: data, encoding: .utf8) else {
                     throw .protocolViolation("Apple returned no identity token")
                 }
                 return .signInWithApple(identityToken: token)

@@ -122,10 +122,8 @@ struct ClientCommand: AsyncParsableCommand {
                 spec.firstParty = firstParty
                 spec.appGroup = appGroup
                 if let jwksFile {
-                    guard let data = FileManager.default.contents(atPath: jwksFile) else {
-                        throw CLIError("cannot read --jwks-file \(jwksFile)", hint: "Give the path of a JSON Web Key Set file.")
-                    }
-                    spec.jwks = String(decoding: data, as: UTF8.self)
+                    spec.jwks = try InputFile.text(
+                        jwksFile, what: "--jwks-file", hint: "Give the path of a JSON Web Key Set file.")
                 }
                 let (client, secret) = try await AdminSession.with(dataDir) { admin in
                     let added = try await admin.addClient(spec)

@@ -154,11 +154,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     /// Federation (docs/federation.md): a token the script already has, exchanged at the server.
     private func providerSignIn(_ client: SesameClient, provider: String, file: String) async throws -> Account {
-        guard let data = FileManager.default.contents(atPath: file),
-            let token = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
-        else {
-            throw CLIError("cannot read an ID token from \(file)", hint: "Put the provider's ID token alone in the file.")
-        }
+        let token = try InputFile.value(file, what: "an ID token", hint: "Put the provider's ID token alone in the file.")
         return try await client.signIn(withProviderToken: token, provider: provider, nonce: providerNonce)
     }
 

@@ -55,10 +55,7 @@ struct ProviderCommand: AsyncParsableCommand {
                 }
                 var pem: String?
                 if let publicKeyFile {
-                    guard let data = FileManager.default.contents(atPath: publicKeyFile) else {
-                        throw CLIError("cannot read --public-key-file \(publicKeyFile)", hint: "Give the path of a PEM public key.")
-                    }
-                    pem = String(decoding: data, as: UTF8.self)
+                    pem = try InputFile.text(publicKeyFile, what: "--public-key-file", hint: "Give the path of a PEM public key.")
                 }
                 var record = FederationProviderRecord(
                     id: id, kind: kind, issuer: issuer ?? "", audiences: audiences, jwksURI: jwksURI, publicKeyPEM: pem,
@@ -69,12 +66,8 @@ struct ProviderCommand: AsyncParsableCommand {
                 record.profileEndpoint = profileEndpoint
                 var secret: String?
                 if let brokerClientSecretFile {
-                    guard let data = FileManager.default.contents(atPath: brokerClientSecretFile),
-                        let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines)
-                    else {
-                        throw CLIError("cannot read --broker-client-secret-file \(brokerClientSecretFile)", hint: "Put the secret alone in the file.")
-                    }
-                    secret = text
+                    secret = try InputFile.value(
+                        brokerClientSecretFile, what: "--broker-client-secret-file", hint: "Put the secret alone in the file.")
                 }
                 let added = try await AdminSession.with(dataDir) {
                     try await $0.addFederationProvider(record, brokerClientSecret: secret)

@@ -75,13 +75,8 @@ extension TokenCommand {
     private func printAppToken() async throws {
         let authentication: ClientSession.AppAuthentication
         if let clientSecretFile {
-            guard let data = FileManager.default.contents(atPath: clientSecretFile),
-                let secret = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-                !secret.isEmpty
-            else {
-                throw CLIError("cannot read a client secret from \(clientSecretFile)", hint: "Put the secret alone in the file.")
-            }
-            authentication = .secret(secret)
+            authentication = .secret(
+                try InputFile.value(clientSecretFile, what: "a client secret", hint: "Put the secret alone in the file."))
         } else {
             authentication = .privateKeyJWT
         }
