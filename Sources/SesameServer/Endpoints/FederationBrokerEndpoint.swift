@@ -126,8 +126,14 @@ struct FederationBrokerEndpoint: Sendable {
                         name: .setCookie,
                         value: services.cookies.session(session.cookieValue, maxAge: Int(services.browserSessionLifetime))))
                 context.annotations.record(outcome: "code_issued_federation")
-                return try await responder.issueCode(
-                    for: authorization, authentication: authentication, sessionID: session.record.sid, extraHeaders: headers)
+                let redirect = try await responder.issueCode(
+                    for: authorization, authentication: authentication, sessionID: session.record.sid)
+                // The provider's login form led here; its CSP may not allow one more redirect.
+                var page = services.pages.continuing(
+                    to: redirect.headers[.location] ?? authorization.redirectURI,
+                    locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales))
+                page.headers.append(contentsOf: headers)
+                return page
             } catch let refusal as FederationRefusal {
                 services.audit.record(
                     .federationRefused, reason: refusal.rule, context: context, detail: ["provider": pending.provider, "via": "browser"])

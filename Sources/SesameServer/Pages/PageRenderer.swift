@@ -154,6 +154,21 @@ struct PageRenderer: Sendable {
         return html(library.render(context, withTemplate: MessageTemplate.name) ?? "", status: .ok)
     }
 
+    /// A page that goes on to `location` at once (`<meta http-equiv="refresh">`, with a link):
+    /// the end of a sign-in that came back from another origin's form (``FederationBrokerEndpoint``).
+    /// A 303 there would be a redirect in the chain of that origin's form submission, which its
+    /// CSP `form-action` (CSP3 §6.4.1) may not allow; a new navigation from a page of ours is not.
+    func continuing(to location: String, locales: [String]) -> Response {
+        let t = { (key: String) in localizer.string(key, locales: locales) }
+        let context: [String: Any] = [
+            "lang": localizer.resolvedLocale(for: locales), "dir": direction(for: locales), "title": t("continue.title"),
+            "message": t("continue.body"), "refresh": location, "continue_label": t("continue.link"),
+        ]
+        var response = html(library.render(context, withTemplate: MessageTemplate.name) ?? "", status: .ok)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
     /// The `dir` of the `<html>` element: `rtl` when `locales` resolve to a right-to-left
     /// locale (Arabic), else `ltr`.
     func direction(for locales: [String]) -> String {

@@ -9,5 +9,6 @@ enum MessageTemplate {
         {{#help}}<p>{{help}}</p>{{/help}}
         {{#reference}}<p>{{reference_label}}: <code>{{reference}}</code></p>{{/reference}}
         {{#back_link}}<p><a href="{{back_link}}">{{back_label}}</a></p>{{/back_link}}
+        {{#refresh}}<p><a href="{{refresh}}">{{continue_label}}</a></p>{{/refresh}}
         """)
 }

@@ -13,6 +13,7 @@ enum PageLayout {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer">
         <title>{{title}}</title>
+        {{#refresh}}<meta http-equiv="refresh" content="0;url={{refresh}}">{{/refresh}}
         <style>
         body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1d1f23;margin:0}
         main{max-width:24rem;margin:4rem auto;background:#fff;padding:2rem;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.1)}
