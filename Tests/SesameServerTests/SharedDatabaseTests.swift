@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import JWTKit
 import SesameProtocol
 import SesameTesting
 import StoreTesting
@@ -150,4 +152,46 @@ struct SharedDatabaseTests {
             #expect(sent.count == 3, "\(sent.count) mails went out")
         }
     }
+
+    @Test("a client assertion (private_key_jwt, RFC 7523) accepted by one server is refused as a replay by the other")
+    func clientAssertionReplayAcrossServers() async throws {
+        try await withTwoServers { first, second in
+            let key = P256.Signing.PrivateKey()
+            let point = key.publicKey.x963Representation
+            let jwks = """
+                {"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"\(Base64URL.encode(point.dropFirst().prefix(32)))","y":"\(Base64URL.encode(point.suffix(32)))"}]}
+                """
+            let admin = ServerAdmin(store: first.store, hasher: first.passwordHasher, keyRing: first.keyRing)
+            _ = try await admin.addClient(
+                ClientSpec(clientID: "backend-jwt", grantTypes: [.clientCredentials], scopes: ["catalog.read"], jwks: jwks))
+            let keys = JWTKeyCollection()
+            await keys.add(ecdsa: try ES256PrivateKey(backing: key), kid: "k1")
+            let now = Int(Date().timeIntervalSince1970)
+            let assertion = try await keys.sign(
+                ClientAssertionClaims(
+                    iss: "backend-jwt", sub: "backend-jwt", aud: first.issuer + "/token", exp: now + 60, iat: now,
+                    jti: UUID().uuidString),
+                kid: "k1")
+            let form = [
+                "grant_type": "client_credentials", "client_assertion": assertion,
+                "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            ]
+            let accepted = try await first.portClient().postForm("/token", form)
+            #expect(accepted.status == 200, "\(accepted.text)")
+            let replayed = try await second.portClient().postForm("/token", form)
+            #expect(replayed.status == 401, "\(replayed.text)")
+            #expect(try replayed.json(APIError.self).errorDescription?.contains("replay") == true, "\(replayed.text)")
+        }
+    }
+}
+
+/// The claims of an RFC 7523 client assertion, for the tests that sign one.
+struct ClientAssertionClaims: JWTPayload {
+    var iss: String
+    var sub: String
+    var aud: String
+    var exp: Int
+    var iat: Int
+    var jti: String
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
