@@ -5,6 +5,7 @@ import Logging
 import Sesame
 import SesameLoopback
 import SesameProtocol
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -56,8 +57,16 @@ struct SDKAgainstServerTests {
         try await withServer { server in
             let client = client(server, redirectURI: IntegrationServer.loopbackRedirectURI)
             let browser = TestBrowser(username: IntegrationServer.username, password: IntegrationServer.password)
-            let agent = LoopbackBrowserAgent(opener: ScriptedOpener(browser: browser), timeout: .seconds(30))
-            let account = try await client.signIn(with: agent)
+            // Generous: a loaded CI machine runs Chromium suites beside this one.
+            let opener = ScriptedOpener(browser: browser)
+            let agent = LoopbackBrowserAgent(opener: opener, timeout: .seconds(90))
+            let account: Account
+            do {
+                account = try await client.signIn(with: agent)
+            } catch {
+                Issue.record("the scripted browser: \(opener.failure.withLock { $0.map { "\($0)" } } ?? "no error")")
+                throw error
+            }
             #expect(account.subject == (try await client.idTokenClaims()).sub)
         }
     }
@@ -181,13 +190,23 @@ struct SDKAgainstServerTests {
 }
 
 /// A browser opener that drives the real login page and then visits the loopback redirect.
-struct ScriptedOpener: BrowserOpener {
+/// Plays the browser's part with ``TestBrowser`` in the background, as a browser the agent
+/// opened would; keeps what went wrong for the test to report.
+final class ScriptedOpener: BrowserOpener {
     let browser: TestBrowser
+    let failure = Mutex<(any Error)?>(nil)
+
+    init(browser: TestBrowser) { self.browser = browser }
+
     func open(_ url: URL) async throws {
         let browser = self.browser
         Task {
-            let redirect = try await browser.signIn(url)
-            _ = try await browser.visit(redirect)
+            do {
+                let redirect = try await browser.signIn(url)
+                _ = try await browser.visit(redirect)
+            } catch {
+                self.failure.withLock { $0 = error }
+            }
         }
     }
 }

@@ -22,11 +22,9 @@ extension SesameClient {
         var passkey: (session: String, options: CredentialRequestOptionsJSON, pkce: PKCE, challenges: AuthorizationChallengeClient)?
         let extra = Self.localeParameters(request.options.uiLocales)
         if offered.contains(.passkey) {
-            let metadata = try await metadata()
-            let challenges = try challengeClient(metadata)
-            let pkce = PKCE()
-            var parameters = Self.startParameters(
-                scopes: ssoScopes(request.options.scopes ?? configuration.scopes, metadata: metadata), pkce: pkce)
+            let start = try await nativeStart(request.options)
+            let (challenges, pkce) = (start.challenges, start.pkce)
+            var parameters = start.parameters
             parameters.append((AuthorizationChallengeParameter.challengeType, AuthorizationChallengeParameter.passkeyChallenge))
             if let username = request.username { parameters.append((AuthorizationChallengeParameter.username, username)) }
             if case .insufficientAuthorization(let continuation) = try await challenges.send(parameters + extra),

@@ -35,15 +35,9 @@ extension SesameClient {
     private func passwordLogin(username: String, password: String, options: NativeLoginOptions)
         async throws(SesameError) -> NativeLoginResult
     {
-        let metadata = try await metadata()
-        let challenges = try challengeClient(metadata)
-        let scopes = ssoScopes(options.scopes ?? configuration.scopes, metadata: metadata)
-        guard scopes.contains("openid") else {
-            throw .invalidConfiguration("the sign-in scopes must include \"openid\"")
-        }
-        let pkce = PKCE()
-        let extra = Self.localeParameters(options.uiLocales)
-        var parameters = Self.startParameters(scopes: scopes, pkce: pkce)
+        let start = try await nativeStart(options)
+        let (metadata, challenges, pkce, extra) = (start.metadata, start.challenges, start.pkce, start.extra)
+        var parameters = start.parameters
         parameters.append((AuthorizationChallengeParameter.username, username))
         parameters.append((AuthorizationChallengeParameter.password, password))
         if let acrValues = options.acrValues, !acrValues.isEmpty {
@@ -215,6 +209,30 @@ extension SesameClient {
     }
 
     // MARK: Helpers
+
+    /// What every new native sign-in starts with: discovery, the challenge endpoint, a fresh
+    /// PKCE pair, `scope` (with `openid`, and `device_sso` when the app shares sign-ins) and the
+    /// PKCE challenge, and the `ui_locales` every request of the exchange carries.
+    struct NativeStart {
+        let metadata: ProviderMetadata
+        let challenges: AuthorizationChallengeClient
+        let pkce: PKCE
+        var parameters: [(String, String)]
+        let extra: [(String, String)]
+    }
+
+    func nativeStart(_ options: NativeLoginOptions) async throws(SesameError) -> NativeStart {
+        let metadata = try await metadata()
+        let challenges = try challengeClient(metadata)
+        let scopes = ssoScopes(options.scopes ?? configuration.scopes, metadata: metadata)
+        guard scopes.contains("openid") else {
+            throw .invalidConfiguration("the sign-in scopes must include \"openid\"")
+        }
+        let pkce = PKCE()
+        return NativeStart(
+            metadata: metadata, challenges: challenges, pkce: pkce,
+            parameters: Self.startParameters(scopes: scopes, pkce: pkce), extra: Self.localeParameters(options.uiLocales))
+    }
 
     func challengeClient(_ metadata: ProviderMetadata) throws(SesameError) -> AuthorizationChallengeClient {
         try AuthorizationChallengeClient(metadata: metadata, tokenEndpoint: tokenEndpoint, http: http, logger: logger)

@@ -80,15 +80,9 @@ extension SesameClient {
     private func passkeyLogin(
         username: String?, authenticator: any PasskeyAuthenticator, options: NativeLoginOptions
     ) async throws(SesameError) -> Account {
-        let metadata = try await metadata()
-        let challenges = try challengeClient(metadata)
-        let scopes = ssoScopes(options.scopes ?? configuration.scopes, metadata: metadata)
-        guard scopes.contains("openid") else {
-            throw .invalidConfiguration("the sign-in scopes must include \"openid\"")
-        }
-        let pkce = PKCE()
-        let extra = Self.localeParameters(options.uiLocales)
-        var parameters = Self.startParameters(scopes: scopes, pkce: pkce)
+        let start = try await nativeStart(options)
+        let (metadata, challenges, pkce, extra) = (start.metadata, start.challenges, start.pkce, start.extra)
+        var parameters = start.parameters
         parameters.append((AuthorizationChallengeParameter.challengeType, AuthorizationChallengeParameter.passkeyChallenge))
         if let username, !username.isEmpty { parameters.append((AuthorizationChallengeParameter.username, username)) }
         logger.info("passkey sign-in started", metadata: ["issuer": "\(metadata.issuer)"])

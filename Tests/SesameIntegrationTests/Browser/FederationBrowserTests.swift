@@ -19,19 +19,7 @@ struct FederationBrowserTests {
         try await withServer { server in
             let upstream = try await IntegrationServer.start()
             defer { Task { await upstream.stop() } }
-            let vendorUser = try await upstream.addUser("grace")
-            let upstreamAdmin = ServerAdmin(
-                store: upstream.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: upstream.running.keyRing)
-            let (_, secret) = try await upstreamAdmin.addClient(
-                ClientSpec(
-                    clientID: "downstream-broker", confidential: true,
-                    redirectURIs: [server.issuer.absoluteString + "/federation/callback"]))
-            let admin = try await FederationTests.prepare(server)
-            var provider = FederationProviderRecord(
-                id: "acme-id", kind: .oidc, issuer: upstream.issuer.absoluteString, audiences: ["downstream-broker"],
-                jwksURI: upstream.issuer.absoluteString + "/jwks", displayName: "Acme ID")
-            provider.brokerClientID = "downstream-broker"
-            try await admin.addFederationProvider(provider, brokerClientSecret: try #require(secret))
+            let vendorUser = try await FederationTests.registerBrokeredUpstream(upstream, at: server)
 
             try await withChromium { _, tab in
                 let sdk = server.loopbackSDK()

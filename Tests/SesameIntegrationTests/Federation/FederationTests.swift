@@ -27,6 +27,27 @@ struct FederationTests {
         return admin
     }
 
+    /// `upstream` (a second Sesame server) as provider `acme-id` ("Acme ID") of `server` with a
+    /// broker client, for the hosted "Continue with …"; returns the upstream's user.
+    static func registerBrokeredUpstream(
+        _ upstream: IntegrationServer, at server: IntegrationServer
+    ) async throws -> IntegrationServer.User {
+        let vendorUser = try await upstream.addUser("grace")
+        let upstreamAdmin = ServerAdmin(
+            store: upstream.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: upstream.running.keyRing)
+        let (_, secret) = try await upstreamAdmin.addClient(
+            ClientSpec(
+                clientID: "downstream-broker", confidential: true,
+                redirectURIs: [server.issuer.absoluteString + "/federation/callback"]))
+        let admin = try await prepare(server)
+        var provider = FederationProviderRecord(
+            id: "acme-id", kind: .oidc, issuer: upstream.issuer.absoluteString, audiences: ["downstream-broker"],
+            jwksURI: upstream.issuer.absoluteString + "/jwks", displayName: "Acme ID")
+        provider.brokerClientID = "downstream-broker"
+        try await admin.addFederationProvider(provider, brokerClientSecret: try #require(secret))
+        return vendorUser
+    }
+
     static func sdk(_ server: IntegrationServer) -> SesameClient { server.sdk(clientID: app) }
 
     /// A raw token exchange with `subject_issuer`; status and body.
@@ -136,19 +157,7 @@ struct FederationBrokerTests {
         try await withServer { server in
             let upstream = try await IntegrationServer.start()
             defer { Task { await upstream.stop() } }
-            let vendorUser = try await upstream.addUser("grace")
-            let upstreamAdmin = ServerAdmin(
-                store: upstream.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: upstream.running.keyRing)
-            let (_, secret) = try await upstreamAdmin.addClient(
-                ClientSpec(
-                    clientID: "downstream-broker", confidential: true,
-                    redirectURIs: [server.issuer.absoluteString + "/federation/callback"]))
-            let admin = try await FederationTests.prepare(server)
-            var provider = FederationProviderRecord(
-                id: "acme-id", kind: .oidc, issuer: upstream.issuer.absoluteString, audiences: ["downstream-broker"],
-                jwksURI: upstream.issuer.absoluteString + "/jwks", displayName: "Acme ID")
-            provider.brokerClientID = "downstream-broker"
-            try await admin.addFederationProvider(provider, brokerClientSecret: try #require(secret))
+            let vendorUser = try await FederationTests.registerBrokeredUpstream(upstream, at: server)
 
             let http = URLSessionTransport()
             let pkce = PKCE()
