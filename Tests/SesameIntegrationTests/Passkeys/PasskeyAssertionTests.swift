@@ -9,7 +9,9 @@ import Testing
 
 /// WebAuthn Level 3 §7.2 at `/authorize-challenge`, one rule at a time: each broken assertion is
 /// refused with its own `ceremony_step` and error code, and no code is issued.
-@Suite("Passkeys: every step of the authentication ceremony")
+// Serialized: each case starts a server of its own, and 17 of them at once on two cores slowed
+// the whole CI run past other tests' timeouts.
+@Suite("Passkeys: every step of the authentication ceremony", .serialized)
 struct PasskeyAssertionTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String

@@ -9,7 +9,8 @@ import Testing
 /// Passkeys (docs/passkeys.md) against the real server over loopback: the SDK with its software
 /// authenticator end to end, then WebAuthn Level 3 §7.1 and §7.2 one rule at a time, each broken
 /// answer refused with its own `ceremony_step` and nothing stored or issued.
-@Suite("Passkeys: registration, sign-in, step-up and every ceremony step")
+// Serialized for the same reason as the assertion steps: a server per case.
+@Suite("Passkeys: registration, sign-in, step-up and every ceremony step", .serialized)
 struct PasskeyTests {
     static func authenticator(_ server: IntegrationServer, verified: Bool = true) -> SoftwarePasskeyAuthenticator {
         let issuer = server.issuer
