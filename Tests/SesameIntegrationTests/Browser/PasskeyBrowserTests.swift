@@ -38,7 +38,10 @@ struct PasskeyBrowserTests {
                 // A new sign-in (prompt=login shows the page despite the session): the passkey alone.
                 let sdk = server.loopbackSDK()
                 let signedIn = Task { try await sdk.signIn(with: chromiumAgent(tab), options: SignInOptions(prompt: ["login"])) }
-                try await tab.waitForURL(timeout: .seconds(60), "the login page") { $0.hasPrefix(server.origin + "/authorize") }
+                // Conditional UI may sign in as soon as the page loads: the login page, or already the app.
+                try await tab.waitForURL(timeout: .seconds(60), "the login page or the app") {
+                    $0.hasPrefix(server.origin + "/authorize") || URLComponents(string: $0)?.path == "/callback"
+                }
                 // The button shows once the options came (conditional UI may already be signing in).
                 try await Self.waitUntil(tab, "the passkey button or the app") {
                     let url = try await tab.url()
