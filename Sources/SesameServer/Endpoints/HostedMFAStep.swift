@@ -22,12 +22,11 @@ struct HostedMFAStep: Sendable {
         authorization: AuthorizationRequest, client: ClientRecord, user: UserRecord, request: Request,
         context: SesameRequestContext
     ) async throws -> Response? {
-        let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
         let requirement = MFARequirement(
             policy: client.mfaPolicy, requested: MFARequirement.asksForMFA(authorization.requestedACRValues),
             emailFallback: true)
-        let hasPasskey = try await !(services.passkeys?.store.passkeys(userID: user.id).isEmpty ?? true)
-        let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified, hasPasskey: hasPasskey)
+        let usable = try await MFARequirement.usableMethods(
+            for: user, mfaStore: services.mfaStore, passkeys: services.passkeys)
         switch requirement.decide(usable: usable, emailVerified: user.emailVerified) {
         case .notRequired:
             return nil
@@ -92,9 +91,17 @@ struct HostedMFAStep: Sendable {
                 session.nonce == authorization.nonce
             else { throw MFAFailure.unknownSession }
             methods = session.methods
-            if let assertion = form[AuthorizationChallengeParameter.passkeyAssertion] {
-                guard let authentication = try await passkey(assertion, session: session, user: user, context: context)
-                else {
+            if let text = form[AuthorizationChallengeParameter.passkeyAssertion] {
+                // The page's passkey answer (``PasskeyScripts``), for the challenge bound to this session.
+                var authentication: AuthenticationContext?
+                if let assertion = Passkeys.answer(text, as: AuthenticationResponseJSON.self) {
+                    do {
+                        authentication = try await flow.verify(passkey: assertion, session: session, user: user, context: context)
+                    } catch is PasskeyCeremonyFailure {
+                        // Refused (and audited): the page says so.
+                    }
+                }
+                guard let authentication else {
                     return page(
                         authorization, request: request, token: token, methods: methods,
                         errorKey: APIErrorCode.passkeyInvalid.messageKey, status: .badRequest)
@@ -138,29 +145,6 @@ struct HostedMFAStep: Sendable {
                     cookies: services.cookies, username: "", errorKey: failure.code.messageKey,
                     status: .badRequest)
             }
-        }
-    }
-
-    /// The page's passkey answer (``PasskeyScripts``) for the session's user, WebAuthn §7.2 with
-    /// the challenge bound to this `auth_session`; `nil` when refused (recorded in the audit log).
-    private func passkey(
-        _ text: String, session: AuthSessionRecord, user: UserRecord, context: SesameRequestContext
-    ) async throws -> AuthenticationContext? {
-        guard session.methods.contains(.passkey), let passkeys = services.passkeys,
-            text.utf8.count <= PasskeySignIn.maximumAssertionLength,
-            let assertion = try? JSONDecoder().decode(AuthenticationResponseJSON.self, from: Data(text.utf8))
-        else { return nil }
-        do {
-            let (_, verified) = try await passkeys.authenticate(
-                assertion, purposes: [.stepUp], binding: session.sessionDigest, context: context, clientID: session.clientID)
-            guard verified.passkey.userID == user.id,
-                try await services.mfaStore.consumeAuthSession(digest: session.sessionDigest, now: services.now())
-            else { return nil }
-            services.audit.record(.mfaVerified, context: context, clientID: session.clientID, userID: user.id, detail: ["method": "passkey"])
-            return PasskeyAuthenticationContext.stepUp(
-                verified.passkey, flags: verified.flags, firstFactor: session.firstFactor, at: services.now())
-        } catch is PasskeyCeremonyFailure {
-            return nil
         }
     }
 

@@ -47,9 +47,8 @@ struct HostedPasskeyEndpoint: Sendable {
     }
 
     func authenticate(_ form: [String: String], clientID: String, context: SesameRequestContext) async throws -> Outcome {
-        guard let text = form[AuthorizationChallengeParameter.passkeyAssertion],
-            text.utf8.count <= PasskeySignIn.maximumAssertionLength,
-            let assertion = try? JSONDecoder().decode(AuthenticationResponseJSON.self, from: Data(text.utf8)),
+        guard
+            let assertion = Passkeys.answer(form[AuthorizationChallengeParameter.passkeyAssertion], as: AuthenticationResponseJSON.self),
             let csrf = form[CSRFProtection.fieldName]
         else { return .refused(.passkeyInvalid) }
         do {
@@ -85,9 +84,7 @@ struct HostedPasskeyEndpoint: Sendable {
         guard let (session, user) = try await signedIn(request) else {
             return try await page(request, context: context, noticeKey: nil, errorKey: nil)
         }
-        guard let text = form["passkey_registration"], text.utf8.count <= PasskeySignIn.maximumAssertionLength,
-            let credential = try? JSONDecoder().decode(RegistrationResponseJSON.self, from: Data(text.utf8))
-        else {
+        guard let credential = Passkeys.answer(form["passkey_registration"], as: RegistrationResponseJSON.self) else {
             return try await page(request, context: context, noticeKey: nil, errorKey: APIErrorCode.passkeyInvalid.messageKey)
         }
         do {

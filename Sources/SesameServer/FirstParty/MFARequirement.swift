@@ -32,7 +32,7 @@ struct MFARequirement: Sendable, Equatable {
 
     /// The methods a user can use now, in ``MFAMethod/allCases`` order: confirmed TOTP and SMS
     /// enrolments, email codes when enrolled and the address is still verified, and a passkey
-    /// when the user has one (`hasPasskey`; native sign-in only, docs/passkeys.md).
+    /// when the user has one (`hasPasskey`, docs/passkeys.md).
     static func usableMethods(
         _ enrollments: [MFAEnrollmentRecord], emailVerified: Bool, hasPasskey: Bool = false
     ) -> [MFAMethod] {
@@ -42,6 +42,17 @@ struct MFARequirement: Sendable, Equatable {
             else { return false }
             return method != .email || emailVerified
         }
+    }
+
+    /// The methods `user` can use now, read from the store: enrolments, and whether the user has
+    /// a passkey (``Passkeys``). Every MFA decision reads them here, so the sign-in, the step-up,
+    /// the hosted MFA step and the browser session's reuse agree.
+    static func usableMethods(
+        for user: UserRecord, mfaStore: any MFAStore, passkeys: Passkeys?
+    ) async throws -> [MFAMethod] {
+        let enrollments = try await mfaStore.mfaEnrollments(userID: user.id)
+        let hasPasskey = try await !(passkeys?.store.passkeys(userID: user.id).isEmpty ?? true)
+        return usableMethods(enrollments, emailVerified: user.emailVerified, hasPasskey: hasPasskey)
     }
 
     /// `true` when the space-separated `acr_values` accept only multi-factor authentication

@@ -12,6 +12,17 @@ struct Passkeys: Sendable {
     let audit: AuditLog
     let now: @Sendable () -> Date
 
+    /// Longest WebAuthn answer accepted as form text (an RS256 signature and client data fit
+    /// well inside).
+    static let maximumAnswerLength = 16 * 1024
+
+    /// A `passkey_assertion` or `passkey_registration` form value (WebAuthn §5.1.8 JSON);
+    /// `nil` when absent, too long, or not that JSON.
+    static func answer<Answer: Decodable>(_ text: String?, as type: Answer.Type) -> Answer? {
+        guard let text, text.utf8.count <= maximumAnswerLength else { return nil }
+        return try? JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+
     /// Longest passkey name.
     static let maximumNameLength = 64
     /// Most passkeys per account.

@@ -11,9 +11,6 @@ import SesameProtocol
 /// accepted as `none` (§7.1 step 24 note: no claim about the authenticator model is made).
 struct RegistrationCeremony: Sendable {
     let relyingParty: RelyingParty
-    /// §7.1 step 16: required for passkeys that will be a first factor? Sesame registers with
-    /// `preferred` and records UV (`uvInitialized`); the sign-in requires it.
-    var requiresUserVerification = false
 
     struct Verified: Sendable {
         var credentialID: Data
@@ -50,8 +47,9 @@ struct RegistrationCeremony: Sendable {
             throw .malformedAttestation(error.description)
         }
         let authData = attestation.authenticatorData
-        try AuthenticatorDataChecks.verify(
-            authData, relyingParty: relyingParty, requiresUserVerification: requiresUserVerification)
+        // Step 16: Sesame registers with UV `preferred` and records it (`uvInitialized`); a
+        // first-factor sign-in requires it (§7.2 step 17).
+        try AuthenticatorDataChecks.verify(authData, relyingParty: relyingParty, requiresUserVerification: false)
         // Steps 18–19: BE and BS are recorded (the key kind, docs/passkeys.md).
         // Step 20: the credential's algorithm was one offered in pubKeyCredParams.
         guard let attested = authData.attestedCredential else {

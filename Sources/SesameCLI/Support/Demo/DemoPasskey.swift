@@ -12,12 +12,9 @@ extension DemoWalkthrough {
         let keys = InMemoryCredentialStore()
         let pin = PasskeyLocalPIN(store: keys)
         try await pin.set("4711")
-        let issuer = server.issuer
-        var origin = "\(issuer.scheme ?? "http")://\(issuer.host ?? "127.0.0.1")"
-        if let port = issuer.port { origin += ":\(port)" }
         let authenticator = SoftwarePasskeyAuthenticator(
-            store: keys, origin: origin, localCheck: pin.check(asking: { "4711" }))
-        let configuration = SesameConfiguration(issuer: issuer, clientID: Self.clientID, redirectURI: Self.redirectURI)
+            store: keys, origin: ClientSession.origin(of: server.issuer), localCheck: pin.check(asking: { "4711" }))
+        let configuration = SesameConfiguration(issuer: server.issuer, clientID: Self.clientID, redirectURI: Self.redirectURI)
         func app() -> SesameClient {
             SesameClient(
                 configuration: configuration, store: InMemoryCredentialStore(), transport: URLSessionTransport(),

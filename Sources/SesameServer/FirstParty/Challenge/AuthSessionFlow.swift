@@ -186,6 +186,28 @@ struct AuthSessionFlow: Sendable {
             amr: Self.amr(firstFactor: session.firstFactor, method: method))
     }
 
+    /// Completes the session with a passkey instead of a code (docs/passkeys.md): WebAuthn §7.2
+    /// on `assertion` for a `step_up` challenge bound to this session; the passkey must be the
+    /// user's, and the session is consumed. Records `mfa.verified`. `nil` when the passkey is
+    /// another user's or the session was used meanwhile; a refused ceremony throws
+    /// ``PasskeyCeremonyFailure``.
+    func verify(
+        passkey assertion: AuthenticationResponseJSON, session: AuthSessionRecord, user: UserRecord,
+        context: SesameRequestContext
+    ) async throws -> AuthenticationContext? {
+        guard session.methods.contains(.passkey), let passkeys = services.passkeys else { return nil }
+        let (_, verified) = try await passkeys.authenticate(
+            assertion, purposes: [.stepUp], binding: session.sessionDigest, context: context, clientID: session.clientID)
+        let now = services.now()
+        guard verified.passkey.userID == user.id,
+            try await services.mfaStore.consumeAuthSession(digest: session.sessionDigest, now: now)
+        else { return nil }
+        services.audit.record(
+            .mfaVerified, context: context, clientID: session.clientID, userID: user.id, detail: ["method": "passkey"])
+        return PasskeyAuthenticationContext.stepUp(
+            verified.passkey, flags: verified.flags, firstFactor: session.firstFactor, at: now)
+    }
+
     /// RFC 8176 `amr`: the first factor's values, the method's (`otp` or `sms`), then `mfa`.
     static func amr(firstFactor: [String], method: MFAMethod) -> [String] {
         var result = firstFactor.filter { $0 != AuthenticationMethodReference.multiFactor }

@@ -92,11 +92,10 @@ struct AuthorizationChallengeEndpoint: Sendable {
             throw EndpointFailure.tooManyAttempts(retryAfter: retryAfter)
         }
 
-        let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
         let requirement = MFARequirement(
             policy: challenge.client.mfaPolicy, requested: challenge.asksForMFA, emailFallback: true)
-        let hasPasskey = try await !(services.passkeys?.store.passkeys(userID: user.id).isEmpty ?? true)
-        let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified, hasPasskey: hasPasskey)
+        let usable = try await MFARequirement.usableMethods(
+            for: user, mfaStore: services.mfaStore, passkeys: services.passkeys)
         switch requirement.decide(usable: usable, emailVerified: user.emailVerified) {
         case .notRequired:
             let authentication = AuthenticationContext(

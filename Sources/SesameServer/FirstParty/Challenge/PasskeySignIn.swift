@@ -27,9 +27,6 @@ struct PasskeySignIn: Sendable {
         var uiLocales: String?
     }
 
-    /// Longest accepted `passkey_assertion` (an RS256 signature and client data fit well inside).
-    static let maximumAssertionLength = 16 * 1024
-
     func start(_ form: [String: String], request: Request, context: SesameRequestContext) async throws -> Response {
         let passkeys = try Self.passkeys(services)
         let challenge = try await AuthorizationChallengeRequest.validate(form, request: request, services: services)
@@ -77,45 +74,38 @@ struct PasskeySignIn: Sendable {
     ) async throws -> Response {
         let passkeys = try Self.passkeys(services)
         guard !token.isEmpty, token.utf8.count <= 256 else { throw MFAFailure.unknownSession }
-        guard text.utf8.count <= Self.maximumAssertionLength,
-            let assertion = try? JSONDecoder().decode(AuthenticationResponseJSON.self, from: Data(text.utf8))
-        else {
+        guard let assertion = Passkeys.answer(text, as: AuthenticationResponseJSON.self) else {
             throw PasskeyRefusal.malformedCredential("passkey_assertion is not an AuthenticationResponseJSON")
                 .endpointFailure(registration: false)
         }
-        let binding = SecretDigest.of(token)
         // A step-up's session must still be live and of this endpoint before the challenge is spent.
-        var stepUp: (record: AuthSessionRecord, user: UserRecord)?
-        if let live = try? await AuthSessionFlow(services: services).session(token) {
-            guard live.record.redirectURI == FirstPartyCode.noRedirectURI else { throw MFAFailure.unknownSession }
+        let flow = AuthSessionFlow(services: services)
+        if let (session, user) = try? await flow.session(token) {
+            guard session.redirectURI == FirstPartyCode.noRedirectURI, let codeChallenge = session.codeChallenge else {
+                throw MFAFailure.unknownSession
+            }
             try await AuthorizationChallengeEndpoint.authenticateClient(
-                live.record.clientID, form: form, request: request, services: services)
-            stepUp = live
-        }
-        let (challenge, verified) = try await passkeys.authenticate(
-            assertion, purposes: stepUp == nil ? [.signIn] : [.stepUp], binding: binding, context: context)
-        guard let clientID = challenge.clientID else { throw MFAFailure.unknownSession }
-        context.annotations.record(clientID: clientID)
-        let now = services.now()
-        if let stepUp {
-            guard verified.passkey.userID == stepUp.user.id, let codeChallenge = stepUp.record.codeChallenge,
-                try await services.mfaStore.consumeAuthSession(digest: stepUp.record.sessionDigest, now: now)
+                session.clientID, form: form, request: request, services: services)
+            context.annotations.record(clientID: session.clientID)
+            guard
+                let authentication = try await flow.verify(
+                    passkey: assertion, session: session, user: user, context: context)
             else { throw MFAFailure.unknownSession }
-            let authentication = PasskeyAuthenticationContext.stepUp(
-                verified.passkey, flags: verified.flags, firstFactor: stepUp.record.firstFactor, at: now)
-            services.audit.record(
-                .mfaVerified, context: context, clientID: clientID, userID: stepUp.user.id, detail: ["method": "passkey"])
             let code = try await FirstPartyCode.issue(
-                services: services, clientID: clientID, scope: stepUp.record.scope, codeChallenge: codeChallenge,
-                authentication: authentication, reauthentication: stepUp.record.reauthentication)
+                services: services, clientID: session.clientID, scope: session.scope, codeChallenge: codeChallenge,
+                authentication: authentication, reauthentication: session.reauthentication)
             context.annotations.record(outcome: "code_issued_passkey_mfa")
             return JSONResponse.make(AuthorizationChallengeResponse(authorizationCode: code))
         }
+        let (challenge, verified) = try await passkeys.authenticate(
+            assertion, purposes: [.signIn], binding: SecretDigest.of(token), context: context)
+        guard let clientID = challenge.clientID else { throw MFAFailure.unknownSession }
+        context.annotations.record(clientID: clientID)
         try await AuthorizationChallengeEndpoint.authenticateClient(clientID, form: form, request: request, services: services)
         guard let payload = challenge.payload, let pending = try? JSONDecoder().decode(Pending.self, from: Data(payload.utf8)),
             try await services.store.user(id: verified.passkey.userID) != nil
         else { throw MFAFailure.unknownSession }
-        let authentication = PasskeyAuthenticationContext.signIn(verified.passkey, flags: verified.flags, at: now)
+        let authentication = PasskeyAuthenticationContext.signIn(verified.passkey, flags: verified.flags, at: services.now())
         services.metrics.signIn(.success)
         let code = try await FirstPartyCode.issue(
             services: services, clientID: clientID, scope: pending.scope, codeChallenge: pending.codeChallenge,

@@ -26,9 +26,8 @@ struct StepUp: Sendable {
                 .invalidRequest,
                 "A step-up needs acr_values=\(AuthenticationContextClass.multiFactor); to sign in with a password, send no Authorization header.")
         }
-        let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
-        let hasPasskey = try await !(services.passkeys?.store.passkeys(userID: user.id).isEmpty ?? true)
-        let methods = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified, hasPasskey: hasPasskey)
+        let methods = try await MFARequirement.usableMethods(
+            for: user, mfaStore: services.mfaStore, passkeys: services.passkeys)
         guard !methods.isEmpty else {
             throw EndpointFailure(
                 .mfaMethodUnavailable,
