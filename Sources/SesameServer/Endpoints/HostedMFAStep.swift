@@ -70,10 +70,10 @@ struct HostedMFAStep: Sendable {
     ) async throws -> Bool {
         if authentication.acr == AuthenticationContextClass.multiFactor { return true }
         guard let user = try await services.store.user(id: authentication.userID) else { return false }
-        let enrollments = try await services.mfaStore.mfaEnrollments(userID: user.id)
         let requirement = MFARequirement(
             policy: client.mfaPolicy, requested: MFARequirement.asksForMFA(acrValues), emailFallback: true)
-        let usable = MFARequirement.usableMethods(enrollments, emailVerified: user.emailVerified)
+        let usable = try await MFARequirement.usableMethods(
+            for: user, mfaStore: services.mfaStore, passkeys: services.passkeys)
         return requirement.decide(usable: usable, emailVerified: user.emailVerified) == .notRequired
     }
 

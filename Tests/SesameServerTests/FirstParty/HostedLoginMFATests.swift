@@ -155,6 +155,32 @@ struct HostedLoginMFATests {
         }
     }
 
+    @Test("a password-only SSO session does not skip the second factor when the user's only one is a passkey")
+    func ssoDoesNotSkipPasskey() async throws {
+        try await withTestServer { server in
+            try await server.store.upsertClient(
+                ClientRecord(
+                    clientID: "relaxed-web", name: "Relaxed", redirectURIs: ["com.example.relaxed:/cb"], mfaPolicy: .never))
+            let browser = server.client()
+            let relaxed = OAuthFlow(browser: browser, clientID: "relaxed-web", redirectURI: "com.example.relaxed:/cb")
+            _ = try await relaxed.tokens()
+            #expect(browser.cookie("sesame_session") != nil)
+
+            // Then the user registers a passkey: the native app (when_enrolled) asks for it again.
+            let user = try #require(try await server.store.user(login: Fixtures.username))
+            let passkeys = try #require(server.store as? any PasskeyStore)
+            try await passkeys.insertPasskey(
+                PasskeyRecord(
+                    credentialID: "cred", userID: user.id, publicKey: Data([0xa0]), signCount: 0, uvInitialized: true,
+                    backupEligible: false, backupState: false, transports: [], aaguid: "", attestationFormat: "none",
+                    name: "Phone", createdAt: Date()))
+            let silent = try await OAuthFlow(browser: browser).authorize(.init(), extra: ["prompt": "none"])
+            #expect(silent.status == 303)
+            #expect(silent.locationQuery["error"] == "login_required")
+            #expect(try await relaxed.authorize(.init()).locationQuery["code"] != nil, "the relaxed client still gets SSO")
+        }
+    }
+
     @Test("the MFA page follows ui_locales: language, direction and the code message")
     func localizedPage() async throws {
         try await withTestServer { server in
