@@ -127,17 +127,24 @@ struct HostedLoginMFATests {
         }
     }
 
+    /// A browser signed in with the password alone, through a client that never asks for MFA
+    /// (`relaxed-web`); the browser and that client's flow.
+    static func passwordOnlySession(_ server: TestServer) async throws -> (HTTPTestClient, OAuthFlow) {
+        try await server.store.upsertClient(
+            ClientRecord(
+                clientID: "relaxed-web", name: "Relaxed", redirectURIs: ["com.example.relaxed:/cb"], mfaPolicy: .never))
+        let browser = server.client()
+        let relaxed = OAuthFlow(browser: browser, clientID: "relaxed-web", redirectURI: "com.example.relaxed:/cb")
+        _ = try await relaxed.tokens()
+        #expect(browser.cookie("sesame_session") != nil)
+        return (browser, relaxed)
+    }
+
     @Test("a password-only SSO session does not skip the second factor another client requires")
     func ssoDoesNotSkipMFA() async throws {
         try await withTestServer { server in
             try await enrollmentClient(server).enableEmail()
-            try await server.store.upsertClient(
-                ClientRecord(
-                    clientID: "relaxed-web", name: "Relaxed", redirectURIs: ["com.example.relaxed:/cb"], mfaPolicy: .never))
-            let browser = server.client()
-            let relaxed = OAuthFlow(browser: browser, clientID: "relaxed-web", redirectURI: "com.example.relaxed:/cb")
-            _ = try await relaxed.tokens()
-            #expect(browser.cookie("sesame_session") != nil)
+            let (browser, relaxed) = try await Self.passwordOnlySession(server)
             #expect(try await server.mfaMessageCount(to: Fixtures.email) == 0)
 
             // The native app (when_enrolled, the user has email codes): login form, not a code.
@@ -158,13 +165,7 @@ struct HostedLoginMFATests {
     @Test("a password-only SSO session does not skip the second factor when the user's only one is a passkey")
     func ssoDoesNotSkipPasskey() async throws {
         try await withTestServer { server in
-            try await server.store.upsertClient(
-                ClientRecord(
-                    clientID: "relaxed-web", name: "Relaxed", redirectURIs: ["com.example.relaxed:/cb"], mfaPolicy: .never))
-            let browser = server.client()
-            let relaxed = OAuthFlow(browser: browser, clientID: "relaxed-web", redirectURI: "com.example.relaxed:/cb")
-            _ = try await relaxed.tokens()
-            #expect(browser.cookie("sesame_session") != nil)
+            let (browser, relaxed) = try await Self.passwordOnlySession(server)
 
             // Then the user registers a passkey: the native app (when_enrolled) asks for it again.
             let user = try #require(try await server.store.user(login: Fixtures.username))
