@@ -150,10 +150,13 @@ struct PasswordLoginCommandTests {
             #expect(unavailable.status == 1, "\(unavailable)")
             #expect(unavailable.stderr.contains("--mfa-method sms is not available"), "\(unavailable)")
 
-            // Answers on stdin: password, method (by name), code from the next time step.
+            // Answers on stdin: password, method (by name), and a code of a step after the one the
+            // enrolment used, computed now: the step after it while that is in the server's ±1
+            // window, else the current one (a slow run may have crossed several 30 s boundaries).
+            let loginStep = max(step + 1, Int64(Date().timeIntervalSince1970) / 30)
             let result = try await CLIProcess.run(
                 ["login", "--password", "--username", "alice", "--json"], environment: env,
-                stdin: "\(served.password)\ntotp\n\(try totp(secret, step: step + 1))\n")
+                stdin: "\(served.password)\ntotp\n\(try totp(secret, step: loginStep))\n")
             try #require(result.status == 0, "\(result)")
             #expect(result.stderr.contains("totp (authenticator app)"))
             #expect(result.stderr.contains("email (code by email)"))

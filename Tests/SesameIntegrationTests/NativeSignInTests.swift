@@ -189,8 +189,8 @@ struct NativeSignInTests {
             #expect(enrollment.otpauthURI.hasPrefix("otpauth://totp/"))
             #expect(enrollment.otpauthURI.contains("secret=\(enrollment.secret)"))
             #expect(try await client.mfaMethods().contains { $0.method == .totp && !$0.confirmed })
-            // Steps `base` and `base + 1` are both within the server's ±1 step window now, and
-            // still after one 30 s boundary; each step is accepted only once.
+            // Each step is accepted only once; the second code is computed when it is sent, from
+            // the clock then (``TestTOTP/nextStep(after:now:)``).
             let base = TestTOTP.currentStep()
             try await client.confirmTOTP(code: TestTOTP.code(secret: enrollment.secret, step: base))
             #expect(try await client.mfaMethods().contains { $0.method == .totp && $0.confirmed })
@@ -206,7 +206,7 @@ struct NativeSignInTests {
                 _ = try await challenge.verify(code: TestTOTP.code(secret: enrollment.secret, step: base))
             }
             #expect(reused?.apiErrorCode == .invalidMFACode)
-            _ = try await challenge.verify(code: TestTOTP.code(secret: enrollment.secret, step: base + 1))
+            _ = try await challenge.verify(code: TestTOTP.code(secret: enrollment.secret, step: TestTOTP.nextStep(after: base)))
             let claims = try await client.idTokenClaims()
             #expect(claims.acr == AuthenticationContextClass.multiFactor)
             #expect(claims.amr == ["pwd", "otp", "mfa"])

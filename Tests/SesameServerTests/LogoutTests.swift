@@ -130,7 +130,7 @@ struct LogoutTests {
 
             let form = HTMLForm(html: page.text)
             #expect(form.action == "/logout")
-            #expect(form.fields["csrf_token"] == browser.cookie("sesame_csrf"))
+            #expect(form.fields["csrf_token"]?.count == 43 && form.fields["csrf_token"] != browser.cookie("sesame_csrf"), "the CSRF field is a MAC of the pre-session cookie, not a copy")
             #expect(form.fields["state"] == "xyz")
             #expect(form.fields["post_logout_redirect_uri"] == Fixtures.nativePostLogout)
             let confirmed = try await browser.postForm("/logout", form.fields)

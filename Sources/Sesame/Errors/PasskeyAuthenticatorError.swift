@@ -11,6 +11,8 @@ public enum PasskeyAuthenticatorError: Error, Sendable, Equatable, CustomStringC
     case alreadyRegistered
     /// User verification was required and this authenticator cannot, or it failed.
     case userVerificationUnavailable
+    /// The PIN chosen for a new passkey is shorter than `minimum` characters.
+    case pinTooShort(minimum: Int)
     /// The RP ID is not valid for the authenticator's origin (`SecurityError`).
     case relyingPartyMismatch(String)
     /// None of the offered algorithms is supported (`NotSupportedError`).
@@ -27,6 +29,7 @@ public enum PasskeyAuthenticatorError: Error, Sendable, Equatable, CustomStringC
         case .alreadyRegistered: "a passkey of this device is registered for the account already"
         case .userVerificationUnavailable:
             "this passkey needs user verification (a screen lock, PIN or biometrics) and none is set up for it"
+        case .pinTooShort(let minimum): "the passkey PIN is shorter than \(minimum) characters; choose a longer one"
         case .relyingPartyMismatch(let detail): "the passkey's relying party does not match this app: \(detail)"
         case .unsupportedAlgorithm: "the server offered no signature algorithm this authenticator supports"
         case .storage(let detail): "the passkey store failed: \(detail)"

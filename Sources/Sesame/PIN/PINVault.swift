@@ -69,21 +69,32 @@ enum PINVault {
 
     static func key(_ registrationID: String) -> String { keyPrefix + registrationID }
 
-    /// Seals `seed` under `pin` with a fresh salt: (salt, sealed seed), both base64url.
+    /// Seals `seed` under `pin` with a fresh salt (``PINSealing``): (salt, sealed seed), both
+    /// base64url.
     static func seal(_ seed: [UInt8], pin: String, kdf: PINKeyDerivation) throws(SesameError) -> (salt: String, sealed: String) {
-        let salt = SecureRandom.bytes(16)
-        let pad = try derive(pin: pin, salt: salt, kdf: kdf)
-        return (Base64URL.encode(salt), Base64URL.encode(zip(seed, pad).map { $0 ^ $1 }))
+        do {
+            return try PINSealing.seal(seed, pin: pin, kdf: kdf)
+        } catch {
+            throw failure(error, registrationID: nil)
+        }
     }
 
     /// The seed the record holds under `pin` (any PIN gives 32 bytes; only the server can tell
     /// whether they are the right ones).
     static func unseal(_ record: PINVaultRecord, pin: String) throws(SesameError) -> [UInt8] {
-        guard let salt = Base64URL.decode(record.salt), let sealed = Base64URL.decode(record.sealedSeed),
-            sealed.count == seedLength
-        else { throw .technical(.storage("the PIN record \(record.registrationID) is damaged")) }
-        let pad = try derive(pin: pin, salt: Array(salt), kdf: record.kdf)
-        return zip(sealed, pad).map { $0 ^ $1 }
+        do {
+            return try PINSealing.open(sealed: record.sealedSeed, salt: record.salt, pin: pin, kdf: record.kdf)
+        } catch {
+            throw failure(error, registrationID: record.registrationID)
+        }
+    }
+
+    private static func failure(_ failure: PINSealing.Failure, registrationID: String?) -> SesameError {
+        switch failure {
+        case .damaged: .technical(.storage("the PIN record \(registrationID ?? "") is damaged"))
+        case .parametersOutOfRange: .technical(.storage("the PIN record's key derivation parameters are out of range"))
+        case .kdf(let detail): .technical(.platform("scrypt failed: \(detail)"))
+        }
     }
 
     /// The Ed25519 signing key of a seed.
@@ -92,20 +103,6 @@ enum PINVault {
             return try Curve25519.Signing.PrivateKey(rawRepresentation: seed)
         } catch {
             throw .technical(.platform("could not make the device key: \(error)"))
-        }
-    }
-
-    private static func derive(pin: String, salt: [UInt8], kdf: PINKeyDerivation) throws(SesameError) -> [UInt8] {
-        guard (1...24).contains(kdf.logN), kdf.r >= 1, kdf.p >= 1 else {
-            throw .technical(.storage("the PIN record's key derivation parameters are out of range"))
-        }
-        do {
-            let key = try KDF.Scrypt.deriveKey(
-                from: Array(pin.utf8), salt: salt, outputByteCount: seedLength, rounds: 1 << kdf.logN, blockSize: kdf.r,
-                parallelism: kdf.p)
-            return key.withUnsafeBytes { Array($0) }
-        } catch {
-            throw .technical(.platform("scrypt failed: \(error)"))
         }
     }
 }

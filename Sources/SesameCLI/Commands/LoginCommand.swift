@@ -106,7 +106,7 @@ struct LoginCommand: AsyncParsableCommand {
             var account: Account
             if passkey {
                 account = try await session.client.signInWithPasskey(
-                    username: username, using: await session.passkeyAuthenticator())
+                    username: username, using: session.passkeyAuthenticator())
             } else if let provider, let providerTokenFile {
                 account = try await providerSignIn(session.client, provider: provider, file: providerTokenFile)
             } else if profile.sso, !password, let shared = try await sharedAccount(session.client) {
@@ -178,7 +178,7 @@ struct LoginCommand: AsyncParsableCommand {
             return account
         case .mfaRequired(let challenge):
             return try await MFAPrompt.complete(
-                challenge, preferred: mfaMethod, passkey: await session.passkeyAuthenticator())
+                challenge, preferred: mfaMethod, passkey: session.passkeyAuthenticator())
         }
     }
 

@@ -27,7 +27,7 @@ struct OutboxCommand: AsyncParsableCommand {
                 guard let store = admin.store as? any AccountStore else {
                     throw CLIError("the data store in \(dataDir.path) has no outbox")
                 }
-                return try await OutboxMessageSender(store: store).entries(to: to, purpose: purpose)
+                return try await OutboxMessageSender(store: store, keyRing: admin.keyRing).entries(to: to, purpose: purpose)
             }
             if json.enabled {
                 try Terminal.json(entries.map(OutboxSummary.init))

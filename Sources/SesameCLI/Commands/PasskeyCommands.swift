@@ -14,7 +14,7 @@ struct PasskeyCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make a passkey on this machine and register it for the account (a passkey PIN is set the first time).")
+            abstract: "Make a passkey on this machine, sealed under a passkey PIN you choose, and register it for the account.")
         @Option(help: "A name for the account's list of passkeys.") var name: String?
         @Option(help: "The account id, email or subject (default: the current account).") var account: String?
         @OptionGroup var configDir: ConfigDirOption
@@ -24,9 +24,9 @@ struct PasskeyCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let session = try ClientSession.open(configDir)
                 let target = try await session.account(account)
-                let typed = try await session.ensurePasskeyPIN()
+                let pin = try session.newPasskeyPIN()
                 let passkey = try await session.client.registerPasskey(
-                    using: await session.passkeyAuthenticator(typed: typed), name: name ?? "sesame CLI on \(ProcessInfo.processInfo.hostName)",
+                    using: session.passkeyAuthenticator(newPIN: pin), name: name ?? "sesame CLI on \(ProcessInfo.processInfo.hostName)",
                     account: target.id)
                 if json.enabled {
                     try Terminal.json(PasskeyRow(passkey, local: true))

@@ -22,7 +22,7 @@ struct AccountDeletionEndpoint: Sendable {
         try await services.mfaStore.removeMFAData(userID: user.id)
         try await services.accountStore.removeDevices(userID: user.id)
         try await services.accountStore.removeVerificationCodes(userID: user.id)
-        try await services.accountStore.revokeAllTokens(userID: user.id, now: services.now())
+        try await services.accountStore.revokeAllTokens(userID: user.id, now: services.now(), reason: .signedOut)
         try await services.store.removeUser(id: user.id)
         context.annotations.record(outcome: "account_deleted")
         services.audit.record(.accountDeleted, context: context, clientID: claims.clientID, userID: user.id)

@@ -22,7 +22,7 @@ struct AccountSelfService: Sendable {
     /// Creates an unverified account and emails it an `email_verification` code. The account
     /// can sign in at once (verification is not a sign-in precondition).
     func signUp(_ input: SignUp, validation: AccountValidation) async throws -> UserRecord {
-        let email = input.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let email = EmailAddress.canonical(input.email)
         let username = (input.username ?? email).trimmingCharacters(in: .whitespaces).lowercased()
         var violations = AccountValidation.readOnlyMembers(in: input.members, allowing: ["email"])
         violations += [validation.email(email, field: "email")].compactMap { $0 }
@@ -66,10 +66,11 @@ struct AccountSelfService: Sendable {
 
     /// Redeems an `email_verification` code and marks the address verified.
     func confirmEmail(_ email: String, code: String, validation: AccountValidation) async throws -> UserRecord {
-        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
-        let found = try await user(email: email)
+        let email = EmailAddress.canonical(email)
+        let found = try await user(email: email).flatMap { $0.emailVerified ? nil : $0 }
+        let owner = found?.id ?? VerificationCodes.standInOwner(of: email, purpose: .emailVerification)
         let record = try await VerificationCodes(services: services)
-            .redeem(.emailVerification, userID: found?.id, code: code, validation: validation)
+            .redeem(.emailVerification, userID: owner, code: code, validation: validation)
         guard var user = found, record.target == user.email else {
             throw EndpointFailure(
                 .invalidVerificationCode, "The code was sent to another address; request a new code.")
@@ -81,20 +82,27 @@ struct AccountSelfService: Sendable {
     }
 
     /// Sends a new `email_verification` code to an unverified address. Like a reset request it
-    /// answers the same whether or not such an account exists.
+    /// answers the same whether or not such an account exists (a stand-in code otherwise,
+    /// ``VerificationCodes/issueStandIn(_:to:)``).
     func resendVerification(to email: String, locales: [String]) async throws {
-        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let user = try await user(email: email), !user.emailVerified else { return }
+        let email = EmailAddress.canonical(email)
+        guard let user = try await user(email: email), !user.emailVerified else {
+            try await VerificationCodes(services: services).issueStandIn(.emailVerification, to: email)
+            return
+        }
         try await quietly {
             try await VerificationCodes(services: services).issue(.emailVerification, for: user, to: email, locales: locales)
         }
     }
 
     /// Emails a `password_reset` code when `email` belongs to an account; answers the same
-    /// either way (no account enumeration).
+    /// otherwise (a stand-in code, ``VerificationCodes/issueStandIn(_:to:)``).
     func requestPasswordReset(_ email: String, locales: [String]) async throws {
-        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let user = try await user(email: email) else { return }
+        let email = EmailAddress.canonical(email)
+        guard let user = try await user(email: email) else {
+            try await VerificationCodes(services: services).issueStandIn(.passwordReset, to: email)
+            return
+        }
         try await quietly {
             try await VerificationCodes(services: services).issue(
                 .passwordReset, for: user, to: user.email,
@@ -104,18 +112,25 @@ struct AccountSelfService: Sendable {
 
     /// Sets a new password with a `password_reset` code: revokes the user's refresh tokens and
     /// browser sessions and marks the email verified (the code proved control of the address).
-    /// The policy is checked before the code, so a rejected password does not use the code up.
+    /// The rules that need no account are checked before the code, so a rejected password does
+    /// not use the code up; the one that names the account (the password contains the
+    /// username) after the code is right and before it is used up, so that nobody without the
+    /// code learns whether the account exists.
     func resetPassword(
         _ email: String, code: String, newPassword: String, validation: AccountValidation
     ) async throws -> UserRecord {
-        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
+        let email = EmailAddress.canonical(email)
         let found = try await user(email: email)
-        let violations = validation.password(
-            newPassword, field: "new_password", email: email, username: found?.username)
+        let violations = validation.password(newPassword, field: "new_password", email: email, username: nil)
         if !violations.isEmpty { throw validation.failure(violations) }
 
-        let record = try await VerificationCodes(services: services)
-            .redeem(.passwordReset, userID: found?.id, code: code, validation: validation)
+        let owner = found?.id ?? VerificationCodes.standInOwner(of: email, purpose: .passwordReset)
+        let record = try await VerificationCodes(services: services).redeem(
+            .passwordReset, userID: owner, code: code, validation: validation
+        ) { _ in
+            let named = validation.password(newPassword, field: "new_password", email: email, username: found?.username)
+            if !named.isEmpty { throw validation.failure(named) }
+        }
         guard var user = found, record.target == user.email else {
             throw EndpointFailure(
                 .invalidVerificationCode, "The code was sent to another address; request a new code.")
@@ -125,7 +140,7 @@ struct AccountSelfService: Sendable {
         user.emailVerified = true
         user.updatedAt = now
         try await services.store.updateUser(user)
-        try await services.accountStore.revokeAllTokens(userID: user.id, now: now)
+        try await services.accountStore.revokeAllTokens(userID: user.id, now: now, reason: .credentialsChanged)
         return user
     }
 
@@ -145,7 +160,7 @@ struct AccountSelfService: Sendable {
     /// The user whose email (not username) is `email`.
     func user(email: String) async throws -> UserRecord? {
         guard !email.isEmpty else { return nil }
-        return try await services.store.user(login: email).flatMap { $0.email == email ? $0 : nil }
+        return try await services.store.user(email: email)
     }
 
     /// Runs a send whose failure must not show (it would reveal that the account exists); the

@@ -20,7 +20,7 @@ struct EmailChangeEndpoint: Sendable {
             EmailChangeRequest.self, from: request, context: context, required: ["new_email"],
             validation: validation
         ).value
-        let email = input.newEmail.trimmingCharacters(in: .whitespaces).lowercased()
+        let email = EmailAddress.canonical(input.newEmail)
         if let violation = validation.email(email, field: "new_email") { throw validation.failure([violation]) }
         try await AccountSelfService(services: services).admitMailRequest(context)
         try await checkAvailable(email, for: user, validation: validation)

@@ -30,7 +30,8 @@ struct PasswordChangeEndpoint: Sendable {
         updated.updatedAt = now
         try await services.store.updateUser(updated)
         try await services.accountStore.revokeAllTokens(
-            userID: user.id, now: now, keepingFamily: claims.fid, keepingSession: claims.sid)
+            userID: user.id, now: now, keepingFamily: claims.fid, keepingSession: claims.sid,
+            reason: .credentialsChanged)
         context.annotations.record(outcome: "password_changed")
         services.audit.record(.passwordChanged, context: context, clientID: claims.clientID, userID: user.id)
         return JSONResponse.make([String: String]())

@@ -19,7 +19,7 @@ struct PasswordResetEndpoint: Sendable {
         ).value
         // A malformed address is refused (it reveals nothing about accounts); a well-formed one
         // gets 202 whether or not it has an account.
-        if let violation = validation.email(input.email.trimmingCharacters(in: .whitespaces).lowercased(), field: "email") {
+        if let violation = validation.email(EmailAddress.canonical(input.email), field: "email") {
             throw validation.failure([violation])
         }
         try await services.challenges?.require(

@@ -19,6 +19,12 @@ enum VerificationPurpose: String, Sendable, CaseIterable {
 ///
 /// A 6-digit code has only 10^6 values, so what protects it is the attempt limit (reserved in
 /// the store before the comparison, so parallel guesses cannot exceed it) and the lifetime.
+///
+/// No account enumeration: a request for an address that gets no code (no account, or one
+/// already verified) stores a code nobody knows under a stand-in owner for the address
+/// (``standInOwner(of:purpose:)``), counted against the same quota; confirming it runs the same
+/// reservation and comparison, so the answers (`The code is incorrect.`, `remaining_attempts`
+/// 4, 3, …, then `No valid code is pending`) are those of an account's.
 struct VerificationCodes: Sendable {
     let services: AccountServices
 
@@ -60,17 +66,39 @@ struct VerificationCodes: Sendable {
         }
     }
 
+    /// Stores a code nobody knows for `address`, which has no account that may receive a code
+    /// of `purpose`, so that confirming at it answers as for an account (no enumeration).
+    func issueStandIn(_ purpose: VerificationPurpose, to address: String) async throws {
+        guard try await services.mailQuota.admitMessage(to: address, purpose: purpose.rawValue) else { return }
+        let now = services.now()
+        try await services.accountStore.saveVerificationCode(
+            VerificationCodeRecord(
+                userID: Self.standInOwner(of: address, purpose: purpose), purpose: purpose.rawValue,
+                codeDigest: SecretDigest.of(SecureRandom.token()), target: address,
+                createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime)))
+    }
+
+    /// The owner under which codes for `address` are kept when no account may receive them: a
+    /// digest of purpose and address, never a user id (user ids are UUIDs).
+    static func standInOwner(of address: String, purpose: VerificationPurpose) -> String {
+        "stand-in:" + SecretDigest.of("\(purpose.rawValue):\(address)")
+    }
+
     /// Checks `code` for the user's pending code of `purpose` and consumes it. Throws
     /// `invalid_verification_code` (3004) with `remaining_attempts` when it is wrong, expired,
     /// used up or absent, and `validation_failed` when it is not 6 digits.
+    /// `beforeConsuming` runs once the code is right and before it is used up: a check that
+    /// may depend on the account (a password that contains the username) fails there without
+    /// spending the code, and without telling anyone without the code whether the account exists.
     func redeem(
-        _ purpose: VerificationPurpose, userID: String?, code: String, validation: AccountValidation
+        _ purpose: VerificationPurpose, userID: String, code: String, validation: AccountValidation,
+        beforeConsuming: (VerificationCodeRecord) async throws -> Void = { _ in }
     ) async throws -> VerificationCodeRecord {
         guard OneTimeCode.isWellFormed(code) else {
             throw validation.failure([.invalidFormat("code")], description: "The code is 6 digits.")
         }
         let store = services.accountStore
-        guard let userID,
+        guard
             let record = try await store.reserveVerificationAttempt(
                 userID: userID, purpose: purpose.rawValue, maxAttempts: Self.maxAttempts, now: services.now())
         else {
@@ -84,6 +112,7 @@ struct VerificationCodes: Sendable {
                 remaining > 0 ? "The code is incorrect." : "The code is incorrect and no attempts are left; request a new code.",
                 remaining: remaining)
         }
+        try await beforeConsuming(record)
         guard
             try await store.consumeVerificationCode(
                 userID: userID, purpose: purpose.rawValue, codeDigest: record.codeDigest)

@@ -16,7 +16,18 @@ enum AuditEvent: String, Sendable, CaseIterable {
     case mfaFailed = "mfa.failed"
     // Tokens
     /// A rotated refresh token was presented again; its family is revoked (RFC 9700 §4.14.2).
+    /// Only a token that was used before: one of a family ended for another reason is
+    /// `refresh.refused`.
     case refreshReuseDetected = "refresh.reuse_detected"
+    /// A refresh token that was never used, of a family already ended. Reason: why the family
+    /// ended (``RefreshFamilyRevocationReason``: `revoked`, `signed_out`, `code_replayed`, …).
+    case refreshRefused = "refresh.refused"
+    /// An authorization code was presented a second time by its client; the tokens issued from
+    /// it are revoked (RFC 6749 §4.1.2, RFC 9700 §4.2.4). Detail `family_revoked`.
+    case codeReplayed = "code.replayed"
+    /// The user had more live sessions than the server keeps; the least recently used was
+    /// closed (detail `client_id` scope: `per_client` or `per_user`).
+    case sessionEvicted = "session.evicted"
     /// RFC 7009 revocation of a refresh or access token.
     case tokenRevoked = "token.revoked"
     // Accounts

@@ -44,7 +44,7 @@ struct AuthorizationEndpoint: Sendable {
         }
         context.annotations.record(clientID: client.clientID)
 
-        let resolver = BrowserSessionResolver(store: services.store, now: services.now)
+        let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
         var session = try await resolver.current(request)
         var hintedSubject: String?
         if let hint = parameters[OAuthParameter.idTokenHint] {
@@ -107,12 +107,12 @@ struct AuthorizationEndpoint: Sendable {
         context.annotations.record(outcome: "login_form")
         // When a sign-in from here would be challenged, the page carries the challenge so the
         // browser solves it while the user types (bound to the form's CSRF token).
-        let csrf = CSRFProtection.token(for: request)
+        let csrf = services.csrf.token(for: request)
         let challenge = services.challenges?.pageChallenge(
             .signIn, subject: csrf.value, clientID: client.clientID, context: context)
         return LoginEndpoint.form(
             for: authorization, client: client, request: request, pages: services.pages,
-            cookies: services.cookies, username: authorization.loginHint ?? "", errorKey: nil, challenge: challenge,
+            csrfProtection: services.csrf, username: authorization.loginHint ?? "", errorKey: nil, challenge: challenge,
             csrf: csrf, providers: try await FederationBrokerEndpoint.links(for: authorization, services: services))
     }
 

@@ -71,7 +71,8 @@ struct AuthorizationResponder: Sendable {
     /// code's localized message when the page must say more precisely what happened.
     func errorPage(
         _ code: APIErrorCode, _ description: String, request: Request,
-        context: SesameRequestContext, uiLocales: String? = nil, messageKey: String? = nil
+        context: SesameRequestContext, uiLocales: String? = nil, messageKey: String? = nil,
+        backLink: (href: String, labelKey: String)? = nil
     ) -> Response {
         let errorID = UUID().uuidString.lowercased()
         context.annotations.record(outcome: code.error)
@@ -86,7 +87,7 @@ struct AuthorizationResponder: Sendable {
             code, errorID: errorID,
             locales: LocalePreference.from(request: request, uiLocales: uiLocales),
             status: code == .csrfFailed ? HTTPResponse.Status(code: code.httpStatus) : .badRequest,
-            messageKey: messageKey)
+            messageKey: messageKey, backLink: backLink)
     }
 
     /// `303 See Other` to `uri` with `parameters` added to its query.

@@ -48,7 +48,7 @@ struct EndSessionEndpoint: Sendable {
     ) async throws -> Response {
         let uiLocales = parameters[OAuthParameter.uiLocales]
         let confirmed = parameters[Self.confirmField] != nil
-        if confirmed, !CSRFProtection.verify(request: request, form: parameters) {
+        if confirmed, !services.csrf.verify(request: request, form: parameters) {
             return responder.errorPage(
                 .csrfFailed, "The sign-out confirmation's CSRF cookie and form field are missing or differ.",
                 request: request, context: context, uiLocales: uiLocales)
@@ -86,7 +86,7 @@ struct EndSessionEndpoint: Sendable {
         }
 
         if !confirmed {
-            let session = try await BrowserSessionResolver(store: services.store, now: services.now).current(request)
+            let session = try await BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now).current(request)
             let hints = LogoutHints(idToken: hintedToken, logoutHint: parameters[OAuthParameter.logoutHint])
             guard try await hints.identify(session, store: services.store) else {
                 var carried = parameters
@@ -103,13 +103,13 @@ struct EndSessionEndpoint: Sendable {
         _ parameters: [String: String], redirect: String?, request: Request, context: SesameRequestContext
     ) -> Response {
         context.annotations.record(outcome: "logout_confirmation")
-        let csrf = CSRFProtection.token(for: request)
+        let csrf = services.csrf.token(for: request)
         var hidden = Self.carriedParameters.compactMap { name in parameters[name].map { (name: name, value: $0) } }
         hidden.append((name: Self.confirmField, value: "1"))
         var response = services.pages.logoutConfirmation(
             PageRenderer.LogoutConfirmation(hiddenFields: hidden, csrfToken: csrf.value, redirectURI: redirect),
             locales: LocalePreference.from(request: request, uiLocales: parameters[OAuthParameter.uiLocales]))
-        if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }
+        if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
         return response
     }
 
@@ -117,7 +117,7 @@ struct EndSessionEndpoint: Sendable {
     private func endSession(
         redirect: String?, state: String?, uiLocales: String?, request: Request, context: SesameRequestContext
     ) async throws -> Response {
-        let resolver = BrowserSessionResolver(store: services.store, now: services.now)
+        let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
         try await resolver.end(request)
         let clearCookie = services.cookies.clearSession()
 

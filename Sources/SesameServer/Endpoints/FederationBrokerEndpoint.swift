@@ -118,7 +118,7 @@ struct FederationBrokerEndpoint: Sendable {
                     detail: ["provider": provider.id, "via": "browser"])
                 let authentication = AuthenticationContext(
                     userID: user.id, authTime: services.now(), acr: nil, amr: [Federation.authenticationMethod])
-                let resolver = BrowserSessionResolver(store: services.store, now: services.now)
+                let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
                 try await resolver.end(request)
                 let session = try await resolver.start(authentication, lifetime: services.browserSessionLifetime)
                 headers.append(

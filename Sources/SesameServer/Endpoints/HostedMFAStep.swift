@@ -34,7 +34,7 @@ struct HostedMFAStep: Sendable {
             context.annotations.record(outcome: APIErrorCode.mfaMethodUnavailable.error)
             return LoginEndpoint.form(
                 for: authorization, client: client, request: request, pages: services.pages,
-                cookies: services.cookies, username: user.username,
+                csrfProtection: services.csrf, username: user.username,
                 errorKey: APIErrorCode.mfaMethodUnavailable.messageKey, status: .forbidden)
         case .required(let methods):
             let (token, session) = try await flow.begin(
@@ -142,7 +142,7 @@ struct HostedMFAStep: Sendable {
                 // Start again from the password.
                 return LoginEndpoint.form(
                     for: authorization, client: client, request: request, pages: services.pages,
-                    cookies: services.cookies, username: "", errorKey: failure.code.messageKey,
+                    csrfProtection: services.csrf, username: "", errorKey: failure.code.messageKey,
                     status: .badRequest)
             }
         }
@@ -161,7 +161,7 @@ struct HostedMFAStep: Sendable {
         _ authorization: AuthorizationRequest, request: Request, token: String, methods: [MFAMethod],
         sentTo: String? = nil, totp: Bool = false, errorKey: String? = nil, status: HTTPResponse.Status = .ok
     ) -> Response {
-        let csrf = CSRFProtection.token(for: request)
+        let csrf = services.csrf.token(for: request)
         var response = services.pages.mfa(
             PageRenderer.MFAForm(
                 hiddenFields: authorization.formParameters, csrfToken: csrf.value, authSession: token,
@@ -169,7 +169,7 @@ struct HostedMFAStep: Sendable {
                 redirectURI: authorization.redirectURI),
             locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
             status: status)
-        if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }
+        if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
         return response
     }
 }

@@ -21,7 +21,7 @@ struct HostedPasskeyEndpoint: Sendable {
 
     func signInOptions(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
-        guard CSRFProtection.verify(request: request, form: form), let csrf = form[CSRFProtection.fieldName] else {
+        guard services.csrf.verify(request: request, form: form), let csrf = form[CSRFProtection.fieldName] else {
             throw EndpointFailure(.csrfFailed)
         }
         if let token = form[AuthorizationChallengeParameter.authSession] {
@@ -69,7 +69,7 @@ struct HostedPasskeyEndpoint: Sendable {
 
     func accountOptions(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
-        guard CSRFProtection.verify(request: request, form: form) else { throw EndpointFailure(.csrfFailed) }
+        guard services.csrf.verify(request: request, form: form) else { throw EndpointFailure(.csrfFailed) }
         guard let (session, user) = try await signedIn(request) else {
             throw EndpointFailure(.loginRequired, "Sign in first; this page belongs to a browser session.", status: .unauthorized)
         }
@@ -78,7 +78,7 @@ struct HostedPasskeyEndpoint: Sendable {
 
     func register(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
-        guard CSRFProtection.verify(request: request, form: form) else {
+        guard services.csrf.verify(request: request, form: form) else {
             return try await page(request, context: context, noticeKey: nil, errorKey: APIErrorCode.csrfFailed.messageKey)
         }
         guard let (session, user) = try await signedIn(request) else {
@@ -103,23 +103,26 @@ struct HostedPasskeyEndpoint: Sendable {
     ) async throws -> Response {
         let locales = LocalePreference.from(request: request, uiLocales: nil)
         guard let (_, user) = try await signedIn(request) else {
+            // No session (never signed in on this browser, or it expired): say how to get one,
+            // and link to the home page.
             return AuthorizationResponder(services: services).errorPage(
                 .loginRequired, "The passkeys page needs a browser session: sign in first.", request: request,
-                context: context)
+                context: context, messageKey: "passkeys.sign_in_first",
+                backLink: (href: HostedPageRoutes.home, labelKey: "common.account_home"))
         }
-        let csrf = CSRFProtection.token(for: request)
+        let csrf = services.csrf.token(for: request)
         let passkeys = try await passkeys().store.passkeys(userID: user.id)
         var response = services.pages.accountPasskeys(
             PageRenderer.AccountPasskeys(
                 csrfToken: csrf.value, passkeys: passkeys.map { ($0.name, PasskeyAuthenticationContext.keyKind($0)) },
                 noticeKey: noticeKey, errorKey: errorKey),
             locales: locales, status: errorKey == nil ? .ok : .badRequest)
-        if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }
+        if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
         return response
     }
 
     private func signedIn(_ request: Request) async throws -> (BrowserSessionRecord, UserRecord)? {
-        guard let session = try await BrowserSessionResolver(store: services.store, now: services.now).current(request),
+        guard let session = try await BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now).current(request),
             let user = try await services.store.user(id: session.authentication.userID)
         else { return nil }
         return (session, user)

@@ -21,7 +21,7 @@ struct LoginEndpoint: Sendable {
         } catch let failure as EndpointFailure {
             return responder.errorPage(failure.code, failure.description ?? "", request: request, context: context)
         }
-        guard CSRFProtection.verify(request: request, form: form) else {
+        guard services.csrf.verify(request: request, form: form) else {
             return responder.errorPage(
                 .csrfFailed, "The CSRF cookie and form field are missing or differ.", request: request,
                 context: context, uiLocales: form[OAuthParameter.uiLocales])
@@ -52,12 +52,12 @@ struct LoginEndpoint: Sendable {
         // this browser's form (its CSRF token), and the page shows a new one when refused.
         if let gate = services.challenges {
             let admission = try await gate.admit(
-                .signIn, subject: form[CSRFProtection.fieldName] ?? "", clientID: client.clientID,
+                .signIn, surface: .hostedForm, subject: form[CSRFProtection.fieldName] ?? "", clientID: client.clientID,
                 solution: ChallengeGate.solution(request, form: form), context: context)
             if case .challenged(let challenge, let refusal) = admission {
                 return Self.form(
                     for: authorization, client: client, request: request, pages: services.pages,
-                    cookies: services.cookies, username: username,
+                    csrfProtection: services.csrf, username: username,
                     errorKey: ChallengeGate.errorCode(refusal: refusal).messageKey,
                     status: .tooManyRequests, challenge: challenge)
             }
@@ -77,7 +77,7 @@ struct LoginEndpoint: Sendable {
             await services.challenges?.recordFailure(context: context)
             return Self.form(
                 for: authorization, client: client, request: request, pages: services.pages,
-                cookies: services.cookies, username: username, errorKey: "login.failed",
+                csrfProtection: services.csrf, username: username, errorKey: "login.failed",
                 status: .unauthorized, challenge: nextChallenge(form, client: client, context: context),
                 providers: try await FederationBrokerEndpoint.links(for: authorization, services: services))
         case .throttled(let retryAfter):
@@ -85,7 +85,7 @@ struct LoginEndpoint: Sendable {
             context.annotations.record(outcome: "password_throttled")
             var response = Self.form(
                 for: authorization, client: client, request: request, pages: services.pages,
-                cookies: services.cookies, username: username, errorKey: APIErrorCode.tooManyAttempts.messageKey,
+                csrfProtection: services.csrf, username: username, errorKey: APIErrorCode.tooManyAttempts.messageKey,
                 status: .tooManyRequests, challenge: nextChallenge(form, client: client, context: context))
             response.headers[.retryAfter] = String(retryAfter)
             return response
@@ -108,7 +108,7 @@ struct LoginEndpoint: Sendable {
         case .refused(let code):
             context.annotations.record(outcome: "passkey_refused")
             return Self.form(
-                for: authorization, client: client, request: request, pages: services.pages, cookies: services.cookies,
+                for: authorization, client: client, request: request, pages: services.pages, csrfProtection: services.csrf,
                 username: "", errorKey: code.messageKey, status: .badRequest,
                 providers: try await FederationBrokerEndpoint.links(for: authorization, services: services))
         }
@@ -154,7 +154,7 @@ struct LoginEndpoint: Sendable {
                     redirectURI: authorization.redirectURI, state: authorization.state),
                 request: request, context: context)
         }
-        let resolver = BrowserSessionResolver(store: services.store, now: services.now)
+        let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
         try await resolver.end(request)  // a new sign-in replaces any previous session
         let session = try await resolver.start(authentication, lifetime: services.browserSessionLifetime)
         context.annotations.record(outcome: "code_issued_login")
@@ -169,11 +169,11 @@ struct LoginEndpoint: Sendable {
     /// The login page for a validated request, setting the CSRF cookie when needed.
     static func form(
         for authorization: AuthorizationRequest, client: ClientRecord, request: Request,
-        pages: PageRenderer, cookies: BrowserCookies, username: String, errorKey: String?,
+        pages: PageRenderer, csrfProtection: CSRFProtection, username: String, errorKey: String?,
         status: HTTPResponse.Status = .ok, challenge: ProofOfWorkChallenge? = nil,
-        csrf: (value: String, isNew: Bool)? = nil, providers: [(name: String, href: String)] = []
+        csrf: CSRFProtection.Token? = nil, providers: [(name: String, href: String)] = []
     ) -> Response {
-        let csrf = csrf ?? CSRFProtection.token(for: request)
+        let csrf = csrf ?? csrfProtection.token(for: request)
         let links = HostedAccountPages.links(for: authorization)
         var response = pages.login(
             PageRenderer.LoginForm(
@@ -183,7 +183,7 @@ struct LoginEndpoint: Sendable {
                 passwordResetHref: links.passwordReset, challenge: challenge, providers: providers),
             locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
             status: status)
-        if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: cookies.csrf(csrf.value))) }
+        if let cookie = csrfProtection.setCookie(csrf) { response.headers.append(cookie) }
         return response
     }
 }

@@ -24,21 +24,24 @@ struct TokenEndpoint: Sendable {
         clientAuthenticator = services.clientAuthenticator
         let deviceSessions = services.deviceSessions
         authorizationCode = AuthorizationCodeGrant(
-            store: services.store, mfaStore: services.mfaStore, tokenIssuer: tokenIssuer, deviceSessions: deviceSessions,
-            now: services.now)
+            store: services.store, mfaStore: services.mfaStore, tokenIssuer: tokenIssuer, sessionCap: services.sessionCap,
+            deviceSessions: deviceSessions,
+            audit: services.audit, now: services.now)
         refreshToken = RefreshTokenGrant(
             store: services.store, tokenIssuer: tokenIssuer, metrics: services.metrics, audit: services.audit,
             deviceSessions: deviceSessions, now: services.now)
         clientCredentials = ClientCredentialsGrant(tokenIssuer: tokenIssuer)
         let nativeSSO = deviceSessions.map {
             NativeSSOExchange(
-                store: services.store, sessions: $0, tokenIssuer: tokenIssuer, keyRing: services.keyRing, now: services.now)
+                store: services.store, sessions: $0, tokenIssuer: tokenIssuer, sessionCap: services.sessionCap,
+                keyRing: services.keyRing, now: services.now)
         }
         let federation = services.federationExchange
         tokenExchange =
             nativeSSO == nil && federation == nil ? nil : TokenExchangeGrant(nativeSSO: nativeSSO, federation: federation)
         pinUnlock = PINServices(services).map {
-            PINUnlockGrant(store: services.store, pin: $0, tokenIssuer: tokenIssuer, now: services.now)
+            PINUnlockGrant(
+                store: services.store, pin: $0, tokenIssuer: tokenIssuer, sessionCap: services.sessionCap, now: services.now)
         }
         metrics = services.metrics
     }

@@ -27,6 +27,11 @@ struct FederatedAccounts: Sendable {
     func account(
         for claims: FederatedClaims, provider: FederationProviderRecord, context: SesameRequestContext?
     ) async throws -> (UserRecord, Outcome) {
+        // The link's key: an empty or oversized `sub` (OIDC Core §2: 1–255 ASCII characters)
+        // from any provider kind never links.
+        guard !claims.sub.isEmpty, claims.sub.utf8.count <= 255 else {
+            throw FederationRefusal.invalidToken(rule: "sub", "sub must be 1 to 255 characters (OpenID Connect Core section 2)")
+        }
         for _ in 0..<Self.retries {
             do {
                 return try await resolve(claims, provider: provider, context: context)
@@ -52,11 +57,16 @@ struct FederatedAccounts: Sendable {
             if now().timeIntervalSince(identity.linkedAt) < Self.creationWindow { throw InProgress() }
             try await federation.unlinkFederatedIdentity(providerID: provider.id, subject: claims.sub)
         }
-        guard let email = claims.email?.lowercased(), !email.isEmpty else {
-            throw FederationRefusal.missingClaim("the token has no email, which a new account needs")
+        // The provider's email, normalized and validated exactly as a local one; an invalid one
+        // (`" alice@example.com"` is valid once trimmed, `"bob"` never) counts as absent.
+        guard let email = EmailAddress.normalized(claims.email) else {
+            throw FederationRefusal.missingClaim(
+                claims.email == nil
+                    ? "the token has no email, which a new account needs"
+                    : "the token's email is not a valid address, which a new account needs")
         }
         let verified = claims.emailVerified == true
-        if let existing = try await store.user(login: email), existing.email == email {
+        if let existing = try await store.user(email: email) {
             try checkLinkable(existing, verified: verified, provider: provider, email: email)
             do {
                 try await link(provider: provider, claims: claims, userID: existing.id)
@@ -65,6 +75,12 @@ struct FederatedAccounts: Sendable {
             }
             audit.record(.federationLinked, context: context, userID: existing.id, detail: ["provider": provider.id])
             return (existing, .linked)
+        }
+        if try await store.user(login: email) != nil {
+            // Another account's username is this address: a second account with it as email
+            // would make the login name ambiguous.
+            throw FederationRefusal.accountExists(
+                "an account uses this email as its username; sign in to it and link the provider from there")
         }
         guard verified || provider.allowUnverifiedEmail else {
             throw FederationRefusal.unverifiedEmail("the provider has not verified the email address; this provider requires it")
@@ -105,7 +121,8 @@ struct FederatedAccounts: Sendable {
     private func link(provider: FederationProviderRecord, claims: FederatedClaims, userID: String) async throws {
         try await federation.linkFederatedIdentity(
             FederatedIdentityRecord(
-                providerID: provider.id, subject: claims.sub, userID: userID, email: claims.email, linkedAt: now()))
+                providerID: provider.id, subject: claims.sub, userID: userID, email: EmailAddress.normalized(claims.email),
+                linkedAt: now()))
     }
 
     /// A passwordless account; the username is the email, or the email with a random suffix

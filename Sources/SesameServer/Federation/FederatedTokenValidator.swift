@@ -14,7 +14,9 @@ import SesameProtocol
 ///    (Google's tokens for an Android or iOS client);
 /// 5. `exp` has not passed and `iat` is not in the future (60 s leeway);
 /// 6. the app's `nonce`, when it sent one, matches: equal, or for Apple the hex SHA-256 of it;
-/// 7. the provider's required claim is present (`email` by default).
+/// 7. the provider's required claim is present (`email` by default);
+/// and, before all of them, no `crit` header (RFC 7515 §4.1.11), and a `sub` of 1–255
+/// characters (OIDC Core §2).
 struct FederatedTokenValidator: Sendable {
     static let leeway: TimeInterval = 60
     static let asymmetric: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
@@ -26,6 +28,11 @@ struct FederatedTokenValidator: Sendable {
         -> FederatedClaims
     {
         let header = try Self.header(token)
+        // RFC 7515 §4.1.11: a `crit` extension the recipient does not understand makes the JWS
+        // invalid. Sesame understands none.
+        if header["crit"] != nil {
+            throw .invalidToken(rule: "crit", "the token's header has a crit member, and no critical extension is supported")
+        }
         guard let alg = header["alg"] as? String, Self.asymmetric.contains(alg) else {
             throw .invalidToken(
                 rule: "alg", "the token's alg \"\(header["alg"] as? String ?? "")\" is not an asymmetric signature algorithm")
@@ -38,6 +45,11 @@ struct FederatedTokenValidator: Sendable {
             throw .invalidToken(rule: "claims", "the token lacks iss, sub, aud or exp")
         } catch {
             throw .invalidToken(rule: "signature", "the signature does not verify with the provider's keys")
+        }
+        // OIDC Core §2: `sub` is a locally unique identifier of at most 255 ASCII characters; an
+        // empty one would link every such token to one account.
+        guard !claims.sub.isEmpty, claims.sub.utf8.count <= 255 else {
+            throw .invalidToken(rule: "sub", "sub must be 1 to 255 characters (OpenID Connect Core section 2)")
         }
         guard claims.iss == provider.issuer else {
             throw .invalidToken(rule: "iss", "iss is \"\(claims.iss)\", not the provider's \(provider.issuer)")

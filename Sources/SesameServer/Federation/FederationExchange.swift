@@ -17,6 +17,8 @@ struct FederationExchange: Sendable {
     /// Opens a provider's sealed app secret (Facebook).
     var openSecret: @Sendable (FederationProviderRecord) throws -> String = { _ in throw FederationRefusal.keys("no key ring") }
     let tokenIssuer: TokenIssuer
+    /// The cap on each user's live sessions, applied when tokens open a new family.
+    var sessionCap: SessionCap
     let now: @Sendable () -> Date
 
     /// Scopes when the request names none.
@@ -43,10 +45,10 @@ struct FederationExchange: Sendable {
                 detail: ["provider": provider.id])
             let authentication = AuthenticationContext(
                 userID: user.id, authTime: now(), acr: nil, amr: [Federation.authenticationMethod])
-            var tokens = try await GrantTokens(store: store, tokenIssuer: tokenIssuer).issue(
+            var tokens = try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
                 client: client, authentication: authentication, scope: scope, sessionID: nil,
                 familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil,
-                withRefreshToken: client.grantTypes.contains(.refreshToken), now: now())
+                withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), context: context)
             tokens.issuedTokenType = TokenExchange.TokenType.accessToken
             return tokens
         } catch let refusal as FederationRefusal {
@@ -67,7 +69,9 @@ struct FederationExchange: Sendable {
             guard type == TokenExchange.TokenType.idToken else {
                 throw FederationRefusal.invalidToken(rule: "subject_token_type", "this provider's subject_token is an ID token")
             }
-            return try await validator.validate(token, provider: provider, nonce: form[Federation.nonceParameter])
+            let claims = try await validator.validate(token, provider: provider, nonce: form[Federation.nonceParameter])
+            try await recordUse(of: token, claims: claims, provider: provider)
+            return claims
         }
         guard type == TokenExchange.TokenType.accessToken else {
             throw FederationRefusal.invalidToken(rule: "subject_token_type", "a Facebook subject_token is an access token")
@@ -79,6 +83,17 @@ struct FederationExchange: Sendable {
             throw FederationRefusal.keys("the provider's app secret cannot be opened; register it again")
         }
         return try await facebook.inspect(token, provider: provider, appSecret: secret)
+    }
+
+    /// An ID token signs in once (issue #28 §5): its digest is kept until it expires, across
+    /// every process sharing the store, so a copied token cannot be exchanged again.
+    private func recordUse(of token: String, claims: FederatedClaims, provider: FederationProviderRecord) async throws {
+        let keepUntil = Date(timeIntervalSince1970: TimeInterval(claims.exp) + FederatedTokenValidator.leeway)
+        guard try await federation.recordFederatedToken(providerID: provider.id, digest: SecretDigest.of(token), expiresAt: keepUntil)
+        else {
+            throw FederationRefusal.invalidToken(
+                rule: "replay", "this ID token was used to sign in already; ask the provider for a new one")
+        }
     }
 
     /// The provider named by id, else by issuer.

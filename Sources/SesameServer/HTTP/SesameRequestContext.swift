@@ -43,5 +43,5 @@ public struct SesameRequestContext: RequestContext, RemoteAddressRequestContext 
     }
 
     /// Form bodies at /token, /revoke, /introspect and /login are small.
-    public var maxUploadSize: Int { 64 * 1024 }
+    public var maxUploadSize: Int { ConnectionLimits.maximumBodySize }
 }

@@ -4,13 +4,23 @@ import Foundation
 /// table, where `sesame outbox` and tests read them. Nothing leaves the machine, so this is for
 /// development and for deployments that deliver the outbox themselves.
 ///
-/// The outbox survives restarts. Bodies contain one-time codes in clear text until a relay
-/// delivers them (``markDelivered(id:at:)`` erases the body); codes expire after minutes.
+/// The outbox survives restarts. With a ``OutboxSealing`` (what the server and `sesame outbox`
+/// use) subjects and bodies, which carry one-time codes, are sealed with the master key at rest;
+/// a relay that delivers a message (``markDelivered(id:at:)``) erases its body.
 public final class OutboxMessageSender: MessageSender {
     private let store: any AccountStore
+    private let sealing: OutboxSealing?
 
+    /// An outbox whose messages are stored as they are (tests of the store's outbox).
     public init(store: any AccountStore) {
         self.store = store
+        sealing = nil
+    }
+
+    /// An outbox whose subjects and bodies are sealed with `keyRing`'s master key at rest.
+    public init(store: any AccountStore, keyRing: KeyRing) {
+        self.store = store
+        sealing = OutboxSealing(keyRing: keyRing)
     }
 
     public func send(_ message: OutboundMessage) async throws {
@@ -20,7 +30,7 @@ public final class OutboxMessageSender: MessageSender {
     /// Appends `message`; returns its outbox id.
     @discardableResult
     public func enqueue(_ message: OutboundMessage) async throws -> Int64 {
-        try await store.enqueueMessage(message)
+        try await store.enqueueMessage(try sealing?.seal(message) ?? message)
     }
 
     /// Messages sent so far, oldest first; only those to `recipient` when given.
@@ -34,9 +44,15 @@ public final class OutboxMessageSender: MessageSender {
         try await entries(to: recipient, purpose: purpose).map(\.message)
     }
 
-    /// Outbox entries with their ids and delivery state, oldest first.
+    /// Outbox entries with their ids and delivery state, oldest first, opened.
     public func entries(to recipient: String? = nil, purpose: String? = nil) async throws -> [OutboxEntry] {
-        try await store.outboxEntries(to: recipient, purpose: purpose)
+        let entries = try await store.outboxEntries(to: recipient, purpose: purpose)
+        guard let sealing else { return entries }
+        return entries.map { entry in
+            var entry = entry
+            entry.message = sealing.open(entry.message)
+            return entry
+        }
     }
 
     /// Records that a relay accepted the message and erases its body.

@@ -25,6 +25,8 @@ struct NativeSSOExchange: Sendable {
     let store: any IdentityStore
     let sessions: DeviceSessions
     let tokenIssuer: TokenIssuer
+    /// The cap on each user's live sessions, applied when tokens open a new family.
+    var sessionCap: SessionCap
     let keyRing: KeyRing
     let now: @Sendable () -> Date
 
@@ -109,10 +111,11 @@ struct NativeSSOExchange: Sendable {
         }
         // 7. the scopes
         let scope = try Self.scope(form[OAuthParameter.scope], client: client)
-        let tokens = try await GrantTokens(store: store, tokenIssuer: tokenIssuer).issue(
+        let tokens = try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
             client: client, authentication: session.authentication, scope: scope, sessionID: session.id,
             familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil,
-            withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), deviceSecretHash: DeviceSecret.hash(secret))
+            withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), deviceSecretHash: DeviceSecret.hash(secret),
+            context: context)
         sessions.audit.record(
             .ssoExchanged, context: context, clientID: client.clientID, userID: session.userID,
             detail: ["from_client_id": claims.aud, "app_group": appGroup])

@@ -36,9 +36,10 @@ struct PINServices: Sendable {
         return record
     }
 
-    /// Removes a registration and ends every token issued through it.
-    func revoke(_ registration: PINRegistrationRecord) async throws {
+    /// Removes a registration and ends every token issued through it; `reason` is what a later
+    /// refresh with one of them is told (``RefreshFamilyRevocationReason``).
+    func revoke(_ registration: PINRegistrationRecord, reason: RefreshFamilyRevocationReason = .pinRemoved) async throws {
         try await pinStore.removePINRegistration(id: registration.id)
-        try await store.revokeRefreshTokens(sessionID: registration.sessionID, now: now())
+        try await store.revokeRefreshTokens(sessionID: registration.sessionID, now: now(), reason: reason)
     }
 }

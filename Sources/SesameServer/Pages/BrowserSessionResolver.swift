@@ -2,15 +2,16 @@ import Foundation
 import Hummingbird
 import SesameProtocol
 
-/// Finds the browser SSO session named by the `sesame_session` cookie. The cookie
-/// holds a random 256-bit id; the store is searched by its digest only.
+/// Finds the browser SSO session named by the session cookie (``BrowserCookies/sessionName``).
+/// The cookie holds a random 256-bit id; the store is searched by its digest only.
 struct BrowserSessionResolver: Sendable {
     let store: any IdentityStore
+    let cookies: BrowserCookies
     let now: @Sendable () -> Date
 
     /// The live session, or `nil` when there is no cookie or the session ended or expired.
     func current(_ request: Request) async throws -> BrowserSessionRecord? {
-        guard let id = BrowserCookies.value(BrowserCookies.sessionName, in: request), id.utf8.count <= 256
+        guard let id = cookies.sessionID(in: request), id.utf8.count <= 256
         else { return nil }
         guard let session = try await store.browserSession(idDigest: SecretDigest.of(id)),
             session.expiresAt > now()
@@ -34,7 +35,7 @@ struct BrowserSessionResolver: Sendable {
     /// Ends the session named by the request's cookie, if any; returns it.
     @discardableResult
     func end(_ request: Request) async throws -> BrowserSessionRecord? {
-        guard let id = BrowserCookies.value(BrowserCookies.sessionName, in: request) else { return nil }
+        guard let id = cookies.sessionID(in: request) else { return nil }
         let digest = SecretDigest.of(id)
         let session = try await store.browserSession(idDigest: digest)
         try await store.removeBrowserSession(idDigest: digest)

@@ -1,28 +1,71 @@
+import Crypto
+import Foundation
+import HTTPTypes
 import Hummingbird
 import SesameProtocol
 
-/// Double-submit CSRF protection of the login form (OWASP CSRF cheat sheet): the same random
-/// 256-bit token is set in the `sesame_csrf` cookie and in a hidden form field; the POST is
-/// accepted only when both are present and equal (constant-time comparison).
-enum CSRFProtection {
+/// CSRF protection of the hosted forms (OWASP CSRF cheat sheet, "Signed Double-Submit Cookie"):
+/// the `sesame_csrf` cookie holds a random 256-bit pre-session id, and each form carries
+/// `csrf_token = base64url(HMAC-SHA-256(key, "sesame csrf v1" ‖ pre-session))`, with a key derived
+/// from the deployment's master key (HKDF, RFC 5869), so every process accepts it. A POST is
+/// accepted only when the field is the MAC of the cookie (constant-time comparison): a token the
+/// server did not mint for this browser's pre-session is refused, even when cookie and field
+/// agree (`sesame_csrf=x` with `csrf_token=x`).
+///
+/// With an `https` issuer the cookie is `__Host-sesame_csrf` (RFC 6265bis §4.1.3.2: `Secure`,
+/// `Path=/`, no `Domain`), so a sibling subdomain cannot plant one (login CSRF through cookie
+/// tossing).
+struct CSRFProtection: Sendable {
     static let fieldName = "csrf_token"
 
-    /// The token to embed in a new form: the browser's existing one when well-formed (several
-    /// tabs keep working), otherwise a fresh one. `isNew` says whether a cookie must be set.
-    static func token(for request: Request) -> (value: String, isNew: Bool) {
-        if let existing = BrowserCookies.value(BrowserCookies.csrfName, in: request),
-            existing.utf8.count == 43, Base64URL.decode(existing)?.count == 32
-        {
-            return (existing, false)
-        }
-        return (SecureRandom.token(), true)
+    /// A form's token, and the cookie to set when the browser had no pre-session yet.
+    struct Token: Sendable {
+        /// The form field's value (also what proof-of-work and passkey challenges of the page
+        /// are bound to).
+        let value: String
+        /// The new pre-session id to send in `Set-Cookie`, `nil` when the browser has one.
+        let newCookie: String?
     }
 
-    /// `true` when the submitted form field matches the cookie.
-    static func verify(request: Request, form: [String: String]) -> Bool {
-        guard let cookie = BrowserCookies.value(BrowserCookies.csrfName, in: request),
-            let field = form[fieldName], !field.isEmpty
-        else { return false }
-        return ConstantTime.equals(cookie, field)
+    let cookies: BrowserCookies
+    private let key: SymmetricKey
+
+    init(masterKey: SymmetricKey, cookies: BrowserCookies) {
+        key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: masterKey, info: Data("sesame csrf mac v1".utf8), outputByteCount: 32)
+        self.cookies = cookies
+    }
+
+    /// The token to embed in a new form: bound to the browser's existing pre-session when it has a
+    /// well-formed one (several tabs keep working), otherwise to a fresh one.
+    func token(for request: Request) -> Token {
+        if let existing = preSession(in: request) { return Token(value: mac(existing), newCookie: nil) }
+        let fresh = SecureRandom.token()
+        return Token(value: mac(fresh), newCookie: fresh)
+    }
+
+    /// `true` when the submitted field is the token this server minted for the request's
+    /// pre-session cookie.
+    func verify(request: Request, form: [String: String]) -> Bool {
+        guard let preSession = preSession(in: request), let field = form[Self.fieldName], !field.isEmpty else {
+            return false
+        }
+        return ConstantTime.equals(mac(preSession), field)
+    }
+
+    /// The `Set-Cookie` field for a token's new pre-session, if it has one.
+    func setCookie(_ token: Token) -> HTTPField? {
+        token.newCookie.map { HTTPField(name: .setCookie, value: cookies.csrf($0)) }
+    }
+
+    private func preSession(in request: Request) -> String? {
+        guard let value = BrowserCookies.value(cookies.csrfName, in: request),
+            value.utf8.count == 43, Base64URL.decode(value)?.count == 32
+        else { return nil }
+        return value
+    }
+
+    private func mac(_ preSession: String) -> String {
+        Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(("sesame csrf v1:" + preSession).utf8), using: key)))
     }
 }

@@ -125,7 +125,7 @@ struct PageRenderer: Sendable {
     /// which only fits sign-in failures, is left out).
     func error(
         _ code: APIErrorCode, errorID: String, locales: [String],
-        status: HTTPResponse.Status? = nil, messageKey: String? = nil
+        status: HTTPResponse.Status? = nil, messageKey: String? = nil, backLink: (href: String, labelKey: String)? = nil
     ) -> Response {
         let t = { (key: String) in localizer.string(key, locales: locales) }
         var context: [String: Any] = [
@@ -137,9 +137,48 @@ struct PageRenderer: Sendable {
             "reference": errorID,
         ]
         if messageKey == nil { context["help"] = t("error.help") }
+        if let backLink {
+            context["back_link"] = backLink.href
+            context["back_label"] = t(backLink.labelKey)
+        }
         return html(
             library.render(context, withTemplate: MessageTemplate.name) ?? "",
             status: status ?? HTTPResponse.Status(code: code.httpStatus))
+    }
+
+    /// A hosted page refused by a rate limit (HTTP 429): how long to wait, and for a `GET` a
+    /// link that asks again (`retry`, the request's own path and query).
+    func rateLimited(retryAfter seconds: Int, retry: String?, errorID: String, locales: [String]) -> Response {
+        let t = { (key: String) in localizer.string(key, locales: locales) }
+        var context: [String: Any] = [
+            "lang": localizer.resolvedLocale(for: locales),
+            "dir": direction(for: locales),
+            "title": t("rate_limit.page_title"),
+            "message": localizer.string("rate_limit.page_body", locales: locales, arguments: ["seconds": String(seconds)]),
+            "reference_label": t("error.reference"),
+            "reference": errorID,
+        ]
+        if let retry {
+            context["back_link"] = retry
+            context["back_label"] = t("rate_limit.retry")
+        }
+        return html(library.render(context, withTemplate: MessageTemplate.name) ?? "", status: .tooManyRequests)
+    }
+
+    /// The server's home page (`GET /`): signing in happens from an app; from here a person can
+    /// create an account, reset a password or manage passkeys. The pages that have no app to
+    /// return to link here (``HostedPageRoutes/home``).
+    func home(locales: [String]) -> Response {
+        let t = { (key: String) in localizer.string(key, locales: locales) }
+        let links = [("home.sign_up", "/signup"), ("home.password_reset", "/password-reset"), ("home.passkeys", "/account/passkeys")]
+        let context: [String: Any] = [
+            "lang": localizer.resolvedLocale(for: locales),
+            "dir": direction(for: locales),
+            "title": t("home.title"),
+            "message": t("home.body"),
+            "links": ["items": links.map { ["label": t($0.0), "href": $0.1] }],
+        ]
+        return html(library.render(context, withTemplate: MessageTemplate.name) ?? "", status: .ok)
     }
 
     /// A simple informational page (signed out, sign-up and password-reset placeholders).

@@ -27,6 +27,16 @@ final class ChallengeGate: Sendable {
         case challenged(ProofOfWorkChallenge, refusal: ChallengeToken.Refusal?)
     }
 
+    /// Where a challenge was issued, part of what it is good for: a solution of a JSON API's
+    /// challenge (`/authorize-challenge`, `/api/signup`, …) is never accepted by a hosted form,
+    /// nor the reverse, even for the same endpoint class and subject.
+    enum Surface: String, Sendable {
+        /// A JSON endpoint; the subject is the login name or email address sent.
+        case api
+        /// A hosted form; the subject is the page's CSRF token.
+        case hostedForm = "hosted_form"
+    }
+
     /// The form fields of the hosted pages' solver.
     static let tokenField = "challenge_token"
     static let nonceField = "challenge_nonce"
@@ -67,8 +77,8 @@ final class ChallengeGate: Sendable {
     /// request is about (the login name as typed, the email address): a solution is good for
     /// that subject only. A challenged request's log outcome is `challenged` or `challenge_refused`.
     func admit(
-        _ endpoint: ChallengePolicy.Endpoint, subject: String, clientID: String?, solution: ProofOfWorkSolution?,
-        context: SesameRequestContext
+        _ endpoint: ChallengePolicy.Endpoint, surface: Surface, subject: String, clientID: String?,
+        solution: ProofOfWorkSolution?, context: SesameRequestContext
     ) async throws -> Admission {
         guard policy.mode(endpoint) != .off else { return .admitted }
         let address = ClientAddressKey.of(context.clientAddress)
@@ -78,7 +88,7 @@ final class ChallengeGate: Sendable {
             requests = await counters.count(Self.requestKey(endpoint, address), window: policy.observationWindow)
             if endpoint == .signIn { failures = counters.current(Self.failureKey(address), window: policy.observationWindow) }
         }
-        let binding = Self.binding(endpoint, subject: subject, clientID: clientID)
+        let binding = Self.binding(endpoint, surface: surface, subject: subject, clientID: clientID)
         let difficulty = policy.difficulty(for: endpoint, requests: requests, failures: failures)
         let detail = ["endpoint": endpoint.rawValue, "requests": "\(requests)", "failures": "\(failures)"]
         if let solution {
@@ -115,7 +125,7 @@ final class ChallengeGate: Sendable {
         }
         guard let difficulty = policy.difficulty(for: endpoint, requests: requests, failures: failures) else { return nil }
         return issue(
-            binding: Self.binding(endpoint, subject: subject, clientID: clientID), difficulty: difficulty,
+            binding: Self.binding(endpoint, surface: .hostedForm, subject: subject, clientID: clientID), difficulty: difficulty,
             endpoint: endpoint, context: context, clientID: clientID,
             detail: ["endpoint": endpoint.rawValue, "requests": "\(requests)", "failures": "\(failures)", "page": "true"])
     }
@@ -134,7 +144,7 @@ final class ChallengeGate: Sendable {
             : "find a nonce such that SHA-256(seed || 8-byte big-endian nonce) has \(challenge.difficulty) leading zero bits, then send the same request again with the header \(ProofOfWorkSolution.headerName): <token>:<nonce>"
         let description =
             if let refusal {
-                "The challenge solution was refused (\(refusal.rawValue.replacingOccurrences(of: "_", with: " "))); solve the new challenge: \(work)."
+                "The challenge solution was refused (rule \(refusal.rawValue)); solve the new challenge: \(work)."
             } else {
                 "This request needs a challenge solved first: \(work)."
             }
@@ -187,12 +197,15 @@ final class ChallengeGate: Sendable {
         return nil
     }
 
-    /// What a challenge is good for: the endpoint, the subject as typed (trimmed, lowercased,
-    /// NFC) and the client, hashed (base64url of SHA-256).
-    static func binding(_ endpoint: ChallengePolicy.Endpoint, subject: String, clientID: String?) -> String {
+    /// What a challenge is good for: the endpoint, where it was issued, the subject as typed
+    /// (trimmed, lowercased, NFC) and the client, hashed (base64url of SHA-256). The surface
+    /// comes before the subject, so no subject can make one surface's binding another's.
+    static func binding(
+        _ endpoint: ChallengePolicy.Endpoint, surface: Surface, subject: String, clientID: String?
+    ) -> String {
         let normalized = subject.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             .precomposedStringWithCanonicalMapping
-        let text = [endpoint.rawValue, normalized, clientID ?? ""].joined(separator: "\u{0}")
+        let text = [endpoint.rawValue, surface.rawValue, normalized, clientID ?? ""].joined(separator: "\u{0}")
         return Base64URL.encode(SHA256.hash(data: Data(text.utf8)))
     }
 
@@ -219,7 +232,8 @@ extension ChallengeGate {
         context: SesameRequestContext
     ) async throws {
         let admission = try await admit(
-            endpoint, subject: subject, clientID: clientID, solution: Self.solution(request, form: nil), context: context)
+            endpoint, surface: .api, subject: subject, clientID: clientID, solution: Self.solution(request, form: nil),
+            context: context)
         guard case .challenged(let challenge, let refusal) = admission else { return }
         throw Self.failure(challenge, refusal: refusal)
     }

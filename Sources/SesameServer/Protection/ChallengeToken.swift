@@ -13,7 +13,7 @@ struct ChallengeToken: Sendable, Equatable {
     var seed: String
     var difficulty: Int
     var expiresAt: Int
-    /// SHA-256 of what the request was for (``ChallengeGate/binding(_:subject:clientID:)``),
+    /// SHA-256 of what the request was for (``ChallengeGate/binding(_:surface:subject:clientID:)``),
     /// base64url; a solution presented with another request is refused.
     var binding: String
 

@@ -15,6 +15,14 @@ public enum IdentityServer {
     public static func start(_ configuration: ServerConfiguration, logger: Logger) async throws -> RunningServer {
         if let issuer = configuration.issuer { try validateIssuer(issuer) }
         try configuration.dataDirectory.prepare()
+        if OwnerOnlyFiles.isOpenToOthers(directory: configuration.dataDirectory.url) {
+            logger.warning(
+                "the data directory is open to other users; its files are kept 0600, but restrict it with chmod 700",
+                metadata: [
+                    "data_dir": .string(configuration.dataDirectory.url.path),
+                    "mode": .string(OwnerOnlyFiles.modeText(directory: configuration.dataDirectory.url)),
+                ])
+        }
         let metrics = configuration.metrics == nil ? ServerMetrics.off : ServerMetrics.prometheus()
         let store = try await SQLIdentityStore.open(
             configuration.storeLocation, logger: logger, metrics: StoreMetrics(factory: metrics.factory))
@@ -26,7 +34,7 @@ public enum IdentityServer {
                 let seed = try SeedConfiguration.load(from: seedFile)
                 _ = try await Seeder(store: store, hasher: configuration.passwordHasher).apply(seed)
             }
-            let messageSender = try configuration.resolvedMessageSender(store: store, logger: logger)
+            let messageSender = try configuration.resolvedMessageSender(store: store, keyRing: keyRing, logger: logger)
             return try await listen(
                 configuration, store: store, messageSender: messageSender, keyRing: keyRing, masterKey: masterKey,
                 metrics: metrics, logger: logger)
@@ -143,6 +151,7 @@ public enum IdentityServer {
                     sharedThrottle: store),
                 pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
                 cookies: BrowserCookies(issuer: issuer),
+                csrf: CSRFProtection(masterKey: masterKey, cookies: BrowserCookies(issuer: issuer)),
                 authorizationCodeLifetime: configuration.authorizationCodeLifetime,
                 browserSessionLifetime: configuration.browserSessionLifetime, now: configuration.now,
                 logger: logger, trustedProxies: configuration.trustedProxies,
@@ -153,6 +162,7 @@ public enum IdentityServer {
             services.audit = audit
             services.nativeSSO = configuration.nativeSSO
             services.passkeyPolicy = configuration.passkeys
+            services.sessionLimits = configuration.sessionLimits
             services.providerKeys = ProviderKeys(now: configuration.now)
             services.upstreamProviders = UpstreamProvider(now: configuration.now)
             services.pinNonces = PINNonceIssuer(masterKey: masterKey, redemptions: store, now: configuration.now)

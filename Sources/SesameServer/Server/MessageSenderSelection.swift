@@ -3,10 +3,11 @@ import Logging
 
 extension ServerConfiguration {
     /// The sender the server uses: ``messageSender`` when set, else an ``SMTPMessageSender``
-    /// when ``smtp`` is configured, else the embedded ``OutboxMessageSender``.
-    func resolvedMessageSender(store: any AccountStore, logger: Logger) throws -> any MessageSender {
+    /// when ``smtp`` is configured, else the embedded ``OutboxMessageSender``; the outbox seals
+    /// what messages say with the master key at rest (``OutboxSealing``).
+    func resolvedMessageSender(store: any AccountStore, keyRing: KeyRing, logger: Logger) throws -> any MessageSender {
         if let messageSender { return messageSender }
-        let outbox = OutboxMessageSender(store: store)
+        let outbox = OutboxMessageSender(store: store, keyRing: keyRing)
         guard let smtp else { return outbox }
         do {
             try smtp.validate()

@@ -76,6 +76,8 @@ public struct ServerConfiguration: Sendable {
     public var nativeSSO = NativeSSOPolicy()
     /// Passkeys (WebAuthn): the RP ID, app origins and challenge lifetime (``PasskeyPolicy``).
     public var passkeys = PasskeyPolicy()
+    /// How many live sessions (refresh-token families) a user keeps (``SessionLimits``).
+    public var sessionLimits = SessionLimits()
     /// Whether the rate-limit counters are shared with other processes through the store
     /// (``RateLimiter``). Default: when the store is PostgreSQL, the only store several processes share.
     public var sharesRateLimits: Bool { database != nil }

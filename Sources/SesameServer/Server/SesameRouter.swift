@@ -2,20 +2,27 @@ import Hummingbird
 import Logging
 
 /// Maps every path of the server to its endpoint. Middleware order: the request log line
-/// outermost, then the request metrics (when on), then the client address behind trusted
+/// outermost, then the headers every response carries (``ResponseSecurityHeadersMiddleware``),
+/// then the request metrics (when on), then the client address behind trusted
 /// proxies, then API errors to JSON, then the per-address rate limits, then 405 for a known
 /// path asked with another method.
 enum SesameRouter {
     static func build(_ services: ServerServices, metricsToken: String? = nil) throws -> Router<SesameRequestContext> {
-        let router = Router(context: SesameRequestContext.self)
+        // HEAD wherever GET is (RFC 9110 §9.3.2): the GET's status and headers, no body.
+        let router = Router(context: SesameRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware(logger: services.logger))
+        router.add(middleware: ResponseSecurityHeadersMiddleware(issuer: services.issuer))
         if services.metrics.registry != nil { router.add(middleware: MetricsMiddleware(metrics: services.metrics)) }
         router.add(middleware: ForwardedClientMiddleware(proxies: services.trustedProxies))
-        router.add(middleware: APIErrorMiddleware(localizer: services.localizer, logger: services.logger))
+        router.add(middleware: APIErrorMiddleware(localizer: services.localizer, pages: services.pages, logger: services.logger))
         if let rateLimits = services.rateLimits { router.add(middleware: RateLimitMiddleware(limits: rateLimits)) }
         let routeMethods = RouteMethods()
         router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
 
+        let pages = services.pages
+        router.get(RouterPath(HostedPageRoutes.home)) { request, _ in
+            pages.home(locales: LocalePreference.from(request: request))
+        }
         let discovery = try DiscoveryEndpoint(issuer: services.issuerIdentifier)
         router.get("/.well-known/openid-configuration", use: discovery.handle)
         router.get("/.well-known/oauth-authorization-server", use: discovery.handle)

@@ -18,6 +18,8 @@ struct ServerServices: Sendable {
     let pages: PageRenderer
     let localizer: any Localizer
     let cookies: BrowserCookies
+    /// The hosted forms' CSRF tokens, bound to the browser's pre-session cookie.
+    let csrf: CSRFProtection
     let authorizationCodeLifetime: TimeInterval
     let browserSessionLifetime: TimeInterval
     let now: @Sendable () -> Date
@@ -40,6 +42,11 @@ struct ServerServices: Sendable {
     var nativeSSO = NativeSSOPolicy()
     /// Passkeys as a relying party (``PasskeyPolicy``).
     var passkeyPolicy = PasskeyPolicy()
+    /// How many live sessions a user keeps (``SessionLimits``).
+    var sessionLimits = SessionLimits()
+
+    /// The cap on each user's live sessions, applied by every grant that opens a family.
+    var sessionCap: SessionCap { SessionCap(store: store, limits: sessionLimits, audit: audit) }
 
     /// Passkey ceremonies; `nil` when the store keeps no passkeys.
     var passkeys: Passkeys? {
@@ -59,7 +66,7 @@ struct ServerServices: Sendable {
         var exchange = FederationExchange(
             store: store, federation: federation, validator: FederatedTokenValidator(keys: providerKeys, now: now),
             accounts: FederatedAccounts(store: store, federation: federation, audit: audit, now: now),
-            tokenIssuer: tokenIssuer, now: now)
+            tokenIssuer: tokenIssuer, sessionCap: sessionCap, now: now)
         exchange.facebook = FacebookTokenInspector(now: now)
         let keyRing = keyRing
         exchange.openSecret = { provider in

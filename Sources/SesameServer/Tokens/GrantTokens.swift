@@ -11,13 +11,15 @@ import SesameProtocol
 struct GrantTokens: Sendable {
     let store: any IdentityStore
     let tokenIssuer: TokenIssuer
+    /// Revokes the user's least recently used families past ``SessionLimits`` when a new one opens.
+    let sessionCap: SessionCap
 
     /// Issues the set for `authentication` in the refresh family `familyID`. `claims` is the
     /// grant's OIDC Core §5.5 request (its stored form travels with the refresh token).
     func issue(
         client: ClientRecord, authentication: AuthenticationContext, scope: String, sessionID: String?,
         familyID: String, nonce: String?, claims stored: ClaimsRequest?, withRefreshToken: Bool, now: Date,
-        deviceSecretHash: String? = nil
+        deviceSecretHash: String? = nil, context: SesameRequestContext? = nil
     ) async throws -> TokenResponse {
         let claims = stored.map(RequestedClaims.init(stored:))
         let access = try await tokenIssuer.accessToken(
@@ -32,6 +34,8 @@ struct GrantTokens: Sendable {
                     authentication: authentication, sessionID: sessionID, issuedAt: now,
                     expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)), claims: stored))
             refreshToken = refresh.token
+            try await sessionCap.enforce(
+                userID: authentication.userID, clientID: client.clientID, newFamily: familyID, context: context, now: now)
         }
         var idToken: String?
         if ScopeList.parse(scope).contains("openid") {

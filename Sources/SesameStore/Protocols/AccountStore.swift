@@ -54,7 +54,8 @@ public protocol AccountStore: Sendable {
     /// them) and ends their browser sessions, except the family and session named (the
     /// caller's own, e.g. after a password change).
     func revokeAllTokens(
-        userID: String, now: Date, keepingFamily: String?, keepingSession: String?
+        userID: String, now: Date, keepingFamily: String?, keepingSession: String?,
+        reason: RefreshFamilyRevocationReason
     ) async throws
 
     // MARK: Maintenance
@@ -64,8 +65,20 @@ public protocol AccountStore: Sendable {
 }
 
 extension AccountStore {
-    /// Revokes every refresh token and browser session of the user (password reset).
-    public func revokeAllTokens(userID: String, now: Date) async throws {
-        try await revokeAllTokens(userID: userID, now: now, keepingFamily: nil, keepingSession: nil)
+    /// As ``revokeAllTokens(userID:now:keepingFamily:keepingSession:reason:)`` after a password
+    /// change: a refresh of an ended family says the credentials changed.
+    public func revokeAllTokens(
+        userID: String, now: Date, keepingFamily: String?, keepingSession: String?
+    ) async throws {
+        try await revokeAllTokens(
+            userID: userID, now: now, keepingFamily: keepingFamily, keepingSession: keepingSession, reason: .credentialsChanged)
+    }
+
+    /// Revokes every refresh token and browser session of the user (password reset, account
+    /// deletion).
+    public func revokeAllTokens(
+        userID: String, now: Date, reason: RefreshFamilyRevocationReason = .credentialsChanged
+    ) async throws {
+        try await revokeAllTokens(userID: userID, now: now, keepingFamily: nil, keepingSession: nil, reason: reason)
     }
 }

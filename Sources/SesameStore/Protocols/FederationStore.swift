@@ -13,4 +13,9 @@ public protocol FederationStore: Sendable {
     func federatedIdentity(providerID: String, subject: String) async throws -> FederatedIdentityRecord?
     func federatedIdentities(userID: String) async throws -> [FederatedIdentityRecord]
     @discardableResult func unlinkFederatedIdentity(providerID: String, subject: String) async throws -> Bool
+
+    /// Records that a provider's ID token was used to sign in, until `expiresAt` (its `exp`
+    /// plus leeway); `false` when it was recorded already (a replay), by any process sharing the
+    /// store. `digest` is a ``SecretDigest`` of the token: the token itself is never stored.
+    func recordFederatedToken(providerID: String, digest: String, expiresAt: Date) async throws -> Bool
 }

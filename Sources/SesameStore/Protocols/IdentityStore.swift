@@ -16,12 +16,18 @@ public protocol IdentityStore: Sendable {
     @discardableResult func removeClient(id: String) async throws -> Bool
 
     // MARK: Users
-    /// Throws ``StoreError/conflict(field:)`` for a taken username or email.
+    /// Throws ``StoreError/conflict(field:)`` for a taken username or email, and for a
+    /// username that is another user's email or an email that is another user's username (a
+    /// login name must name one account).
     func createUser(_ user: UserRecord) async throws
     func updateUser(_ user: UserRecord) async throws
     func user(id: String) async throws -> UserRecord?
-    /// Looks a user up by username or email, case-insensitively.
+    /// Looks a user up by login name, case-insensitively: the user whose username it is, else
+    /// the user whose email it is. A username never equals another user's email (``createUser(_:)``
+    /// refuses it), so at most one account answers to a login name.
     func user(login: String) async throws -> UserRecord?
+    /// The user whose email (not username) is `email`, case-insensitively.
+    func user(email: String) async throws -> UserRecord?
     func users() async throws -> [UserRecord]
     @discardableResult func removeUser(id: String) async throws -> Bool
 
@@ -57,8 +63,12 @@ public protocol IdentityStore: Sendable {
     func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool
     /// Why the family was revoked, or `nil` when it was not (or before the reason was recorded).
     func refreshFamilyRevocationReason(_ familyID: String) async throws -> RefreshFamilyRevocationReason?
-    /// Revokes every refresh token issued under a browser session (logout).
-    func revokeRefreshTokens(sessionID: String, now: Date) async throws
+    /// The user's live refresh-token families (not revoked, with a token not yet expired), each
+    /// with its client and when it was last used (its newest token's issue time).
+    func liveRefreshFamilies(userID: String, now: Date) async throws -> [LiveRefreshFamily]
+    /// Revokes every refresh token issued under a session (logout, a PIN registration's end),
+    /// recording why.
+    func revokeRefreshTokens(sessionID: String, now: Date, reason: RefreshFamilyRevocationReason) async throws
 
     // MARK: Access-token revocation (RFC 7009 for JWT access tokens)
     func revokeAccessToken(jti: String, expiresAt: Date) async throws
@@ -87,4 +97,11 @@ public protocol IdentityStore: Sendable {
 
     /// Closes connections; the store is unusable afterwards.
     func close() async throws
+}
+
+extension IdentityStore {
+    /// Logout (OIDC RP-Initiated Logout §2): revokes every refresh token issued under the session.
+    public func revokeRefreshTokens(sessionID: String, now: Date) async throws {
+        try await revokeRefreshTokens(sessionID: sessionID, now: now, reason: .signedOut)
+    }
 }

@@ -217,10 +217,11 @@ extension SQLIdentityStore: AccountStore {
     // MARK: Sessions
 
     public func revokeAllTokens(
-        userID: String, now: Date, keepingFamily: String?, keepingSession: String?
+        userID: String, now: Date, keepingFamily: String?, keepingSession: String?,
+        reason: RefreshFamilyRevocationReason
     ) async throws {
         let families = try await families(matching: "user_id", userID)
-        try await revokeFamilies(ids: families.filter { $0 != keepingFamily }, now: now)
+        try await revokeFamilies(ids: families.filter { $0 != keepingFamily }, now: now, reason: reason)
         // Native SSO: the device sessions end too, but the one the request came through.
         try await revokeDeviceSessions(userID: userID, keeping: keepingSession, now: now)
         var sessions = database.delete(from: "browser_sessions").where("user_id", .equal, userID)

@@ -60,6 +60,14 @@ extension SQLIdentityStore: FederationStore {
         ).first() != nil
     }
 
+    public func recordFederatedToken(providerID: String, digest: String, expiresAt: Date) async throws -> Bool {
+        // The digest has a fixed length, so the joined id names one (provider, token) pair.
+        let id = providerID + " " + digest
+        return try await database.raw(
+            "INSERT INTO used_federated_tokens (id, expires_at) VALUES (\(bind: id), \(bind: StoreValue.time(expiresAt))) ON CONFLICT (id) DO NOTHING RETURNING id"
+        ).first() != nil
+    }
+
     static func federatedIdentity(_ row: any SQLRow) throws -> FederatedIdentityRecord {
         FederatedIdentityRecord(
             providerID: try row.string("provider_id"), subject: try row.string("subject"), userID: try row.string("user_id"),

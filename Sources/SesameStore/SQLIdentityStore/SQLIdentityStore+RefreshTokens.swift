@@ -141,10 +141,30 @@ extension SQLIdentityStore {
             .first() != nil
     }
 
-    /// Logout (OIDC RP-Initiated Logout §2, Back-Channel Logout): revokes the families of every
-    /// refresh token issued under the session.
-    public func revokeRefreshTokens(sessionID: String, now: Date) async throws {
-        try await revokeFamilies(matching: "session_id", sessionID, now: now)
+    public func liveRefreshFamilies(userID: String, now: Date) async throws -> [LiveRefreshFamily] {
+        // The user's roots (the partial root index on user_id), each joined with its members
+        // (the family_id index) for the newest issue and the latest expiry.
+        let rows = try await database.raw(
+            """
+            SELECT root.family_id AS family_id, root.client_id AS client_id, MAX(member.issued_at) AS last_used
+            FROM refresh_tokens AS root JOIN refresh_tokens AS member ON member.family_id = root.family_id
+            WHERE root.user_id = \(bind: userID) AND root.parent_digest IS NULL
+              AND NOT EXISTS (SELECT 1 FROM revoked_refresh_families AS revoked WHERE revoked.family_id = root.family_id)
+            GROUP BY root.family_id, root.client_id
+            HAVING MAX(member.expires_at) > \(bind: StoreValue.time(now))
+            """
+        ).all()
+        return try rows.map { row in
+            LiveRefreshFamily(
+                familyID: try row.string("family_id"), clientID: try row.string("client_id"),
+                lastUsed: try row.date("last_used"))
+        }
+    }
+
+    /// Logout (OIDC RP-Initiated Logout §2, Back-Channel Logout) or the end of a PIN
+    /// registration: revokes the families of every refresh token issued under the session.
+    public func revokeRefreshTokens(sessionID: String, now: Date, reason: RefreshFamilyRevocationReason) async throws {
+        try await revokeFamilies(ids: families(matching: "session_id", sessionID), now: now, reason: reason)
     }
 
     /// The families whose root's `column` (one of ``StoreMigrations/familyOwnerColumns``) equals `value`.

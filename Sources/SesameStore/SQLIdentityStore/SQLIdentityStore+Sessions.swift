@@ -64,6 +64,7 @@ extension SQLIdentityStore {
         let cutoff = StoreValue.time(now)
         for table in [
             "authorization_codes", "revoked_refresh_families", "revoked_access_tokens", "browser_sessions",
+            "used_federated_tokens",
         ] {
             try await database.delete(from: table).where("expires_at", .lessThanOrEqual, cutoff).run()
         }

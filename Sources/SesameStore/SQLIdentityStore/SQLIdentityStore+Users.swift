@@ -62,9 +62,20 @@ extension SQLIdentityStore {
 
     public func user(login: String) async throws -> UserRecord? {
         let login = login.lowercased()
-        return try await database.select().column("*").from("users")
+        let rows = try await database.select().column("*").from("users")
             .where("username", .equal, login)
             .orWhere("email", .equal, login)
+            .limit(2)
+            .all()
+            .map(Self.userRecord)
+        // Two rows only from a database written before usernames and emails were kept apart, or
+        // a race of two inserts: the username wins, always the same one.
+        return rows.first { $0.username == login } ?? rows.first
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try await database.select().column("*").from("users")
+            .where("email", .equal, email.lowercased())
             .first()
             .map(Self.userRecord)
     }
@@ -92,19 +103,25 @@ extension SQLIdentityStore {
         return true
     }
 
+    /// Usernames and emails are unique, and each is also kept apart from the other column: a
+    /// username that is another user's email (or the reverse) would make a login name match two
+    /// accounts.
     private func checkUnique(_ user: UserRecord, excludingID: String?) async throws {
         let rows = try await database.select().column("id").column("username").column("email")
             .from("users")
             .where("username", .equal, user.username)
             .orWhere("email", .equal, user.email)
             .orWhere("id", .equal, user.id)
+            .orWhere("email", .equal, user.username)
+            .orWhere("username", .equal, user.email)
             .all()
         for row in rows {
             let id = try row.string("id")
             if id == excludingID { continue }
             if id == user.id { throw StoreError.conflict(field: "id") }
-            if try row.string("username") == user.username { throw StoreError.conflict(field: "username") }
-            if try row.string("email") == user.email { throw StoreError.conflict(field: "email") }
+            let (username, email) = (try row.string("username"), try row.string("email"))
+            if username == user.username || email == user.username { throw StoreError.conflict(field: "username") }
+            if email == user.email || username == user.email { throw StoreError.conflict(field: "email") }
         }
     }
 

@@ -46,6 +46,7 @@ struct SQLiteBackend: Sendable {
             throw StoreError.unavailable(
                 reason: "the directory \(directory.path) does not exist; create it or pass another --data-dir")
         }
+        try OwnerOnlyFiles.prepare(database: url)
         let threadPool = NIOThreadPool(numberOfThreads: 2)
         threadPool.start()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -69,6 +70,9 @@ struct SQLiteBackend: Sendable {
             throw StoreError.unavailable(
                 reason: "cannot configure \(url.path) (\(error)); check that the file is a Sesame database and is writable")
         }
+        // WAL mode created the -wal and -shm files with the database's mode; a database from an
+        // earlier version may have had looser ones.
+        try? OwnerOnlyFiles.narrow(database: url)
         return SQLiteBackend(
             connection: connection, threadPool: threadPool, eventLoopGroup: group, checkpointer: checkpointer)
     }

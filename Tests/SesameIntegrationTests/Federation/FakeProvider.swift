@@ -137,12 +137,19 @@ final class FakeProvider: Sendable {
         return claims
     }
 
-    /// Signs `claims` with the current key (or `key`).
-    func sign(_ claims: [String: FakeValue], key: P256.Signing.PrivateKey? = nil) async throws -> String {
+    /// Signs `claims` with the current key (or `key`); `critical` puts a `crit` header in.
+    func sign(
+        _ claims: [String: FakeValue], key: P256.Signing.PrivateKey? = nil, critical: [String]? = nil
+    ) async throws -> String {
         let (current, kid) = state.withLock { ($0.key, $0.kid) }
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: try ES256PrivateKey(backing: key ?? current), kid: JWKIdentifier(string: kid))
-        return try await keys.sign(FakeClaims(values: claims), kid: JWKIdentifier(string: kid))
+        var header = JWTHeader()
+        if let critical {
+            header.crit = critical
+            for name in critical { header[dynamicMember: name] = .string("x") }
+        }
+        return try await keys.sign(FakeClaims(values: claims), kid: JWKIdentifier(string: kid), header: header)
     }
 
     /// The current JWKS text (to forge an HMAC keyed with it).

@@ -16,7 +16,7 @@ struct PasskeyTests {
         let issuer = server.issuer
         return SoftwarePasskeyAuthenticator(
             store: InMemoryCredentialStore(), origin: "\(issuer.scheme!)://\(issuer.host!):\(issuer.port!)",
-            localCheck: verified ? { @Sendable in true } : nil)
+            pin: verified ? { @Sendable _ in "2468" } : nil, kdf: PINKeyDerivation(logN: 8))
     }
 
     @Test("the SDK registers a passkey, lists and renames it, signs in with it alone (acr mfa, amr swk user pin mfa), and removes it")

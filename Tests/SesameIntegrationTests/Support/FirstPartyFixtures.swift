@@ -121,6 +121,11 @@ enum TestTOTP {
     /// The current time step.
     static func currentStep(_ now: Date = Date()) -> Int64 { Int64(now.timeIntervalSince1970) / 30 }
 
+    /// A step the server accepts now after `used` was accepted: the one after `used` while that
+    /// is still in the ±1 window, else the current one. Computed at the moment of use, so a slow
+    /// run that crossed a 30 s boundary (or several) since `used` does not fail.
+    static func nextStep(after used: Int64, now: Date = Date()) -> Int64 { max(used + 1, currentStep(now)) }
+
     /// RFC 4648 §6 base32 (no padding needed).
     static func decodeBase32(_ text: String) -> Data? {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")

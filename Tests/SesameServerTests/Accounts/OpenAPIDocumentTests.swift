@@ -35,7 +35,9 @@ struct OpenAPIDocumentTests {
             messageSender: server.running.messageSender, keyRing: server.keyRing,
             credentials: CredentialVerifier(hasher: TestServer.hasher),
             pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
-            cookies: BrowserCookies(issuer: server.baseURL), authorizationCodeLifetime: 60,
+            cookies: BrowserCookies(issuer: server.baseURL),
+            csrf: CSRFProtection(masterKey: SymmetricKey(size: .bits256), cookies: BrowserCookies(issuer: server.baseURL)),
+            authorizationCodeLifetime: 60,
             browserSessionLifetime: 3600, now: { Date() }, logger: Logger(label: "openapi.test"))
         services.pinNonces = PINNonceIssuer(
             masterKey: SymmetricKey(size: .bits256), redemptions: try #require(server.store as? any ChallengeRedemptionStore),

@@ -1,3 +1,5 @@
+import Crypto
+import Logging
 import SesameTesting
 import Foundation
 import SesameProtocol
@@ -6,6 +8,29 @@ import Testing
 
 @Suite("Message outbox")
 struct OutboxTests {
+    @Test("issue #28 §7: a live code is never in clear at rest; the server's outbox reads it back, another master key cannot")
+    func sealedAtRest() async throws {
+        try await withTestServer { server in
+            let api = AccountAPI(server)
+            #expect(try await api.post("/api/password/reset", ["email": Fixtures.email]).status == 202)
+            let code = try await api.latestCode(to: Fixtures.email, purpose: "password_reset")
+            let store = try #require(server.store as? any AccountStore)
+            let raw = try #require(try await store.outboxEntries(to: Fixtures.email, purpose: "password_reset").first)
+            #expect(!raw.message.body.contains(code))
+            #expect(raw.message.body.hasPrefix("sealed:v1:"))
+            #expect(raw.message.subject?.hasPrefix("sealed:v1:") == true)
+            // The sqlite file itself holds no code either.
+            let file = try Data(contentsOf: server.sandbox.databaseURL)
+            let wal = (try? Data(contentsOf: URL(fileURLWithPath: server.sandbox.databaseURL.path + "-wal"))) ?? Data()
+            #expect(file.range(of: Data(code.utf8)) == nil && wal.range(of: Data(code.utf8)) == nil)
+
+            // Another deployment's master key opens nothing.
+            let foreign = KeyRing(store: server.store, masterKey: SymmetricKey(size: .bits256), logger: Logger(label: "t"))
+            let other = try #require(try await OutboxMessageSender(store: store, keyRing: foreign).entries(to: Fixtures.email).first)
+            #expect(!other.message.body.contains(code))
+        }
+    }
+
     @Test("the outbox is the default sender and survives a restart")
     func persistsAcrossRestart() async throws {
         let server = try await TestServer.start()

@@ -99,7 +99,7 @@ struct ChallengeTests {
             // Solved for another login name: refused.
             let otherName = try await Self.send(flow, username: "bob", from: Self.sprayer, solution: try Self.solve(afterReplay))
             let afterOther = try Self.challenge(of: otherName, code: .invalidChallengeSolution)
-            #expect(try otherName.json(APIError.self).errorDescription?.contains("other request") == true)
+            #expect(try otherName.json(APIError.self).errorDescription?.contains("rule other_request") == true)
 
             // A nonce that does not give the zero bits: refused.
             let wrongNonce = try await Self.send(flow, username: "bob", from: Self.sprayer, solution: try Self.nonSolution(afterOther))

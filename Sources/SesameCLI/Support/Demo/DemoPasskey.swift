@@ -4,16 +4,15 @@ import SesameProtocol
 import SesameServer
 
 /// The demo's passkey step (docs/passkeys.md): after a password sign-in the user registers a
-/// passkey (Sesame's software authenticator, its local PIN as user verification), then a fresh
+/// passkey (Sesame's software authenticator, its key sealed under a PIN), then a fresh
 /// app signs in with the passkey alone.
 extension DemoWalkthrough {
     /// Step 13: register, list, sign in with no password (`acr` mfa, `amr` swk user pin mfa).
     func passkey(user: DemoUser) async throws {
         let keys = InMemoryCredentialStore()
-        let pin = PasskeyLocalPIN(store: keys)
-        try await pin.set("4711")
+        // The key is sealed under the passkey PIN (scrypt): the PIN is its user verification.
         let authenticator = SoftwarePasskeyAuthenticator(
-            store: keys, origin: ClientSession.origin(of: server.issuer), localCheck: pin.check(asking: { "4711" }))
+            store: keys, origin: ClientSession.origin(of: server.issuer), pin: { _ in "4711" })
         let configuration = SesameConfiguration(issuer: server.issuer, clientID: Self.clientID, redirectURI: Self.redirectURI)
         func app() -> SesameClient {
             SesameClient(

@@ -57,7 +57,7 @@ struct HostedAccountPages: Sendable {
         } catch let failure as EndpointFailure {
             return .refused(responder.errorPage(failure.code, failure.description ?? "", request: request, context: context))
         }
-        guard CSRFProtection.verify(request: request, form: form) else {
+        guard services.csrf.verify(request: request, form: form) else {
             return .refused(
                 responder.errorPage(
                     .csrfFailed, "The CSRF cookie and form field are missing or differ.", request: request,
@@ -75,17 +75,21 @@ struct HostedAccountPages: Sendable {
     /// hidden fields, and the CSP form target of its redirect URI.
     func render(
         _ form: PageRenderer.AccountForm, carried: Carried?, request: Request, status: HTTPResponse.Status = .ok,
-        csrf: (value: String, isNew: Bool)? = nil
+        csrf: CSRFProtection.Token? = nil
     ) -> Response {
-        let csrf = csrf ?? CSRFProtection.token(for: request)
+        let csrf = csrf ?? services.csrf.token(for: request)
         var form = form
         form.csrfToken = csrf.value
         form.hiddenFields = (carried?.authorization.formParameters ?? []) + form.hiddenFields
         form.redirectURI = carried?.authorization.redirectURI
         form.minimumPasswordLength = validation(request, carried).passwordPolicy.minimumLength
-        if let carried { form.links.append((labelKey: "common.back_to_sign_in", href: carried.signInHref)) }
+        // A way on from every page: back to the sign-in it came from, or without one (a bare
+        // /signup or /password-reset) to the server's home page.
+        form.links.append(
+            carried.map { (labelKey: "common.back_to_sign_in", href: $0.signInHref) }
+                ?? (labelKey: "common.account_home", href: HostedPageRoutes.home))
         var response = services.pages.account(form, locales: locales(request, carried), status: status)
-        if csrf.isNew { response.headers.append(HTTPField(name: .setCookie, value: services.cookies.csrf(csrf.value))) }
+        if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
         return response
     }
 
@@ -124,7 +128,7 @@ struct HostedAccountPages: Sendable {
         context: SesameRequestContext
     ) -> Response {
         var form = form
-        let csrf = CSRFProtection.token(for: request)
+        let csrf = services.csrf.token(for: request)
         form.challenge = services.challenges?.pageChallenge(
             endpoint, subject: csrf.value, clientID: carried?.client.clientID, context: context)
         return render(form, carried: carried, request: request, csrf: csrf)
@@ -138,7 +142,7 @@ struct HostedAccountPages: Sendable {
     ) async throws -> Response? {
         guard let gate = services.challenges else { return nil }
         let admission = try await gate.admit(
-            endpoint, subject: form[CSRFProtection.fieldName] ?? "", clientID: carried?.client.clientID,
+            endpoint, surface: .hostedForm, subject: form[CSRFProtection.fieldName] ?? "", clientID: carried?.client.clientID,
             solution: ChallengeGate.solution(request, form: form), context: context)
         guard case .challenged(let challenge, let refusal) = admission else { return nil }
         var page = page

@@ -28,7 +28,7 @@ struct PasswordResetPage: Sendable {
         ) { form, carried in
             let email = HostedAccountPages.value("email", in: form)
             let validation = pages.validation(request, carried)
-            if let violation = validation.email(email.lowercased(), field: "email") { throw validation.failure([violation]) }
+            if let violation = validation.email(EmailAddress.canonical(email), field: "email") { throw validation.failure([violation]) }
             if let challenged = try await pages.admit(
                 .passwordReset, form: form, page: Self.requestForm(email: email), carried: carried, request: request,
                 context: context)

@@ -31,8 +31,12 @@ struct AuthorizationCodeGrant: Sendable {
     /// Whether a code came from a re-authentication (first-party step-up).
     let mfaStore: any MFAStore
     let tokenIssuer: TokenIssuer
+    /// The cap on each user's live sessions, applied when tokens open a new family.
+    var sessionCap: SessionCap
     /// Native SSO device sessions; `nil` without a store for them.
     var deviceSessions: DeviceSessions? = nil
+    /// Where a replayed code is recorded (`code.replayed`).
+    var audit = AuditLog.off
     let now: @Sendable () -> Date
 
     func exchange(
@@ -52,7 +56,10 @@ struct AuthorizationCodeGrant: Sendable {
             guard ConstantTime.equals(replayed.clientID, client.clientID) else {
                 throw EndpointFailure(.invalidGrant, "The code was issued to another client.")
             }
-            if let family = replayed.familyID { try await store.revokeRefreshFamily(family, now: now, reason: .revoked) }
+            if let family = replayed.familyID { try await store.revokeRefreshFamily(family, now: now, reason: .codeReplayed) }
+            audit.record(
+                .codeReplayed, reason: "code_replayed", context: context, clientID: client.clientID,
+                userID: replayed.authentication.userID, detail: ["family_revoked": replayed.familyID == nil ? "false" : "true"])
             throw EndpointFailure(
                 .invalidGrant, "The code was already used; tokens issued from it have been revoked.")
         case .redeemed(let redeemed):
@@ -98,11 +105,11 @@ struct AuthorizationCodeGrant: Sendable {
                 browserSessionID: record.sessionID, presented: form[NativeSSO.deviceSecretParameter], context: context)
             sessionID = device?.session.id
         }
-        var response = try await GrantTokens(store: store, tokenIssuer: tokenIssuer).issue(
+        var response = try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
             client: client, authentication: record.authentication, scope: record.scope, sessionID: sessionID,
             familyID: familyID, nonce: record.nonce, claims: record.claims,
             withRefreshToken: client.grantTypes.contains(.refreshToken) && !reauthentication, now: now,
-            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) })
+            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, context: context)
         response.deviceSecret = device?.secret
         return response
     }

@@ -16,6 +16,8 @@ struct PINUnlockGrant: Sendable {
     let store: any IdentityStore
     let pin: PINServices
     let tokenIssuer: TokenIssuer
+    /// The cap on each user's live sessions, applied when tokens open a new family.
+    var sessionCap: SessionCap
     let now: @Sendable () -> Date
 
     /// Scopes a PIN session gets unless the request names fewer.
@@ -42,7 +44,7 @@ struct PINUnlockGrant: Sendable {
         if let refusal = try await pin.nonces.redeem(nonce, registrationID: registrationID) {
             throw EndpointFailure(
                 .invalidGrant,
-                "The nonce was refused (\(refusal.rawValue.replacingOccurrences(of: "_", with: " "))); ask POST /api/pin/nonce for a new one. No PIN attempt was counted.")
+                "The nonce was refused (rule \(refusal.rawValue)); ask POST /api/pin/nonce for a new one. No PIN attempt was counted.")
         }
         let input = PINUnlock.signingInput(registrationID: registrationID, nonce: nonce)
         let valid: Bool
@@ -70,7 +72,7 @@ struct PINUnlockGrant: Sendable {
         let failures = try await pin.pinStore.recordPINFailure(id: registration.id) ?? policy.maximumAttempts
         let remaining = policy.maximumAttempts - failures
         if remaining <= 0 {
-            try await pin.revoke(registration)
+            try await pin.revoke(registration, reason: .pinLocked)
             pin.audit.record(
                 .pinRemoved, reason: "too_many_wrong_pins", context: context, clientID: registration.clientID,
                 userID: registration.userID, detail: ["registration": registration.id])
@@ -99,7 +101,7 @@ struct PINUnlockGrant: Sendable {
         let authentication = AuthenticationContext(
             userID: user.id, authTime: now, acr: AuthenticationContextClass.password,
             amr: [AuthenticationMethodReference.pin, AuthenticationMethodReference.softwareKey])
-        return try await GrantTokens(store: store, tokenIssuer: tokenIssuer).issue(
+        return try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
             client: client, authentication: authentication, scope: scope, sessionID: registration.sessionID,
             familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil, withRefreshToken: true, now: now)
     }

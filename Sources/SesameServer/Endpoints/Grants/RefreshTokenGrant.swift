@@ -2,7 +2,8 @@ import Foundation
 import SesameProtocol
 
 /// RFC 6749 §6 refresh. Every use rotates the token (RFC 9700 §4.14.2); presenting an already
-/// rotated token revokes the whole family and fails with `invalid_grant`. The requested scope
+/// rotated token revokes the whole family and fails with `invalid_grant`, and a token of a
+/// family ended for another reason is refused with that reason (``SpentRefreshToken``). The requested scope
 /// may narrow, never widen; the new refresh token keeps the original scope (RFC 6749 §6).
 /// The response includes a new ID token with the original `auth_time` and `sid`
 /// (OIDC Core §12.2), and the user claims the grant's `claims` parameter asked for (§5.5),
@@ -50,19 +51,9 @@ struct RefreshTokenGrant: Sendable {
         switch try await store.rotateRefreshToken(digest: SecretDigest.of(presented), into: successor) {
         case .notFound:
             throw EndpointFailure(.invalidGrant, "The refresh token is unknown, expired or revoked.")
-        case .replayed(let replayed):
-            switch try await store.refreshFamilyRevocationReason(replayed.familyID) {
-            case .presentedByAnotherClient: throw Self.leaked
-            case .signedOutEverywhere: throw Self.endedElsewhere
-            default: break
-            }
-            try await store.revokeRefreshFamily(replayed.familyID, now: now, reason: .reused)
-            metrics.refreshTokenReuse()
-            audit.record(
-                .refreshReuseDetected, reason: "reused", context: context, clientID: client.clientID,
-                userID: replayed.authentication.userID, detail: ["family_revoked": "true"])
-            throw EndpointFailure(
-                .invalidGrant, "The refresh token was already used; the session has been revoked.")
+        case .replayed(let spent):
+            try await SpentRefreshToken(store: store, metrics: metrics, audit: audit, now: now)
+                .refuse(spent, client: client, context: context)
         case .redeemed(let redeemed):
             record = redeemed
         }

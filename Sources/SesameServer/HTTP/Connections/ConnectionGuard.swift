@@ -16,6 +16,10 @@ import SesameProtocol
 ///   the limits, too many headers, bad syntax) is answered with the usual JSON error —
 ///   431 `request_header_fields_too_large` for size, 400 `invalid_request` otherwise — instead of
 ///   an empty 400, and the connection is closed (RFC 9112 §9.6 after a bad message).
+/// - **requests refused by their head** (``HeadCheck``): an HTTP/1.1 request without exactly
+///   one `Host` is 400 (RFC 9112 §3.2); a declared `Content-Length` over
+///   ``ConnectionLimits/maximumBodySize`` is 413 (RFC 9110 §15.5.14). Either is answered at
+///   once, before any body is read, and the connection is then closed.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -42,8 +46,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) { disarm() }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // After a refusal the rest of what the client sends is dropped until the close.
+        guard !failed else { return }
         switch unwrapInboundIn(data) {
         case .head(var head):
+            if let refusal = HeadCheck.refusal(of: head) {
+                refuse(refusal, context: context)
+                return
+            }
             inFlight += 1
             arm(limits.bodyTimeout, context: context)
             if !head.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
@@ -70,9 +80,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
+        refuse(Self.describe(parserError), context: context)
+    }
+
+    /// Answers with the JSON error of `refusal` and closes the connection once it is written.
+    private func refuse(_ refusal: (HTTPResponseStatus, APIErrorCode, String), context: ChannelHandlerContext) {
         failed = true
         disarm()
-        let (status, code, description) = Self.describe(parserError)
+        let (status, code, description) = refusal
         var body = context.channel.allocator.buffer(capacity: 512)
         let errorID = UUID().uuidString.lowercased()
         if let json = try? JSONEncoder().encode(APIError(code, description: description, errorID: errorID)) {
@@ -82,6 +97,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.readableBytes))
         headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "X-Content-Type-Options", value: "nosniff")
         headers.add(name: "Connection", value: "close")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)

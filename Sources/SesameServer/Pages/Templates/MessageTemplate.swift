@@ -1,5 +1,5 @@
 /// A page with a title and a message: error pages (with an error reference), the signed-out
-/// page and the sign-up / password-reset placeholders.
+/// page, the server's home page (with its links) and the pages that move on at once.
 enum MessageTemplate {
     static let name = "message"
     static let source = PageLayout.wrap(
@@ -9,6 +9,7 @@ enum MessageTemplate {
         {{#help}}<p>{{help}}</p>{{/help}}
         {{#reference}}<p>{{reference_label}}: <code>{{reference}}</code></p>{{/reference}}
         {{#back_link}}<p><a href="{{back_link}}">{{back_label}}</a></p>{{/back_link}}
+        {{#links}}<ul>{{#items}}<li><a href="{{href}}">{{label}}</a></li>{{/items}}</ul>{{/links}}
         {{#refresh}}<p><a href="{{refresh}}">{{continue_label}}</a></p>{{/refresh}}
         """)
 }
