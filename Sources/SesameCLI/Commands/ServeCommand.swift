@@ -60,6 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var abuse: AbuseProtectionOptions
     @OptionGroup var nativeSSO: NativeSSOOptions
     @OptionGroup var passkeys: PasskeyOptions
+    @OptionGroup var sessions: SessionLimitOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -107,6 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.auditLogEnabled = !abuse.noAuditLog
             configuration.nativeSSO = try nativeSSO.policy()
             configuration.passkeys = try passkeys.policy(issuerHost: issuerURL?.host ?? host)
+            configuration.sessionLimits = try sessions.limits()
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout

@@ -20,7 +20,7 @@ struct FederationBrokerEndpoint: Sendable {
     let upstream: UpstreamProvider
 
     static let cookieName = "sesame_federation"
-    static let callbackPath = "/federation/callback"
+    static let callbackPath = HostedPageRoutes.federationCallback
     static let lifetime: TimeInterval = 600
     static let sealContext = "federation-broker"
 

@@ -6,15 +6,13 @@ import SesameProtocol
 /// Turns every failure of a JSON endpoint into an ``APIError`` response with a fresh
 /// `error_id`, the numeric `error_code`, `error_message_key` and a localized `error_user_msg`
 /// (docs/errors.md). The error id is recorded for the request log line; the message never includes
-/// request secrets. On a hosted page (``HostedPageRoutes``) a rate limit, an unavailable store or
-/// an unexpected error is the localized HTML page instead, with the same status and headers.
+/// request secrets. (On a hosted page a rate limit or an unavailable store is the HTML page of
+/// ``HostedPageErrorMiddleware``, which runs inside this one.)
 struct APIErrorMiddleware: RouterMiddleware {
     typealias Context = SesameRequestContext
     /// `Retry-After` of a 503 while the data store is unavailable.
     static let storeRetryAfter = 5
     let localizer: any Localizer
-    /// The hosted pages' renderer; `nil` answers JSON everywhere.
-    var pages: PageRenderer? = nil
     let logger: Logger
 
     func handle(
@@ -73,15 +71,6 @@ struct APIErrorMiddleware: RouterMiddleware {
             ])
         let status = failure.status ?? HTTPResponse.Status(code: failure.code.httpStatus)
         var response = JSONResponse.make(body, status: status, noStore: true)
-        if let pages, HostedPageRoutes.contains(context.endpointPath), HostedPageRoutes.showsAsPage(failure.code) {
-            if failure.code == .rateLimited, let retryAfter = failure.retryAfter {
-                response = pages.rateLimited(
-                    retryAfter: retryAfter, retry: request.method == .get ? request.uri.description : nil, errorID: errorID,
-                    locales: locales)
-            } else {
-                response = pages.error(failure.code, errorID: errorID, locales: locales, status: status)
-            }
-        }
         for field in failure.headers { response.headers.append(field) }
         if let retryAfter = failure.retryAfter, response.headers[.retryAfter] == nil {
             response.headers[.retryAfter] = String(retryAfter)

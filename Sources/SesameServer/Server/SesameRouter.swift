@@ -4,8 +4,8 @@ import Logging
 /// Maps every path of the server to its endpoint. Middleware order: the request log line
 /// outermost, then the headers every response carries (``ResponseSecurityHeadersMiddleware``),
 /// then the request metrics (when on), then the client address behind trusted
-/// proxies, then API errors to JSON, then the per-address rate limits, then 405 for a known
-/// path asked with another method.
+/// proxies, then API errors to JSON, then a hosted page's rate limit or outage as HTML, then the
+/// per-address rate limits, then 405 for a known path asked with another method.
 enum SesameRouter {
     static func build(_ services: ServerServices, metricsToken: String? = nil) throws -> Router<SesameRequestContext> {
         // HEAD wherever GET is (RFC 9110 §9.3.2): the GET's status and headers, no body.
@@ -14,7 +14,8 @@ enum SesameRouter {
         router.add(middleware: ResponseSecurityHeadersMiddleware(issuer: services.issuer))
         if services.metrics.registry != nil { router.add(middleware: MetricsMiddleware(metrics: services.metrics)) }
         router.add(middleware: ForwardedClientMiddleware(proxies: services.trustedProxies))
-        router.add(middleware: APIErrorMiddleware(localizer: services.localizer, pages: services.pages, logger: services.logger))
+        router.add(middleware: APIErrorMiddleware(localizer: services.localizer, logger: services.logger))
+        router.add(middleware: HostedPageErrorMiddleware(pages: services.pages, logger: services.logger))
         if let rateLimits = services.rateLimits { router.add(middleware: RateLimitMiddleware(limits: rateLimits)) }
         let routeMethods = RouteMethods()
         router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
