@@ -60,7 +60,9 @@ struct VerificationCodes: Sendable {
         }
     }
 
-    /// Checks `code` for the user's pending code of `purpose` and consumes it. Throws
+    /// Checks `code` for the user's pending code of `purpose` and consumes it: the attempt is
+    /// reserved in the store first (none left: nothing is compared), then the code compared,
+    /// then a right code consumed, unless a concurrent answer consumed it. Throws
     /// `invalid_verification_code` (3004) with `remaining_attempts` when it is wrong, expired,
     /// used up or absent, and `validation_failed` when it is not 6 digits.
     func redeem(
@@ -80,6 +82,10 @@ struct VerificationCodes: Sendable {
         }
         let remaining = max(0, Self.maxAttempts - record.attempts)
         guard ConstantTime.equals(Self.digest(code, purpose: purpose, userID: userID), record.codeDigest) else {
+            if remaining == 0 {
+                services.audit.record(
+                    .verificationCodeExhausted, context: nil, userID: userID, detail: ["purpose": purpose.rawValue])
+            }
             throw Self.invalidCode(
                 remaining > 0 ? "The code is incorrect." : "The code is incorrect and no attempts are left; request a new code.",
                 remaining: remaining)
