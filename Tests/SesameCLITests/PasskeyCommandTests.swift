@@ -57,7 +57,7 @@ struct PasskeyCommandTests {
             #expect(claims?["acr"] as? String == "urn:sesame:acr:mfa")
 
             // The passkey is not the account's only way in (it has a password): it can go.
-            let removed = try await CLIProcess.run(["passkey", "remove", id], environment: env)
+            let removed = try await CLIProcess.run(["passkey", "remove", "--", id], environment: env)
             #expect(removed.status == 0 && removed.stdout.contains("removed"), "\(removed)")
             let none = try await CLIProcess.run(["passkey", "list"], environment: env)
             #expect(none.stdout.contains("No passkeys"), "\(none)")

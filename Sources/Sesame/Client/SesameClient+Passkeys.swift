@@ -61,8 +61,10 @@ extension SesameClient {
     /// - Returns: the signed-in account, stored and current (``SesameEvent/signedIn(_:)``).
     /// - Throws: ``SesameError/passkeyUnavailable(_:)`` when the authenticator did not answer;
     ///   ``SesameError/authenticationFailed(_:status:)`` with `passkey_not_recognized` (2021),
-    ///   `passkey_counter_regression` (2023) or `passkey_challenge_invalid` (2020);
-    ///   ``SesameError/requestFailed(_:status:)`` with `passkey_invalid` (2022).
+    ///   `passkey_counter_regression` (2023), `passkey_locked` (2024: too many wrong signatures,
+    ///   e.g. wrong passkey PINs, in a row) or `passkey_challenge_invalid` (2020);
+    ///   ``SesameError/requestFailed(_:status:)`` with `passkey_invalid` (2022; a wrong signature
+    ///   of a known passkey carries `remaining_attempts`).
     public func signInWithPasskey(
         username: String? = nil, using authenticator: any PasskeyAuthenticator, options: NativeLoginOptions = .init()
     ) async throws(SesameError) -> Account {

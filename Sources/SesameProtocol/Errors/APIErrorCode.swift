@@ -91,6 +91,10 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     case passkeyInvalid = 2022
     /// The signature counter did not increase (§7.2 step 22): possibly a cloned authenticator.
     case passkeyCounterRegression = 2023
+    /// Too many assertions in a row whose signature did not verify with the registered key (for a
+    /// passkey protected by a PIN: wrong PINs) locked the passkey; nothing was verified. Sign in
+    /// another way, remove it and add it again (docs/passkeys.md, "Wrong signatures").
+    case passkeyLocked = 2024
 
     // 3xxx — accounts and profile
     case validationFailed = 3000
@@ -133,7 +137,8 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .invalidClient, .unknownClient: "invalid_client"
         case .invalidGrant, .invalidCredentials, .invalidMFACode, .mfaCodeExpired,
             .mfaAttemptsExhausted, .invalidAuthSession, .invalidPIN, .pinRegistrationRevoked, .sessionEndedElsewhere,
-            .federationAccountExists, .passkeyChallengeInvalid, .passkeyNotRecognized, .passkeyCounterRegression:
+            .federationAccountExists, .passkeyChallengeInvalid, .passkeyNotRecognized, .passkeyCounterRegression,
+            .passkeyLocked:
             "invalid_grant"
         case .unauthorizedClient: "unauthorized_client"
         case .invalidTarget: "invalid_target"
@@ -251,6 +256,8 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .passkeyCounterRegression:
             "The passkey's signature counter went backwards, so it may have been copied; it was refused. Sign in another way and remove it."
         case .passkeyAlreadyRegistered: "This passkey is registered already."
+        case .passkeyLocked:
+            "This passkey is locked after too many failed attempts. Sign in another way, then remove it and add it again."
         case .invalidTarget: "The audience or resource is not one this server issues tokens for; use the issuer identifier."
         case .emailNotVerified: "The email address has not been verified yet."
         case .tooManyAttempts:

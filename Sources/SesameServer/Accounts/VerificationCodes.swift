@@ -81,10 +81,14 @@ struct VerificationCodes: Sendable {
     /// The owner under which codes for `address` are kept when no account may receive them: a
     /// digest of purpose and address, never a user id (user ids are UUIDs).
     static func standInOwner(of address: String, purpose: VerificationPurpose) -> String {
-        "stand-in:" + SecretDigest.of("\(purpose.rawValue):\(address)")
+        standInPrefix + SecretDigest.of("\(purpose.rawValue):\(address)")
     }
 
-    /// Checks `code` for the user's pending code of `purpose` and consumes it. Throws
+    static let standInPrefix = "stand-in:"
+
+    /// Checks `code` for the user's pending code of `purpose` and consumes it: the attempt is
+    /// reserved in the store first (none left: nothing is compared), then the code compared,
+    /// then a right code consumed, unless a concurrent answer consumed it. Throws
     /// `invalid_verification_code` (3004) with `remaining_attempts` when it is wrong, expired,
     /// used up or absent, and `validation_failed` when it is not 6 digits.
     /// `beforeConsuming` runs once the code is right and before it is used up: a check that
@@ -108,6 +112,13 @@ struct VerificationCodes: Sendable {
         }
         let remaining = max(0, Self.maxAttempts - record.attempts)
         guard ConstantTime.equals(Self.digest(code, purpose: purpose, userID: userID), record.codeDigest) else {
+            if remaining == 0 {
+                // A stand-in owner (an address without such an account) is no user.
+                let standIn = userID.hasPrefix(Self.standInPrefix)
+                services.audit.record(
+                    .verificationCodeExhausted, context: nil, userID: standIn ? nil : userID,
+                    detail: ["purpose": purpose.rawValue, "account": standIn ? "none" : "exists"])
+            }
             throw Self.invalidCode(
                 remaining > 0 ? "The code is incorrect." : "The code is incorrect and no attempts are left; request a new code.",
                 remaining: remaining)

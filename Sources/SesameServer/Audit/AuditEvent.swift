@@ -12,7 +12,9 @@ enum AuditEvent: String, Sendable, CaseIterable {
     // Second factors
     case mfaSent = "mfa.sent"
     case mfaVerified = "mfa.verified"
-    /// Reason: `invalid_code`, `expired`, `attempts_exhausted`.
+    /// Reason: `invalid_code`, `expired`, `malformed_code`, `attempts_exhausted` (the wrong code
+    /// that used the last attempt: the auth session, or a pending enrolment, ends; once each),
+    /// `no_attempts_left` (none was left: the code was not compared).
     case mfaFailed = "mfa.failed"
     // Tokens
     /// A rotated refresh token was presented again; its family is revoked (RFC 9700 §4.14.2).
@@ -36,6 +38,8 @@ enum AuditEvent: String, Sendable, CaseIterable {
     case passwordReset = "account.password_reset"
     case passwordChanged = "account.password_changed"
     case accountDeleted = "account.deleted"
+    /// A one-time account code is dead after its last attempt was a wrong code (detail `purpose`).
+    case verificationCodeExhausted = "account.code_exhausted"
     // PIN-protected devices
     case pinRegistered = "pin.registered"
     case pinUnlocked = "pin.unlocked"
@@ -70,6 +74,9 @@ enum AuditEvent: String, Sendable, CaseIterable {
     case passkeyUsed = "passkey.used"
     /// Reason: the WebAuthn step that failed (``PasskeyRefusal/reason``), e.g. `origin`, `sign_count`.
     case passkeyRefused = "passkey.refused"
+    /// Too many assertions in a row whose signature did not verify (for a software passkey: wrong
+    /// PINs) locked the credential (detail `credential_id`, `failures`); recorded once per lock.
+    case passkeyLocked = "passkey.locked"
     // Abuse protection
     case challengeIssued = "challenge.issued"
     case challengeSolved = "challenge.solved"

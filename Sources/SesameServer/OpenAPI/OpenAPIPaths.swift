@@ -147,7 +147,7 @@ enum OpenAPIPaths {
                     requestBody: .form("TokenRequest"),
                     responses: [
                         "200": .json("TokenResponse", "Tokens; Cache-Control: no-store."),
-                        "400": .error("invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, unauthorized_client."),
+                        "400": .error("invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, unauthorized_client; for the PIN grant invalid_pin (2010, remaining_attempts) or pin_registration_revoked (2011), each guess counted before its signature is checked."),
                         "401": .error("invalid_client (1001): client authentication failed."),
                     ],
                     security: clientAuthentication)),
@@ -183,7 +183,7 @@ enum OpenAPIPaths {
                         [
                             "200": .json("AuthorizationChallengeResponse", "Signed in: an authorization code."),
                             "400": .error(
-                                "insufficient_authorization (2002) with auth_session and mfa_methods; invalid_grant for wrong credentials (2000), a wrong code (2003, remaining_attempts), an expired code (2004), no attempts left (2005) or an unknown auth_session (2007); unauthorized_client (1003) for a client that is not first-party."),
+                                "insufficient_authorization (2002) with auth_session and mfa_methods; invalid_grant for wrong credentials (2000), a wrong code (2003, remaining_attempts), an expired code (2004), no attempts left (2005) or an unknown auth_session (2007); for passkey_assertion: passkey_invalid (2022; a wrong signature of a known passkey carries remaining_attempts), passkey_locked (2024, remaining_attempts 0: too many wrong signatures in a row), passkey_not_recognized (2021), passkey_counter_regression (2023) or passkey_challenge_invalid (2020); unauthorized_client (1003) for a client that is not first-party. Every attempt is counted before it is checked."),
                             "401": .error("invalid_client (1016): unknown client_id."),
                         ], throttledPassword),
                     security: noAuthentication)),

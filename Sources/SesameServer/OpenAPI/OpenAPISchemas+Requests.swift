@@ -49,10 +49,11 @@ extension OpenAPISchemas {
             LinkedIdentityList(identities: [LinkedIdentity(provider: "p", subject: "s", linkedAt: 1)]),
             "Provider identities linked to the account.")
         let passkey = Passkey(
-            id: "i", name: "n", createdAt: 1, lastUsedAt: 1, backupEligible: true, backedUp: true, keyKind: "swk")
+            id: "i", name: "n", createdAt: 1, lastUsedAt: 1, backupEligible: true, backedUp: true, keyKind: "swk",
+            locked: false)
         let minimalPasskey = Passkey(
             id: "i", name: "n", createdAt: 1, lastUsedAt: nil, backupEligible: false, backedUp: false, keyKind: "hwk")
-        catalog.add("Passkey", passkey, minimalPasskey, "A registered passkey; `key_kind` is its RFC 8176 amr value (hwk or swk).")
+        catalog.add("Passkey", passkey, minimalPasskey, "A registered passkey; `key_kind` is its RFC 8176 amr value (hwk or swk); `locked`: too many wrong signatures in a row locked it (remove it and add it again).")
         catalog.add("PasskeyList", PasskeyList(passkeys: [passkey]), PasskeyList(passkeys: []), "The user's passkeys, oldest first.")
         let attestation = RegistrationResponseJSON(
             id: "i", rawId: "i",

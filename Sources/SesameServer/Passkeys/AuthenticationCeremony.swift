@@ -7,9 +7,17 @@ import SesameStore
 /// 3–24: here the credential record (steps 3–6) and its new state (step 24); steps 7–22 are
 /// ``PasskeyAssertionVerifier``. Steps 1–2 are the options handed out (``PasskeyChallenges``)
 /// and the client's call; step 23 ignores extensions, as it allows.
+///
+/// The signature of a known credential is a guess when the key is sealed under a PIN (a software
+/// passkey), so it is counted like a PIN (docs/passkeys.md, "Wrong signatures"): a locked
+/// credential is refused at step 6; after steps 7–19 one signature check is reserved in the
+/// store (none left: refused, nothing verified); a wrong signature stays counted, and the one
+/// that used the last of ``maximumFailures`` locks the credential; any other outcome gives the
+/// reservation back, and a verified use (step 24) starts the count over.
 struct AuthenticationCeremony: Sendable {
     let relyingParty: RelyingParty
     let store: any PasskeyStore
+    let maximumFailures: Int
     let now: @Sendable () -> Date
 
     struct Verified: Sendable {
@@ -52,19 +60,49 @@ struct AuthenticationCeremony: Sendable {
             guard let handle, !handle.isEmpty else { throw PasskeyRefusal.missingUserHandle }
             guard handle == PasskeyUserHandle.of(userID: record.userID) else { throw PasskeyRefusal.otherUsersCredential }
         }
-        // Steps 7–22.
-        let authData = try PasskeyAssertionVerifier(relyingParty: relyingParty).verify(
-            credential, challenge: expected,
-            stored: .init(publicKey: record.publicKey, signCount: record.signCount, backupEligible: record.backupEligible),
-            requiresUserVerification: requiresUserVerification)
-        // Step 24: new state, only if no other use of the same credential got there first.
+        if record.lockedAt != nil { throw PasskeyRefusal.locked(PasskeyLock(record, lockedNow: false, signatureChecked: false)) }
+        // Steps 7–19.
+        let verifier = PasskeyAssertionVerifier(relyingParty: relyingParty)
+        let stored = PasskeyAssertionVerifier.Stored(
+            publicKey: record.publicKey, signCount: record.signCount, backupEligible: record.backupEligible)
+        let checked = try verifier.checkBeforeSignature(
+            credential, challenge: expected, stored: stored, requiresUserVerification: requiresUserVerification)
+        // Reserve one signature check.
+        guard let failures = try await store.reservePasskeyAttempt(credentialID: credentialID, maxFailures: maximumFailures)
+        else {
+            // No check left (locked meanwhile, or the last ones are in flight): the answer says
+            // locked, so it must be (the lock is idempotent).
+            let lockedNow = try await store.lockPasskey(credentialID: credentialID, at: now())
+            throw PasskeyRefusal.locked(PasskeyLock(record, lockedNow: lockedNow, signatureChecked: false))
+        }
+        // Steps 20–22, then settle.
+        let authData: PasskeyAssertionVerifier.Outcome
+        do throws(PasskeyRefusal) {
+            authData = try verifier.checkSignature(checked, stored: stored)
+        } catch .badSignature {
+            let remaining = maximumFailures - failures
+            guard remaining <= 0 else { throw PasskeyRefusal.wrongSignature(remaining: remaining) }
+            let lockedNow = try await store.lockPasskey(credentialID: credentialID, at: now())
+            throw PasskeyRefusal.locked(PasskeyLock(record, lockedNow: lockedNow, signatureChecked: true))
+        } catch {
+            try await store.releasePasskeyAttempt(credentialID: credentialID)
+            throw error
+        }
+        // Step 24: new state, only if no other use of the same credential got there first and no
+        // lock came meanwhile; it starts the failures over.
         let uvInitialized = record.uvInitialized || authData.flags.contains(AuthenticatorData.Flags.userVerified)
         let backupState = authData.flags.contains(AuthenticatorData.Flags.backedUp)
         guard
             try await store.recordPasskeyUse(
                 credentialID: credentialID, expectedSignCount: record.signCount, signCount: authData.signCount,
                 backupState: backupState, uvInitialized: uvInitialized, at: now())
-        else { throw PasskeyRefusal.counterRegression(stored: record.signCount, presented: authData.signCount) }
+        else {
+            if try await store.passkey(credentialID: credentialID)?.lockedAt != nil {
+                throw PasskeyRefusal.locked(PasskeyLock(record, lockedNow: false, signatureChecked: false))
+            }
+            try await store.releasePasskeyAttempt(credentialID: credentialID)
+            throw PasskeyRefusal.counterRegression(stored: record.signCount, presented: authData.signCount)
+        }
         var updated = record
         updated.signCount = authData.signCount
         updated.backupState = backupState

@@ -38,10 +38,28 @@ public struct PasskeyAssertionVerifier: Sendable {
         relyingParty = RelyingParty(id: relyingPartyID, origins: origins)
     }
 
+    /// What steps 7–19 established, for the signature check (steps 20–22).
+    struct Checked: Sendable {
+        let authenticatorData: AuthenticatorData
+        let authenticatorDataBytes: Data
+        let clientDataHash: Data
+        let signature: Data
+    }
+
     /// Runs the steps; throws the first ``PasskeyRefusal``.
     public func verify(
         _ credential: AuthenticationResponseJSON, challenge expected: String, stored: Stored, requiresUserVerification: Bool
     ) throws(PasskeyRefusal) -> Outcome {
+        let checked = try checkBeforeSignature(
+            credential, challenge: expected, stored: stored, requiresUserVerification: requiresUserVerification)
+        return try checkSignature(checked, stored: stored)
+    }
+
+    /// Steps 7–19: everything that tests no secret. ``AuthenticationCeremony`` reserves a
+    /// signature check in the store between this and ``checkSignature(_:stored:)``.
+    func checkBeforeSignature(
+        _ credential: AuthenticationResponseJSON, challenge expected: String, stored: Stored, requiresUserVerification: Bool
+    ) throws(PasskeyRefusal) -> Checked {
         // Step 7.
         guard let clientDataJSON = Base64URL.decode(credential.response.clientDataJSON),
             let authDataBytes = Base64URL.decode(credential.response.authenticatorData),
@@ -62,15 +80,23 @@ public struct PasskeyAssertionVerifier: Sendable {
             authData, relyingParty: relyingParty, requiresUserVerification: requiresUserVerification)
         // Step 19: BE never changes for a credential (§6.1.3).
         guard authData.flags.contains(.backupEligible) == stored.backupEligible else { throw .backupEligibilityChanged }
+        return Checked(
+            authenticatorData: authData, authenticatorDataBytes: authDataBytes,
+            clientDataHash: Data(SHA256.hash(data: clientDataJSON)), signature: signature)
+    }
+
+    /// Steps 20–22: the signature over authenticator data and client data hash, then the counter.
+    func checkSignature(_ checked: Checked, stored: Stored) throws(PasskeyRefusal) -> Outcome {
         // Steps 20–21.
-        let clientDataHash = Data(SHA256.hash(data: clientDataJSON))
         guard
             let valid = PasskeySignature.verify(
-                signature, storedKey: stored.publicKey, authenticatorData: authDataBytes, clientDataHash: clientDataHash)
+                checked.signature, storedKey: stored.publicKey, authenticatorData: checked.authenticatorDataBytes,
+                clientDataHash: checked.clientDataHash)
         else { throw .unsupportedAlgorithm("the stored key cannot be read") }
         guard valid else { throw .badSignature }
         // Step 22: a counter that does not increase is refused (Sesame's policy: a clone signal
         // is a refusal, and the audit log says so).
+        let authData = checked.authenticatorData
         if authData.signCount != 0 || stored.signCount != 0, authData.signCount <= stored.signCount {
             throw .counterRegression(stored: stored.signCount, presented: authData.signCount)
         }

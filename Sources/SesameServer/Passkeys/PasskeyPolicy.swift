@@ -15,15 +15,21 @@ public struct PasskeyPolicy: Sendable, Equatable {
     public var additionalOrigins: [String]
     /// How long an options answer can be used. Default 5 minutes (§5.4 `timeout` is a hint).
     public var challengeLifetime: TimeInterval
+    /// Assertions in a row whose signature does not verify with a credential's registered key
+    /// before the credential is locked (docs/passkeys.md, "Wrong signatures"). For a software
+    /// passkey sealed under a PIN each is a wrong PIN, so this is its PIN's attempt limit.
+    /// Default 5; at least 1.
+    public var maximumFailedAssertions: Int
 
     public init(
         relyingPartyID: String? = nil, relyingPartyName: String? = nil, additionalOrigins: [String] = [],
-        challengeLifetime: TimeInterval = 300
+        challengeLifetime: TimeInterval = 300, maximumFailedAssertions: Int = 5
     ) {
         self.relyingPartyID = relyingPartyID
         self.relyingPartyName = relyingPartyName
         self.additionalOrigins = additionalOrigins
         self.challengeLifetime = challengeLifetime
+        self.maximumFailedAssertions = max(1, maximumFailedAssertions)
     }
 
     /// The algorithms offered and accepted, in order of preference (§5.3, COSE).

@@ -1,5 +1,6 @@
 import Foundation
 import SesameProtocol
+import SesameStore
 
 /// Why a WebAuthn ceremony failed, named by the step of WebAuthn Level 3 §7.1 (registration) or
 /// §7.2 (authentication) that refused it. Each has its own audit reason and its own
@@ -50,6 +51,13 @@ public enum PasskeyRefusal: Error, Sendable, Equatable {
     case alreadyRegistered
     /// §7.2 step 21.
     case badSignature
+    /// §7.2 step 21 for a known credential, counted (docs/passkeys.md, "Wrong signatures"): the
+    /// signature does not verify with the registered key; `remaining` more before it is locked.
+    case wrongSignature(remaining: Int)
+    /// The credential is locked after too many wrong signatures in a row (Sesame's policy,
+    /// checked with the credential record at §7.2 step 6, and by the wrong signature that locks
+    /// it at step 21): nothing is verified.
+    case locked(PasskeyLock)
     /// §7.2 step 22.
     case counterRegression(stored: UInt32, presented: UInt32)
 
@@ -77,10 +85,11 @@ public enum PasskeyRefusal: Error, Sendable, Equatable {
         case .attestationInvalid: number = "22"
         case .credentialIDTooLong: number = "25"
         case .alreadyRegistered: number = "26"
-        case .badSignature: number = "21"
+        case .badSignature, .wrongSignature: number = "21"
+        case .locked(let lock): number = lock.signatureChecked ? "21" : "6"
         case .counterRegression: number = "22"
         }
-        return "\(section) step \(number) (\(reason.replacingOccurrences(of: "_", with: " ")))"
+        return "\(section) step \(number) (\(reason))"
     }
 
     /// The audit reason.
@@ -107,7 +116,8 @@ public enum PasskeyRefusal: Error, Sendable, Equatable {
         case .attestationInvalid: "attestation"
         case .credentialIDTooLong: "credential_id_length"
         case .alreadyRegistered: "already_registered"
-        case .badSignature: "signature"
+        case .badSignature, .wrongSignature: "signature"
+        case .locked: "locked"
         case .counterRegression: "sign_count"
         }
     }
@@ -117,6 +127,7 @@ public enum PasskeyRefusal: Error, Sendable, Equatable {
         case .challenge: .passkeyChallengeInvalid
         case .notAllowed, .unknownCredential, .otherUsersCredential, .missingUserHandle: .passkeyNotRecognized
         case .counterRegression: .passkeyCounterRegression
+        case .locked: .passkeyLocked
         case .alreadyRegistered: .passkeyAlreadyRegistered
         default: .passkeyInvalid
         }
@@ -147,14 +158,43 @@ public enum PasskeyRefusal: Error, Sendable, Equatable {
         case .credentialIDTooLong: "The credential id is longer than 1023 bytes."
         case .alreadyRegistered: "This credential id is registered already."
         case .badSignature: "The signature does not verify with the registered public key."
+        case .wrongSignature(let remaining):
+            "The signature does not verify with the registered public key (for a passkey protected by a PIN: a wrong PIN); \(remaining) attempt\(remaining == 1 ? "" : "s") left before the passkey is locked."
+        case .locked(let lock):
+            lock.signatureChecked
+                ? "The signature does not verify with the registered public key, and that was the last attempt: the passkey is locked. Sign in another way, remove it and add it again."
+                : "The passkey is locked after too many wrong signatures (for a passkey protected by a PIN: wrong PINs). Sign in another way, remove it and add it again."
         case .counterRegression(let stored, let presented):
             "The signature counter \(presented) is not above the stored \(stored): the authenticator may be cloned."
         }
     }
 
     func endpointFailure(registration: Bool) -> PasskeyCeremonyFailure {
-        PasskeyCeremonyFailure(
-            failure: EndpointFailure(code, description), ceremonyStep: step(registration: registration))
+        var failure = EndpointFailure(code, description)
+        switch self {
+        case .wrongSignature(let remaining): failure.remainingAttempts = remaining
+        case .locked: failure.remainingAttempts = 0
+        default: break
+        }
+        return PasskeyCeremonyFailure(failure: failure, ceremonyStep: step(registration: registration))
+    }
+}
+
+/// A credential that too many wrong signatures locked (``PasskeyRefusal/locked(_:)``).
+public struct PasskeyLock: Sendable, Equatable {
+    public var credentialID: String
+    public var userID: String
+    /// `true` for the one request that locked it (the audit log's `passkey.locked`).
+    public var lockedNow: Bool
+    /// `true` when this assertion's signature was checked (and was wrong, or the lock came while
+    /// it was); `false`: nothing was verified.
+    public var signatureChecked: Bool
+
+    init(_ record: PasskeyRecord, lockedNow: Bool, signatureChecked: Bool) {
+        credentialID = record.credentialID
+        userID = record.userID
+        self.lockedNow = lockedNow
+        self.signatureChecked = signatureChecked
     }
 }
 

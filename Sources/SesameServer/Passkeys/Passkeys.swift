@@ -9,6 +9,8 @@ struct Passkeys: Sendable {
     let relyingParty: RelyingParty
     let store: any PasskeyStore
     let challenges: PasskeyChallenges
+    /// ``PasskeyPolicy/maximumFailedAssertions``.
+    let maximumFailedAssertions: Int
     let audit: AuditLog
     let now: @Sendable () -> Date
 
@@ -32,6 +34,7 @@ struct Passkeys: Sendable {
         relyingParty = RelyingParty(policy: policy, issuer: issuer)
         self.store = store
         challenges = PasskeyChallenges(store: store, lifetime: policy.challengeLifetime, now: now)
+        maximumFailedAssertions = policy.maximumFailedAssertions
         self.audit = audit
         self.now = now
     }
@@ -138,7 +141,9 @@ struct Passkeys: Sendable {
             var allowed: [String] = []
             if let userID = record.userID { allowed = try await store.passkeys(userID: userID).map(\.credentialID) }
             if record.userID != nil, allowed.isEmpty { throw PasskeyRefusal.unknownCredential }
-            let verified = try await AuthenticationCeremony(relyingParty: relyingParty, store: store, now: now).verify(
+            let ceremony = AuthenticationCeremony(
+                relyingParty: relyingParty, store: store, maximumFailures: maximumFailedAssertions, now: now)
+            let verified = try await ceremony.verify(
                 assertion, challenge: challenge, userID: record.userID, allowed: allowed,
                 requiresUserVerification: record.purpose == .signIn)
             audit.record(
@@ -150,6 +155,12 @@ struct Passkeys: Sendable {
             return (record, verified)
         } catch let refusal as PasskeyRefusal {
             audit.record(.passkeyRefused, reason: refusal.reason, context: context, clientID: clientID)
+            if case .locked(let lock) = refusal, lock.lockedNow {
+                audit.record(
+                    .passkeyLocked, reason: "too_many_wrong_signatures", context: context, clientID: clientID,
+                    userID: lock.userID,
+                    detail: ["credential_id": lock.credentialID, "failures": "\(maximumFailedAssertions)"])
+            }
             throw refusal.endpointFailure(registration: false)
         }
     }
@@ -160,6 +171,7 @@ struct Passkeys: Sendable {
         Passkey(
             id: record.credentialID, name: record.name, createdAt: Int(record.createdAt.timeIntervalSince1970),
             lastUsedAt: record.lastUsedAt.map { Int($0.timeIntervalSince1970) }, backupEligible: record.backupEligible,
-            backedUp: record.backupState, keyKind: PasskeyAuthenticationContext.keyKind(record))
+            backedUp: record.backupState, keyKind: PasskeyAuthenticationContext.keyKind(record),
+            locked: record.lockedAt != nil)
     }
 }

@@ -4,7 +4,8 @@ import SQLKit
 /// portable DDL (``StoreDialect``).
 enum PasskeyMigrations {
     static let all: [StoreMigrations.Migration] = [
-        StoreMigrations.Migration(version: 700, name: "passkeys and WebAuthn challenges", apply: createTables)
+        StoreMigrations.Migration(version: 700, name: "passkeys and WebAuthn challenges", apply: createTables),
+        StoreMigrations.Migration(version: 701, name: "failed passkey assertions counted and locked", apply: addFailureCounter),
     ]
 
     private static func createTables(_ db: any SQLDatabase) async throws {
@@ -37,5 +38,19 @@ enum PasskeyMigrations {
             .column("expires_at", type: time, .notNull)
             .run()
         try await db.raw("CREATE INDEX IF NOT EXISTS webauthn_challenges_expires_at ON webauthn_challenges (expires_at)").run()
+    }
+
+    /// `passkeys.failures` and `passkeys.locked_at` (``PasskeyRecord/failures``,
+    /// ``PasskeyRecord/lockedAt``): assertions whose signature did not verify, counted before
+    /// the signature is checked, and the lock after too many in a row (docs/passkeys.md,
+    /// "Wrong signatures"). Existing passkeys start at 0, unlocked.
+    private static func addFailureCounter(_ db: any SQLDatabase) async throws {
+        // Probe first: ADD COLUMN has no IF NOT EXISTS in SQLite (``StoreMigrations/hasColumn(_:in:_:)``).
+        if await !StoreMigrations.hasColumn("failures", in: "passkeys", db) {
+            try await db.alter(table: "passkeys").column("failures", type: .bigint, .notNull, .default(0)).run()
+        }
+        if await !StoreMigrations.hasColumn("locked_at", in: "passkeys", db) {
+            try await db.alter(table: "passkeys").column("locked_at", type: StoreDialect.timestamp).run()
+        }
     }
 }

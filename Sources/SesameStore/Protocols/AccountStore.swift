@@ -15,10 +15,10 @@ public protocol AccountStore: Sendable {
     func saveVerificationCode(_ code: VerificationCodeRecord) async throws
     /// The user's pending code for `purpose`, expired or not.
     func verificationCode(userID: String, purpose: String) async throws -> VerificationCodeRecord?
-    /// Counts one answer before it is compared. Returns the code with the attempts made
-    /// including this one, or `nil` when there is no unexpired code or `maxAttempts` were used.
-    /// Under concurrent answers for the same code a caller may get `nil` although its attempt
-    /// was counted (never the reverse), so the limit holds without a transaction.
+    /// Reserves one answer before it is compared (one conditional statement). Returns the code
+    /// with the attempts made including this one, or `nil` when there is no unexpired, unused
+    /// code or `maxAttempts` were used: compare nothing then. Of concurrent answers, on any
+    /// number of processes, exactly the allowed number get the code.
     func reserveVerificationAttempt(
         userID: String, purpose: String, maxAttempts: Int, now: Date
     ) async throws -> VerificationCodeRecord?

@@ -6,8 +6,9 @@ import SesameProtocol
 /// (`SQLIdentityStore+MFA.swift`, schema in ``FirstPartyMigrations``).
 ///
 /// Like ``IdentityStore``, every operation that must be atomic is one conditional statement:
-/// attempts are reserved before a code is compared, so concurrent guesses can never exceed
-/// the limit, and an auth session is consumed by exactly one caller.
+/// attempts are reserved before a code is compared (docs/first-party-and-accounts.md, "Attempt
+/// limits"), so concurrent guesses, on any number of processes, get exactly the allowed number
+/// of comparisons, and an auth session is consumed by exactly one caller.
 public protocol MFAStore: Sendable {
     // MARK: Enrolments
 
@@ -17,12 +18,19 @@ public protocol MFAStore: Sendable {
     func saveMFAEnrollment(_ enrollment: MFAEnrollmentRecord) async throws
     /// `true` when an enrolment was removed.
     @discardableResult func removeMFAEnrollment(userID: String, method: MFAMethod) async throws -> Bool
-    /// Counts one confirmation attempt of a pending enrolment before its code is compared.
-    /// Returns the attempts made including this one, or `nil` when `maxAttempts` were already
-    /// used (or the enrolment is gone).
+    /// Reserves one confirmation attempt of a pending enrolment before its code is compared
+    /// (one conditional statement). Returns the attempts made including this one, or `nil` when
+    /// `maxAttempts` were already used, or the enrolment is gone or confirmed: compare nothing then.
     func reserveEnrollmentAttempt(userID: String, method: MFAMethod, maxAttempts: Int) async throws -> Int?
-    /// Marks the enrolment confirmed and forgets its pending code.
-    func confirmMFAEnrollment(userID: String, method: MFAMethod, at date: Date) async throws
+    /// Settles a right code: marks the pending enrolment confirmed and forgets its code. `false`
+    /// when it is no longer pending (discarded after too many wrong codes, or confirmed by a
+    /// concurrent request).
+    @discardableResult
+    func confirmMFAEnrollment(userID: String, method: MFAMethod, at date: Date) async throws -> Bool
+    /// Discards the enrolment if it is still pending (too many wrong codes); a confirmed one
+    /// stays. `true` when one was removed.
+    @discardableResult
+    func removePendingMFAEnrollment(userID: String, method: MFAMethod) async throws -> Bool
     /// RFC 6238 §5.2 replay protection: records `step` as the user's last accepted TOTP time
     /// step if it is later than the one recorded. `true` only for the one caller that recorded
     /// it; a step already used (or an earlier one) is `false`.
@@ -33,12 +41,14 @@ public protocol MFAStore: Sendable {
     func insertAuthSession(_ session: AuthSessionRecord) async throws
     /// The session, expired or not: callers compare `expiresAt` with their clock.
     func authSession(digest: String) async throws -> AuthSessionRecord?
-    /// Records the chosen method and the code sent for it (`nil` for TOTP), counts the
-    /// delivery, and moves the session's expiry.
+    /// Records the chosen method and the code about to be sent for it (`nil` for TOTP), counts
+    /// the delivery, and moves the session's expiry, in one conditional statement: `false` (and
+    /// nothing recorded) when the session is gone or a code would be the `maxCodes + 1`-th.
+    /// Called before the code is sent, so parallel requests never send more than `maxCodes`.
     func recordAuthSessionDelivery(
-        digest: String, method: MFAMethod, codeDigest: String?, codeExpiresAt: Date?, expiresAt: Date
-    ) async throws
-    /// Counts one answer before it is compared (see ``reserveEnrollmentAttempt(userID:method:maxAttempts:)``).
+        digest: String, method: MFAMethod, codeDigest: String?, codeExpiresAt: Date?, expiresAt: Date, maxCodes: Int
+    ) async throws -> Bool
+    /// Reserves one answer before it is compared (see ``reserveEnrollmentAttempt(userID:method:maxAttempts:)``).
     func reserveAuthSessionAttempt(digest: String, maxAttempts: Int) async throws -> Int?
     /// Ends the unexpired session atomically: `true` for exactly one caller, which may then
     /// issue the authorization code. The row is deleted.

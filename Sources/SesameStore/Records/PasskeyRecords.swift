@@ -24,11 +24,17 @@ public struct PasskeyRecord: Sendable, Equatable {
     public var name: String
     public var createdAt: Date
     public var lastUsedAt: Date?
+    /// Assertions in a row whose signature did not verify with ``publicKey`` (for a software
+    /// passkey sealed under a PIN: wrong PINs), each counted before its signature was checked.
+    public var failures: Int
+    /// When too many ``failures`` locked the credential: no assertion is verified any more
+    /// (docs/passkeys.md, "Wrong signatures"); the user removes it and adds it again.
+    public var lockedAt: Date?
 
     public init(
         credentialID: String, userID: String, publicKey: Data, signCount: UInt32, uvInitialized: Bool,
         backupEligible: Bool, backupState: Bool, transports: [String], aaguid: String, attestationFormat: String,
-        name: String, createdAt: Date, lastUsedAt: Date? = nil
+        name: String, createdAt: Date, lastUsedAt: Date? = nil, failures: Int = 0, lockedAt: Date? = nil
     ) {
         self.credentialID = credentialID
         self.userID = userID
@@ -43,6 +49,8 @@ public struct PasskeyRecord: Sendable, Equatable {
         self.name = name
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.failures = failures
+        self.lockedAt = lockedAt
     }
 }
 

@@ -3,7 +3,8 @@ import SQLKit
 import SesameProtocol
 
 // Account self-service (docs/first-party-and-accounts.md): verification codes, the message outbox and devices.
-// Codes use the same claim technique as `redeemAuthorizationCode(digest:now:)`: one
+// An answer's attempt is reserved by one conditional UPDATE … RETURNING before it is compared;
+// a code is consumed with the claim technique of `redeemAuthorizationCode(digest:now:)`: one
 // conditional UPDATE writes a random claim, and re-reading the row by primary key tells the
 // caller whether its own update took effect.
 extension SQLIdentityStore: AccountStore {
@@ -38,20 +39,19 @@ extension SQLIdentityStore: AccountStore {
     public func reserveVerificationAttempt(
         userID: String, purpose: String, maxAttempts: Int, now: Date
     ) async throws -> VerificationCodeRecord? {
-        let claim = UUID().uuidString
-        try await database.update("verification_codes")
+        guard maxAttempts > 0 else { return nil }
+        // One conditional UPDATE … RETURNING (see ``reserveAttempt(in:column:maxAttempts:where:)``):
+        // each caller learns its own count, so exactly `maxAttempts` answers are compared.
+        let row = try await database.update("verification_codes")
             .set("attempts", to: SQLBinaryExpression(SQLColumn("attempts"), .add, SQLLiteral.numeric("1")))
-            .set("attempt_claim", to: claim)
             .where("user_id", .equal, userID)
             .where("purpose", .equal, purpose)
             .where("attempts", .lessThan, maxAttempts)
             .where("consumed_claim", .is, SQLLiteral.null)
             .where("expires_at", .greaterThan, StoreValue.time(now))
-            .run()
-        guard let row = try await codeQuery(userID: userID, purpose: purpose).first(),
-            try row.optionalString("attempt_claim") == claim
-        else { return nil }
-        return try Self.verificationRecord(row)
+            .returning(SQLLiteral.all)
+            .first()
+        return try row.map(Self.verificationRecord)
     }
 
     public func consumeVerificationCode(userID: String, purpose: String, codeDigest: String) async throws -> Bool {

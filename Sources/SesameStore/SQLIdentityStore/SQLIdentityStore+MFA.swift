@@ -3,8 +3,9 @@ import SQLKit
 import SesameProtocol
 
 // MFA enrolments, auth sessions and re-authentication markers (``MFAStore``, docs/first-party-and-accounts.md).
-// Attempt limits, TOTP replay protection and session consumption are single conditional
-// UPDATEs plus a primary-key read ("claim" technique, see `redeemAuthorizationCode`).
+// Attempt limits are reserved by one conditional UPDATE … RETURNING (``reserveAttempt(in:column:maxAttempts:where:)``);
+// TOTP replay protection and session consumption are single conditional UPDATEs plus a
+// primary-key read ("claim" technique, see `redeemAuthorizationCode`).
 extension SQLIdentityStore: MFAStore {
     // MARK: Enrolments
 
@@ -53,12 +54,14 @@ extension SQLIdentityStore: MFAStore {
     }
 
     public func reserveEnrollmentAttempt(userID: String, method: MFAMethod, maxAttempts: Int) async throws -> Int? {
-        try await reserveAttempt(
-            table: "mfa_enrollments", keys: [("user_id", userID), ("method", method.rawValue)],
-            maxAttempts: maxAttempts)
+        try await reserveAttempt(in: "mfa_enrollments", maxAttempts: maxAttempts) {
+            $0.where("user_id", .equal, userID).where("method", .equal, method.rawValue)
+                .where("confirmed", .equal, false)
+        }
     }
 
-    public func confirmMFAEnrollment(userID: String, method: MFAMethod, at date: Date) async throws {
+    @discardableResult
+    public func confirmMFAEnrollment(userID: String, method: MFAMethod, at date: Date) async throws -> Bool {
         try await database.update("mfa_enrollments")
             .set("confirmed", to: true)
             .set("confirmed_at", to: StoreValue.time(date))
@@ -67,7 +70,19 @@ extension SQLIdentityStore: MFAStore {
             .set("attempts", to: 0)
             .where("user_id", .equal, userID)
             .where("method", .equal, method.rawValue)
-            .run()
+            .where("confirmed", .equal, false)
+            .returning("user_id")
+            .first() != nil
+    }
+
+    @discardableResult
+    public func removePendingMFAEnrollment(userID: String, method: MFAMethod) async throws -> Bool {
+        try await database.delete(from: "mfa_enrollments")
+            .where("user_id", .equal, userID)
+            .where("method", .equal, method.rawValue)
+            .where("confirmed", .equal, false)
+            .returning("user_id")
+            .first() != nil
     }
 
     public func useTOTPStep(userID: String, step: Int64) async throws -> Bool {
@@ -111,21 +126,25 @@ extension SQLIdentityStore: MFAStore {
     }
 
     public func recordAuthSessionDelivery(
-        digest: String, method: MFAMethod, codeDigest: String?, codeExpiresAt: Date?, expiresAt: Date
-    ) async throws {
-        try await database.update("mfa_auth_sessions")
+        digest: String, method: MFAMethod, codeDigest: String?, codeExpiresAt: Date?, expiresAt: Date, maxCodes: Int
+    ) async throws -> Bool {
+        // A code counts against `maxCodes` in the same conditional statement that records it,
+        // before it is sent: parallel requests cannot send more.
+        let update = database.update("mfa_auth_sessions")
             .set("chosen_method", to: method.rawValue)
             .set("code_digest", to: codeDigest)
             .set("code_expires_at", to: StoreValue.time(codeExpiresAt))
             .set("codes_sent", to: SQLBinaryExpression(SQLColumn("codes_sent"), .add, SQLLiteral.numeric(codeDigest == nil ? "0" : "1")))
             .set("expires_at", to: StoreValue.time(expiresAt))
             .where("session_digest", .equal, digest)
-            .run()
+        if codeDigest != nil { update.where("codes_sent", .lessThan, maxCodes) }
+        return try await update.returning("session_digest").first() != nil
     }
 
     public func reserveAuthSessionAttempt(digest: String, maxAttempts: Int) async throws -> Int? {
-        try await reserveAttempt(
-            table: "mfa_auth_sessions", keys: [("session_digest", digest)], maxAttempts: maxAttempts)
+        try await reserveAttempt(in: "mfa_auth_sessions", maxAttempts: maxAttempts) {
+            $0.where("session_digest", .equal, digest)
+        }
     }
 
     public func consumeAuthSession(digest: String, now: Date) async throws -> Bool {
@@ -180,33 +199,6 @@ extension SQLIdentityStore: MFAStore {
     }
 
     // MARK: Helpers
-
-    /// Increments `attempts` of one row unless it reached `maxAttempts`, tagging the row with a
-    /// random claim; returns the count including this attempt, or `nil` when none was left.
-    ///
-    /// Attempts only grow, so a re-read count below the limit proves this update applied even
-    /// when a concurrent one overwrote the claim. At the limit without our claim the outcome
-    /// is unknown and the attempt is refused: each comparison of a code is preceded by its
-    /// own increment, so no more than `maxAttempts` comparisons can ever happen.
-    private func reserveAttempt(
-        table: String, keys: [(column: String, value: String)], maxAttempts: Int
-    ) async throws -> Int? {
-        let claim = UUID().uuidString
-        var update = database.update(table)
-            .set("attempts", to: SQLBinaryExpression(SQLColumn("attempts"), .add, SQLLiteral.numeric("1")))
-            .set("attempt_claim", to: claim)
-            .where("attempts", .lessThan, maxAttempts)
-        var select = database.select().column("attempts").column("attempt_claim").from(table)
-        for key in keys {
-            update = update.where(key.column, .equal, key.value)
-            select = select.where(key.column, .equal, key.value)
-        }
-        try await update.run()
-        guard let row = try await select.first() else { return nil }
-        let attempts = try row.decode(column: "attempts", as: Int.self)
-        if try row.optionalString("attempt_claim") == claim || attempts < maxAttempts { return attempts }
-        return nil
-    }
 
     private func enrollmentRow(userID: String, method: MFAMethod) async throws -> (any SQLRow)? {
         try await database.select().column("*").from("mfa_enrollments")

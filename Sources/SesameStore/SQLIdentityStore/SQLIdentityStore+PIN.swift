@@ -2,6 +2,8 @@ import Foundation
 import SQLKit
 import SesameProtocol
 
+// PIN registrations (docs/pin-devices.md). A guess is counted before its signature is checked
+// (``reservePINAttempt(id:maxAttempts:)``) and settled afterwards.
 extension SQLIdentityStore: PINStore {
     public func insertPINRegistration(_ registration: PINRegistrationRecord) async throws {
         try await database.insert(into: "pin_registrations")
@@ -24,17 +26,18 @@ extension SQLIdentityStore: PINStore {
             .orderBy("created_at").all().map(Self.pinRegistration)
     }
 
-    public func recordPINFailure(id: String) async throws -> Int? {
-        let row = try await database.raw(
-            "UPDATE pin_registrations SET failures = failures + 1 WHERE id = \(bind: id) RETURNING failures"
-        ).first()
-        return try row?.decode(column: "failures", as: Int.self)
+    public func reservePINAttempt(id: String, maxAttempts: Int) async throws -> Int? {
+        try await reserveAttempt(in: "pin_registrations", column: "failures", maxAttempts: maxAttempts) {
+            $0.where("id", .equal, id)
+        }
     }
 
-    public func recordPINSuccess(id: String, now: Date) async throws {
+    public func settlePINSuccess(id: String, now: Date) async throws -> Bool {
         try await database.update("pin_registrations")
             .set("failures", to: 0).set("last_used_at", to: StoreValue.time(now))
-            .where("id", .equal, id).run()
+            .where("id", .equal, id)
+            .returning("id")
+            .first() != nil
     }
 
     @discardableResult

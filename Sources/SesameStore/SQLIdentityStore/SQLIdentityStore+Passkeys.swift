@@ -2,6 +2,8 @@ import Foundation
 import SQLKit
 import SesameProtocol
 
+// Passkeys and WebAuthn challenges (docs/passkeys.md). A signature check is reserved before it
+// runs (``reserveAttempt(in:column:maxAttempts:where:)``) and settled by the use it records.
 extension SQLIdentityStore: PasskeyStore {
     public func insertPasskey(_ passkey: PasskeyRecord) async throws {
         let inserted = try await database.raw(
@@ -53,9 +55,33 @@ extension SQLIdentityStore: PasskeyStore {
         try await database.raw(
             """
             UPDATE passkeys SET sign_count = \(bind: Int64(signCount)), backup_state = \(bind: backupState), \
-            uv_initialized = \(bind: uvInitialized), last_used_at = \(bind: StoreValue.time(time)) \
+            uv_initialized = \(bind: uvInitialized), last_used_at = \(bind: StoreValue.time(time)), failures = 0 \
             WHERE credential_id = \(bind: credentialID) AND sign_count = \(bind: Int64(expectedSignCount)) \
-            RETURNING credential_id
+            AND locked_at IS NULL RETURNING credential_id
+            """
+        ).first() != nil
+    }
+
+    public func reservePasskeyAttempt(credentialID: String, maxFailures: Int) async throws -> Int? {
+        try await reserveAttempt(in: "passkeys", column: "failures", maxAttempts: maxFailures) {
+            $0.where("credential_id", .equal, credentialID).where("locked_at", .is, SQLLiteral.null)
+        }
+    }
+
+    public func releasePasskeyAttempt(credentialID: String) async throws {
+        try await database.raw(
+            """
+            UPDATE passkeys SET failures = failures - 1 WHERE credential_id = \(bind: credentialID) \
+            AND failures > 0 AND locked_at IS NULL
+            """
+        ).run()
+    }
+
+    public func lockPasskey(credentialID: String, at time: Date) async throws -> Bool {
+        try await database.raw(
+            """
+            UPDATE passkeys SET locked_at = \(bind: StoreValue.time(time)) WHERE credential_id = \(bind: credentialID) \
+            AND locked_at IS NULL RETURNING credential_id
             """
         ).first() != nil
     }
@@ -104,6 +130,7 @@ extension SQLIdentityStore: PasskeyStore {
             backupState: try row.decode(column: "backup_state", as: Bool.self),
             transports: try row.json("transports", as: [String].self), aaguid: try row.string("aaguid"),
             attestationFormat: try row.string("attestation_format"), name: try row.string("name"),
-            createdAt: try row.date("created_at"), lastUsedAt: try row.optionalDate("last_used_at"))
+            createdAt: try row.date("created_at"), lastUsedAt: try row.optionalDate("last_used_at"),
+            failures: try row.decode(column: "failures", as: Int.self), lockedAt: try row.optionalDate("locked_at"))
     }
 }

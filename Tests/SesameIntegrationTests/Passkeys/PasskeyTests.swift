@@ -86,7 +86,7 @@ struct PasskeyTests {
             let (data, status) = try await fixture.finish(
                 started, try fixture.assertion(started, signCount: 1) { $0.flags = [.userPresent] })
             #expect(status == 400)
-            #expect(try PasskeyFixture.error(data).ceremonyStep == "7.2 step 17 (user verified)")
+            #expect(try PasskeyFixture.error(data).ceremonyStep == "7.2 step 17 (user_verified)")
         }
     }
 
@@ -101,15 +101,15 @@ struct PasskeyTests {
     static let registrationCases: [RegistrationCase] = [
         .init(name: "type webauthn.get", step: "7.1 step 7 (type)", code: .passkeyInvalid),
         .init(name: "another origin", step: "7.1 step 9 (origin)", code: .passkeyInvalid),
-        .init(name: "cross-origin frame", step: "7.1 step 10 (cross origin)", code: .passkeyInvalid),
-        .init(name: "another RP ID", step: "7.1 step 14 (rp id hash)", code: .passkeyInvalid),
-        .init(name: "UP missing", step: "7.1 step 15 (user present)", code: .passkeyInvalid),
-        .init(name: "BS without BE", step: "7.1 step 17 (backup state)", code: .passkeyInvalid),
-        .init(name: "malformed CBOR", step: "7.1 step 13 (malformed attestation)", code: .passkeyInvalid),
+        .init(name: "cross-origin frame", step: "7.1 step 10 (cross_origin)", code: .passkeyInvalid),
+        .init(name: "another RP ID", step: "7.1 step 14 (rp_id_hash)", code: .passkeyInvalid),
+        .init(name: "UP missing", step: "7.1 step 15 (user_present)", code: .passkeyInvalid),
+        .init(name: "BS without BE", step: "7.1 step 17 (backup_state)", code: .passkeyInvalid),
+        .init(name: "malformed CBOR", step: "7.1 step 13 (malformed_attestation)", code: .passkeyInvalid),
         .init(name: "unsupported algorithm (ES384)", step: "7.1 step 20 (algorithm)", code: .passkeyInvalid),
         .init(name: "packed self attestation, tampered", step: "7.1 step 22 (attestation)", code: .passkeyInvalid),
         .init(name: "challenge used already", step: "7.1 step 8 (challenge)", code: .passkeyChallengeInvalid),
-        .init(name: "credential registered already", step: "7.1 step 26 (already registered)", code: .passkeyAlreadyRegistered),
+        .init(name: "credential registered already", step: "7.1 step 26 (already_registered)", code: .passkeyAlreadyRegistered),
     ]
 
     @Test("registration: each rule of §7.1 broken is refused with its own step, and nothing is stored", arguments: registrationCases)

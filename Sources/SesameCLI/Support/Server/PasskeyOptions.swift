@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import SesameServer
 
-/// `sesame serve`'s passkey settings (docs/passkeys.md): the relying party's ID and name, and
-/// the app origins of native apps that use the server's passkeys.
+/// `sesame serve`'s passkey settings (docs/passkeys.md): the relying party's ID and name, the
+/// app origins of native apps that use the server's passkeys, and how many wrong signatures in
+/// a row lock a passkey.
 struct PasskeyOptions: ParsableArguments {
     @Option(
         name: .customLong("passkey-rp-id"),
@@ -21,6 +22,13 @@ struct PasskeyOptions: ParsableArguments {
             "Another origin passkey answers may come from (repeatable): an app origin such as ios:bundle-id:com.example.app or android:apk-key-hash:…, or a web origin under the RP ID.",
             valueName: "origin"))
     var origins: [String] = []
+
+    @Option(
+        name: .customLong("passkey-max-failures"),
+        help: ArgumentHelp(
+            "Assertions in a row whose signature does not verify (for a passkey protected by a PIN: wrong PINs) before a passkey is locked; the user removes it and adds it again.",
+            valueName: "count"))
+    var maximumFailures = 5
 
     func policy(issuerHost: String?) throws -> PasskeyPolicy {
         if let relyingPartyID {
@@ -42,6 +50,11 @@ struct PasskeyOptions: ParsableArguments {
                     hint: "e.g. https://www.example.com or ios:bundle-id:com.example.app")
             }
         }
-        return PasskeyPolicy(relyingPartyID: relyingPartyID, relyingPartyName: relyingPartyName, additionalOrigins: origins)
+        guard (1...1000).contains(maximumFailures) else {
+            throw CLIError("--passkey-max-failures must be between 1 and 1000", hint: "e.g. --passkey-max-failures 5")
+        }
+        return PasskeyPolicy(
+            relyingPartyID: relyingPartyID, relyingPartyName: relyingPartyName, additionalOrigins: origins,
+            maximumFailedAssertions: maximumFailures)
     }
 }

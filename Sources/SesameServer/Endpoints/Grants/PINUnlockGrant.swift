@@ -4,13 +4,18 @@ import SesameProtocol
 
 /// PIN unlock at `/token` (docs/pin-devices.md), `grant_type` ``PINUnlock/grantType``, for
 /// first-party clients: the device signs a nonce from `POST /api/pin/nonce` with the Ed25519 key
-/// its PIN unsealed. The server is the only place a PIN guess can be tested:
-/// - a good signature: failures start over, and fresh tokens come back with `amr`
-///   `["pin", "swk"]` (RFC 8176: a PIN unlocked a software-secured key), bound to the
-///   registration (session `pin:<id>`), so removing the registration ends them;
-/// - a bad one (a wrong PIN): 400 `invalid_pin` (2010) with `remaining_attempts`; at the
-///   client's ``PINPolicy/maximumAttempts`` the registration and its tokens are revoked and the
-///   answer is 400 `pin_registration_revoked` (2011).
+/// its PIN unsealed. The server is the only place a PIN guess can be tested, so a guess is
+/// evaluated only after it was counted (docs/pin-devices.md, "Reserve, then verify"):
+/// 1. reserve: one conditional statement counts the attempt as a failure, unless the client's
+///    ``PINPolicy/maximumAttempts`` failures in a row were counted already; then nothing is
+///    verified and the answer is 400 `pin_registration_revoked` (2011);
+/// 2. verify the signature;
+/// 3. settle: a good signature starts the failures over, and fresh tokens come back with `amr`
+///    `["pin", "swk"]` (RFC 8176: a PIN unlocked a software-secured key), bound to the
+///    registration (session `pin:<id>`), so removing the registration ends them; a registration
+///    revoked meanwhile gets none. A bad one (a wrong PIN) stays counted: 400 `invalid_pin`
+///    (2010) with `remaining_attempts`, and the guess that used the last attempt revokes the
+///    registration and its tokens (400 `pin_registration_revoked`).
 /// A bad, expired or reused nonce is `invalid_grant` and counts nothing.
 struct PINUnlockGrant: Sendable {
     let store: any IdentityStore
@@ -46,6 +51,13 @@ struct PINUnlockGrant: Sendable {
                 .invalidGrant,
                 "The nonce was refused (rule \(refusal.rawValue)); ask POST /api/pin/nonce for a new one. No PIN attempt was counted.")
         }
+        // 1. Reserve: the guess is counted before it is evaluated.
+        let policy = try await pin.policy(clientID: registration.clientID)
+        guard
+            let failures = try await pin.pinStore.reservePINAttempt(
+                id: registration.id, maxAttempts: policy.maximumAttempts)
+        else { try await noAttemptLeft(registration, policy: policy) }
+        // 2. Verify.
         let input = PINUnlock.signingInput(registrationID: registrationID, nonce: nonce)
         let valid: Bool
         if let signature = Base64URL.decode(signatureText),
@@ -55,21 +67,45 @@ struct PINUnlockGrant: Sendable {
         } else {
             valid = false
         }
-        guard valid else { try await wrongPIN(registration, context: context) }
+        // 3. Settle.
+        guard valid else { try await wrongPIN(registration, failures: failures, policy: policy, context: context) }
         guard let user = try await store.user(id: registration.userID) else {
             try await pin.revoke(registration)
             throw EndpointFailure(.pinRegistrationRevoked, "The account of this PIN registration no longer exists.")
         }
         let now = now()
-        try await pin.pinStore.recordPINSuccess(id: registration.id, now: now)
+        guard try await pin.pinStore.settlePINSuccess(id: registration.id, now: now) else { throw Self.revokedMeanwhile }
+        let tokens = try await issue(client: client, user: user, registration: registration, scope: form[OAuthParameter.scope], now: now)
+        // A revocation between the settle and the issue would not have seen these tokens: end them.
+        guard try await pin.pinStore.pinRegistration(id: registration.id) != nil else {
+            try await store.revokeRefreshTokens(sessionID: registration.sessionID, now: now, reason: .pinLocked)
+            throw Self.revokedMeanwhile
+        }
         pin.audit.record(.pinUnlocked, context: context, clientID: client.clientID, userID: user.id, detail: ["registration": registration.id])
-        return try await issue(client: client, user: user, registration: registration, scope: form[OAuthParameter.scope], now: now)
+        return tokens
     }
 
-    /// Counts a wrong PIN; throws the answer.
-    private func wrongPIN(_ registration: PINRegistrationRecord, context: SesameRequestContext) async throws -> Never {
-        let policy = try await pin.policy(clientID: registration.clientID)
-        let failures = try await pin.pinStore.recordPINFailure(id: registration.id) ?? policy.maximumAttempts
+    private static var revokedMeanwhile: EndpointFailure {
+        EndpointFailure(
+            .pinRegistrationRevoked,
+            "The PIN registration was revoked while this unlock was checked (too many wrong PINs, or removed); sign in again and register a new PIN.")
+    }
+
+    /// The reservation was refused: the maximum of wrong PINs was reached (by guesses evaluated
+    /// or still being evaluated), or the registration is gone. Nothing was verified. Makes sure
+    /// the registration and its tokens are revoked; throws the answer.
+    private func noAttemptLeft(_ registration: PINRegistrationRecord, policy: PINPolicy) async throws -> Never {
+        try await pin.revoke(registration, reason: .pinLocked)
+        throw EndpointFailure(
+            .pinRegistrationRevoked,
+            "No PIN attempt is left (\(policy.maximumAttempts) wrong PINs in a row): the registration and its tokens are revoked; sign in again and register a new PIN. This PIN was not checked.")
+    }
+
+    /// A wrong PIN, already counted by its reservation (`failures` in a row now); throws the
+    /// answer. The guess that used the last attempt revokes the registration.
+    private func wrongPIN(
+        _ registration: PINRegistrationRecord, failures: Int, policy: PINPolicy, context: SesameRequestContext
+    ) async throws -> Never {
         let remaining = policy.maximumAttempts - failures
         if remaining <= 0 {
             try await pin.revoke(registration, reason: .pinLocked)

@@ -8,7 +8,9 @@ import SesameProtocol
 /// Rules (docs/first-party-and-accounts.md): the `auth_session` is 256 random bits, stored only as a digest,
 /// bound to client, user, PKCE challenge and scope; it lives 5 minutes, extended when a code is
 /// sent so that an expired code can be replaced (never beyond 15 minutes in all); codes live 5
-/// minutes; 5 wrong answers end it; it is deleted when a code is issued.
+/// minutes; 5 wrong answers end it; it is deleted when a code is issued. An answer is compared
+/// only after its attempt was reserved in the store, and at most 5 codes are sent, each counted
+/// before it goes out (docs/first-party-and-accounts.md, "Attempt limits").
 struct AuthSessionFlow: Sendable {
     let services: FirstPartyServices
 
@@ -78,9 +80,11 @@ struct AuthSessionFlow: Sendable {
             // Answered with `passkey_assertion` (``PasskeySignIn``), never a code.
             throw MFAFailure.methodUnavailable("A passkey is answered with passkey_assertion, not a code.")
         case .totp:
-            try await store.recordAuthSessionDelivery(
-                digest: session.sessionDigest, method: .totp, codeDigest: nil, codeExpiresAt: nil,
-                expiresAt: session.expiresAt)
+            guard
+                try await store.recordAuthSessionDelivery(
+                    digest: session.sessionDigest, method: .totp, codeDigest: nil, codeExpiresAt: nil,
+                    expiresAt: session.expiresAt, maxCodes: Self.maxCodesSent)
+            else { throw MFAFailure.unknownSession }
             return nil
         case .email:
             guard user.emailVerified else { throw MFAFailure.emailNotVerified }
@@ -100,9 +104,12 @@ struct AuthSessionFlow: Sendable {
         let expiresAt = min(
             session.createdAt.addingTimeInterval(Self.maximumLifetime),
             max(session.expiresAt, codeExpiresAt.addingTimeInterval(Self.lifetime)))
-        try await store.recordAuthSessionDelivery(
-            digest: session.sessionDigest, method: method, codeDigest: SecretDigest.of(code),
-            codeExpiresAt: codeExpiresAt, expiresAt: expiresAt)
+        // Counted before it is sent (one conditional statement): parallel requests send no more.
+        guard
+            try await store.recordAuthSessionDelivery(
+                digest: session.sessionDigest, method: method, codeDigest: SecretDigest.of(code),
+                codeExpiresAt: codeExpiresAt, expiresAt: expiresAt, maxCodes: Self.maxCodesSent)
+        else { throw MFAFailure.tooManyCodes }
         try await MFACodeDelivery(services: services).send(code, channel: channel, to: recipient, locales: locales)
         services.audit.record(
             .mfaSent, context: context, clientID: session.clientID, userID: user.id, detail: ["method": method.rawValue])
@@ -126,7 +133,7 @@ struct AuthSessionFlow: Sendable {
                 switch failure {
                 case .wrongCode: "invalid_code"
                 case .codeExpired: "expired"
-                case .attemptsExhausted: "attempts_exhausted"
+                case .attemptsExhausted(let evaluated): evaluated ? "attempts_exhausted" : "no_attempts_left"
                 case .malformedCode: "malformed_code"
                 default: nil
                 }
@@ -152,14 +159,16 @@ struct AuthSessionFlow: Sendable {
             guard expiresAt > now else { throw MFAFailure.codeExpired }
             sentCode = digest
         }
-        // The attempt is counted before the comparison (see MFAStore).
+        // Reserve: the attempt is counted before the comparison (see MFAStore); none left, no
+        // comparison.
         guard
             let attempts = try await store.reserveAuthSessionAttempt(
                 digest: session.sessionDigest, maxAttempts: OneTimeCode.maxAttempts)
         else {
             try await store.removeAuthSession(digest: session.sessionDigest)
-            throw MFAFailure.attemptsExhausted
+            throw MFAFailure.attemptsExhausted(evaluated: false)
         }
+        // Verify.
         let correct: Bool
         if let sentCode {
             correct = OneTimeCode.matches(code, digest: sentCode)
@@ -170,11 +179,13 @@ struct AuthSessionFlow: Sendable {
         } else {
             correct = false
         }
+        // Settle: a wrong code stays counted, and the one that used the last attempt ends the
+        // session; a right one consumes the session, unless it ended meanwhile.
         guard correct else {
             let remaining = OneTimeCode.maxAttempts - attempts
             if remaining <= 0 {
                 try await store.removeAuthSession(digest: session.sessionDigest)
-                throw MFAFailure.attemptsExhausted
+                throw MFAFailure.attemptsExhausted(evaluated: true)
             }
             throw MFAFailure.wrongCode(remaining: remaining)
         }

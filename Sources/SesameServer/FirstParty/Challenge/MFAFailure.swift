@@ -18,8 +18,10 @@ enum MFAFailure: Error, Sendable, Equatable {
     case wrongCode(remaining: Int)
     /// 2004: ask for a new code.
     case codeExpired
-    /// 2005: the auth session is gone; start again.
-    case attemptsExhausted
+    /// 2005: the auth session is gone; start again. `evaluated`: this answer used the last
+    /// attempt and was wrong (the audit log's `attempts_exhausted`, once per session); otherwise
+    /// no attempt was left and the code was not compared (`no_attempts_left`).
+    case attemptsExhausted(evaluated: Bool)
     /// Too many codes sent for one auth session.
     case tooManyCodes
 

@@ -2,7 +2,9 @@ import Foundation
 import SesameProtocol
 
 /// Confirms a pending TOTP or SMS enrolment with a code (docs/first-party-and-accounts.md): the same limits as
-/// sign-in codes, with the pending enrolment discarded after 5 wrong codes (start again).
+/// sign-in codes, with the pending enrolment discarded after 5 wrong codes (start again). A code
+/// is compared only after its attempt was reserved in the store ("Attempt limits"); a right
+/// code confirms only an enrolment still pending.
 struct EnrollmentConfirmation: Sendable {
     let services: FirstPartyServices
 
@@ -28,17 +30,22 @@ struct EnrollmentConfirmation: Sendable {
         if let expiresAt = enrollment.codeExpiresAt, expiresAt <= services.now() {
             throw EndpointFailure(.mfaCodeExpired, "The code has expired; request a new one with \(start).")
         }
+        // Reserve; none left: compare nothing.
         guard
             let attempts = try await store.reserveEnrollmentAttempt(
                 userID: user.id, method: method, maxAttempts: OneTimeCode.maxAttempts)
         else {
-            try await store.removeMFAEnrollment(userID: user.id, method: method)
+            try await store.removePendingMFAEnrollment(userID: user.id, method: method)
             throw exhausted(start)
         }
+        // Verify, then settle.
         guard try await isCorrect(enrollment) else {
             let remaining = OneTimeCode.maxAttempts - attempts
             if remaining <= 0 {
-                try await store.removeMFAEnrollment(userID: user.id, method: method)
+                try await store.removePendingMFAEnrollment(userID: user.id, method: method)
+                services.audit.record(
+                    .mfaFailed, reason: "attempts_exhausted", context: nil, userID: user.id,
+                    detail: ["method": method.rawValue, "stage": "enrollment"])
                 throw exhausted(start)
             }
             var failure = EndpointFailure(
@@ -47,7 +54,14 @@ struct EnrollmentConfirmation: Sendable {
             throw failure
         }
         let now = services.now()
-        try await store.confirmMFAEnrollment(userID: user.id, method: method, at: now)
+        guard try await store.confirmMFAEnrollment(userID: user.id, method: method, at: now) else {
+            // Discarded meanwhile by the wrong code that used the last attempt, or confirmed by
+            // a concurrent right one.
+            guard let current = try await store.mfaEnrollments(userID: user.id).first(where: { $0.method == method }),
+                current.confirmed
+            else { throw exhausted(start) }
+            return current
+        }
         enrollment.confirmed = true
         enrollment.confirmedAt = now
         return enrollment
