@@ -44,8 +44,15 @@ struct PasskeyCommandTests {
 
             let out = try await CLIProcess.run(["logout"], environment: env)
             try #require(out.status == 0, "\(out)")
+            // The key is sealed under the PIN: a wrong PIN opens another key, which the server
+            // refuses and counts (nothing on this machine can tell a right PIN from a wrong one).
             let wrong = try await CLIProcess.run(["login", "--passkey"], environment: env, stdin: "0000\n")
-            #expect(wrong.status != 0 && wrong.stderr.contains("user verification"), "\(wrong)")
+            #expect(wrong.status != 0 && wrong.stderr.contains("wrong PIN") && wrong.stderr.contains("4 attempts left"), "\(wrong)")
+            // A copy of the config directory, without the PIN, gets nowhere: no UV, no signature.
+            let copy = temp.path("copied-config")
+            try FileManager.default.copyItem(atPath: config, toPath: copy)
+            let stolen = try await CLIProcess.run(["login", "--passkey"], environment: ["SESAME_CONFIG_DIR": copy], stdin: "")
+            #expect(stolen.status != 0 && !stolen.stdout.contains("Signed in as"), "\(stolen)")
             let viaPasskey = try await CLIProcess.run(["login", "--passkey"], environment: env, stdin: "4711\n")
             #expect(viaPasskey.status == 0 && viaPasskey.stdout.contains("Signed in as"), "\(viaPasskey)")
             let token = try await CLIProcess.run(["token"], environment: env)
