@@ -30,6 +30,14 @@ STRINGS = ['"NaN"', '"Infinity"', '"-inf"', '"1e30"', '"0x7fffffffffffffff"', '"
 # As text (query, form, header): the numbers, the strings unquoted, and some parser traps.
 TEXTS = NUMBERS + [s.strip('"') for s in STRINGS] + ["", " 1", "+1", "1_000", "nan", "inf", "-", "1e", "0x10"]
 
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is an answer: /authorize sends the browser on to the client's redirect_uri."""
+
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+opener = urllib.request.build_opener(NoRedirect)
 base = sys.argv[1].rstrip("/")
 bearer = sys.argv[2] if len(sys.argv) > 2 else None
 failures = []
@@ -46,7 +54,7 @@ def request(method, path, body=None, headers=None, content_type=None):
         all_headers["Content-Type"] = content_type or "application/json"
     req = urllib.request.Request(base + path, data=data, method=method, headers=all_headers)
     try:
-        with urllib.request.urlopen(req, timeout=20) as response:
+        with opener.open(req, timeout=20) as response:
             status = response.status
     except urllib.error.HTTPError as error:
         status = error.code
