@@ -77,6 +77,21 @@ struct ExtremeNumberTests {
         #expect(overflow == nil || overflow == .some(nil) || overflow == .some(year))
     }
 
+    @Test("userinfo updated_at: a NumericDate rounded down; out of range or not a number is dropped, the other claims kept")
+    func updatedAt() throws {
+        func claims(_ value: String) throws -> StandardClaims {
+            try JSONDecoder().decode(StandardClaims.self, from: Data(#"{"sub":"u","email":"a@b.test","updated_at":\#(value)}"#.utf8))
+        }
+        #expect(try claims("1750000000").updatedAt == 1_750_000_000)
+        #expect(try claims("1.5e9").updatedAt == 1_500_000_000)
+        #expect(try claims("1750000000.9").updatedAt == 1_750_000_000)
+        #expect(try claims("-0").updatedAt == 0)
+        for value in ExtremeNumbers.outOfRange + ExtremeNumbers.numberLikeStrings where value != "1e400" {
+            let decoded = try claims(value)
+            #expect(decoded.updatedAt == nil && decoded.email == "a@b.test", "updated_at \(value)")
+        }
+    }
+
     @Test("COSE keys: integers beyond Int64 for kty, alg or crv are refused, not converted")
     func coseIntegers() throws {
         // {1: 2^64-1, 3: -2^64}: major type 0 and 1 with 8-byte arguments.

@@ -146,4 +146,17 @@ struct ExtremeNumberTests {
             #expect(await client.clockOffset.seconds == 0, "\(header)")
         }
     }
+
+    @Test("HTTP Date header: fields out of their grammar's range are no date, not a number for the calendar")
+    func httpDate() {
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        for header in [
+            "Sun, 06 Nov 9223372036854775807 08:49:37 GMT", "Sun, 99999999999999999999 Nov 1994 08:49:37 GMT",
+            "Sun, 9223372036854775807 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 9223372036854775807:49:37 GMT",
+            "Sun, 06 Nov 1994 08:-9223372036854775808:37 GMT", "Sun, -1 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 0000 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+        ] {
+            #expect(HTTPDate.parse(header) == nil, "\(header)")
+        }
+    }
 }
