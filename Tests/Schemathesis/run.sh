@@ -2,7 +2,11 @@
 # Property-based API conformance: schemathesis (pinned, from PyPI, in a venv) generates requests
 # from the server's own OpenAPI document (/api/openapi.json) and checks every answer against
 # it: no 5xx, documented status codes, content types, headers and bodies, and that invalid input
-# is refused. Runs twice: without credentials and with a first-party bearer token.
+# is refused. Runs twice: without credentials and with a first-party bearer token. Then
+# extreme_numbers.py sends every documented input (and the OAuth endpoints' numeric parameters,
+# numeric headers and the times of presented JWTs) 1e30, -1e300, 2^63, -0, NaN-like strings, …
+# After each run the server must still be running and its log free of "Fatal error" (a Swift
+# trap): no input may crash the process (issue #28).
 #
 # Usage: Tests/Schemathesis/run.sh [path-to-sesame-binary]   (default: .build/debug/sesame)
 # Environment: SCHEMATHESIS_EXAMPLES (examples per operation, default 25).
@@ -54,7 +58,21 @@ run() {
         --max-examples "$EXAMPLES" --seed 1 --workers 2 \
         --suppress-health-check all --request-timeout 20 "$@"
 }
+# The server must have survived what was just sent: its process alive, no trap in its log.
+alive() {
+    if ! kill -0 "$server" 2>/dev/null || grep -q 'Fatal error' "$work/server.log"; then
+        echo "the server died or trapped during $1:" >&2
+        tail -40 "$work/server.log" >&2
+        exit 1
+    fi
+    curl -fsS "$base/health" > /dev/null || { echo "the server stopped answering after $1" >&2; exit 1; }
+}
 echo "== schemathesis $VERSION, $EXAMPLES examples per operation, without credentials"
-run
+run || { alive "schemathesis without credentials"; exit 1; }
+alive "schemathesis without credentials"
 echo "== with a first-party bearer token"
-run -H "Authorization: Bearer $token"
+run -H "Authorization: Bearer $token" || { alive "schemathesis with a bearer token"; exit 1; }
+alive "schemathesis with a bearer token"
+echo "== extreme numbers (Tests/Schemathesis/extreme_numbers.py)"
+python3 Tests/Schemathesis/extreme_numbers.py "$base" "$token" || { alive "extreme numbers"; exit 1; }
+alive "extreme numbers"

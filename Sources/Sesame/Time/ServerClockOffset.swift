@@ -29,6 +29,10 @@ public final class ServerClockOffset: Sendable {
 }
 
 /// Parses the RFC 9110 §5.6.7 IMF-fixdate format, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
+/// Each field must be in its grammar's range (`day` 1–31, `year` four digits from 1970,
+/// `hour` 0–23, `minute` 0–59, `second` 0–60): a header such as
+/// `Sun, 06 Nov 9223372036854775807 08:49:37 GMT` is no date, not a number for the calendar to
+/// overflow on.
 enum HTTPDate {
     private static let months = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
@@ -42,7 +46,9 @@ enum HTTPDate {
             let year = Int(parts[3])
         else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3 else { return nil }
+        guard time.count == 3, (1...31).contains(day), (1970...9999).contains(year), (0...23).contains(time[0]),
+            (0...59).contains(time[1]), (0...60).contains(time[2])
+        else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
         calendar.timeZone = utc

@@ -1,7 +1,12 @@
 import Foundation
+import SesameProtocol
 
 /// The claims of an OpenID Connect ID token (OIDC Core §2) plus the standard profile claims
-/// (§5.1) a provider may add. Times are NumericDate (seconds since the epoch) on the wire.
+/// (§5.1) a provider may add. Times are NumericDate (seconds since the epoch) on the wire,
+/// read through ``NumericDate``: `exp`, `iat` or `auth_time` out of its range (before 1970,
+/// beyond year 9999, not a number) makes the token invalid with a ``NumericDateError`` naming
+/// the claim; an odd `updated_at`, a profile claim, is dropped. Encoding writes whole seconds of
+/// each date clamped into that range, so no date set by the app can trap.
 ///
 /// `aud` decodes from a single string or an array (§2). A missing `sub` decodes as `""` and is
 /// rejected by validation with ``IDTokenRule/subject``.
@@ -106,10 +111,10 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
         try c.encode(iss, forKey: .iss)
         try c.encode(sub, forKey: .sub)
         try c.encode(aud, forKey: .aud)
-        try c.encodeIfPresent(exp.map { Int64($0.timeIntervalSince1970) }, forKey: .exp)
-        try c.encodeIfPresent(iat.map { Int64($0.timeIntervalSince1970) }, forKey: .iat)
-        try c.encodeIfPresent(authTime.map { Int64($0.timeIntervalSince1970) }, forKey: .authTime)
-        try c.encodeIfPresent(updatedAt.map { Int64($0.timeIntervalSince1970) }, forKey: .updatedAt)
+        try c.encodeIfPresent(exp.map { NumericDate(clamping: $0).seconds }, forKey: .exp)
+        try c.encodeIfPresent(iat.map { NumericDate(clamping: $0).seconds }, forKey: .iat)
+        try c.encodeIfPresent(authTime.map { NumericDate(clamping: $0).seconds }, forKey: .authTime)
+        try c.encodeIfPresent(updatedAt.map { NumericDate(clamping: $0).seconds }, forKey: .updatedAt)
         try c.encodeIfPresent(nonce, forKey: .nonce)
         try c.encodeIfPresent(acr, forKey: .acr)
         try c.encodeIfPresent(amr, forKey: .amr)
@@ -130,7 +135,7 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
     private static func numericDate(
         _ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
     ) throws -> Date? {
-        try c.decodeIfPresent(Double.self, forKey: key).map(Date.init(timeIntervalSince1970:))
+        try c.numericDateIfPresent(forKey: key)?.get().date
     }
 }
 
@@ -220,9 +225,9 @@ extension IDTokenClaims {
 
     private static func numericDate(_ value: JWTJSONReader.Value, _ name: String) throws -> Date? {
         switch value {
-        case .number(let seconds): return Date(timeIntervalSince1970: seconds)
+        case .number(let seconds): return try NumericDate(validating: seconds, claim: name).date
         case .null: return nil
-        default: throw JWTJSONReader.Malformed(reason: "\(name) is not a NumericDate")
+        default: throw NumericDateError(claim: name, rule: .notANumber, value: "(not a number)")
         }
     }
 }

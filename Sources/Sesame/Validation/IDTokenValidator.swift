@@ -58,6 +58,8 @@ public struct IDTokenValidator: Sendable {
         let claims: IDTokenClaims
         do {
             claims = try IDTokenClaims(jwtPayload: payload)
+        } catch let error as NumericDateError {
+            throw .invalidIDToken(Self.rule(for: error.claim), detail: "\(error.description); the provider issued an invalid ID token")
         } catch {
             throw .invalidIDToken(.malformed, detail: "the ID token payload is not a JSON claims object")
         }
@@ -66,6 +68,16 @@ public struct IDTokenValidator: Sendable {
             try rule.validate(claims, alg: header.alg ?? "", expected: expected)
         }
         return claims
+    }
+
+    /// The rule a time claim that is not a NumericDate breaks.
+    static func rule(for claim: String) -> IDTokenRule {
+        switch claim {
+        case "exp": .expired
+        case "iat": .issuedAt
+        case "auth_time": .authTime
+        default: .malformed
+        }
     }
 
     /// Checks the JWS structure, algorithm and signature (§3.1.3.7 steps 6–8) and returns the

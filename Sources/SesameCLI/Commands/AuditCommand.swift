@@ -78,8 +78,11 @@ struct AuditCommand: AsyncParsableCommand {
     /// `90s`, `15m`, `1h`, `7d` back from `now`, or an ISO 8601 time.
     static func parseSince(_ text: String, now: Date) throws -> Date {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        if let unit = text.last, let seconds = units[unit], let amount = Double(text.dropLast()), amount >= 0 {
-            return now.addingTimeInterval(-amount * seconds)
+        if let unit = text.last, let seconds = units[unit], let amount = Double(text.dropLast()), amount >= 0,
+            amount.isFinite
+        {
+            // No further back than 1970: `1e308d` is "everything", not minus infinity.
+            return now.addingTimeInterval(-min(amount * seconds, now.timeIntervalSince1970))
         }
         if let date = try? Date(text, strategy: .iso8601) { return date }
         throw CLIError(

@@ -68,7 +68,8 @@ struct LoginCommand: AsyncParsableCommand {
     @OptionGroup var json: JSONOption
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
+        // Bounded: a wait of Int.max seconds overflows the clock's deadline.
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be 1 to 86400 seconds.") }
         if !password, mfaMethod != nil || (username != nil && !passkey) {
             throw ValidationError("--username and --mfa-method need --password (--username also goes with --passkey).")
         }

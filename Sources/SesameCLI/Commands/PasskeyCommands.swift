@@ -55,12 +55,18 @@ struct PasskeyCommand: AsyncParsableCommand {
                     Terminal.out("No passkeys. Add one with `sesame passkey add`.")
                 } else {
                     for passkey in passkeys {
-                        let used = passkey.lastUsedAt.map { "last used \(Date(timeIntervalSince1970: TimeInterval($0)))" } ?? "never used"
+                        let used = passkey.lastUsedAt.map { "last used \(PasskeyCommand.shown($0))" } ?? "never used"
                         Terminal.out("\(local.contains(passkey.id) ? "*" : " ") \(passkey.id)  \(passkey.name)  \(passkey.keyKind)  \(used)")
                     }
                 }
             }
         }
+    }
+
+    /// A server's `last_used_at` (seconds since 1970) as a date, or "at an unknown time" when it
+    /// is no NumericDate in range (RFC 7519 §2, ``NumericDate``).
+    static func shown(_ seconds: Int) -> String {
+        (try? NumericDate(validating: Double(seconds), claim: "last_used_at")).map { "\($0.date)" } ?? "at an unknown time"
     }
 
     struct Rename: AsyncParsableCommand {

@@ -66,8 +66,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
         }
-        guard purgeInterval >= 0 else {
-            throw ValidationError("--purge-interval must be 0 (off) or a number of seconds, e.g. 600.")
+        // Bounded: a sleep of Int.max seconds overflows the clock's deadline.
+        guard purgeInterval >= 0, purgeInterval <= 31_536_000 else {
+            throw ValidationError("--purge-interval must be 0 (off) or a number of seconds up to a year (31536000), e.g. 600.")
         }
         for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)]
         where !(value > 0 && value <= 86_400) {

@@ -23,7 +23,8 @@ public struct StandardClaims: Codable, Sendable, Equatable {
     public var phoneNumber: String?
     public var phoneNumberVerified: Bool?
     public var address: AddressClaim?
-    /// Seconds since the epoch.
+    /// Seconds since the epoch. Read as a ``NumericDate`` (RFC 7519 §2) and rounded down; a
+    /// value that is none (`1e30`, `-1`, `"NaN"`) is dropped, as profile claims are informational.
     public var updatedAt: Int?
 
     public init(sub: String) { self.sub = sub }
@@ -39,6 +40,30 @@ public struct StandardClaims: Codable, Sendable, Equatable {
         case phoneNumber = "phone_number"
         case phoneNumberVerified = "phone_number_verified"
         case updatedAt = "updated_at"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sub = try c.decode(String.self, forKey: .sub)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+        givenName = try c.decodeIfPresent(String.self, forKey: .givenName)
+        familyName = try c.decodeIfPresent(String.self, forKey: .familyName)
+        middleName = try c.decodeIfPresent(String.self, forKey: .middleName)
+        nickname = try c.decodeIfPresent(String.self, forKey: .nickname)
+        preferredUsername = try c.decodeIfPresent(String.self, forKey: .preferredUsername)
+        profile = try c.decodeIfPresent(String.self, forKey: .profile)
+        picture = try c.decodeIfPresent(String.self, forKey: .picture)
+        website = try c.decodeIfPresent(String.self, forKey: .website)
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        emailVerified = try c.decodeIfPresent(Bool.self, forKey: .emailVerified)
+        gender = try c.decodeIfPresent(String.self, forKey: .gender)
+        birthdate = try c.decodeIfPresent(String.self, forKey: .birthdate)
+        zoneinfo = try c.decodeIfPresent(String.self, forKey: .zoneinfo)
+        locale = try c.decodeIfPresent(String.self, forKey: .locale)
+        phoneNumber = try c.decodeIfPresent(String.self, forKey: .phoneNumber)
+        phoneNumberVerified = try c.decodeIfPresent(Bool.self, forKey: .phoneNumberVerified)
+        address = try c.decodeIfPresent(AddressClaim.self, forKey: .address)
+        updatedAt = (try? c.numericDateIfPresent(forKey: .updatedAt)?.get()).map { Int($0.seconds) }
     }
 }
 

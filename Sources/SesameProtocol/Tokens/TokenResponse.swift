@@ -6,8 +6,12 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var accessToken: String
     /// `Bearer` (compared case-insensitively, RFC 6749 §5.1).
     public var tokenType: String
-    /// Seconds until the access token expires.
+    /// Seconds until the access token expires, `0` … ``maximumExpiresIn`` (see
+    /// ``lifetime(_:)`` for how a received value is read).
     public var expiresIn: Int?
+
+    /// The longest `expires_in` a client believes: one year. A longer lifetime is read as this.
+    public static let maximumExpiresIn = 31_536_000
     public var refreshToken: String?
     public var idToken: String?
     public var scope: String?
@@ -44,18 +48,35 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try c.decode(String.self, forKey: .accessToken)
         tokenType = try c.decode(String.self, forKey: .tokenType)
-        // Some providers send expires_in as a string; accept both.
-        if let seconds = try? c.decodeIfPresent(Int.self, forKey: .expiresIn) {
-            expiresIn = seconds
-        } else if let text = try? c.decodeIfPresent(String.self, forKey: .expiresIn) {
-            expiresIn = Int(text)
-        } else {
-            expiresIn = nil
-        }
+        expiresIn = Self.lifetime(c)
         refreshToken = try c.decodeIfPresent(String.self, forKey: .refreshToken)
         idToken = try c.decodeIfPresent(String.self, forKey: .idToken)
         scope = try c.decodeIfPresent(String.self, forKey: .scope)
         issuedTokenType = try c.decodeIfPresent(String.self, forKey: .issuedTokenType)
         deviceSecret = try c.decodeIfPresent(String.self, forKey: .deviceSecret)
+    }
+
+    /// `expires_in` as received (RFC 6749 §5.1: "the lifetime in seconds of the access token").
+    /// It is advice, for refreshing ahead of time; the server stays the judge of a token, so a
+    /// client reads it leniently and never lets it become a wrong integer:
+    /// - a JSON number, or a string holding one (some providers send `"3600"`);
+    /// - below zero (and `-0`) is `0`: already expired, refresh before use;
+    /// - a fraction is rounded down;
+    /// - above ``maximumExpiresIn`` (`1e30`, `9223372036854775807`) is ``maximumExpiresIn``;
+    /// - anything else (`"NaN"`, `"inf"`, `true`, an object) is `nil`, as if the member were
+    ///   absent (§5.1 makes it optional).
+    static func lifetime(_ c: KeyedDecodingContainer<CodingKeys>) -> Int? {
+        let seconds: Double
+        if let number = try? c.decodeIfPresent(Double.self, forKey: .expiresIn) {
+            seconds = number
+        } else if let text = try? c.decodeIfPresent(String.self, forKey: .expiresIn),
+            let number = Double(text.trimmingCharacters(in: .whitespaces))
+        {
+            seconds = number
+        } else {
+            return nil
+        }
+        guard seconds.isFinite else { return nil }
+        return Int(min(max(seconds, 0), Double(maximumExpiresIn)).rounded(.down))
     }
 }

@@ -37,8 +37,21 @@ struct FacebookTokenInspector: Sendable {
         guard let app = Self.string(data["app_id"]), provider.audiences.contains(app) else {
             throw .wrongAudience("the token was issued to another Facebook app")
         }
-        if let expires = data["expires_at"] as? Int, expires != 0, TimeInterval(expires) <= now().timeIntervalSince1970 {
-            throw .expired("the token expired (expires_at)")
+        // `expires_at` is a NumericDate (RFC 7519 §2), 0 for a token that does not expire. Any
+        // other value out of range (1e30, -1, "NaN") is refused by name, not read as "never".
+        if let value = data["expires_at"], !(value is NSNull) {
+            guard let number = value as? NSNumber else {
+                throw .invalidToken(rule: "expires_at", "expires_at is not a NumericDate (RFC 7519 section 2); the provider's answer is invalid")
+            }
+            let expires: NumericDate
+            do {
+                expires = try NumericDate(validating: number.doubleValue, claim: "expires_at")
+            } catch {
+                throw .invalidToken(rule: "expires_at", "\(error.description); the provider's answer is invalid")
+            }
+            if expires.secondsSince1970 != 0, expires.secondsSince1970 <= now().timeIntervalSince1970 {
+                throw .expired("the token expired (expires_at)")
+            }
         }
         guard let userID = Self.string(data["user_id"]) else {
             throw .invalidToken(rule: "inspection", "the inspection names no user")

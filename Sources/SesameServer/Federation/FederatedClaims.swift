@@ -4,13 +4,19 @@ import SesameProtocol
 
 /// The claims Sesame reads from a provider's ID token (OIDC Core §2, §5.1). `email_verified`
 /// is accepted as a JSON boolean or, as Apple sends it, the string `"true"`/`"false"`.
+///
+/// `exp` and `iat` are NumericDates (RFC 7519 §2) read without throwing: a value out of
+/// ``NumericDate``'s range is kept as its ``NumericDateError`` for ``FederatedTokenValidator``
+/// to refuse by name once the signature has been checked (JWTKit decodes the payload first and
+/// would report any decoding error as a bad signature).
 struct FederatedClaims: JWTPayload {
     var iss: String
     var sub: String
     var aud: AudienceClaim
     var azp: String?
-    var exp: Int
-    var iat: Int?
+    /// `nil` when the token has none.
+    var exp: Result<NumericDate, NumericDateError>?
+    var iat: Result<NumericDate, NumericDateError>?
     var nonce: String?
     var email: String?
     var emailVerified: Bool?
@@ -41,7 +47,7 @@ struct FederatedClaims: JWTPayload {
         self.iss = iss
         self.sub = sub
         aud = AudienceClaim(value: [audience])
-        exp = Int.max
+        exp = .success(NumericDate(clamping: .distantFuture))
         self.email = email
         self.emailVerified = emailVerified
         self.name = name
@@ -55,8 +61,8 @@ struct FederatedClaims: JWTPayload {
         sub = try c.decode(String.self, forKey: .sub)
         aud = try c.decode(AudienceClaim.self, forKey: .aud)
         azp = try c.decodeIfPresent(String.self, forKey: .azp)
-        exp = try Self.seconds(c, .exp) ?? { throw DecodingError.keyNotFound(CodingKeys.exp, .init(codingPath: [], debugDescription: "exp")) }()
-        iat = try Self.seconds(c, .iat)
+        exp = c.numericDateIfPresent(forKey: .exp)
+        iat = c.numericDateIfPresent(forKey: .iat)
         nonce = try c.decodeIfPresent(String.self, forKey: .nonce)
         email = try c.decodeIfPresent(String.self, forKey: .email)
         if let flag = try? c.decodeIfPresent(Bool.self, forKey: .emailVerified) {
@@ -70,12 +76,6 @@ struct FederatedClaims: JWTPayload {
         picture = try? c.decodeIfPresent(String.self, forKey: .picture)
         locale = try? c.decodeIfPresent(String.self, forKey: .locale)
         present = Set(try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue))
-    }
-
-    /// A NumericDate (RFC 7519 §2), integer or fractional.
-    private static func seconds(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int? {
-        if let value = try? c.decodeIfPresent(Int.self, forKey: key) { return value }
-        return try c.decodeIfPresent(Double.self, forKey: key).map { Int($0) }
     }
 
     func encode(to encoder: any Encoder) throws {

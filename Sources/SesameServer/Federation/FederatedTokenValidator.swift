@@ -62,8 +62,10 @@ struct FederatedTokenValidator: Sendable {
             throw .wrongAudience("azp \"\(azp)\" is not a registered audience")
         }
         let now = now().timeIntervalSince1970
-        guard TimeInterval(claims.exp) + Self.leeway > now else { throw .expired("the token expired (exp)") }
-        if let iat = claims.iat, TimeInterval(iat) > now + Self.leeway {
+        guard let exp = claims.exp else { throw .invalidToken(rule: "claims", "the token lacks iss, sub, aud or exp") }
+        let expiry = try Self.numericDate(exp)
+        guard expiry.secondsSince1970 + Self.leeway > now else { throw .expired("the token expired (exp)") }
+        if let iat = try claims.iat.map(Self.numericDate), iat.secondsSince1970 > now + Self.leeway {
             throw .invalidToken(rule: "iat", "the token was issued in the future (iat)")
         }
         if let nonce, !nonce.isEmpty {
@@ -76,6 +78,16 @@ struct FederatedTokenValidator: Sendable {
             throw .missingClaim("the token has no \(provider.requiredClaim) claim, which this provider requires")
         }
         return claims
+    }
+
+    /// A time claim that is a NumericDate in range (RFC 7519 §2), or the refusal naming it,
+    /// e.g. "exp 1e+30 is beyond year 9999 …".
+    static func numericDate(_ claim: Result<NumericDate, NumericDateError>) throws(FederationRefusal) -> NumericDate {
+        switch claim {
+        case .success(let date): return date
+        case .failure(let error):
+            throw .invalidToken(rule: error.claim, "\(error.description); the provider's token is invalid")
+        }
     }
 
     /// The JOSE header of a compact JWS.

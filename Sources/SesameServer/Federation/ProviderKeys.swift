@@ -79,8 +79,12 @@ actor ProviderKeys {
         let directives = headers["Cache-Control"].flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if directives.contains("no-store") || directives.contains("no-cache") { return maxAgeBounds.lowerBound }
-        guard let value = directives.first(where: { $0.hasPrefix("max-age=") }).flatMap({ TimeInterval($0.dropFirst(8)) })
+        // delta-seconds is digits only (RFC 9111 §1.2.2): "nan", "inf" or "1e30" are no max-age.
+        guard let text = directives.first(where: { $0.hasPrefix("max-age=") })?.dropFirst(8),
+            !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) })
         else { return defaultMaxAge }
+        // Digits beyond what a Double holds exactly are still a long time: the upper bound.
+        let value = TimeInterval(text) ?? maxAgeBounds.upperBound
         return min(max(value, maxAgeBounds.lowerBound), maxAgeBounds.upperBound)
     }
 

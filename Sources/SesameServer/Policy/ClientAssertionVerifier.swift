@@ -23,13 +23,39 @@ struct ClientAssertionVerifier: Sendable {
     let replay: (any DeviceSessionStore)?
     let now: @Sendable () -> Date
 
+    /// `exp` and `iat` are NumericDates (RFC 7519 §2) read without throwing, so that a value
+    /// out of range is refused by name after the signature check, not reported as a bad
+    /// signature (JWTKit decodes the payload first).
     struct Claims: JWTPayload {
         var iss: String
         var sub: String
         var aud: AudienceClaim
-        var exp: Int
-        var iat: Int?
+        var exp: Result<NumericDate, NumericDateError>?
+        var iat: Result<NumericDate, NumericDateError>?
         var jti: String?
+
+        enum CodingKeys: String, CodingKey { case iss, sub, aud, exp, iat, jti }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            iss = try c.decode(String.self, forKey: .iss)
+            sub = try c.decode(String.self, forKey: .sub)
+            aud = try c.decode(AudienceClaim.self, forKey: .aud)
+            exp = c.numericDateIfPresent(forKey: .exp)
+            iat = c.numericDateIfPresent(forKey: .iat)
+            jti = try c.decodeIfPresent(String.self, forKey: .jti)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(iss, forKey: .iss)
+            try c.encode(sub, forKey: .sub)
+            try c.encode(aud, forKey: .aud)
+            try c.encodeIfPresent(try exp?.get(), forKey: .exp)
+            try c.encodeIfPresent(try iat?.get(), forKey: .iat)
+            try c.encodeIfPresent(jti, forKey: .jti)
+        }
+
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
@@ -69,17 +95,25 @@ struct ClientAssertionVerifier: Sendable {
         guard claims.aud.value.contains(where: audiences.contains) else {
             throw refuse("aud must be \(issuer)/token or \(issuer)")
         }
+        func numericDate(_ claim: Result<NumericDate, NumericDateError>) throws -> TimeInterval {
+            switch claim {
+            case .success(let date): return date.secondsSince1970
+            case .failure(let error): throw refuse(error.description)
+            }
+        }
+        guard let expClaim = claims.exp else { throw refuse("exp is required") }
+        let exp = try numericDate(expClaim)
         let now = now().timeIntervalSince1970
-        guard TimeInterval(claims.exp) + Self.leeway > now else { throw refuse("it has expired (exp)") }
-        guard TimeInterval(claims.exp) - now <= Self.maximumLifetime else {
+        guard exp + Self.leeway > now else { throw refuse("it has expired (exp)") }
+        guard exp - now <= Self.maximumLifetime else {
             throw refuse("exp is more than 10 minutes away; sign short-lived assertions")
         }
-        if let iat = claims.iat, TimeInterval(iat) > now + Self.leeway {
+        if let iat = try claims.iat.map(numericDate), iat > now + Self.leeway {
             throw refuse("iat is in the future")
         }
         guard let jti = claims.jti, !jti.isEmpty, jti.utf8.count <= 256 else { throw refuse("jti is required") }
         if let replay {
-            let keepUntil = Date(timeIntervalSince1970: TimeInterval(claims.exp) + Self.leeway)
+            let keepUntil = Date(timeIntervalSince1970: exp + Self.leeway)
             guard try await replay.recordClientAssertion(clientID: client.clientID, jti: jti, expiresAt: keepUntil) else {
                 throw refuse("its jti was already used (replay)")
             }

@@ -19,6 +19,8 @@ final class FakeProvider: Sendable {
         let value = Mutex((key: P256.Signing.PrivateKey(), kid: "k1", fetches: 0))
         /// Facebook: access token → what `debug_token` and `/me` say about it.
         let facebook = Mutex<[String: FacebookToken]>([:])
+        /// The JWKS answer's `Cache-Control`.
+        let cacheControl = Mutex("public, max-age=3600")
         /// Facebook: the app access token `debug_token` requires.
         let appToken = Mutex<String?>(nil)
         func withLock<T>(_ body: (inout (key: P256.Signing.PrivateKey, kid: String, fetches: Int)) -> T) -> T {
@@ -38,9 +40,9 @@ final class FakeProvider: Sendable {
                 return (s.key, s.kid)
             }
             var response = Response(
-                status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
+                status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: FakeProvider.jwks(key.publicKey, kid: kid))))
-            response.headers[.cacheControl] = "public, max-age=3600"
+            response.headers[.cacheControl] = state.cacheControl.withLock { $0 }
             return response
         }
         // Facebook's Graph API shapes (debug_token and /me).
@@ -106,6 +108,9 @@ final class FakeProvider: Sendable {
         return value
     }
 
+    /// The `Cache-Control` of the JWKS answers from now on.
+    func serveJWKS(cacheControl: String) { state.cacheControl.withLock { $0 = cacheControl } }
+
     /// The app credentials `debug_token` accepts.
     func acceptApp(id: String, secret: String) { state.appToken.withLock { $0 = "\(id)|\(secret)" } }
 
@@ -150,6 +155,16 @@ final class FakeProvider: Sendable {
             for name in critical { header[dynamicMember: name] = .string("x") }
         }
         return try await keys.sign(FakeClaims(values: claims), kid: JWKIdentifier(string: kid), header: header)
+    }
+
+    /// Signs `payload`, JSON text as given (numbers no encoder writes: `1e30`, `-0`,
+    /// `9223372036854775808`), with the current key: a compact ES256 JWS.
+    func sign(rawPayload payload: String) throws -> String {
+        let (key, kid) = state.withLock { ($0.key, $0.kid) }
+        let header = Base64URL.encode(Data(#"{"alg":"ES256","typ":"JWT","kid":"\#(kid)"}"#.utf8))
+        let input = header + "." + Base64URL.encode(Data(payload.utf8))
+        let signature = try key.signature(for: Data(input.utf8)).rawRepresentation
+        return input + "." + Base64URL.encode(signature)
     }
 
     /// The current JWKS text (to forge an HMAC keyed with it).

@@ -61,7 +61,10 @@ final class FakeProvider: HTTPTransport, @unchecked Sendable {
         var userinfoSub: String?
         var signingKey: ES256TestKey
         var publishedKeys: [ES256TestKey]
-        var accessTokenLifetime = 3600
+        /// `expires_in` as sent: an `Int`, or any JSON value (`1e30`, `"NaN"`).
+        var accessTokenLifetime: Any = 3600
+        /// Headers added to every answer (a `Date` header, say).
+        var responseHeaders: [String: String] = [:]
         var omitIss = false
         var wrongIss: String?
         var refreshGate: Gate?
@@ -241,7 +244,7 @@ final class FakeProvider: HTTPTransport, @unchecked Sendable {
     private func raw(_ status: Int, _ data: Data, headers: [String: String] = [:]) -> (Data, HTTPURLResponse) {
         let response = HTTPURLResponse(
             url: URL(string: issuer)!, statusCode: status, httpVersion: "HTTP/1.1",
-            headerFields: ["Content-Type": "application/json"].merging(headers) { $1 })!
+            headerFields: ["Content-Type": "application/json"].merging(headers) { $1 }.merging(with { $0.responseHeaders }) { $1 })!
         return (data, response)
     }
 }

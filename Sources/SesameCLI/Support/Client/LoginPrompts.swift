@@ -117,7 +117,8 @@ enum MFAPrompt {
             Terminal.progress("  \(index + 1)) \(label(method))")
         }
         let answer = try LoginPrompts.line("Choose a method [1-\(methods.count) or name]: ", what: "method")
-        if let number = Int(answer), methods.indices.contains(number - 1) { return methods[number - 1] }
+        // Compared before subtracting: `number - 1` traps for Int.min.
+        if let number = Int(answer), number >= 1, number <= methods.count { return methods[number - 1] }
         if let named = MFAMethod(rawValue: answer.lowercased()), methods.contains(named) { return named }
         throw CLIError(
             "'\(answer)' is not one of the offered methods",

@@ -33,8 +33,14 @@ struct RateLimitOptions: ParsableArguments {
             var limit: RateLimitPolicy.Limit?
             if parts[1] != "off" {
                 let numbers = parts[1].split(separator: "/").map { Int($0) }
-                guard numbers.count == 2, let requests = numbers[0], let seconds = numbers[1], requests >= 1, seconds >= 1 else {
-                    throw CLIError("--rate-limit '\(text)': the limit must be REQUESTS/SECONDS, both at least 1", hint: hint)
+                // Bounded: the window goes out as whole seconds in RateLimit headers, and
+                // Int(Double(Int.max)) traps.
+                guard numbers.count == 2, let requests = numbers[0], let seconds = numbers[1],
+                    (1...1_000_000_000).contains(requests), (1...31_536_000).contains(seconds)
+                else {
+                    throw CLIError(
+                        "--rate-limit '\(text)': the limit must be REQUESTS/SECONDS, requests 1 to 1000000000, seconds 1 to 31536000 (a year)",
+                        hint: hint)
                 }
                 limit = RateLimitPolicy.Limit(requests, per: TimeInterval(seconds))
             }
