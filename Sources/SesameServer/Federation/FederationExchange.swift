@@ -88,7 +88,9 @@ struct FederationExchange: Sendable {
     /// An ID token signs in once (issue #28 §5): its digest is kept until it expires, across
     /// every process sharing the store, so a copied token cannot be exchanged again.
     private func recordUse(of token: String, claims: FederatedClaims, provider: FederationProviderRecord) async throws {
-        let keepUntil = Date(timeIntervalSince1970: TimeInterval(claims.exp) + FederatedTokenValidator.leeway)
+        // The validator refused a token whose exp is absent or out of range (NumericDate).
+        let expiry = (try? claims.exp?.get())?.date ?? now()
+        let keepUntil = expiry.addingTimeInterval(FederatedTokenValidator.leeway)
         guard try await federation.recordFederatedToken(providerID: provider.id, digest: SecretDigest.of(token), expiresAt: keepUntil)
         else {
             throw FederationRefusal.invalidToken(
