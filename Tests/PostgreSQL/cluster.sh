@@ -38,7 +38,7 @@ start)
         -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=800 $durability" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     as_owner "$bindir/createdb" -h "$dir" -p "$port" -U sesame sesame
-    echo "export SESAME_TEST_DATABASE_URL='postgres://sesame:$password@127.0.0.1:$port/sesame?sslmode=disable'"
+    echo "export SESAME_TEST_DATABASE_URL='postgres://sesame:$password@127.0.0.1:$port/sesame?sslmode=disable&connect_timeout=20'"
     echo "export SESAME_TEST_PGDATA='$dir'"
     ;;
 stop)

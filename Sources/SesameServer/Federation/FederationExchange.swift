@@ -40,6 +40,10 @@ struct FederationExchange: Sendable {
             let scope = try ExchangeScope.resolve(
                 ExchangeScope.requested(form[OAuthParameter.scope]), defaults: Self.defaultScopes, client: client)
             let (user, outcome) = try await accounts.account(for: claims, provider: provider, context: context)
+            // Recorded once it signs someone in (a token refused for its account, say an
+            // existing account the provider may not link to, is not used up); of two at once,
+            // one is refused here before any token is issued.
+            if provider.kind != .facebook { try await recordUse(of: subjectToken, claims: claims, provider: provider) }
             accounts.audit.record(
                 .federationSignedIn, reason: "\(outcome)", context: context, clientID: client.clientID, userID: user.id,
                 detail: ["provider": provider.id])
@@ -69,9 +73,7 @@ struct FederationExchange: Sendable {
             guard type == TokenExchange.TokenType.idToken else {
                 throw FederationRefusal.invalidToken(rule: "subject_token_type", "this provider's subject_token is an ID token")
             }
-            let claims = try await validator.validate(token, provider: provider, nonce: form[Federation.nonceParameter])
-            try await recordUse(of: token, claims: claims, provider: provider)
-            return claims
+            return try await validator.validate(token, provider: provider, nonce: form[Federation.nonceParameter])
         }
         guard type == TokenExchange.TokenType.accessToken else {
             throw FederationRefusal.invalidToken(rule: "subject_token_type", "a Facebook subject_token is an access token")

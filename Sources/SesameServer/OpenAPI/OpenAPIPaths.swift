@@ -2,7 +2,7 @@ import Foundation
 import SesameProtocol
 
 /// `paths` of the OpenAPI document: one entry per JSON endpoint the router registers
-/// (``SesameRouter``, ``FirstPartyRoutes``, ``AccountRoutes``). The HTML pages (`/authorize`,
+/// (``SesameRouter``, ``FirstPartyRoutes``, ``AccountRoutes``). The HTML pages (`/`, `/authorize`,
 /// `/login`, `/logout`, `/signup`, `/password-reset`) and their scripts (`/assets/`) are not JSON
 /// APIs and are not listed.
 enum OpenAPIPaths {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A PostgreSQL connection URL as `sesame serve --database` and `SESAME_DATABASE_URL` take it:
-/// `postgres://user:password@host:5432/database?sslmode=verify-full&sslrootcert=/path/ca.pem`
+/// `postgres://user:password@host:5432/database?sslmode=verify-full&sslrootcert=/path/ca.pem&connect_timeout=10`
 /// (the libpq keywords, PostgreSQL 17 §32.1.2). `postgresql://` works too.
 public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     /// libpq's `sslmode` values that Sesame supports.
@@ -25,10 +25,17 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     public var tls: TLSMode
     /// PEM file of the certificate authorities for `verify-full` (`sslrootcert`).
     public var certificateAuthorityFile: String?
+    /// libpq's `connect_timeout`: seconds a new connection may take (default 5, at most 600). A
+    /// statement waits as long (at least 10 s) for a pooled connection before the database
+    /// counts as unavailable.
+    public var connectTimeout: Int
+
+    public static let defaultConnectTimeout = 5
+    public static let connectTimeoutRange = 1...600
 
     public init(
         host: String, port: Int = 5432, username: String, password: String? = nil, database: String,
-        tls: TLSMode = .prefer, certificateAuthorityFile: String? = nil
+        tls: TLSMode = .prefer, certificateAuthorityFile: String? = nil, connectTimeout: Int = DatabaseURL.defaultConnectTimeout
     ) {
         self.host = host
         self.port = port
@@ -37,6 +44,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         self.database = database
         self.tls = tls
         self.certificateAuthorityFile = certificateAuthorityFile
+        self.connectTimeout = connectTimeout
     }
 
     /// Parses `text`; the error says what is wrong and what a correct URL looks like.
@@ -58,6 +66,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         }
         var tls = TLSMode.prefer
         var caFile: String?
+        var connectTimeout = Self.defaultConnectTimeout
         for item in components.queryItems ?? [] {
             switch item.name {
             case "sslmode":
@@ -67,8 +76,15 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
                 tls = mode
             case "sslrootcert":
                 caFile = item.value
+            case "connect_timeout":
+                guard let seconds = item.value.flatMap({ Int($0) }), Self.connectTimeoutRange.contains(seconds) else {
+                    throw .init(
+                        "connect_timeout '\(item.value ?? "")' must be a whole number of seconds from \(Self.connectTimeoutRange.lowerBound) to \(Self.connectTimeoutRange.upperBound)")
+                }
+                connectTimeout = seconds
             default:
-                throw .init("the database URL parameter '\(item.name)' is not supported; Sesame reads sslmode and sslrootcert")
+                throw .init(
+                    "the database URL parameter '\(item.name)' is not supported; Sesame reads sslmode, sslrootcert and connect_timeout")
             }
         }
         if caFile != nil && tls != .verifyFull {
@@ -77,7 +93,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         self.init(
             host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
             password: components.password.map { $0.removingPercentEncoding ?? $0 }, database: database,
-            tls: tls, certificateAuthorityFile: caFile)
+            tls: tls, certificateAuthorityFile: caFile, connectTimeout: connectTimeout)
     }
 
     /// The URL with the password replaced by `***`: safe for logs and error messages.

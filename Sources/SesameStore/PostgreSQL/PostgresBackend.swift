@@ -24,11 +24,12 @@ struct PostgresBackend: Sendable {
             database: url.database, tls: try tls(url))
         configuration.options.maximumConnections = max(1, poolSize)
         configuration.options.minimumConnections = 0
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = .seconds(Int64(url.connectTimeout))
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         return PostgresBackend(
             database: PostgresClientDatabase(
-                client: client, logger: logger, eventLoop: PostgresClient.defaultEventLoopGroup.any(), metrics: metrics),
+                client: client, logger: logger, eventLoop: PostgresClient.defaultEventLoopGroup.any(), metrics: metrics,
+                leaseTimeout: .seconds(max(10, url.connectTimeout))),
             runner: Task { await client.run() })
     }
 
@@ -57,7 +58,7 @@ struct PostgresBackend: Sendable {
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password,
             database: url.database, tls: tls)
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = .seconds(Int64(url.connectTimeout))
         do {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             try await connection.close()

@@ -15,6 +15,10 @@ struct PostgresClientDatabase: SQLDatabase {
     let eventLoop: any EventLoop
     /// Pool connections in use and the wait for one (``StoreMetrics``).
     var metrics: StoreMetrics = .off
+    /// How long a statement waits for a pooled connection before the database counts as
+    /// unavailable (the pool keeps retrying in the background; the request gets a 503): the
+    /// URL's `connect_timeout`, at least 10 s.
+    var leaseTimeout: Duration = .seconds(10)
 
     var dialect: any SQLDialect { PostgresDialect() }
     var queryLogLevel: Logger.Level? { nil }
@@ -23,12 +27,9 @@ struct PostgresClientDatabase: SQLDatabase {
         eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
     }
 
-    /// How long a statement waits for a pooled connection before the database counts as
-    /// unavailable (the pool keeps retrying in the background; the request gets a 503).
-    static let leaseTimeout: Duration = .seconds(10)
-
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let leased = LeaseFlag()
+        let leaseTimeout = leaseTimeout
         let client = client
         let pool = metrics.handles.map(PoolGauge.init)
         // SQLKit's expressions are values built for this one statement and not shared.
@@ -48,10 +49,10 @@ struct PostgresClientDatabase: SQLDatabase {
                 return true
             }
             group.addTask {
-                try await Task.sleep(for: Self.leaseTimeout)
+                try await Task.sleep(for: leaseTimeout)
                 guard leased.isSet else {
                     throw StoreError.unavailable(
-                        reason: "no PostgreSQL connection within \(Self.leaseTimeout) (the server is down, unreachable or refusing connections)")
+                        reason: "no PostgreSQL connection within \(leaseTimeout) (the server is down, unreachable or refusing connections)")
                 }
                 return false
             }

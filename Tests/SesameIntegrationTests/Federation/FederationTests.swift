@@ -118,8 +118,13 @@ struct FederationTests {
             #expect(try await first.idTokenClaims().amr == ["fed"])
             let profile = try await first.userInfo()
             #expect(profile.email == vendorUser.email && profile.emailVerified == true)
+            // An ID token signs in once: the second use is a new token of the same subject.
             let second = Self.sdk(server)
-            #expect(try await second.signIn(withProviderToken: token, provider: upstream.issuer.absoluteString).id == account.id, "found by (provider, sub), named by issuer")
+            await #expect(throws: SesameError.self, "a used ID token is refused") {
+                _ = try await second.signIn(withProviderToken: token, provider: "acme-id")
+            }
+            let again = try await Self.upstreamIDToken(upstream, username: vendorUser.username, password: vendorUser.password)
+            #expect(try await second.signIn(withProviderToken: again, provider: upstream.issuer.absoluteString).id == account.id, "found by (provider, sub), named by issuer")
             let federation = try #require(server.running.store as? any FederationStore)
             #expect(try await federation.federatedIdentities(userID: account.subject).map(\.providerID) == ["acme-id"])
 

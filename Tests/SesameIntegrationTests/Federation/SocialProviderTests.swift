@@ -168,16 +168,27 @@ struct SocialProviderTests {
         }
     }
 
-    @Test("five first uses of one subject at once make one account and one link, and every one signs in")
+    @Test("five first uses of one subject at once make one account and one link, and every one signs in; the same token five times at once signs in once")
     func concurrentFirstUse() async throws {
         try await Self.withProvider("google", kind: .google, issuer: "https://accounts.google.test", audiences: [Self.web]) {
             server, google in
-            let token = try await google.sign(google.claims(sub: "g-race", audience: Self.web, email: "race@gmail.test"))
+            var tokens: [String] = []
+            for index in 0..<5 {
+                var claims = google.claims(sub: "g-race", audience: Self.web, email: "race@gmail.test")
+                claims["jti"] = .string("token-\(index)")
+                tokens.append(try await google.sign(claims))
+            }
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<5 { group.addTask { try await FederationTests.exchange(server, token: token, provider: "google").status } }
+                for token in tokens { group.addTask { try await FederationTests.exchange(server, token: token, provider: "google").status } }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses == [200, 200, 200, 200, 200], "\(statuses)")
+            let copied = try await google.sign(google.claims(sub: "g-race", audience: Self.web, email: "race@gmail.test"))
+            let replays = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<5 { group.addTask { try await FederationTests.exchange(server, token: copied, provider: "google").status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(replays.sorted() == [200, 400, 400, 400, 400], "\(replays)")
             let user = try #require(try await server.running.store.user(login: "race@gmail.test"))
             let federation = try #require(server.running.store as? any FederationStore)
             #expect(try await federation.federatedIdentities(userID: user.id).count == 1)

@@ -16,6 +16,8 @@ struct OpenAPIDocumentTests {
         // The hosted passkey pages and their script's option fetches (CSRF-cookie bound, docs/passkeys.md).
         "GET /account/passkeys", "POST /account/passkeys", "POST /account/passkeys/options", "POST /login/passkey",
         "GET /assets/passkey.js",
+        // The server's home page (sign-up, password reset, passkeys).
+        "GET /",
     ]
 
     private func document(_ server: TestServer) async throws -> [String: Any] {
