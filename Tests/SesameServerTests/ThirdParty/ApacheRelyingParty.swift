@@ -78,6 +78,9 @@ struct ApacheRelyingParty: Sendable {
             OIDCPKCEMethod S256
             OIDCInfoHook iat access_token access_token_expires id_token userinfo refresh_token session
             OIDCStateInputHeaders none
+            # A whole test run shares two cores: give the server time to answer the module.
+            OIDCHTTPTimeoutShort 60
+            OIDCHTTPTimeoutLong 60
             <Location /protected>
               AuthType openid-connect
               Require valid-user
