@@ -153,11 +153,15 @@ let package = Package(
             path: "Tests/Support/HeadlessChromium",
             swiftSettings: strict
         ),
+        // Test support: bounds how many test cases `swift test` runs at once (four per CPU),
+        // before swift-testing reads its settings; linked into every test target through
+        // TestSupport.
+        .target(name: "TestParallelism", path: "Tests/Support/TestParallelism"),
         // Test support: the repository's fixtures (Tests/Fixtures) and the Wycheproof model,
         // shared by the test targets.
         .target(
             name: "TestSupport",
-            dependencies: ["SesameProtocol"],
+            dependencies: ["SesameProtocol", "TestParallelism"],
             path: "Tests/Support/TestSupport",
             swiftSettings: strict
         ),

@@ -36,6 +36,13 @@ enum ThreadScheduling: String, CaseIterable, ExpressibleByArgument {
     static let otherPolicy: Int32 = 0
     static let batchPolicy: Int32 = 3
 
+    /// Whether `apply()` moves a thread that runs under `policy` to `SCHED_BATCH`: only from
+    /// the default `SCHED_OTHER`. Any other policy (`SCHED_IDLE`, `SCHED_FIFO`, `SCHED_RR`, or
+    /// `SCHED_BATCH` already) was the operator's choice and is left as it is.
+    static func replaces(_ policy: Int32) -> Bool {
+        policy == otherPolicy
+    }
+
     /// Applies the policy to every thread of this process. Threads they start later inherit
     /// it (`pthread_create`'s default `PTHREAD_INHERIT_SCHED`), so calling this before the
     /// server starts covers the threads it creates; a second call catches any thread that was
@@ -59,7 +66,7 @@ enum ThreadScheduling: String, CaseIterable, ExpressibleByArgument {
                     if errno == ESRCH { continue }  // the thread ended meanwhile
                     throw ThreadSchedulingError(reason: "cannot read thread \(tid)'s policy (\(String(cString: strerror(errno))))")
                 }
-                guard current == Self.otherPolicy else { continue }
+                guard Self.replaces(current) else { continue }
                 var parameters = sched_param(sched_priority: 0)
                 if sched_setscheduler(tid, Self.batchPolicy, &parameters) != 0 {
                     if errno == ESRCH { continue }
