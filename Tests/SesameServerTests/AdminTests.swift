@@ -123,16 +123,26 @@ struct AdminUserTests {
             #expect(try await admin.users().map(\.username) == ["alice", "bob", "carol"])
 
             await #expect(throws: AdminError.userExists(field: "username", value: "ALICE")) {
-                _ = try await admin.addUser(username: "ALICE", email: "other@example.com", password: "password1")
+                _ = try await admin.addUser(username: "ALICE", email: "other@example.com", password: "a-fine-password")
             }
             await #expect(throws: AdminError.userExists(field: "email", value: "Bob@Example.com")) {
-                _ = try await admin.addUser(username: "robert", email: "Bob@Example.com", password: "password1")
+                _ = try await admin.addUser(username: "robert", email: "Bob@Example.com", password: "a-fine-password")
             }
             await #expect(throws: AdminError.invalidUser(field: "password", reason: "is too short; use at least 8 characters")) {
                 _ = try await admin.addUser(username: "dave", email: "dave@example.com", password: "1234567")
             }
+            // The one PasswordPolicy that sign-up uses: a common password, or the user's own
+            // email or username, is refused here too.
+            for weak in ["password1", "Frank@Example.com", "FRANKIE1"] {
+                await #expect {
+                    _ = try await admin.addUser(username: "frankie1", email: "frank@example.com", password: weak)
+                } throws: { error in
+                    guard case AdminError.invalidUser(let field, let reason) = error else { return false }
+                    return field == "password" && reason.hasPrefix("is too weak")
+                }
+            }
             await #expect {
-                _ = try await admin.addUser(username: "eve", email: "eve-at-example", password: "password1")
+                _ = try await admin.addUser(username: "eve", email: "eve-at-example", password: "a-fine-password")
             } throws: { error in
                 guard case AdminError.invalidUser(let field, _) = error else { return false }
                 return field == "email"

@@ -246,7 +246,7 @@ struct SeedYAMLTests {
             users:
               - username: yolanda
                 email: yolanda@example.com
-                password: 00000000
+                password: 01234567
                 email_verified: true
             """.utf8
         ).write(to: file)
@@ -258,7 +258,7 @@ struct SeedYAMLTests {
             let user = try #require(try await server.store.user(login: "yolanda"))
             #expect(user.email == "yolanda@example.com" && user.emailVerified)
             let hash = try #require(user.passwordHash)
-            #expect(server.passwordHasher.verify("00000000", against: hash))
+            #expect(server.passwordHasher.verify("01234567", against: hash))
             #expect(!server.passwordHasher.verify("0", against: hash))
         }
     }

@@ -17,7 +17,7 @@ import SesameProtocol
 struct ProviderHTTP: Sendable {
     let transport: any HTTPTransport
     /// Solves abuse challenges; `nil`: a challenge is an error like any other 429.
-    var challenges: ChallengeResponder?
+    var challenges: (any ChallengeSolving)?
 
     func send(_ request: URLRequest) async throws(SesameError) -> (Data, HTTPURLResponse) {
         let (data, response) = try await sendOnce(request)

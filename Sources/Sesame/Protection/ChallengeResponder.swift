@@ -8,7 +8,7 @@ import Synchronization
 /// app's events stream hears ``SesameEvent/challenge(_:)`` (started, progress about ten times a
 /// second, solved); a harder one is refused with ``SesameError/challengeTooHard(difficulty:ceiling:)``
 /// before any work.
-struct ChallengeResponder: Sendable {
+struct ChallengeResponder: ChallengeSolving {
     let solver: ProofOfWorkSolver
     /// ``SesameConfiguration/maximumChallengeDifficulty``.
     let ceiling: Int

@@ -5,10 +5,7 @@ import SesameProtocol
 /// Field names in issues are RFC 7591 §2 metadata names.
 public enum ClientValidation {
     /// One broken rule.
-    public struct Issue: Error, Sendable, Equatable {
-        public var field: String
-        public var reason: String
-    }
+    public typealias Issue = ValidationIssue
 
     /// Upper bounds that keep a typo from issuing near-eternal tokens.
     static let maxAccessOrIDTokenLifetime = 24 * 3600
@@ -241,53 +238,6 @@ public enum ClientValidation {
     static func checkLifetime(_ value: Int, field: String, max: Int) throws(Issue) {
         guard value > 0, value <= max else {
             throw Issue(field: field, reason: "\(value) is out of range; use 1...\(max) seconds")
-        }
-    }
-}
-
-/// Rules for users, shared by ``ServerAdmin`` and ``Seeder``.
-public enum UserValidation {
-    /// Minimum password length (NIST SP 800-63B §3.1.1.2 asks for at least 8).
-    public static let minimumPasswordLength = 8
-    /// Bounds the work a single login can demand of the hasher.
-    public static let maximumPasswordLength = 1024
-
-    public static func checkPassword(_ password: String) throws(ClientValidation.Issue) {
-        guard password.count >= minimumPasswordLength else {
-            throw ClientValidation.Issue(
-                field: "password", reason: "is too short; use at least \(minimumPasswordLength) characters")
-        }
-        guard password.utf8.count <= maximumPasswordLength else {
-            throw ClientValidation.Issue(
-                field: "password", reason: "is too long; use at most \(maximumPasswordLength) bytes")
-        }
-    }
-
-    public static func checkUsername(_ username: String) throws(ClientValidation.Issue) {
-        guard !username.isEmpty, username.count <= 64,
-            !username.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0) })
-        else {
-            throw ClientValidation.Issue(
-                field: "username", reason: "\"\(username)\" is not valid; use 1-64 characters without spaces")
-        }
-    }
-
-    public static func checkEmail(_ email: String) throws(ClientValidation.Issue) {
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        // The domain: dot-separated labels of letters, digits and inner hyphens (RFC 1035 §2.3.1,
-        // with Unicode letters for internationalized names).
-        let labels = parts.count == 2 ? parts[1].split(separator: ".", omittingEmptySubsequences: false) : []
-        let domainIsValid =
-            labels.count >= 2
-            && labels.allSatisfy { label in
-                !label.isEmpty && label.first != "-" && label.last != "-"
-                    && label.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
-            }
-        guard parts.count == 2, !parts[0].isEmpty, domainIsValid, email.count <= 254,
-            !email.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) })
-        else {
-            throw ClientValidation.Issue(
-                field: "email", reason: "\"\(email)\" is not an email address; use the form name@example.com")
         }
     }
 }

@@ -105,7 +105,7 @@ public struct ServerAdmin: Sendable {
         do {
             try UserValidation.checkUsername(username)
             try UserValidation.checkEmail(email)
-            try UserValidation.checkPassword(password)
+            try UserValidation.checkPassword(password, email: email, username: username)
         } catch {
             throw AdminError.invalidUser(field: error.field, reason: error.reason)
         }

@@ -135,7 +135,9 @@ public struct SeedConfiguration: Codable, Sendable, Equatable {
             do {
                 try UserValidation.checkUsername(user.username)
                 try UserValidation.checkEmail(user.email)
-                if let password = user.password { try UserValidation.checkPassword(password) }
+                if let password = user.password {
+                    try UserValidation.checkPassword(password, email: user.email, username: user.username)
+                }
             } catch {
                 throw SeedConfigurationError(file: source, path: "\(path).\(error.field)", reason: error.reason)
             }

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// Inside each module, the top-level folders must depend on each other one way only (the
-/// layering of the README's module map: `HTTP` below `Policy`, `Policy` below `Endpoints`, and
-/// so on). A folder "uses" another when a file in it names a type declared at the top level of a
-/// file in the other (comments and string literals left out). Two folders that use each other
-/// fail the test, with the types that make each arrow.
-@Suite("Folders inside a module depend on each other one way")
+/// Inside each module, the top-level folders are layers: each folder uses only folders declared
+/// below it in ``DeclaredLayers`` (the README's module map describes them bottom-up), so there is
+/// no cycle of any length. A folder "uses" another when a file in it names a type declared at
+/// the top level of a file in the other (comments and string literals left out). A failure
+/// names the arrow that goes up, or the whole cycle with the types that make each arrow.
+@Suite("Folders inside a module are layers: one way, no cycle of any length")
 struct FolderDependencyTests {
     static let sources = PackageLayoutTests.root.appendingPathComponent("Sources")
 
@@ -49,13 +49,58 @@ struct FolderDependencyTests {
         #expect(mentionedOnly.uses("HTTP", "Policy").isEmpty, "a nested type is not a folder's declaration")
     }
 
-    @Test("no two top-level folders of a module use each other", arguments: [
-        "SesameProtocol", "Sesame", "SesameStore", "SesameServer", "SesameLoopback", "SesameCLI",
-    ])
-    func oneWay(module: String) throws {
+    @Test("a planted cycle of three is found, with the types on each arrow; a layering has none")
+    func plantedCycleOfThree() {
+        // Configuration → PIN → Session → Configuration: no two folders use each other, so a
+        // check of two-way pairs passes; the cycle finder must not.
+        let planted = FolderGraph(files: [
+            .init(folder: "Configuration", text: "struct Settings { let kdf: KeyDerivation }"),
+            .init(folder: "PIN", text: "struct KeyDerivation {}\nlet p = Profile()"),
+            .init(folder: "Session", text: "struct Profile { let s: Settings }"),
+            .init(folder: "Time", text: "struct Clock {}"),
+        ])
+        #expect(planted.twoWayArrows.isEmpty)
+        let graph = planted.graph
+        #expect(graph.components == [["Configuration", "PIN", "Session"]])
+        #expect(graph.cycles == [["Configuration", "PIN", "Session", "Configuration"]])
+        #expect(
+            graph.describe(cycle: graph.cycles[0])
+                == "Configuration → PIN (KeyDerivation) → Session (Profile) → Configuration (Settings)")
+        #expect(!graph.upwardArrows(order: ["Time", "Configuration", "PIN", "Session"]).isEmpty)
+
+        // Turn one arrow around and the three are layers.
+        let layered = FolderGraph(files: [
+            .init(folder: "Configuration", text: "struct Settings {}\nstruct KeyDerivation {}"),
+            .init(folder: "PIN", text: "let k = KeyDerivation()\nlet p = Profile()"),
+            .init(folder: "Session", text: "struct Profile { let s: Settings }"),
+        ]).graph
+        #expect(layered.cycles.isEmpty)
+        #expect(layered.upwardArrows(order: ["Configuration", "Session", "PIN"]).isEmpty)
+        #expect(layered.upwardArrows(order: ["Configuration", "PIN", "Session"]) == [
+            "PIN → Session (Profile) goes up the declared order"
+        ])
+        // A longer cycle is reported whole, through its smallest name.
+        let five = DependencyGraph(["A": ["B"], "B": ["C"], "C": ["D"], "D": ["E"], "E": ["A"], "F": ["A"]])
+        #expect(five.cycles == [["A", "B", "C", "D", "E", "A"]])
+    }
+
+    @Test("every folder of every module is declared, and each uses only folders below it", arguments: DeclaredLayers.modules)
+    func layered(module: String) throws {
         let graph = try FolderGraph(module: Self.sources.appendingPathComponent(module))
-        #expect(graph.folderCount > 1 || module == "SesameLoopback", "\(module) was not read")
-        for arrow in graph.twoWayArrows {
+        let declared = try #require(DeclaredLayers.folders[module], "\(module) has no declared folder order")
+        #expect(graph.folderCount > 0, "\(module) was not read")
+        let found = graph.folders
+        for folder in found.subtracting(declared).sorted() {
+            Issue.record("\(module)/\(folder) is not in DeclaredLayers.folders: place it in the order")
+        }
+        for folder in Set(declared).subtracting(found).sorted() {
+            Issue.record("\(module)/\(folder) is declared but has no Swift file")
+        }
+        #expect(Set(declared).count == declared.count, "\(module) declares a folder twice")
+        for cycle in graph.graph.cycles {
+            Issue.record("\(module) has a cycle: \(graph.graph.describe(cycle: cycle))")
+        }
+        for arrow in graph.graph.upwardArrows(order: declared) {
             Issue.record("\(module): \(arrow)")
         }
     }
@@ -78,14 +123,15 @@ struct FolderGraph {
     }
 
     private var edges: [String: [String: Set<String>]] = [:]
-    private(set) var folderCount = 0
+    private(set) var folders: Set<String> = []
+    var folderCount: Int { folders.count }
 
     init(files: [File]) {
         var owners: [String: Set<String>] = [:]
         for file in files {
             for name in Self.topLevelTypes(in: file.text) { owners[name, default: []].insert(file.folder) }
         }
-        folderCount = Set(files.map(\.folder)).count
+        folders = Set(files.map(\.folder))
         for file in files {
             for word in Self.identifiers(in: Self.code(of: file.text)) {
                 for owner in owners[word] ?? [] where owner != file.folder {
@@ -107,6 +153,16 @@ struct FolderGraph {
             files.append(File(folder: folder, text: try String(contentsOf: url, encoding: .utf8)))
         }
         self.init(files: files)
+    }
+
+    /// The folders and their arrows, for cycles and the declared order.
+    var graph: DependencyGraph {
+        var graph = DependencyGraph()
+        for folder in folders { graph.add(node: folder) }
+        for (from, targets) in edges {
+            for (to, names) in targets { graph.add(from, to, because: names) }
+        }
+        return graph
     }
 
     func uses(_ from: String, _ to: String) -> [String] {

@@ -46,6 +46,18 @@ struct ModuleGraphTests {
         #expect(try Self.graph(fromREADME: text) == ["A": [], "B": ["A"], "C": ["A", "B"]])
     }
 
+    @Test("modules are layers: each depends only on modules declared below it, no cycle of any length")
+    func layered() async throws {
+        let graph = DependencyGraph(Self.graph(fromManifest: try await PackageLayoutTests.dumpPackage()))
+        #expect(Set(DeclaredLayers.modules) == graph.nodes, "declare every module under Sources/ in DeclaredLayers.modules")
+        for cycle in graph.cycles {
+            Issue.record("module cycle: \(graph.describe(cycle: cycle))")
+        }
+        for arrow in graph.upwardArrows(order: DeclaredLayers.modules) {
+            Issue.record("\(arrow)")
+        }
+    }
+
     @Test("every module under Sources/ is in the README with exactly its dependencies")
     func matches() async throws {
         let readme = try String(contentsOf: PackageLayoutTests.root.appendingPathComponent("README.md"), encoding: .utf8)

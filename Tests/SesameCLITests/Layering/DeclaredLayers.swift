@@ -1,0 +1,34 @@
+/// The declared layering of the package, bottom-up: the order the README's module map describes.
+/// A module uses only modules listed before it, and inside a module a folder uses only folders
+/// listed before it in its module's list (`FolderDependencyTests`, `ModuleGraphTests`). A new
+/// folder or module is placed here; a failure names the arrow that goes up or the cycle.
+enum DeclaredLayers {
+    /// The modules under `Sources/`, bottom-up.
+    static let modules = [
+        "SesameProtocol", "ChildProcess", "Sesame", "SesameLoopback", "SesameStore", "SesameServer", "SesameCLI",
+    ]
+
+    /// Each module's top-level folders, bottom-up ("." is the module folder itself).
+    static let folders: [String: [String]] = [
+        "SesameProtocol": [
+            "Claims", "Discovery", "Encoding", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
+            "WebAuthn", "Accounts", "Errors", "PKCE",
+        ],
+        "ChildProcess": ["."],
+        "Sesame": [
+            "Errors", "Logging", "Storage", "Time", "Analytics", "AppTokens", "Configuration", "Federation", "Browser",
+            "HTTP", "Accounts", "Discovery", "Tokens", "Validation", "Session", "PIN", "Protection", "SSO", "Passkeys",
+            "FirstParty", "Client", "Platform",
+        ],
+        "SesameLoopback": ["."],
+        "SesameStore": [
+            "AtRest", "Records", "Location", "Protocols", "SQL", "Migrations", "PostgreSQL", "SQLite", "SQLIdentityStore",
+        ],
+        "SesameServer": [
+            "Keys", "Localization", "Maintenance", "Security", "Users", "HTTP", "Messaging", "Audit", "Pages",
+            "Passkeys", "Protection", "Tokens", "Federation", "NativeSSO", "Policy", "Admin", "Observability",
+            "Config", "Services", "Accounts", "FirstParty", "PIN", "Endpoints", "OpenAPI", "Server",
+        ],
+        "SesameCLI": ["Support", "Commands", "."],
+    ]
+}
