@@ -157,11 +157,11 @@ let package = Package(
         // before swift-testing reads its settings; linked into every test target through
         // TestSupport.
         .target(name: "TestParallelism", path: "Tests/Support/TestParallelism"),
-        // Test support: the repository's fixtures (Tests/Fixtures) and the Wycheproof model,
-        // shared by the test targets.
+        // Test support: the repository's fixtures (Tests/Fixtures), the Wycheproof model and the
+        // manual clock (a SesameClock for the SDK's tests), shared by the test targets.
         .target(
             name: "TestSupport",
-            dependencies: ["SesameProtocol", "TestParallelism"],
+            dependencies: ["SesameProtocol", "Sesame", "TestParallelism"],
             path: "Tests/Support/TestSupport",
             swiftSettings: strict
         ),

@@ -39,9 +39,7 @@ struct AuditCommand: AsyncParsableCommand {
         try await reportingErrors {
             let sinceDate = try since.map { try Self.parseSince($0, now: Date()) }
             let records = try await AdminSession.with(dataDir) { admin in
-                guard let log = admin.store as? any AuditStore else {
-                    throw CLIError("the data store in \(dataDir.path) has no audit log")
-                }
+                let log: any AuditStore = admin.store
                 var userID: String?
                 if let user {
                     // A removed user cannot be looked up: their id is taken as given.

@@ -24,10 +24,7 @@ struct OutboxCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let entries = try await AdminSession.with(dataDir) { admin in
-                guard let store = admin.store as? any AccountStore else {
-                    throw CLIError("the data store in \(dataDir.path) has no outbox")
-                }
-                return try await OutboxMessageSender(store: store, keyRing: admin.keyRing).entries(to: to, purpose: purpose)
+                return try await OutboxMessageSender(store: admin.store, keyRing: admin.keyRing).entries(to: to, purpose: purpose)
             }
             if json.enabled {
                 try Terminal.json(entries.map(OutboxSummary.init))

@@ -6,7 +6,7 @@ import Logging
 /// pages, cookies, signing keys or token issuance. Built once from ``ServerServices``; the
 /// account endpoints, ``AccountSelfService`` and ``VerificationCodes`` take it.
 struct AccountServices: Sendable {
-    let store: any IdentityStore
+    let store: any ProviderStore
     /// Verification codes, the outbox and devices.
     let accountStore: any AccountStore
     /// MFA enrolments, removed with the account.

@@ -40,12 +40,7 @@ struct IdentitiesEndpoint: Sendable {
         return AccountResponses.noContent()
     }
 
-    private func federation() throws -> any FederationStore {
-        guard let federation = services.store as? any FederationStore else {
-            throw EndpointFailure(.notFound, "This server keeps no linked identities.")
-        }
-        return federation
-    }
+    private func federation() -> any FederationStore { services.store }
 
     private static func parameter(_ name: String, _ context: SesameRequestContext) -> String {
         let raw = context.parameters.get(name) ?? ""

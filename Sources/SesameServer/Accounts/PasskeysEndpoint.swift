@@ -66,7 +66,7 @@ struct PasskeysEndpoint: Sendable {
         guard mine.contains(where: { $0.credentialID == id }) else {
             throw EndpointFailure(.notFound, "The account has no passkey with this id.")
         }
-        let linked = try await (services.store as? any FederationStore)?.federatedIdentities(userID: user.id).count ?? 0
+        let linked = try await services.store.federatedIdentities(userID: user.id).count
         guard user.passwordHash != nil || linked > 0 || mine.count > 1 else {
             throw EndpointFailure(
                 .lastSignInMethod, "This passkey is the account's only way to sign in; set a password (POST /api/password/reset) first.")

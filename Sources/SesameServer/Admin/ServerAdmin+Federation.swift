@@ -43,10 +43,5 @@ extension ServerAdmin {
         try await audit(.providerRemoved, detail: ["provider": id])
     }
 
-    private func federationStore() throws -> any FederationStore {
-        guard let federation = store as? any FederationStore else {
-            throw AdminError.invalidProvider(field: "store", reason: "this store keeps no federation providers")
-        }
-        return federation
-    }
+    private func federationStore() -> any FederationStore { store }
 }

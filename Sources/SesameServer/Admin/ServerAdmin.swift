@@ -7,11 +7,11 @@ import SesameProtocol
 /// (``ClientValidation``, ``UserValidation``), hashes secrets, and maps store failures to
 /// ``AdminError``s that say what to do.
 public struct ServerAdmin: Sendable {
-    public let store: any IdentityStore
+    public let store: any ProviderStore
     public let keyRing: KeyRing
     let hasher: any PasswordHasher
 
-    public init(store: any IdentityStore, hasher: any PasswordHasher, keyRing: KeyRing) {
+    public init(store: any ProviderStore, hasher: any PasswordHasher, keyRing: KeyRing) {
         self.store = store
         self.hasher = hasher
         self.keyRing = keyRing
@@ -88,8 +88,7 @@ public struct ServerAdmin: Sendable {
     /// Sets the device-PIN policy of a client (docs/pin-devices.md); `nil` restores the default.
     public func setPINPolicy(_ policy: PINPolicy?, clientID: String) async throws {
         guard try await store.client(id: clientID) != nil else { throw AdminError.clientNotFound(id: clientID) }
-        guard let pins = store as? any PINStore else { return }
-        try await pins.setPINPolicy(policy, clientID: clientID)
+        try await store.setPINPolicy(policy, clientID: clientID)
         try await audit(
             .clientUpdated,
             detail: ["client_id": clientID, "pin_policy": policy.map { "min \($0.minimumLength), attempts \($0.maximumAttempts)" } ?? "default"])
@@ -160,8 +159,7 @@ public struct ServerAdmin: Sendable {
     /// Records an administrative change in the audit log at once (the CLI has no buffer to
     /// flush), when the store keeps one.
     func audit(_ event: AuditEvent, userID: String? = nil, detail: [String: String] = [:]) async throws {
-        guard let log = store as? any AuditStore else { return }
-        try await log.appendAuditRecords([event.adminRecord(via: "sesame cli", userID: userID, detail: detail)])
+        try await store.appendAuditRecords([event.adminRecord(via: "sesame cli", userID: userID, detail: detail)])
     }
 
     /// max(access, ID token lifetime) over all clients (default lifetimes if there are none),

@@ -5,10 +5,10 @@ import Foundation
 /// re-hash); users that exist, matched by username or email, are left as they are, so
 /// passwords changed since are not reset; missing users are created.
 public struct Seeder: Sendable {
-    let store: any IdentityStore
+    let store: any ProviderStore
     let hasher: any PasswordHasher
 
-    public init(store: any IdentityStore, hasher: any PasswordHasher) {
+    public init(store: any ProviderStore, hasher: any PasswordHasher) {
         self.store = store
         self.hasher = hasher
     }
@@ -63,7 +63,8 @@ public struct Seeder: Sendable {
             changes.append(
                 AuditEvent.userAdded.adminRecord(via: "seed file", userID: record.id))
         }
-        if !seed.providers.isEmpty, let federation = store as? any FederationStore {
+        if !seed.providers.isEmpty {
+            let federation: any FederationStore = store
             for provider in seed.providers {
                 let existing = try await federation.federationProvider(id: provider.id)
                 var record = try provider.record()
@@ -77,7 +78,7 @@ public struct Seeder: Sendable {
             }
         }
         // Changes only: a start that finds everything as seeded records nothing.
-        try await (store as? any AuditStore)?.appendAuditRecords(changes)
+        try await store.appendAuditRecords(changes)
         return report
     }
 }

@@ -148,8 +148,7 @@ struct FederationBrokerEndpoint: Sendable {
 
     /// The registered provider `name` when it offers browser sign-in.
     private func brokeringProvider(_ name: String) async throws -> FederationProviderRecord? {
-        guard let federation = services.store as? any FederationStore,
-            let provider = try await federation.federationProvider(id: name), provider.brokers
+        guard let provider = try await services.store.federationProvider(id: name), provider.brokers
         else { return nil }
         return provider
     }
@@ -165,7 +164,7 @@ struct FederationBrokerEndpoint: Sendable {
     static func links(for authorization: AuthorizationRequest, services: ServerServices) async throws
         -> [(name: String, href: String)]
     {
-        guard let federation = services.store as? any FederationStore else { return [] }
+        let federation: any FederationStore = services.store
         let query = FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) })
         return try await federation.federationProviders().filter(\.brokers).map {
             ($0.displayName, "/federation/start?provider=\(FormURLEncoding.escape($0.id))&\(query)")

@@ -25,13 +25,13 @@ struct LogoutHints: Sendable {
     }
 
     /// Whether the session may end without asking the End-User.
-    func identify(_ session: BrowserSessionRecord?, store: any IdentityStore) async throws -> Bool {
+    func identify(_ session: BrowserSessionRecord?, store: any ProviderStore) async throws -> Bool {
         guard let idToken else { return false }
         guard let session else { return true }
         guard idToken.sub == session.authentication.userID else { return false }
         if let sid = idToken.sid, sid != session.sid {
             guard DeviceSessionRecord.isDeviceSessionID(sid),
-                let deviceSession = try await (store as? any DeviceSessionStore)?.deviceSession(id: sid),
+                let deviceSession = try await store.deviceSession(id: sid),
                 deviceSession.browserSessionID == session.sid
             else { return false }
         }

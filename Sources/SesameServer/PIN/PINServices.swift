@@ -12,9 +12,10 @@ struct PINServices: Sendable {
     let audit: AuditLog
     let now: @Sendable () -> Date
 
-    /// `nil` when the server runs without PIN support (a store without ``PINStore``).
+    /// `nil` when the server runs without PIN nonces.
     init?(_ services: ServerServices) {
-        guard let pinStore = services.store as? any PINStore, let nonces = services.pinNonces else { return nil }
+        guard let nonces = services.pinNonces else { return nil }
+        let pinStore: any PINStore = services.store
         store = services.store
         self.pinStore = pinStore
         self.nonces = nonces

@@ -9,7 +9,7 @@ public final class RunningServer: Sendable {
     public let port: Int
     /// The bound port of the separate metrics listener (``MetricsExposure/port(_:)``), if any.
     public let metricsPort: Int?
-    public let store: any IdentityStore
+    public let store: any ProviderStore
     public let keyRing: KeyRing
     /// Where email and SMS go; an ``OutboxMessageSender`` unless configured otherwise.
     public let messageSender: any MessageSender
@@ -18,7 +18,7 @@ public final class RunningServer: Sendable {
     private let task: Task<Void, any Error>
 
     init(
-        issuer: URL, port: Int, metricsPort: Int?, store: any IdentityStore, keyRing: KeyRing,
+        issuer: URL, port: Int, metricsPort: Int?, store: any ProviderStore, keyRing: KeyRing,
         messageSender: any MessageSender, audit: AuditLog, group: ServiceGroup,
         task: Task<Void, any Error>
     ) {

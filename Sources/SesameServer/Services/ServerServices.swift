@@ -6,7 +6,7 @@ struct ServerServices: Sendable {
     let issuer: URL
     /// `issuer.absoluteString` without a trailing slash: the `iss` value everywhere.
     let issuerIdentifier: String
-    let store: any IdentityStore
+    let store: any ProviderStore
     /// MFA enrolments, auth sessions and one-time codes (first-party sign-in slice).
     let mfaStore: any MFAStore
     /// Verification codes, outbox and devices (accounts slice).
@@ -48,11 +48,10 @@ struct ServerServices: Sendable {
     /// The cap on each user's live sessions, applied by every grant that opens a family.
     var sessionCap: SessionCap { SessionCap(store: store, limits: sessionLimits, audit: audit) }
 
-    /// Passkey ceremonies; `nil` when the store keeps no passkeys.
+    /// Passkey ceremonies. (Always present; the endpoints still take it as an optional, until
+    /// each feature's routes are built with the parts they use.)
     var passkeys: Passkeys? {
-        (store as? any PasskeyStore).map {
-            Passkeys(policy: passkeyPolicy, issuer: issuer, store: $0, audit: audit, now: now)
-        }
+        Passkeys(policy: passkeyPolicy, issuer: issuer, store: store, audit: audit, now: now)
     }
 
     /// Federation providers' keys, cached for the server's life (``ProviderKeys``).
@@ -60,9 +59,10 @@ struct ServerServices: Sendable {
     /// Federation providers' endpoints for the hosted "Continue with …" sign-in (``UpstreamProvider``).
     var upstreamProviders: UpstreamProvider?
 
-    /// Sign-in with a provider's ID token; `nil` without a federation store or keys.
+    /// Sign-in with a provider's ID token; `nil` without the providers' key cache.
     var federationExchange: FederationExchange? {
-        guard let federation = store as? any FederationStore, let providerKeys else { return nil }
+        guard let providerKeys else { return nil }
+        let federation: any FederationStore = store
         var exchange = FederationExchange(
             store: store, federation: federation, validator: FederatedTokenValidator(keys: providerKeys, now: now),
             accounts: FederatedAccounts(store: store, federation: federation, audit: audit, now: now),
@@ -75,16 +75,16 @@ struct ServerServices: Sendable {
         return exchange
     }
 
-    /// Native SSO device sessions; `nil` when the store keeps none.
+    /// Native SSO device sessions (always present; optional for the endpoints, as ``passkeys``).
     var deviceSessions: DeviceSessions? {
-        (store as? any DeviceSessionStore).map { DeviceSessions(store: $0, policy: nativeSSO, audit: audit, now: now) }
+        DeviceSessions(store: store, policy: nativeSSO, audit: audit, now: now)
     }
 
     var clientAuthenticator: ClientAuthenticator {
         ClientAuthenticator(
             store: store, verifier: credentials, rateLimits: rateLimits,
             assertions: ClientAssertionVerifier(
-                issuer: issuerIdentifier, replay: store as? any DeviceSessionStore, now: now))
+                issuer: issuerIdentifier, replay: store, now: now))
     }
 
     var tokenIssuer: TokenIssuer {

@@ -21,7 +21,7 @@ public struct TestServer: Sendable {
 
     public var issuer: String { IdentityServer.issuerIdentifier(running.issuer) }
     public var baseURL: URL { running.issuer }
-    public var store: any IdentityStore { running.store }
+    public var store: any ProviderStore { running.store }
     public var keyRing: KeyRing { running.keyRing }
 
     public static let hasher = ScryptPasswordHasher(logN: 10)

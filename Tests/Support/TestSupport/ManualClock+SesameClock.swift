@@ -1,5 +1,5 @@
 import Sesame
-import TestSupport
 
-/// The shared test clock drives the SDK's expiry and ID token time checks.
+/// The shared test clock drives the SDK's expiry and ID token time checks (one conformance, in
+/// the clock's own module, for every test target).
 extension ManualClock: SesameClock {}

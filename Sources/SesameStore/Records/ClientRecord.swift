@@ -1,0 +1,80 @@
+import Foundation
+import SesameProtocol
+
+// Records/ holds the value types an ``IdentityStore`` persists, one file per record. Secrets never
+// appear in them in clear text: client secrets and passwords are PHC hashes (``PasswordHasher``);
+// codes, refresh tokens and browser-session ids are SHA-256 digests (``SecretDigest``).
+
+/// A registered OAuth 2.0 client (RFC 6749 §2, RFC 7591 §2 metadata names).
+public struct ClientRecord: Sendable, Codable, Equatable {
+    public var clientID: String
+    public var name: String
+    /// PHC hash of the client secret; `nil` for public clients (RFC 6749 §2.1).
+    public var secretHash: String?
+    /// Registered redirect URIs, compared exactly (RFC 9700 §4.1.3), loopback port excepted.
+    public var redirectURIs: [String]
+    /// RP-Initiated Logout 1.0 §3 `post_logout_redirect_uris`.
+    public var postLogoutRedirectURIs: [String]
+    public var grantTypes: [GrantType]
+    /// Scopes this client may request.
+    public var allowedScopes: [String]
+    public var tokenEndpointAuthMethod: ClientAuthenticationMethod
+    /// `RS256` (default) or `ES256`.
+    public var idTokenSigningAlg: String
+    public var accessTokenLifetime: Int
+    public var idTokenLifetime: Int
+    public var refreshTokenLifetime: Int
+    public var createdAt: Date
+    /// Whether sign-ins ask for a second factor (docs/first-party-and-accounts.md).
+    public var mfaPolicy: MFAPolicy
+    /// A first-party client (an app of the operator itself) may use `/authorize-challenge`
+    /// and the account APIs under `/api/`: draft-ietf-oauth-first-party-apps, Security
+    /// Considerations, "First-Party Applications" (the endpoint is for first-party clients
+    /// only). Third-party relying parties sign in through the browser at `/authorize` and
+    /// read `/userinfo`. Default `false`.
+    public var firstParty: Bool
+    /// The app group (a vendor) whose apps share sign-ins on a device (Native SSO 1.0 §4.3:
+    /// "a list of client_ids that can share user authentications"); `nil`: none.
+    public var appGroup: String?
+    /// The JSON Web Key Set (RFC 7517 §5) of a `private_key_jwt` client (RFC 7523 §2.2): the
+    /// public keys its client assertions are checked with.
+    public var jwks: String?
+
+    /// Whether the client authenticates: with a secret or with a registered key.
+    public var isConfidential: Bool { secretHash != nil || jwks != nil }
+
+    /// The scopes a client may request unless registered with others (``ClientSpec``, seed
+    /// files, `sesame client add`): every scope discovery advertises (`scopes_supported`,
+    /// OIDC Core §5.4 `profile`, `email`, `phone`, `address`, and §11 `offline_access`).
+    public static let defaultAllowedScopes = ["openid", "profile", "email", "phone", "address", "offline_access"]
+
+    public init(
+        clientID: String, name: String, secretHash: String? = nil, redirectURIs: [String] = [],
+        postLogoutRedirectURIs: [String] = [],
+        grantTypes: [GrantType] = [.authorizationCode, .refreshToken],
+        allowedScopes: [String] = ClientRecord.defaultAllowedScopes,
+        tokenEndpointAuthMethod: ClientAuthenticationMethod = .none,
+        idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
+        idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
+        createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
+        appGroup: String? = nil, jwks: String? = nil
+    ) {
+        self.clientID = clientID
+        self.name = name
+        self.secretHash = secretHash
+        self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.grantTypes = grantTypes
+        self.allowedScopes = allowedScopes
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.idTokenSigningAlg = idTokenSigningAlg
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.createdAt = createdAt
+        self.mfaPolicy = mfaPolicy
+        self.firstParty = firstParty
+        self.appGroup = appGroup
+        self.jwks = jwks
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import SesameProtocol
+
+/// An end user. `id` is the OIDC `sub`: stable, never reassigned.
+public struct UserRecord: Sendable, Codable, Equatable {
+    public var id: String
+    /// Login name, unique, compared case-insensitively (stored lowercased).
+    public var username: String
+    /// Unique, stored lowercased.
+    public var email: String
+    public var emailVerified: Bool
+    /// PHC string, e.g. `$scrypt$ln=15,r=8,p=1$<salt>$<hash>`; `nil` for federated-only users.
+    public var passwordHash: String?
+    /// Profile: the OIDC standard claims (`sub`, `email`, `email_verified` mirror the fields).
+    public var claims: StandardClaims
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: String = UUID().uuidString.lowercased(), username: String, email: String,
+        emailVerified: Bool = false, passwordHash: String? = nil, claims: StandardClaims? = nil,
+        createdAt: Date = Date(), updatedAt: Date = Date()
+    ) {
+        self.id = id
+        self.username = username.lowercased()
+        self.email = email.lowercased()
+        self.emailVerified = emailVerified
+        self.passwordHash = passwordHash
+        var claims = claims ?? StandardClaims(sub: id)
+        claims.sub = id
+        claims.email = email.lowercased()
+        claims.emailVerified = emailVerified
+        if claims.preferredUsername == nil { claims.preferredUsername = username.lowercased() }
+        self.claims = claims
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
