@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Sesame", targets: ["Sesame"]),
         .library(name: "SesameLoopback", targets: ["SesameLoopback"]),
         .library(name: "SesameStore", targets: ["SesameStore"]),
+        .library(name: "SesameProvider", targets: ["SesameProvider"]),
         .library(name: "SesameServer", targets: ["SesameServer"]),
         // The executable stays `sesame`; its target is SesameCLI so that no two targets or
         // source folders differ only by case (macOS file systems fold case).
@@ -101,11 +102,26 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The OpenID Connect provider.
+        // The OpenID provider's logic without HTTP: keys, users, secrets, the audit log,
+        // messaging, administration, seed files, maintenance. No Hummingbird, no SwiftNIO.
+        .target(
+            name: "SesameProvider",
+            dependencies: [
+                "SesameProtocol", "SesameStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+        // The OpenID Connect provider over HTTP (Hummingbird 2): routes, hosted pages, OpenAPI.
         .target(
             name: "SesameServer",
             dependencies: [
-                "SesameProtocol", "SesameStore",
+                "SesameProtocol", "SesameStore", "SesameProvider",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -5,7 +5,8 @@
 enum DeclaredLayers {
     /// The modules under `Sources/`, bottom-up.
     static let modules = [
-        "SesameProtocol", "ChildProcess", "Sesame", "SesameLoopback", "SesameStore", "SesameServer", "SesameCLI",
+        "SesameProtocol", "ChildProcess", "Sesame", "SesameLoopback", "SesameStore", "SesameProvider", "SesameServer",
+        "SesameCLI",
     ]
 
     /// Each module's top-level folders, bottom-up ("." is the module folder itself).
@@ -24,10 +25,11 @@ enum DeclaredLayers {
         "SesameStore": [
             "AtRest", "Records", "Location", "Protocols", "SQL", "Migrations", "PostgreSQL", "SQLite", "SQLIdentityStore",
         ],
+        "SesameProvider": ["Keys", "Maintenance", "Security", "Users", "Messaging", "Audit", "Admin", "Config"],
         "SesameServer": [
-            "Keys", "Localization", "Maintenance", "Security", "Users", "HTTP", "Messaging", "Audit", "Pages",
-            "Passkeys", "Protection", "Tokens", "Federation", "NativeSSO", "Policy", "Admin", "Observability",
-            "Config", "Services", "Accounts", "FirstParty", "PIN", "Endpoints", "OpenAPI", "Server",
+            "Localization", "HTTP", "Messaging", "Pages", "Passkeys", "Protection", "Tokens", "Federation",
+            "NativeSSO", "Policy", "Observability", "Services", "Accounts", "FirstParty", "PIN", "Endpoints",
+            "OpenAPI", "Server",
         ],
         "SesameCLI": ["Support", "Commands", "."],
     ]

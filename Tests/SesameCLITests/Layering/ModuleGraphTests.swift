@@ -58,6 +58,29 @@ struct ModuleGraphTests {
         }
     }
 
+    @Test("the provider's logic (SesameProvider) and the SDK know nothing of HTTP servers: no Hummingbird, no SwiftNIO")
+    func noWebFramework() async throws {
+        let manifest = try await PackageLayoutTests.dumpPackage()
+        let targets = manifest["targets"] as? [[String: Any]] ?? []
+        for module in ["SesameProvider", "Sesame", "SesameProtocol"] {
+            let target = try #require(targets.first { $0["name"] as? String == module }, "\(module) is not in Package.swift")
+            let products = (target["dependencies"] as? [[String: Any]] ?? []).compactMap {
+                ($0["product"] as? [Any])?.first as? String
+            }
+            #expect(!products.contains { $0.hasPrefix("Hummingbird") || $0.hasPrefix("NIO") }, "\(module) depends on \(products)")
+            let folder = PackageLayoutTests.root.appendingPathComponent("Sources/\(module)")
+            let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+            while let url = enumerator?.nextObject() as? URL {
+                guard url.pathExtension == "swift" else { continue }
+                let text = try String(contentsOf: url, encoding: .utf8)
+                let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("@_exported import ") }
+                for line in imports where line.contains("Hummingbird") || line.contains("import NIO") {
+                    Issue.record("\(url.lastPathComponent): \(line)")
+                }
+            }
+        }
+    }
+
     @Test("every module under Sources/ is in the README with exactly its dependencies")
     func matches() async throws {
         let readme = try String(contentsOf: PackageLayoutTests.root.appendingPathComponent("README.md"), encoding: .utf8)

@@ -1,0 +1,67 @@
+import SesameStore
+import Foundation
+import SesameProtocol
+
+/// What an administrator asks for when registering a client (`sesame client add`), in RFC 7591
+/// §2 terms. ``ServerAdmin/addClient(_:)`` validates it (``ClientValidation``) and turns it into
+/// a ``ClientRecord``.
+public struct ClientSpec: Sendable, Equatable {
+    public var clientID: String
+    public var name: String
+    /// Confidential clients (RFC 6749 §2.1) get a generated secret; public clients (native and
+    /// browser apps) authenticate with `none` and must use PKCE.
+    public var confidential: Bool
+    public var redirectURIs: [String]
+    public var postLogoutRedirectURIs: [String]
+    public var grantTypes: [GrantType]
+    public var scopes: [String]
+    /// `nil`: `client_secret_basic` for confidential clients, `none` for public ones.
+    public var tokenEndpointAuthMethod: ClientAuthenticationMethod?
+    /// `RS256` (default) or `ES256` (OIDC Core §3.1.3.7 step 7, `id_token_signed_response_alg`).
+    public var idTokenSigningAlg: String
+    public var accessTokenLifetime: Int
+    public var idTokenLifetime: Int
+    public var refreshTokenLifetime: Int
+    /// Whether sign-ins ask for a second factor (docs/first-party-and-accounts.md).
+    public var mfaPolicy: MFAPolicy
+    /// May use `/authorize-challenge` and the account APIs (``ClientRecord/firstParty``).
+    public var firstParty: Bool
+    /// The app group whose apps share sign-ins (Native SSO; ``ClientRecord/appGroup``).
+    public var appGroup: String?
+    /// The public keys of a `private_key_jwt` client (RFC 7523), a JSON Web Key Set.
+    public var jwks: String?
+
+    public init(
+        clientID: String, name: String? = nil, confidential: Bool = false,
+        redirectURIs: [String] = [], postLogoutRedirectURIs: [String] = [],
+        grantTypes: [GrantType] = [.authorizationCode, .refreshToken],
+        scopes: [String] = ClientRecord.defaultAllowedScopes,
+        tokenEndpointAuthMethod: ClientAuthenticationMethod? = nil,
+        idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
+        idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
+        mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false, appGroup: String? = nil,
+        jwks: String? = nil
+    ) {
+        self.clientID = clientID
+        self.name = name ?? clientID
+        self.confidential = confidential
+        self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.grantTypes = grantTypes
+        self.scopes = scopes
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.idTokenSigningAlg = idTokenSigningAlg
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.mfaPolicy = mfaPolicy
+        self.firstParty = firstParty
+        self.appGroup = appGroup
+        self.jwks = jwks
+    }
+
+    /// The authentication method that applies: the explicit one, or the default for the kind.
+    public var effectiveAuthMethod: ClientAuthenticationMethod {
+        tokenEndpointAuthMethod ?? (jwks != nil ? .privateKeyJWT : confidential ? .clientSecretBasic : .none)
+    }
+}

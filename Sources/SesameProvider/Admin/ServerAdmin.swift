@@ -1,0 +1,179 @@
+import SesameStore
+import Foundation
+import Logging
+import SesameProtocol
+
+/// The administration operations behind `sesame client add|list|remove`,
+/// `sesame user add|list|remove` and `sesame keys rotate|list`. Validates input
+/// (``ClientValidation``, ``UserValidation``), hashes secrets, and maps store failures to
+/// ``AdminError``s that say what to do.
+public struct ServerAdmin: Sendable {
+    public let store: any ProviderStore
+    public let keyRing: KeyRing
+    package let hasher: any PasswordHasher
+
+    public init(store: any ProviderStore, hasher: any PasswordHasher, keyRing: KeyRing) {
+        self.store = store
+        self.hasher = hasher
+        self.keyRing = keyRing
+    }
+
+    /// Opens the store and key ring of a data directory (creating the directory, database and
+    /// master key if needed), ready for admin commands. Passwords are hashed with
+    /// ``ScryptPasswordHasher/interactive``. Call ``close()`` when done.
+    ///
+    /// - Parameter database: the store when it is not the data directory's SQLite file (a
+    ///   PostgreSQL database); the master key stays in the data directory.
+    public static func open(
+        dataDirectory: DataDirectory, database: StoreLocation? = nil, logger: Logger
+    ) async throws -> ServerAdmin {
+        try await open(
+            dataDirectory: dataDirectory, database: database, logger: logger, hasher: ScryptPasswordHasher.interactive)
+    }
+
+    /// As ``open(dataDirectory:database:logger:)`` with a chosen hasher (tests use a cheap one).
+    public static func open(
+        dataDirectory: DataDirectory, database: StoreLocation? = nil, logger: Logger, hasher: any PasswordHasher
+    ) async throws -> ServerAdmin {
+        try dataDirectory.prepare()
+        let masterKey = try await dataDirectory.masterKey()
+        let store = try await SQLIdentityStore.open(database ?? .sqlite(dataDirectory), logger: logger)
+        let keyRing = KeyRing(store: store, masterKey: masterKey, logger: logger)
+        return ServerAdmin(store: store, hasher: hasher, keyRing: keyRing)
+    }
+
+    // MARK: Clients
+
+    /// Registers a client. Confidential clients get a generated secret (32 random bytes,
+    /// base64url, RFC 6749 §2.3.1), returned once here and stored only as a PHC hash.
+    public func addClient(_ spec: ClientSpec) async throws -> (client: ClientRecord, secret: String?) {
+        let secret = spec.confidential ? SecureRandom.token(byteCount: 32) : nil
+        // Validate before hashing (hashing is deliberately slow).
+        _ = try Self.record(for: spec, secretHash: spec.confidential ? "pending" : nil)
+        if try await store.client(id: spec.clientID) != nil {
+            throw AdminError.clientExists(id: spec.clientID)
+        }
+        let record = try Self.record(for: spec, secretHash: try secret.map(hasher.hash))
+        try await store.upsertClient(record)
+        try await audit(.clientAdded, detail: ["client_id": spec.clientID, "confidential": "\(spec.confidential)"])
+        return (record, secret)
+    }
+
+    public func clients() async throws -> [ClientRecord] {
+        try await store.clients()
+    }
+
+    /// Removes the client with its codes and refresh tokens.
+    public func removeClient(id: String) async throws {
+        guard try await store.removeClient(id: id) else { throw AdminError.clientNotFound(id: id) }
+        try await audit(.clientRemoved, detail: ["client_id": id])
+    }
+
+    private static func record(for spec: ClientSpec, secretHash: String?) throws -> ClientRecord {
+        do {
+            return try ClientValidation.makeRecord(
+                clientID: spec.clientID, name: spec.name, confidential: spec.confidential,
+                secretHash: secretHash, redirectURIs: spec.redirectURIs,
+                postLogoutRedirectURIs: spec.postLogoutRedirectURIs,
+                grantTypes: spec.grantTypes.map(\.rawValue), scopes: spec.scopes,
+                tokenEndpointAuthMethod: spec.tokenEndpointAuthMethod?.rawValue,
+                idTokenSigningAlg: spec.idTokenSigningAlg,
+                accessTokenLifetime: spec.accessTokenLifetime, idTokenLifetime: spec.idTokenLifetime,
+                refreshTokenLifetime: spec.refreshTokenLifetime, mfaPolicy: spec.mfaPolicy,
+                firstParty: spec.firstParty, appGroup: spec.appGroup, jwks: spec.jwks)
+        } catch {
+            throw AdminError.invalidClient(field: error.field, reason: error.reason)
+        }
+    }
+
+    /// Sets the device-PIN policy of a client (docs/pin-devices.md); `nil` restores the default.
+    public func setPINPolicy(_ policy: PINPolicy?, clientID: String) async throws {
+        guard try await store.client(id: clientID) != nil else { throw AdminError.clientNotFound(id: clientID) }
+        try await store.setPINPolicy(policy, clientID: clientID)
+        try await audit(
+            .clientUpdated,
+            detail: ["client_id": clientID, "pin_policy": policy.map { "min \($0.minimumLength), attempts \($0.maximumAttempts)" } ?? "default"])
+    }
+
+    // MARK: Users
+
+    /// Creates a user with a hashed password. Username and email are unique, case-insensitively.
+    public func addUser(
+        username: String, email: String, password: String, claims: StandardClaims? = nil,
+        emailVerified: Bool = true
+    ) async throws -> UserRecord {
+        do {
+            try UserValidation.checkUsername(username)
+            try UserValidation.checkEmail(email)
+            try UserValidation.checkPassword(password, email: email, username: username)
+        } catch {
+            throw AdminError.invalidUser(field: error.field, reason: error.reason)
+        }
+        if let existing = try await store.user(login: username) {
+            throw AdminError.userExists(
+                field: existing.username == username.lowercased() ? "username" : "email", value: username)
+        }
+        if try await store.user(login: email) != nil {
+            throw AdminError.userExists(field: "email", value: email)
+        }
+        let user = UserRecord(
+            username: username, email: email, emailVerified: emailVerified,
+            passwordHash: try hasher.hash(password), claims: claims)
+        do {
+            try await store.createUser(user)
+        } catch StoreError.conflict(let field) {
+            throw AdminError.userExists(field: field, value: field == "email" ? email : username)
+        }
+        try await audit(.userAdded, userID: user.id)
+        return user
+    }
+
+    public func users() async throws -> [UserRecord] {
+        try await store.users()
+    }
+
+    /// Removes a user found by id, username or email, with their sessions and tokens.
+    public func removeUser(login: String) async throws {
+        let user: UserRecord? =
+            if let byID = try await store.user(id: login) { byID } else { try await store.user(login: login) }
+        guard let user, try await store.removeUser(id: user.id) else {
+            throw AdminError.userNotFound(login: login)
+        }
+        try await audit(.userRemoved, userID: user.id)
+    }
+
+    // MARK: Keys
+
+    /// Rotates the signing keys (``KeyRing/rotate(overlap:publishAhead:)``). The old keys stay
+    /// published for the longest access- or ID-token lifetime among the clients plus 5 minutes
+    /// of clock skew, so every token they signed expires first. With `publishAhead` 0 the new
+    /// keys are published and sign from now on; pass the JWKS cache time of your relying
+    /// parties (e.g. 600) to publish them that long before they sign.
+    public func rotateKeys(publishAhead: TimeInterval = 0) async throws -> [SigningKeyRecord] {
+        let keys = try await keyRing.rotate(overlap: try await signingOverlap(), publishAhead: publishAhead)
+        try await audit(.keysRotated, detail: ["kids": keys.map(\.kid).joined(separator: " "), "publish_ahead_s": "\(Int(publishAhead))"])
+        return keys
+    }
+
+    // MARK: Audit
+
+    /// Records an administrative change in the audit log at once (the CLI has no buffer to
+    /// flush), when the store keeps one.
+    package func audit(_ event: AuditEvent, userID: String? = nil, detail: [String: String] = [:]) async throws {
+        try await store.appendAuditRecords([event.adminRecord(via: "sesame cli", userID: userID, detail: detail)])
+    }
+
+    /// max(access, ID token lifetime) over all clients (default lifetimes if there are none),
+    /// plus 5 minutes.
+    package func signingOverlap() async throws -> TimeInterval {
+        let defaults = ClientSpec(clientID: "default")
+        let longest = try await store.clients()
+            .map { max($0.accessTokenLifetime, $0.idTokenLifetime) }
+            .max() ?? max(defaults.accessTokenLifetime, defaults.idTokenLifetime)
+        return TimeInterval(longest + 5 * 60)
+    }
+
+    public func close() async throws {
+        try await store.close()
+    }
+}

@@ -1,0 +1,95 @@
+import SesameStore
+import Foundation
+import JWTKit
+import SesameProtocol
+import Synchronization
+
+/// JWS Compact Serialization (RFC 7515 §7.1) around jwt-kit's signing algorithms, so that
+/// signing and verification run on the caller's task, in parallel, instead of queueing on one
+/// `JWTKeyCollection` actor.
+package enum JWSCompactSerialization {
+    /// `BASE64URL(header) . BASE64URL(payload) . BASE64URL(signature)` with header `alg`, `kid`,
+    /// `typ` (RFC 7515 §4.1; `typ` per RFC 9068 §2.1 for access tokens).
+    static package func sign(
+        _ payload: some JWTPayload, kid: String, type: String, algorithm: any JWTAlgorithm
+    ) throws -> String {
+        let encoder = JWTJSON.encoder()
+        let signingInput =
+            try ProtectedHeaders.encoded(alg: algorithm.name, kid: kid, typ: type) + "."
+            + Base64URL.encode(try encoder.encode(payload))
+        let signature = try algorithm.sign(Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
+    }
+
+    package struct Parts {
+        package let kid: String
+        package let alg: String
+        package let signingInput: Substring
+        package let payload: Data
+        package let signature: Data
+    }
+
+    /// Splits a compact JWS and reads its protected header.
+    static package func parse(_ token: String) throws -> Parts {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3 else {
+            throw KeyRingError.malformedToken(reason: "expected 3 segments, got \(segments.count)")
+        }
+        guard let headerData = Base64URL.decode(String(segments[0])),
+            let payload = Base64URL.decode(String(segments[1])),
+            let signature = Base64URL.decode(String(segments[2]))
+        else { throw KeyRingError.malformedToken(reason: "a segment is not base64url") }
+        struct Header: Decodable {
+            package var alg: String?
+            package var kid: String?
+        }
+        guard let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
+            throw KeyRingError.malformedToken(reason: "the header is not JSON")
+        }
+        guard let kid = header.kid, let alg = header.alg else {
+            throw KeyRingError.malformedToken(reason: "the header has no kid or alg")
+        }
+        return Parts(
+            kid: kid, alg: alg, signingInput: token[token.startIndex..<segments[1].endIndex], payload: payload,
+            signature: signature)
+    }
+}
+
+/// The base64url-encoded protected headers in use (RFC 7515 §4.1): one per algorithm, key and
+/// token type, so each is encoded once instead of once per token.
+package enum ProtectedHeaders {
+    private static let cache = Mutex<[String: String]>([:])
+    /// More distinct headers than this means keys rotated many times in one process: start over.
+    private static let capacity = 64
+
+    static package func encoded(alg: String, kid: String, typ: String) throws -> String {
+        let key = alg + " " + kid + " " + typ
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        var header = JWTHeader()
+        header.alg = alg
+        header.kid = kid
+        header.typ = typ
+        let encoded = Base64URL.encode(try JWTJSON.encoder().encode(header))
+        cache.withLock { headers in
+            if headers.count >= capacity { headers.removeAll() }
+            headers[key] = encoded
+        }
+        return encoded
+    }
+}
+
+/// jwt-kit's JSON conventions: dates as seconds since 1970 (RFC 7519 §2 NumericDate).
+package enum JWTJSON {
+    static package func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+
+    static package func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}

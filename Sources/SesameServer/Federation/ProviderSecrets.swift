@@ -1,5 +1,0 @@
-/// The sealing context of a provider's broker client secret (``KeyRing/sealSecret(_:context:)``):
-/// a secret sealed for one provider does not open as another's.
-enum ProviderSecrets {
-    static func context(_ providerID: String) -> String { "federation-client-secret:" + providerID }
-}
