@@ -67,6 +67,11 @@ struct FederatedAccounts: Sendable {
         }
         let verified = claims.emailVerified == true
         if let existing = try await store.user(email: email) {
+            // A concurrent first use of this subject may have made this account since the lookup
+            // above: its link exists now, and the next try signs in through it.
+            if try await federation.federatedIdentity(providerID: provider.id, subject: claims.sub) != nil {
+                throw InProgress()
+            }
             try checkLinkable(existing, verified: verified, provider: provider, email: email)
             do {
                 try await link(provider: provider, claims: claims, userID: existing.id)
@@ -76,7 +81,10 @@ struct FederatedAccounts: Sendable {
             audit.record(.federationLinked, context: context, userID: existing.id, detail: ["provider": provider.id])
             return (existing, .linked)
         }
-        if try await store.user(login: email) != nil {
+        if let other = try await store.user(login: email) {
+            // An account with this email appeared since the lookup above (a concurrent first use
+            // of this subject made it): try again, and find its link.
+            if EmailAddress.canonical(other.email) == email { throw InProgress() }
             // Another account's username is this address: a second account with it as email
             // would make the login name ambiguous.
             throw FederationRefusal.accountExists(
