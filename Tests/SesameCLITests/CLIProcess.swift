@@ -82,11 +82,10 @@ enum CLIProcess {
 
     /// Starts `sesame arguments...` isolated from the developer's own state (no
     /// `SESAME_CONFIG_DIR`, `BROWSER` or `SESAME_LOG_LEVEL` unless `environment` sets them),
-    /// with stdout and stderr going to `<files>.out` and `<files>.err`. A non-empty `launcher`
-    /// (e.g. `["/usr/bin/chrt", "--idle", "0"]`) runs `launcher... sesame arguments...`.
+    /// with stdout and stderr going to `<files>.out` and `<files>.err`.
     static func start(
         _ arguments: [String], environment: [String: String], prefix: String,
-        input: (URL) throws -> SpawnedChild.Input, in directory: URL? = nil, launcher: [String] = []
+        input: (URL) throws -> SpawnedChild.Input, in directory: URL? = nil
     ) throws -> (child: SpawnedChild, files: URL) {
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         let outURL = files.appendingPathExtension("out")
@@ -98,9 +97,8 @@ enum CLIProcess {
         env["BROWSER"] = nil
         env["SESAME_LOG_LEVEL"] = nil
         for (key, value) in environment { env[key] = value }
-        let command = launcher + [executable.path] + arguments
         let child = try SpawnedChild.spawn(
-            command[0], arguments: Array(command.dropFirst()), environment: env, input: try input(files),
+            executable.path, arguments: arguments, environment: env, input: try input(files),
             output: .file(outURL.path), error: .file(errURL.path), directory: directory?.path)
         return (child, files)
     }
@@ -116,7 +114,7 @@ enum CLIProcess {
         private let ended: TerminationRecord
         init(
             _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
-            in directory: URL? = nil, launcher: [String] = []
+            in directory: URL? = nil
         ) throws {
             self.arguments = arguments
             let (child, files) = try CLIProcess.start(
@@ -127,7 +125,7 @@ enum CLIProcess {
                     try Data(stdin.utf8).write(to: inURL)
                     return .file(inURL.path)
                 },
-                in: directory, launcher: launcher)
+                in: directory)
             outURL = files.appendingPathExtension("out")
             errURL = files.appendingPathExtension("err")
             (exit, ended) = child.watch()

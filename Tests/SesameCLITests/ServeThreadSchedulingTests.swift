@@ -55,11 +55,11 @@
 
         /// Starts `sesame serve` with `arguments`, answers a few discovery requests, and returns
         /// the scheduling policy of each of its threads.
-        static func threadPolicies(serving arguments: [String], launcher: [String] = []) async throws -> [Int] {
+        static func threadPolicies(serving arguments: [String]) async throws -> [Int] {
             let temp = try TempDirectory("scheduling")
             defer { temp.remove() }
             let server = try CLIProcess.Started(
-                ["serve", "--port", "0", "--data-dir", temp.path("data")] + arguments, launcher: launcher)
+                ["serve", "--port", "0", "--data-dir", temp.path("data")] + arguments)
             let policies = try await server.whileRunning {
                 let issuerLine = try await server.firstLine(startingWith: "Issuer: ")
                 let issuer = String(issuerLine.dropFirst("Issuer: ".count))

@@ -39,7 +39,6 @@ struct AuditCommand: AsyncParsableCommand {
         try await reportingErrors {
             let sinceDate = try since.map { try Self.parseSince($0, now: Date()) }
             let records = try await AdminSession.with(dataDir) { admin in
-                let log: any AuditStore = admin.store
                 var userID: String?
                 if let user {
                     // A removed user cannot be looked up: their id is taken as given.
@@ -49,7 +48,7 @@ struct AuditCommand: AsyncParsableCommand {
                         userID = try await admin.store.user(login: user)?.id ?? user
                     }
                 }
-                return try await log.auditRecords(AuditQuery(userID: userID, since: sinceDate, events: events, limit: limit))
+                return try await admin.store.auditRecords(AuditQuery(userID: userID, since: sinceDate, events: events, limit: limit))
             }
             if json.enabled {
                 try Terminal.json(records.map(AuditLine.init))

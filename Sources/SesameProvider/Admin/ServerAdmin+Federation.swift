@@ -29,20 +29,18 @@ extension ServerAdmin {
         } else if checked.brokerClientID != nil, checked.brokerClientSecretSealed == nil {
             throw AdminError.invalidProvider(field: "broker_client_secret", reason: "is required with broker_client_id")
         }
-        try await federationStore().upsertFederationProvider(checked)
+        try await store.upsertFederationProvider(checked)
         try await audit(.providerAdded, detail: ["provider": checked.id, "kind": checked.kind.rawValue])
         return checked
     }
 
     public func federationProviders() async throws -> [FederationProviderRecord] {
-        try await federationStore().federationProviders()
+        try await store.federationProviders()
     }
 
     /// Removes the provider and unlinks every identity linked through it.
     public func removeFederationProvider(id: String) async throws {
-        guard try await federationStore().removeFederationProvider(id: id) else { throw AdminError.providerNotFound(id: id) }
+        guard try await store.removeFederationProvider(id: id) else { throw AdminError.providerNotFound(id: id) }
         try await audit(.providerRemoved, detail: ["provider": id])
     }
-
-    private func federationStore() -> any FederationStore { store }
 }

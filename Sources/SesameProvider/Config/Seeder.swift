@@ -65,15 +65,14 @@ public struct Seeder: Sendable {
                 AuditEvent.userAdded.adminRecord(via: "seed file", userID: record.id))
         }
         if !seed.providers.isEmpty {
-            let federation: any FederationStore = store
             for provider in seed.providers {
-                let existing = try await federation.federationProvider(id: provider.id)
+                let existing = try await store.federationProvider(id: provider.id)
                 var record = try provider.record()
                 if let existing {
                     record.createdAt = existing.createdAt
                     if existing == record { continue }
                 }
-                try await federation.upsertFederationProvider(record)
+                try await store.upsertFederationProvider(record)
                 report.providersApplied += 1
                 changes.append(AuditEvent.providerAdded.adminRecord(via: "seed file", detail: ["provider": provider.id]))
             }

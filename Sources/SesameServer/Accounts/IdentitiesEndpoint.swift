@@ -13,7 +13,7 @@ struct IdentitiesEndpoint: Sendable {
 
     func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
-        let identities = try await federation().federatedIdentities(userID: user.id).map {
+        let identities = try await services.store.federatedIdentities(userID: user.id).map {
             LinkedIdentity(
                 provider: $0.providerID, subject: $0.subject, email: $0.email,
                 linkedAt: Int($0.linkedAt.timeIntervalSince1970))
@@ -25,8 +25,7 @@ struct IdentitiesEndpoint: Sendable {
         let (_, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
         let provider = Self.parameter("provider", context)
         let subject = Self.parameter("subject", context)
-        let federation = try federation()
-        let links = try await federation.federatedIdentities(userID: user.id)
+        let links = try await services.store.federatedIdentities(userID: user.id)
         guard links.contains(where: { $0.providerID == provider && $0.subject == subject }) else {
             throw EndpointFailure(.notFound, "No identity of this provider and subject is linked to the account.")
         }
@@ -34,13 +33,11 @@ struct IdentitiesEndpoint: Sendable {
             throw EndpointFailure(
                 .lastSignInMethod, "This is the account's only way to sign in; set a password (POST /api/password/reset) first.")
         }
-        try await federation.unlinkFederatedIdentity(providerID: provider, subject: subject)
+        try await services.store.unlinkFederatedIdentity(providerID: provider, subject: subject)
         services.audit.record(.federationUnlinked, context: context, userID: user.id, detail: ["provider": provider])
         context.annotations.record(outcome: "identity_unlinked")
         return AccountResponses.noContent()
     }
-
-    private func federation() -> any FederationStore { services.store }
 
     private static func parameter(_ name: String, _ context: SesameRequestContext) -> String {
         let raw = context.parameters.get(name) ?? ""

@@ -164,9 +164,8 @@ struct FederationBrokerEndpoint: Sendable {
     static func links(for authorization: AuthorizationRequest, services: ServerServices) async throws
         -> [(name: String, href: String)]
     {
-        let federation: any FederationStore = services.store
         let query = FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) })
-        return try await federation.federationProviders().filter(\.brokers).map {
+        return try await services.store.federationProviders().filter(\.brokers).map {
             ($0.displayName, "/federation/start?provider=\(FormURLEncoding.escape($0.id))&\(query)")
         }
     }

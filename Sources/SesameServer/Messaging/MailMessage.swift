@@ -1,31 +1,21 @@
-import SesameStore
 import Foundation
 
 /// A plain-text email in RFC 5322 format with the MIME headers of RFC 2045/2047, ready for the
 /// SMTP `DATA` command (RFC 5321 §4.1.1.4, dot-stuffed per §4.5.2).
-package struct MailMessage: Sendable {
-    package var from: String
-    package var to: String
-    package var subject: String
-    package var body: String
-    package var date: Date
+struct MailMessage: Sendable {
+    var from: String
+    var to: String
+    var subject: String
+    var body: String
+    var date: Date
     /// RFC 5322 §3.6.4 `msg-id` without the angle brackets.
-    package var messageID: String
-
-    package init(from: String, to: String, subject: String, body: String, date: Date, messageID: String) {
-        self.from = from
-        self.to = to
-        self.subject = subject
-        self.body = body
-        self.date = date
-        self.messageID = messageID
-    }
+    var messageID: String
 
     /// RFC 5322 §2.1.1: lines must not exceed 998 octets before the CRLF.
-    static package let maximumLineOctets = 998
+    static let maximumLineOctets = 998
 
     /// How the body travels (RFC 2045 §6).
-    package enum TransferEncoding: String, Sendable {
+    enum TransferEncoding: String, Sendable {
         case sevenBit = "7bit"
         /// Needs the relay's `8BITMIME` (RFC 6152).
         case eightBit = "8bit"
@@ -34,7 +24,7 @@ package struct MailMessage: Sendable {
 
     /// The encoding for this body: 7bit for ASCII, 8bit when the relay accepts it, else base64;
     /// base64 as well when a line is too long.
-    package func transferEncoding(relaySupports8BitMIME: Bool) -> TransferEncoding {
+    func transferEncoding(relaySupports8BitMIME: Bool) -> TransferEncoding {
         let lines = Self.lines(of: body)
         guard lines.allSatisfy({ $0.utf8.count <= Self.maximumLineOctets }) else { return .base64 }
         if body.utf8.allSatisfy({ $0 < 0x80 }) { return .sevenBit }
@@ -42,7 +32,7 @@ package struct MailMessage: Sendable {
     }
 
     /// Header and body with CRLF line ends, ending in CRLF, not yet dot-stuffed.
-    package func rendered(encoding: TransferEncoding) -> String {
+    func rendered(encoding: TransferEncoding) -> String {
         let headers = [
             "Date: \(Self.rfc5322Date(date))",
             "From: <\(from)>",
@@ -69,19 +59,19 @@ package struct MailMessage: Sendable {
     }
 
     /// RFC 5321 §4.5.2 transparency: a line starting with "." gets one more.
-    static package func dotStuffed(_ text: String) -> String {
+    static func dotStuffed(_ text: String) -> String {
         let stuffed = text.components(separatedBy: "\r\n").map { $0.hasPrefix(".") ? "." + $0 : $0 }
         return stuffed.joined(separator: "\r\n")
     }
 
     /// The body's lines, whatever line ends it used (CRLF, LF or CR).
-    static package func lines(of text: String) -> [String] {
+    static func lines(of text: String) -> [String] {
         text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             .components(separatedBy: "\n")
     }
 
     /// RFC 5322 §3.3 date-time in UTC, e.g. `Tue, 01 Jul 2025 12:00:00 +0000`.
-    static package func rfc5322Date(_ date: Date) -> String {
+    static func rfc5322Date(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -92,7 +82,7 @@ package struct MailMessage: Sendable {
     /// Header text: as is when printable ASCII, else RFC 2047 `=?UTF-8?B?...?=` encoded-words
     /// (each ≤ 75 characters, folded onto continuation lines). Line breaks become spaces, so a
     /// subject can never add a header.
-    static package func encodedHeaderText(_ text: String) -> String {
+    static func encodedHeaderText(_ text: String) -> String {
         let flat = text.components(separatedBy: .newlines).joined(separator: " ")
         if flat.unicodeScalars.allSatisfy({ (0x20..<0x7F).contains($0.value) }), flat.utf8.count <= 900 {
             return flat

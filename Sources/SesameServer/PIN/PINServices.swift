@@ -4,8 +4,8 @@ import SesameProtocol
 /// The parts of the server the PIN slice uses (docs/pin-devices.md): registrations and policies,
 /// the nonces, bearer authentication of the account APIs, token revocation, the audit log.
 struct PINServices: Sendable {
-    let store: any IdentityStore
-    let pinStore: any PINStore
+    let store: any ProviderStore
+    var pinStore: any PINStore { store }
     let nonces: PINNonceIssuer
     let bearerAuthentication: BearerAuthentication
     let localizer: any Localizer
@@ -15,9 +15,7 @@ struct PINServices: Sendable {
     /// `nil` when the server runs without PIN nonces.
     init?(_ services: ServerServices) {
         guard let nonces = services.pinNonces else { return nil }
-        let pinStore: any PINStore = services.store
         store = services.store
-        self.pinStore = pinStore
         self.nonces = nonces
         bearerAuthentication = services.bearerAuthentication
         localizer = services.localizer

@@ -144,7 +144,7 @@ public enum IdentityServer {
         do {
             var services = try ServerServices(
                 issuer: issuer, issuerIdentifier: issuerIdentifier(issuer), store: store,
-                mfaStore: store, accountStore: store, messageSender: messageSender, keyRing: keyRing,
+                messageSender: messageSender, keyRing: keyRing,
                 credentials: CredentialVerifier(
                     hasher: configuration.passwordHasher,
                     throttle: LoginThrottle(policy: configuration.loginThrottle, now: configuration.now),

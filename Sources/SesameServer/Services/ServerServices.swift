@@ -8,9 +8,9 @@ struct ServerServices: Sendable {
     let issuerIdentifier: String
     let store: any ProviderStore
     /// MFA enrolments, auth sessions and one-time codes (first-party sign-in slice).
-    let mfaStore: any MFAStore
+    var mfaStore: any MFAStore { store }
     /// Verification codes, outbox and devices (accounts slice).
-    let accountStore: any AccountStore
+    var accountStore: any AccountStore { store }
     /// Where email and SMS messages go (outbox by default).
     let messageSender: any MessageSender
     let keyRing: KeyRing

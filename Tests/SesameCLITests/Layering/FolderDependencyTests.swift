@@ -10,24 +10,22 @@ import Testing
 struct FolderDependencyTests {
     static let sources = PackageLayoutTests.root.appendingPathComponent("Sources")
 
-    @Test("the graph finds a two-way arrow, names the types on each side, and skips comments and strings")
+    @Test("the graph finds a two-way arrow as a cycle, names the types on each side, and skips comments and strings")
     func finder() {
         let twoWay = FolderGraph(files: [
             .init(folder: "HTTP", text: "struct EndpointFailure {}\nlet x = Router()"),
             .init(folder: "Server", text: "struct Router { let failure: EndpointFailure }"),
             .init(folder: "Policy", text: "struct Validator { let failure: EndpointFailure }"),
         ])
-        let arrows = twoWay.twoWayArrows
-        #expect(arrows.count == 1)
-        #expect(arrows.first?.first == "HTTP" && arrows.first?.second == "Server")
-        #expect(arrows.first?.firstUses == ["Router"] && arrows.first?.secondUses == ["EndpointFailure"])
+        #expect(twoWay.graph.cycles == [["HTTP", "Server", "HTTP"]])
+        #expect(twoWay.uses("HTTP", "Server") == ["Router"] && twoWay.uses("Server", "HTTP") == ["EndpointFailure"])
 
         let mentionedOnly = FolderGraph(files: [
             .init(folder: "HTTP", text: "struct EndpointFailure {}\nlet x = Router()"),
             .init(folder: "Server", text: "struct Router {}\n// EndpointFailure\nlet y = \"EndpointFailure\""),
             .init(folder: "Policy", text: "struct Validator {\n    struct Router {}\n    let failure: EndpointFailure\n}"),
         ])
-        #expect(mentionedOnly.twoWayArrows.isEmpty)
+        #expect(mentionedOnly.graph.cycles.isEmpty)
 
         // Quotes inside an interpolation do not end the literal early, and code after it counts.
         let interpolated = FolderGraph(files: [
@@ -37,7 +35,7 @@ struct FolderDependencyTests {
                 text: "struct Router {}\nlet t = \"a \\(f(\"b\") ? \"c\" : \"d\") e\"\nlet u = EndpointFailure()"),
         ])
         #expect(interpolated.uses("Server", "HTTP") == ["EndpointFailure"])
-        #expect(interpolated.twoWayArrows.count == 1)
+        #expect(interpolated.graph.cycles.count == 1)
         #expect(FolderGraph.identifiers(in: "let k = Alpha.member(Beta.c)") == ["Alpha", "Beta"])
         let keyed = FolderGraph.code(of: "let s = \"x\\(Alpha[\"k\"]) y\"; Omega")
         #expect(keyed.contains("Alpha") && keyed.contains("Omega") && !keyed.contains("y\""))
@@ -59,8 +57,8 @@ struct FolderDependencyTests {
             .init(folder: "Session", text: "struct Profile { let s: Settings }"),
             .init(folder: "Time", text: "struct Clock {}"),
         ])
-        #expect(planted.twoWayArrows.isEmpty)
         let graph = planted.graph
+        #expect(graph.cycles.allSatisfy { $0.count > 3 }, "no two folders use each other")
         #expect(graph.components == [["Configuration", "PIN", "Session"]])
         #expect(graph.cycles == [["Configuration", "PIN", "Session", "Configuration"]])
         #expect(
@@ -113,29 +111,22 @@ struct FolderGraph {
         var text: String
     }
 
-    struct TwoWayArrow: CustomStringConvertible {
-        var first: String, second: String
-        var firstUses: [String], secondUses: [String]
-        var description: String {
-            "\(first) <-> \(second) (\(first) uses \(firstUses.joined(separator: ", ")); "
-                + "\(second) uses \(secondUses.joined(separator: ", ")))"
-        }
-    }
-
-    private var edges: [String: [String: Set<String>]] = [:]
-    private(set) var folders: Set<String> = []
+    /// The folders and their arrows (the types each uses from another), for cycles and the
+    /// declared order.
+    private(set) var graph = DependencyGraph()
+    var folders: Set<String> { graph.nodes }
     var folderCount: Int { folders.count }
 
     init(files: [File]) {
         var owners: [String: Set<String>] = [:]
         for file in files {
+            graph.add(node: file.folder)
             for name in Self.topLevelTypes(in: file.text) { owners[name, default: []].insert(file.folder) }
         }
-        folders = Set(files.map(\.folder))
         for file in files {
             for word in Self.identifiers(in: Self.code(of: file.text)) {
                 for owner in owners[word] ?? [] where owner != file.folder {
-                    edges[file.folder, default: [:]][owner, default: []].insert(word)
+                    graph.add(file.folder, owner, because: [word])
                 }
             }
         }
@@ -155,29 +146,8 @@ struct FolderGraph {
         self.init(files: files)
     }
 
-    /// The folders and their arrows, for cycles and the declared order.
-    var graph: DependencyGraph {
-        var graph = DependencyGraph()
-        for folder in folders { graph.add(node: folder) }
-        for (from, targets) in edges {
-            for (to, names) in targets { graph.add(from, to, because: names) }
-        }
-        return graph
-    }
-
     func uses(_ from: String, _ to: String) -> [String] {
-        (edges[from]?[to] ?? []).sorted()
-    }
-
-    var twoWayArrows: [TwoWayArrow] {
-        var result: [TwoWayArrow] = []
-        for (from, targets) in edges {
-            for (to, names) in targets where from < to {
-                guard let back = edges[to]?[from] else { continue }
-                result.append(TwoWayArrow(first: from, second: to, firstUses: names.sorted(), secondUses: back.sorted()))
-            }
-        }
-        return result.sorted { ($0.first, $0.second) < ($1.first, $1.second) }
+        (graph.uses(from, to) ?? []).sorted()
     }
 
     /// Types declared at column 0 (nested types are their outer type's business).

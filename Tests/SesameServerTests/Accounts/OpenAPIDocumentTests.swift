@@ -32,7 +32,6 @@ struct OpenAPIDocumentTests {
     private func registeredRoutes(_ server: TestServer) throws -> Set<String> {
         var services = try ServerServices(
             issuer: server.baseURL, issuerIdentifier: server.issuer, store: server.store,
-            mfaStore: server.store, accountStore: server.store,
             messageSender: server.running.messageSender, keyRing: server.keyRing,
             credentials: CredentialVerifier(hasher: TestServer.hasher),
             pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
