@@ -22,6 +22,9 @@ final package class AuditLog: Sendable {
     private let logger: Logger
     package let capacity: Int
     private let buffer = Mutex(Buffer())
+    /// The latest write; each flush waits for the one before it, so a flush that finds the
+    /// buffer already taken by a write in flight still returns only once that write is done.
+    private let lastWrite = Mutex<Task<Void, Never>?>(nil)
 
     package init(store: (any AuditStore)?, now: @escaping @Sendable () -> Date, logger: Logger, capacity: Int = 10_000) {
         self.store = store
@@ -58,6 +61,21 @@ final package class AuditLog: Sendable {
     /// Writes what is buffered (one batch). A failed write keeps the records for the next try
     /// (within the bound).
     package func flush() async {
+        guard store != nil else { return }
+        let write = lastWrite.withLock { last in
+            let previous = last
+            let next = Task { [self] in
+                await previous?.value
+                await writeBuffered()
+            }
+            last = next
+            return next
+        }
+        await write.value
+    }
+
+    /// Takes what is buffered and writes it (one batch).
+    private func writeBuffered() async {
         guard let store else { return }
         let (records, dropped) = buffer.withLock { buffer in
             defer { buffer = Buffer() }
