@@ -57,23 +57,27 @@ struct ErrorDescriptionTextTests {
 
     @Test("the server's own error description literals are compliant (source scan)")
     func sourceLiterals() throws {
-        // The description literals given to EndpointFailure, the authorization validator's
-        // fail(_:_:), the client authenticator's failure(_:) and MFAFailure in the server
-        // sources. The sanitizer would fix them on the way out; this keeps the texts clean.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        // The description literals given to EndpointFailure and ProviderFailure, the
+        // authorization validator's fail(_:_:), the client authenticator's failure(_:) and
+        // MFAFailure in the provider's and the server's sources. The sanitizer would fix them on
+        // the way out; this keeps the texts clean.
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/SesameServer")
-        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+            .appendingPathComponent("Sources")
         // Interpolations are runtime input (sanitized centrally); they are removed first.
         let interpolation = /\\\((?:[^()]|\([^()]*\))*\)/
-        let call = /(?:EndpointFailure\(\s*[\w.]+,|\bfail\(\s*\.\w+,|\bfailure\(|methodUnavailable\()\s*"((?:[^"\\\n]|\\.)*)"/
+        let call = /(?:(?:Endpoint|Provider)Failure\(\s*[\w.]+,|\bfail\(\s*\.\w+,|\bfailure\(|methodUnavailable\()\s*"((?:[^"\\\n]|\\.)*)"/
         var checked = 0
-        for case let url as URL in files where url.pathExtension == "swift" {
-            let text = try String(contentsOf: url, encoding: .utf8).replacing(interpolation, with: "")
-            for match in text.matches(of: call) {
-                let literal = String(match.output.1)
-                #expect(ErrorDescriptionText.isValid(literal), "\(url.lastPathComponent): \(literal)")
-                checked += 1
+        for module in ["SesameServer", "SesameProvider"] {
+            let root = sources.appendingPathComponent(module)
+            let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+            for case let url as URL in files where url.pathExtension == "swift" {
+                let text = try String(contentsOf: url, encoding: .utf8).replacing(interpolation, with: "")
+                for match in text.matches(of: call) {
+                    let literal = String(match.output.1)
+                    #expect(ErrorDescriptionText.isValid(literal), "\(url.lastPathComponent): \(literal)")
+                    checked += 1
+                }
             }
         }
         #expect(checked > 50)

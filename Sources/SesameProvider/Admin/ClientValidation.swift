@@ -9,8 +9,8 @@ public enum ClientValidation {
     public typealias Issue = ValidationIssue
 
     /// Upper bounds that keep a typo from issuing near-eternal tokens.
-    static package let maxAccessOrIDTokenLifetime = 24 * 3600
-    static package let maxRefreshTokenLifetime = 366 * 24 * 3600
+    package static let maxAccessOrIDTokenLifetime = 24 * 3600
+    package static let maxRefreshTokenLifetime = 366 * 24 * 3600
 
     /// Validates raw client metadata and builds the record. `grantTypes` are wire names so that
     /// unsupported ones (`password`, `implicit`) get a specific reason.
@@ -204,7 +204,7 @@ public enum ClientValidation {
         }
     }
 
-    static package func checkAuthMethod(_ name: String?, confidential: Bool, hasKeys: Bool = false) throws(Issue)
+    package static func checkAuthMethod(_ name: String?, confidential: Bool, hasKeys: Bool = false) throws(Issue)
         -> ClientAuthenticationMethod
     {
         guard let name else { return confidential ? .clientSecretBasic : .none }
@@ -236,7 +236,7 @@ public enum ClientValidation {
         return method
     }
 
-    static package func checkLifetime(_ value: Int, field: String, max: Int) throws(Issue) {
+    package static func checkLifetime(_ value: Int, field: String, max: Int) throws(Issue) {
         guard value > 0, value <= max else {
             throw Issue(field: field, reason: "\(value) is out of range; use 1...\(max) seconds")
         }

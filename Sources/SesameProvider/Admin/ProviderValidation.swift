@@ -6,10 +6,10 @@ import SesameProtocol
 /// file's `providers`); each failure names the field.
 public enum ProviderValidation {
     /// Issuers Sesame knows, used when the registration gives none.
-    static package let knownIssuers: [Federation.Kind: String] = [
+    package static let knownIssuers: [Federation.Kind: String] = [
         .google: "https://accounts.google.com", .apple: "https://appleid.apple.com", .facebook: "https://www.facebook.com",
     ]
-    static package let knownJWKS: [Federation.Kind: String] = [
+    package static let knownJWKS: [Federation.Kind: String] = [
         .google: "https://www.googleapis.com/oauth2/v3/certs", .apple: "https://appleid.apple.com/auth/keys",
     ]
 
@@ -47,7 +47,7 @@ public enum ProviderValidation {
     }
 
     /// Facebook: no keys; the app id (an audience and the broker client) and the endpoints.
-    static package func checkFacebook(_ provider: FederationProviderRecord) throws(ClientValidation.Issue) -> FederationProviderRecord {
+    package static func checkFacebook(_ provider: FederationProviderRecord) throws(ClientValidation.Issue) -> FederationProviderRecord {
         var provider = provider
         provider.inspectionEndpoint = provider.inspectionEndpoint ?? "https://graph.facebook.com/debug_token"
         provider.profileEndpoint = provider.profileEndpoint ?? "https://graph.facebook.com/me"
@@ -64,7 +64,7 @@ public enum ProviderValidation {
     }
 
     /// `https`, or `http` on a loopback host (development).
-    static package func checkURL(_ text: String, field: String) throws(ClientValidation.Issue) {
+    package static func checkURL(_ text: String, field: String) throws(ClientValidation.Issue) {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
             url.fragment == nil
         else { throw ClientValidation.Issue(field: field, reason: "\"\(text)\" is not an absolute URL") }

@@ -34,7 +34,7 @@ final package class AuditLog: Sendable {
     }
 
     /// No audit log (tests of other parts, tools without a store).
-    static package let off = AuditLog(store: nil, now: { Date() }, logger: Logger(label: "sesame.audit"))
+    package static let off = AuditLog(store: nil, now: { Date() }, logger: Logger(label: "sesame.audit"))
 
     /// Records `event` for the request it came from (`origin`: its id and client address, and
     /// the client id it recorded unless `clientID` is given).

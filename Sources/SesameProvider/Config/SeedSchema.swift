@@ -51,7 +51,7 @@ package protocol SeedEntryKeys: CodingKey, CaseIterable {
 
 extension SeedEntryKeys {
     /// Every key of the entry with its rule, in declaration order.
-    static package var rules: [(key: String, rule: SeedKeyRule)] { allCases.map { ($0.stringValue, $0.rule) } }
+    package static var rules: [(key: String, rule: SeedKeyRule)] { allCases.map { ($0.stringValue, $0.rule) } }
 }
 
 extension ClientSeed.CodingKeys: SeedEntryKeys {

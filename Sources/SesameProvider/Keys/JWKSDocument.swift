@@ -17,13 +17,13 @@ public struct PublishedJWK: Codable, Sendable, Equatable {
     public var x: String?
     public var y: String?
 
-    static package func rsa(modulus: Data, exponent: Data, kid: String = "") -> PublishedJWK {
+    package static func rsa(modulus: Data, exponent: Data, kid: String = "") -> PublishedJWK {
         PublishedJWK(
             kty: "RSA", kid: kid, use: "sig", alg: SigningAlgorithm.rs256.rawValue,
             n: Base64URL.encode(modulus), e: Base64URL.encode(exponent))
     }
 
-    static package func ec(x: String, y: String, kid: String = "") -> PublishedJWK {
+    package static func ec(x: String, y: String, kid: String = "") -> PublishedJWK {
         PublishedJWK(
             kty: "EC", kid: kid, use: "sig", alg: SigningAlgorithm.es256.rawValue, crv: "P-256",
             x: x, y: y)

@@ -10,7 +10,7 @@ import Synchronization
 package enum JWSCompactSerialization {
     /// `BASE64URL(header) . BASE64URL(payload) . BASE64URL(signature)` with header `alg`, `kid`,
     /// `typ` (RFC 7515 §4.1; `typ` per RFC 9068 §2.1 for access tokens).
-    static package func sign(
+    package static func sign(
         _ payload: some JWTPayload, kid: String, type: String, algorithm: any JWTAlgorithm
     ) throws -> String {
         let encoder = JWTJSON.encoder()
@@ -30,7 +30,7 @@ package enum JWSCompactSerialization {
     }
 
     /// Splits a compact JWS and reads its protected header.
-    static package func parse(_ token: String) throws -> Parts {
+    package static func parse(_ token: String) throws -> Parts {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else {
             throw KeyRingError.malformedToken(reason: "expected 3 segments, got \(segments.count)")
@@ -62,7 +62,7 @@ package enum ProtectedHeaders {
     /// More distinct headers than this means keys rotated many times in one process: start over.
     private static let capacity = 64
 
-    static package func encoded(alg: String, kid: String, typ: String) throws -> String {
+    package static func encoded(alg: String, kid: String, typ: String) throws -> String {
         let key = alg + " " + kid + " " + typ
         if let cached = cache.withLock({ $0[key] }) { return cached }
         var header = JWTHeader()
@@ -80,14 +80,14 @@ package enum ProtectedHeaders {
 
 /// jwt-kit's JSON conventions: dates as seconds since 1970 (RFC 7519 §2 NumericDate).
 package enum JWTJSON {
-    static package func encoder() -> JSONEncoder {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return encoder
     }
 
-    static package func decoder() -> JSONDecoder {
+    package static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder

@@ -9,13 +9,13 @@ import JWTKit
 package enum JWSSignatureCheck {
     /// Registers `key` (private, or public to verify only) under `kid` as RS256:
     /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518 §3.3).
-    static package func add(rs256 key: some RSAKey, kid: JWKIdentifier, to collection: JWTKeyCollection) async {
+    package static func add(rs256 key: some RSAKey, kid: JWKIdentifier, to collection: JWTKeyCollection) async {
         await collection.add(rsa: key, digestAlgorithm: .sha256, kid: kid)
     }
 
     /// Registers `key` (private, or public to verify only) under `kid` as ES256: ECDSA on P-256
     /// with SHA-256, signatures the 64 octets `R || S` (RFC 7518 §3.4).
-    static package func add<Key: ECDSAKey>(es256 key: Key, kid: JWKIdentifier, to collection: JWTKeyCollection) async
+    package static func add<Key: ECDSAKey>(es256 key: Key, kid: JWKIdentifier, to collection: JWTKeyCollection) async
     where Key.Curve == P256 {
         await collection.add(ecdsa: key, kid: kid)
     }
@@ -25,7 +25,7 @@ package enum JWSSignatureCheck {
     /// `signature` over `signingInput`, the octets `ASCII(BASE64URL(header) || '.' ||
     /// BASE64URL(payload))`. A signature the primitive cannot even read (an ES256 signature that
     /// is not 64 octets) is an invalid signature like any other.
-    static package func verify(
+    package static func verify(
         _ signature: some DataProtocol, over signingInput: some DataProtocol, alg: String,
         key algorithm: SigningAlgorithm, kid: String, with verifier: any JWTAlgorithm
     ) throws(KeyRingError) {

@@ -36,10 +36,10 @@ public actor KeyRing {
     private var jwksCache: (kids: [String], data: Data)?
 
     /// Longest time a snapshot is used before the store is read again.
-    static package let refreshInterval: TimeInterval = 60
+    package static let refreshInterval: TimeInterval = 60
     /// Minimum interval between reloads triggered by unknown `kid`s (bounds the database load
     /// an attacker can cause with made-up key ids).
-    static package let unknownKidReloadInterval: TimeInterval = 5
+    package static let unknownKidReloadInterval: TimeInterval = 5
 
     public init(
         store: any IdentityStore, masterKey: SymmetricKey, logger: Logger,

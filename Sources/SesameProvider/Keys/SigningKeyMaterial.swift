@@ -19,7 +19,7 @@ package struct SigningKeyMaterial: Sendable {
     package var kid: String { record.kid }
 
     /// Parses a PKCS#8 PEM private key; `kid` is the RFC 7638 thumbprint of its public key.
-    static package func parse(pem: String, algorithm: SigningAlgorithm) throws -> (PrivateKey, PublishedJWK) {
+    package static func parse(pem: String, algorithm: SigningAlgorithm) throws -> (PrivateKey, PublishedJWK) {
         switch algorithm {
         case .rs256:
             let key = try Insecure.RSA.PrivateKey(pem: pem)

@@ -11,7 +11,7 @@ import Foundation
 /// A stored value starts with ``prefix``; a value without it (written before this change) is
 /// read as it is.
 package struct OutboxSealing: Sendable {
-    static package let prefix = "sealed:v1:"
+    package static let prefix = "sealed:v1:"
     package let keyRing: KeyRing
 
     package func seal(_ message: OutboundMessage) throws -> OutboundMessage {

@@ -87,7 +87,7 @@ public enum SMTPConfigurationError: Error, Sendable, Equatable, CustomStringConv
 /// RFC 5321 §4.1.2 mailbox checks for the envelope, strict enough that an address can never
 /// break out of an SMTP command line or a header (no CR, LF, `<`, `>`, spaces, controls).
 package enum SMTPAddress {
-    static package func isValid(_ address: String) -> Bool {
+    package static func isValid(_ address: String) -> Bool {
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, address.utf8.count <= 254 else {
             return false

@@ -9,13 +9,13 @@ import SesameProtocol
 /// A 6-digit code has only 10^6 values, so its digest alone would not resist guessing; what
 /// protects it is the attempt limit and the short lifetime, both enforced by the store.
 package enum OneTimeCode {
-    static package let digits = 6
-    static package let lifetime: TimeInterval = 5 * 60
+    package static let digits = 6
+    package static let lifetime: TimeInterval = 5 * 60
     /// Wrong answers allowed per auth session or pending enrolment.
-    static package let maxAttempts = 5
+    package static let maxAttempts = 5
 
     /// A fresh code. Rejection sampling keeps every value equally likely (no modulo bias).
-    static package func generate() -> String {
+    package static func generate() -> String {
         let range: UInt32 = 1_000_000
         let limit = UInt32.max - UInt32.max % range
         while true {
@@ -25,12 +25,12 @@ package enum OneTimeCode {
     }
 
     /// `true` for exactly ``digits`` ASCII digits.
-    static package func isWellFormed(_ code: String) -> Bool {
+    package static func isWellFormed(_ code: String) -> Bool {
         code.utf8.count == digits && code.utf8.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     /// Constant-time check of a submitted code against the stored digest.
-    static package func matches(_ code: String, digest: String) -> Bool {
+    package static func matches(_ code: String, digest: String) -> Bool {
         SecretDigest.matches(code, digest: digest)
     }
 

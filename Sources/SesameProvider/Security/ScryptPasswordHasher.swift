@@ -27,8 +27,8 @@ public struct ScryptPasswordHasher: PasswordHasher {
     /// Interactive logins: ln=15, r=8, p=1.
     public static let interactive = ScryptPasswordHasher()
 
-    static package let saltByteCount = 16
-    static package let hashByteCount = 32
+    package static let saltByteCount = 16
+    package static let hashByteCount = 32
 
     public func hash(_ password: String) throws -> String {
         let salt = SecureRandom.bytes(Self.saltByteCount)
@@ -108,13 +108,13 @@ package struct PHCScrypt: Equatable {
 
 /// PHC's "B64": standard base64 alphabet without padding.
 package enum PHCBase64 {
-    static package func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var text = Data(bytes).base64EncodedString()
         while text.hasSuffix("=") { text.removeLast() }
         return text
     }
 
-    static package func decode(_ text: Substring) -> [UInt8]? {
+    package static func decode(_ text: Substring) -> [UInt8]? {
         guard !text.isEmpty, !text.contains("="), text.count % 4 != 1 else { return nil }
         var padded = String(text)
         let remainder = padded.count % 4

@@ -8,13 +8,13 @@ import Foundation
 /// RFC 1035 labels, at most 254 characters, no whitespace).
 package enum EmailAddress {
     /// The trimmed, lowercased form of `raw`, whether or not it is valid.
-    static package func canonical(_ raw: String) -> String {
+    package static func canonical(_ raw: String) -> String {
         raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
     /// The normalized address, or `nil` when `raw` is absent or not a valid address (a
     /// provider's invalid `email` claim is then treated as absent).
-    static package func normalized(_ raw: String?) -> String? {
+    package static func normalized(_ raw: String?) -> String? {
         guard let raw else { return nil }
         let address = canonical(raw)
         do {

@@ -54,7 +54,7 @@ public struct PasswordPolicy: Sendable {
     }
 
     /// A small list of the most common passwords (lower-cased) of at least 8 characters.
-    static package let commonPasswords: Set<String> = [
+    package static let commonPasswords: Set<String> = [
         "password", "password1", "password123", "12345678", "123456789", "1234567890",
         "qwertyuiop", "qwerty123", "iloveyou", "sunshine", "princess", "football", "baseball",
         "welcome1", "abc12345", "11111111", "00000000", "passw0rd", "trustno1", "superman",

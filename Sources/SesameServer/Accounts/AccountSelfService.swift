@@ -168,6 +168,6 @@ struct AccountSelfService: Sendable {
     private func quietly(_ send: () async throws -> Void) async throws {
         do {
             try await send()
-        } catch let failure as EndpointFailure where failure.code == .temporarilyUnavailable {}
+        } catch let error as any APIErrorRendering where error.failure.code == .temporarilyUnavailable {}
     }
 }

@@ -24,8 +24,8 @@ struct AccountServices: Sendable {
     /// Challenges for sign-up and password-reset requests that look automated; `nil`: none.
     let challenges: ChallengeGate?
     let audit: AuditLog
-    /// Passkey ceremonies; `nil` when the store keeps none.
-    let passkeys: Passkeys?
+    /// Passkey ceremonies.
+    let passkeys: Passkeys
 
     init(_ services: ServerServices) {
         store = services.store

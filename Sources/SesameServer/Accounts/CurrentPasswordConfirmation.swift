@@ -9,14 +9,14 @@ extension CredentialVerifier {
     func confirmCurrentPassword(
         _ password: String, field: String, of user: UserRecord, context: SesameRequestContext
     ) async throws {
-        switch try await checkPassword(password, attempt: LoginAttempt(account: user, context: context), user: { user }) {
+        switch try await checkPassword(password, attempt: LoginAttempt(account: user, origin: RequestOrigin(context)), user: { user }) {
         case .accepted:
             return
         case .rejected:
             context.annotations.record(outcome: "invalid_credentials")
             throw EndpointFailure(.invalidCredentials, "\(field) is not the account's password.")
         case .throttled(let retryAfter):
-            throw EndpointFailure.tooManyAttempts(retryAfter: retryAfter)
+            throw ProviderFailure.tooManyAttempts(retryAfter: retryAfter)
         }
     }
 }

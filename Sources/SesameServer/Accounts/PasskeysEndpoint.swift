@@ -16,7 +16,7 @@ struct PasskeysEndpoint: Sendable {
 
     func options(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (claims, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
-        let options = try await passkeys().creationOptions(for: user, binding: Self.binding(claims))
+        let options = try await services.passkeys.creationOptions(for: user, binding: Self.binding(claims))
         context.annotations.record(outcome: "passkey_options")
         return JSONResponse.make(options)
     }
@@ -27,15 +27,15 @@ struct PasskeysEndpoint: Sendable {
         let registration = try await JSONRequest.decode(
             PasskeyRegistration.self, from: request, context: context, required: ["credential"], validation: validation
         ).value
-        let record = try await passkeys().register(
-            registration, user: user, binding: Self.binding(claims), context: context)
+        let record = try await services.passkeys.register(
+            registration, user: user, binding: Self.binding(claims), origin: RequestOrigin(context))
         context.annotations.record(outcome: "passkey_registered")
         return JSONResponse.make(Passkeys.descriptor(record), status: .created)
     }
 
     func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
-        let records = try await passkeys().store.passkeys(userID: user.id)
+        let records = try await services.passkeys.store.passkeys(userID: user.id)
         return JSONResponse.make(PasskeyList(passkeys: records.map(Passkeys.descriptor)))
     }
 
@@ -49,7 +49,7 @@ struct PasskeysEndpoint: Sendable {
         guard name.count <= Passkeys.maximumNameLength else {
             throw validation.failure([FieldViolation.tooLong("name", max: Passkeys.maximumNameLength)])
         }
-        let passkeys = try passkeys()
+        let passkeys = services.passkeys
         let id = Self.identifier(context)
         guard try await passkeys.store.renamePasskey(credentialID: id, userID: user.id, name: name),
             let record = try await passkeys.store.passkey(credentialID: id)
@@ -60,7 +60,7 @@ struct PasskeysEndpoint: Sendable {
 
     func remove(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
-        let passkeys = try passkeys()
+        let passkeys = services.passkeys
         let id = Self.identifier(context)
         let mine = try await passkeys.store.passkeys(userID: user.id)
         guard mine.contains(where: { $0.credentialID == id }) else {
@@ -81,13 +81,6 @@ struct PasskeysEndpoint: Sendable {
     /// survives a refresh between options and answer), else the token itself.
     static func binding(_ claims: AccessTokenClaims) -> String {
         claims.fid.map { "family:" + $0 } ?? "token:" + claims.jti
-    }
-
-    private func passkeys() throws -> Passkeys {
-        guard let passkeys = services.passkeys else {
-            throw EndpointFailure(.notFound, "This server keeps no passkeys.")
-        }
-        return passkeys
     }
 
     private static func identifier(_ context: SesameRequestContext) -> String {

@@ -98,9 +98,8 @@ struct FederationBrokerEndpoint: Sendable {
             }
             var headers: HTTPFields = [.setCookie: cookie("", maxAge: 0)]
             do {
-                guard let provider = try await brokeringProvider(pending.provider),
-                    let exchange = services.federationExchange
-                else { throw FederationRefusal.unknownProvider("the provider is no longer registered for browser sign-in") }
+                let exchange = services.federationExchange
+                guard let provider = try await brokeringProvider(pending.provider) else { throw FederationRefusal.unknownProvider("the provider is no longer registered for browser sign-in") }
                 guard let code = parameters[OAuthParameter.code], !code.isEmpty else {
                     throw FederationRefusal.invalidToken(
                         rule: "upstream", "the provider did not sign the user in (\(parameters["error"] ?? "no code"))")
@@ -111,7 +110,7 @@ struct FederationBrokerEndpoint: Sendable {
                     code: code, verifier: pending.verifier, redirectURI: callbackURI, clientID: provider.brokerClientID ?? "",
                     secret: secret, endpoints: try await upstream.endpoints(for: provider))
                 let claims = try await exchange.validator.validate(idToken, provider: provider, nonce: pending.nonce)
-                let (user, outcome) = try await exchange.accounts.account(for: claims, provider: provider, context: context)
+                let (user, outcome) = try await exchange.accounts.account(for: claims, provider: provider, origin: RequestOrigin(context))
                 let (authorization, client) = try await services.requestValidator.validate(pending.parameters)
                 exchange.accounts.audit.record(
                     .federationSignedIn, reason: "\(outcome)", context: context, clientID: client.clientID, userID: user.id,

@@ -31,10 +31,10 @@ struct HostedPasskeyEndpoint: Sendable {
                 session.redirectURI != FirstPartyCode.noRedirectURI
             else { throw EndpointFailure(.invalidAuthSession) }
             return JSONResponse.make(
-                try await passkeys().requestOptions(
+                try await services.passkeys.requestOptions(
                     .stepUp, userID: user.id, binding: session.sessionDigest, clientID: session.clientID))
         }
-        let options = try await passkeys().requestOptions(
+        let options = try await services.passkeys.requestOptions(
             .signIn, userID: nil, binding: Self.pageBinding(csrf), clientID: form[OAuthParameter.clientID])
         return JSONResponse.make(options)
     }
@@ -52,8 +52,8 @@ struct HostedPasskeyEndpoint: Sendable {
             let csrf = form[CSRFProtection.fieldName]
         else { return .refused(.passkeyInvalid) }
         do {
-            let (_, verified) = try await passkeys().authenticate(
-                assertion, purposes: [.signIn], binding: Self.pageBinding(csrf), context: context, clientID: clientID)
+            let (_, verified) = try await services.passkeys.authenticate(
+                assertion, purposes: [.signIn], binding: Self.pageBinding(csrf), origin: RequestOrigin(context), clientID: clientID)
             guard try await services.store.user(id: verified.passkey.userID) != nil else { return .refused(.passkeyNotRecognized) }
             return .signedIn(PasskeyAuthenticationContext.signIn(verified.passkey, flags: verified.flags, at: services.now()))
         } catch let failure as PasskeyCeremonyFailure {
@@ -73,7 +73,7 @@ struct HostedPasskeyEndpoint: Sendable {
         guard let (session, user) = try await signedIn(request) else {
             throw EndpointFailure(.loginRequired, "Sign in first; this page belongs to a browser session.", status: .unauthorized)
         }
-        return JSONResponse.make(try await passkeys().creationOptions(for: user, binding: Self.sessionBinding(session)))
+        return JSONResponse.make(try await services.passkeys.creationOptions(for: user, binding: Self.sessionBinding(session)))
     }
 
     func register(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -88,9 +88,9 @@ struct HostedPasskeyEndpoint: Sendable {
             return try await page(request, context: context, noticeKey: nil, errorKey: APIErrorCode.passkeyInvalid.messageKey)
         }
         do {
-            _ = try await passkeys().register(
+            _ = try await services.passkeys.register(
                 PasskeyRegistration(credential: credential, name: nil), user: user, binding: Self.sessionBinding(session),
-                context: context)
+                origin: RequestOrigin(context))
         } catch let failure as PasskeyCeremonyFailure {
             return try await page(request, context: context, noticeKey: nil, errorKey: failure.failure.code.messageKey)
         }
@@ -111,7 +111,7 @@ struct HostedPasskeyEndpoint: Sendable {
                 backLink: (href: HostedPageRoutes.home, labelKey: "common.account_home"))
         }
         let csrf = services.csrf.token(for: request)
-        let passkeys = try await passkeys().store.passkeys(userID: user.id)
+        let passkeys = try await services.passkeys.store.passkeys(userID: user.id)
         var response = services.pages.accountPasskeys(
             PageRenderer.AccountPasskeys(
                 csrfToken: csrf.value, passkeys: passkeys.map { ($0.name, PasskeyAuthenticationContext.keyKind($0)) },
@@ -126,11 +126,6 @@ struct HostedPasskeyEndpoint: Sendable {
             let user = try await services.store.user(id: session.authentication.userID)
         else { return nil }
         return (session, user)
-    }
-
-    private func passkeys() throws -> Passkeys {
-        guard let passkeys = services.passkeys else { throw EndpointFailure(.notFound, "This server keeps no passkeys.") }
-        return passkeys
     }
 
     /// A login page's challenges are bound to its CSRF token (the browser's cookie).

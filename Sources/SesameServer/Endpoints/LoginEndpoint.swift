@@ -64,10 +64,10 @@ struct LoginEndpoint: Sendable {
         }
         let store = services.store
         let check = try await services.credentials.checkPassword(
-            password, attempt: LoginAttempt(login: username, context: context)
+            password, attempt: LoginAttempt(login: username, origin: RequestOrigin(context))
         ) { username.isEmpty ? nil : try await store.user(login: username) }
         services.metrics.signIn(check)
-        check.record(in: services.audit, context: context, clientID: client.clientID)
+        check.record(in: services.audit, origin: RequestOrigin(context), clientID: client.clientID)
         let user: UserRecord
         switch check {
         case .accepted(let signedIn):

@@ -21,8 +21,8 @@ struct RevocationEndpoint: Sendable {
     let store: any IdentityStore
     let now: @Sendable () -> Date
     var audit = AuditLog.off
-    /// Native SSO device sessions; `nil` without a store for them.
-    var deviceSessions: DeviceSessions? = nil
+    /// Native SSO device sessions.
+    let deviceSessions: DeviceSessions
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
@@ -35,8 +35,8 @@ struct RevocationEndpoint: Sendable {
         // that is wrong, is ignored and every token type is searched (both are, always).
         let now = now()
         var outcome = "revoke_unknown"
-        if form[OAuthParameter.tokenTypeHint] == NativeSSO.deviceSecretHint, let deviceSessions,
-            try await deviceSessions.signOutEverywhere(secret: token, client: client, context: context) != nil
+        if form[OAuthParameter.tokenTypeHint] == NativeSSO.deviceSecretHint,
+            try await deviceSessions.signOutEverywhere(secret: token, client: client, origin: RequestOrigin(context)) != nil
         {
             outcome = "revoked_device_session"
         } else if token.utf8.count <= 256,

@@ -9,13 +9,7 @@ import SesameProtocol
 /// and `Pragma: no-cache` (RFC 6749 §5.1).
 struct TokenEndpoint: Sendable {
     let clientAuthenticator: ClientAuthenticator
-    let authorizationCode: AuthorizationCodeGrant
-    let refreshToken: RefreshTokenGrant
-    let clientCredentials: ClientCredentialsGrant
-    /// RFC 8693 token exchange; `nil` without a device-session store.
-    let tokenExchange: TokenExchangeGrant?
-    /// The PIN unlock grant (``PINUnlockGrant``); `nil` without PIN support.
-    let pinUnlock: PINUnlockGrant?
+    let grants: TokenGrants
     let metrics: ServerMetrics
 
     /// The endpoint with its grants, built once from the server's parts.
@@ -23,26 +17,21 @@ struct TokenEndpoint: Sendable {
         let tokenIssuer = services.tokenIssuer
         clientAuthenticator = services.clientAuthenticator
         let deviceSessions = services.deviceSessions
-        authorizationCode = AuthorizationCodeGrant(
-            store: services.store, mfaStore: services.mfaStore, tokenIssuer: tokenIssuer, sessionCap: services.sessionCap,
-            deviceSessions: deviceSessions,
-            audit: services.audit, now: services.now)
-        refreshToken = RefreshTokenGrant(
-            store: services.store, tokenIssuer: tokenIssuer, metrics: services.metrics, audit: services.audit,
-            deviceSessions: deviceSessions, now: services.now)
-        clientCredentials = ClientCredentialsGrant(tokenIssuer: tokenIssuer)
-        let nativeSSO = deviceSessions.map {
-            NativeSSOExchange(
-                store: services.store, sessions: $0, tokenIssuer: tokenIssuer, sessionCap: services.sessionCap,
-                keyRing: services.keyRing, now: services.now)
-        }
-        let federation = services.federationExchange
-        tokenExchange =
-            nativeSSO == nil && federation == nil ? nil : TokenExchangeGrant(nativeSSO: nativeSSO, federation: federation)
-        pinUnlock = PINServices(services).map {
-            PINUnlockGrant(
-                store: services.store, pin: $0, tokenIssuer: tokenIssuer, sessionCap: services.sessionCap, now: services.now)
-        }
+        let nativeSSO = NativeSSOExchange(
+            store: services.store, sessions: deviceSessions, tokenIssuer: tokenIssuer, sessionCap: services.sessionCap,
+            keyRing: services.keyRing, now: services.now)
+        grants = TokenGrants(
+            authorizationCode: AuthorizationCodeGrant(
+                store: services.store, mfaStore: services.mfaStore, tokenIssuer: tokenIssuer,
+                sessionCap: services.sessionCap, deviceSessions: deviceSessions, audit: services.audit, now: services.now),
+            refreshToken: RefreshTokenGrant(
+                store: services.store, tokenIssuer: tokenIssuer, metrics: services.metrics, audit: services.audit,
+                deviceSessions: deviceSessions, now: services.now),
+            clientCredentials: ClientCredentialsGrant(tokenIssuer: tokenIssuer),
+            tokenExchange: TokenExchangeGrant(nativeSSO: nativeSSO, federation: services.federationExchange),
+            pinUnlock: PINUnlockGrant(
+                store: services.store, pin: PINServices(services).registrations, tokenIssuer: tokenIssuer,
+                sessionCap: services.sessionCap, now: services.now))
         metrics = services.metrics
     }
 
@@ -53,41 +42,10 @@ struct TokenEndpoint: Sendable {
         }
         let client = try await clientAuthenticator.authenticate(request, form: form)
         context.annotations.record(clientID: client.clientID)
-
-        guard let grantName = form[OAuthParameter.grantType], !grantName.isEmpty else {
-            throw EndpointFailure(.invalidRequest, "grant_type is required.")
-        }
-        if grantName == PINUnlock.grantType, let pinUnlock {
-            // First-party clients only, whatever grants they registered (docs/pin-devices.md).
-            let response = try await pinUnlock.exchange(form, client: client, context: context)
-            context.annotations.record(outcome: "issued_pin")
-            metrics.tokenIssued(grantType: "pin")
-            return JSONResponse.make(response)
-        }
-        guard let grant = GrantType(rawValue: grantName) else {
-            throw EndpointFailure(.unsupportedGrantType, "grant_type '\(grantName)' is not supported.")
-        }
-        guard client.grantTypes.contains(grant) else {
-            throw EndpointFailure(.unauthorizedClient, "This client may not use the \(grantName) grant.")
-        }
-        let response: TokenResponse
-        switch grant {
-        case .authorizationCode:
-            response = try await authorizationCode.exchange(form, client: client, context: context)
-        case .refreshToken:
-            response = try await refreshToken.exchange(form, client: client, context: context)
-        case .clientCredentials:
-            response = try await clientCredentials.exchange(form, client: client)
-        case .tokenExchange:
-            guard let tokenExchange else {
-                throw EndpointFailure(.unsupportedGrantType, "Token exchange needs a store with device sessions or federation.")
-            }
-            response = try await tokenExchange.exchange(form, client: client, context: context)
-        }
-        let name = grant == .tokenExchange ? "token_exchange" : grant.rawValue
-        context.annotations.record(outcome: "issued_\(name)")
-        metrics.tokenIssued(grantType: name)
+        let tokenRequest = try TokenRequest(parameters: form)
+        let response = try await grants.issue(tokenRequest, client: client, origin: RequestOrigin(context))
+        context.annotations.record(outcome: "issued_\(tokenRequest.metricName)")
+        metrics.tokenIssued(grantType: tokenRequest.metricName)
         return JSONResponse.make(response)
     }
 }
-

@@ -6,9 +6,9 @@ import Foundation
 /// ``AuthSessionFlow``.
 struct FirstPartyServices: Sendable {
     let issuer: URL
-    let store: any IdentityStore
+    let store: any ProviderStore
     /// MFA enrolments, auth sessions and one-time codes.
-    let mfaStore: any MFAStore
+    var mfaStore: any MFAStore { store }
     /// Where MFA codes go.
     let messageSender: any MessageSender
     /// Seals TOTP secrets at rest (``TOTPAuthenticator``).
@@ -24,13 +24,12 @@ struct FirstPartyServices: Sendable {
     /// Challenges for sign-ins that look automated; `nil`: none.
     let challenges: ChallengeGate?
     let audit: AuditLog
-    /// Passkey ceremonies; `nil` when the store keeps none.
-    let passkeys: Passkeys?
+    /// Passkey ceremonies.
+    let passkeys: Passkeys
 
     init(_ services: ServerServices) {
         issuer = services.issuer
         store = services.store
-        mfaStore = services.mfaStore
         messageSender = services.messageSender
         keyRing = services.keyRing
         credentials = services.credentials

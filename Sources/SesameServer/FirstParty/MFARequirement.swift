@@ -48,10 +48,10 @@ struct MFARequirement: Sendable, Equatable {
     /// a passkey (``Passkeys``). Every MFA decision reads them here, so the sign-in, the step-up,
     /// the hosted MFA step and the browser session's reuse agree.
     static func usableMethods(
-        for user: UserRecord, mfaStore: any MFAStore, passkeys: Passkeys?
+        for user: UserRecord, mfaStore: any MFAStore, passkeys: Passkeys
     ) async throws -> [MFAMethod] {
         let enrollments = try await mfaStore.mfaEnrollments(userID: user.id)
-        let hasPasskey = try await !(passkeys?.store.passkeys(userID: user.id).isEmpty ?? true)
+        let hasPasskey = try await !passkeys.store.passkeys(userID: user.id).isEmpty
         return usableMethods(enrollments, emailVerified: user.emailVerified, hasPasskey: hasPasskey)
     }
 

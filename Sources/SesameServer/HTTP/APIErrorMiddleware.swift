@@ -69,9 +69,8 @@ struct APIErrorMiddleware: RouterMiddleware {
                 "error": .string(failure.code.error),
                 "error_description": .string(body.errorDescription ?? ""),
             ])
-        let status = failure.status ?? HTTPResponse.Status(code: failure.code.httpStatus)
-        var response = JSONResponse.make(body, status: status, noStore: true)
-        for field in failure.headers { response.headers.append(field) }
+        var response = JSONResponse.make(body, status: error.responseStatus, noStore: true)
+        for field in error.responseHeaders { response.headers.append(field) }
         if let retryAfter = failure.retryAfter, response.headers[.retryAfter] == nil {
             response.headers[.retryAfter] = String(retryAfter)
         }

@@ -90,8 +90,10 @@ public final class ServerMetrics: Sendable {
     }
 
     /// A refresh token presented again after its rotation (RFC 9700 §4.14.2): its family was revoked.
-    func refreshTokenReuse() {
+    package func refreshTokenReuse() {
         guard registry != nil else { return }
         Counter(label: "sesame_refresh_token_reuse_total", factory: factory).increment()
     }
 }
+
+extension ServerMetrics: ProviderMetrics {}

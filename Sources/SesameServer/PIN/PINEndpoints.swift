@@ -27,15 +27,15 @@ struct PINEndpoints: Sendable {
         guard let clientID = FormRequest.query(of: request)?["client_id"], !clientID.isEmpty else {
             throw EndpointFailure(.invalidRequest, "client_id is required in the query.")
         }
-        guard try await services.store.client(id: clientID) != nil else {
+        guard try await services.registrations.store.client(id: clientID) != nil else {
             throw EndpointFailure(.unknownClient, "client_id is not registered with this server.")
         }
-        return JSONResponse.make(try await services.policy(clientID: clientID))
+        return JSONResponse.make(try await services.registrations.policy(clientID: clientID))
     }
 
     func register(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (claims, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
-        let now = services.now()
+        let now = services.registrations.now()
         guard let authTime = claims.authTime, now.timeIntervalSince1970 - Double(authTime) <= Self.recentSignIn else {
             throw EndpointFailure(
                 .insufficientAuthorization,
@@ -55,7 +55,7 @@ struct PINEndpoints: Sendable {
                 FieldViolation(field: "label", code: FieldErrorCode.tooLong, arguments: ["max": "\(Self.maximumLabelLength)"]))
         }
         guard violations.isEmpty, let key else { throw validation.failure(violations) }
-        guard try await services.pinStore.pinRegistrations(userID: user.id).count < Self.maximumRegistrations else {
+        guard try await services.registrations.pinStore.pinRegistrations(userID: user.id).count < Self.maximumRegistrations else {
             throw EndpointFailure(
                 .tooManyDevices,
                 "The account already has \(Self.maximumRegistrations) PIN registrations; remove one (DELETE /api/pin/registrations/{id}) first.")
@@ -63,8 +63,8 @@ struct PINEndpoints: Sendable {
         let record = PINRegistrationRecord(
             userID: user.id, clientID: claims.clientID, label: label.flatMap { $0.isEmpty ? nil : $0 }, publicKey: key,
             createdAt: now)
-        try await services.pinStore.insertPINRegistration(record)
-        services.audit.record(.pinRegistered, context: context, clientID: claims.clientID, userID: user.id, detail: ["registration": record.id])
+        try await services.registrations.pinStore.insertPINRegistration(record)
+        services.registrations.audit.record(.pinRegistered, context: context, clientID: claims.clientID, userID: user.id, detail: ["registration": record.id])
         context.annotations.record(outcome: "pin_registered")
         return JSONResponse.make(try await view(record), status: .created)
     }
@@ -72,18 +72,18 @@ struct PINEndpoints: Sendable {
     func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (_, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
         var views: [PINRegistration] = []
-        for record in try await services.pinStore.pinRegistrations(userID: user.id) { views.append(try await view(record)) }
+        for record in try await services.registrations.pinStore.pinRegistrations(userID: user.id) { views.append(try await view(record)) }
         return JSONResponse.make(PINRegistrationList(registrations: views))
     }
 
     func remove(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let (claims, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
         let id = context.parameters.get("registration_id") ?? ""
-        guard let record = try await services.pinStore.pinRegistration(id: id), record.userID == user.id else {
+        guard let record = try await services.registrations.pinStore.pinRegistration(id: id), record.userID == user.id else {
             throw EndpointFailure(.pinRegistrationRevoked, "No PIN registration of this account has that id.", status: .notFound)
         }
-        try await services.revoke(record)
-        services.audit.record(
+        try await services.registrations.revoke(record)
+        services.registrations.audit.record(
             .pinRemoved, reason: "removed", context: context, clientID: claims.clientID, userID: user.id,
             detail: ["registration": record.id])
         context.annotations.record(outcome: "pin_removed")
@@ -97,12 +97,12 @@ struct PINEndpoints: Sendable {
             validation: validation
         ).value
         context.annotations.record(clientID: input.clientID)
-        guard let record = try await services.registration(input.registrationID, clientID: input.clientID) else {
+        guard let record = try await services.registrations.registration(input.registrationID, clientID: input.clientID) else {
             throw EndpointFailure(
                 .pinRegistrationRevoked, "The PIN registration is unknown or revoked; sign in again and register the PIN anew.",
                 status: .notFound)
         }
-        return JSONResponse.make(services.nonces.issue(registrationID: record.id))
+        return JSONResponse.make(services.registrations.nonces.issue(registrationID: record.id))
     }
 
     private func view(_ record: PINRegistrationRecord) async throws -> PINRegistration {
@@ -110,6 +110,6 @@ struct PINEndpoints: Sendable {
             id: record.id, label: record.label, clientID: record.clientID,
             createdAt: Int(record.createdAt.timeIntervalSince1970),
             lastUsedAt: record.lastUsedAt.map { Int($0.timeIntervalSince1970) }, failures: record.failures,
-            policy: try await services.policy(clientID: record.clientID))
+            policy: try await services.registrations.policy(clientID: record.clientID))
     }
 }

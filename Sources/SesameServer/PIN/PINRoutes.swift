@@ -4,8 +4,7 @@ import Hummingbird
 /// `/token` (``PINUnlockGrant``).
 enum PINRoutes {
     static func register(on router: Router<SesameRequestContext>, services: ServerServices) {
-        guard let pin = PINServices(services) else { return }
-        let endpoints = PINEndpoints(services: pin)
+        let endpoints = PINEndpoints(services: PINServices(services))
         router.get("/api/pin/policy", use: endpoints.policy)
         router.post("/api/pin/nonce", use: endpoints.nonce)
         router.get("/api/pin/registrations", use: endpoints.list)

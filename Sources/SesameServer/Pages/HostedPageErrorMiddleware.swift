@@ -21,7 +21,7 @@ struct HostedPageErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as any APIErrorRendering where HostedPageRoutes.showsAsPage(error.failure.code) {
-            return page(error.failure, request: request, context: context)
+            return page(error, request: request, context: context)
         } catch StoreError.unavailable(let reason) {
             logger.error(
                 "the data store is unavailable", metadata: ["request_id": .string(context.id), "reason": .string(reason)])
@@ -31,7 +31,8 @@ struct HostedPageErrorMiddleware: RouterMiddleware {
         }
     }
 
-    private func page(_ failure: EndpointFailure, request: Request, context: Context) -> Response {
+    private func page(_ error: any APIErrorRendering, request: Request, context: Context) -> Response {
+        let failure = error.failure
         let errorID = UUID().uuidString.lowercased()
         context.annotations.record(errorID: errorID)
         context.annotations.record(outcome: failure.code.error)
@@ -44,9 +45,9 @@ struct HostedPageErrorMiddleware: RouterMiddleware {
         } else {
             response = pages.error(
                 failure.code, errorID: errorID, locales: locales,
-                status: failure.status ?? HTTPResponse.Status(code: failure.code.httpStatus))
+                status: error.responseStatus)
         }
-        for field in failure.headers where response.headers[field.name] == nil { response.headers.append(field) }
+        for field in error.responseHeaders where response.headers[field.name] == nil { response.headers.append(field) }
         if let retryAfter = failure.retryAfter, response.headers[.retryAfter] == nil {
             response.headers[.retryAfter] = String(retryAfter)
         }

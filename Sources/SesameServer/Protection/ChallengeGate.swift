@@ -148,7 +148,7 @@ final class ChallengeGate: Sendable {
             } else {
                 "This request needs a challenge solved first: \(work)."
             }
-        return ChallengeRequired(failure: EndpointFailure(errorCode(refusal: refusal), description), challenge: challenge)
+        return ChallengeRequired(failure: ProviderFailure(errorCode(refusal: refusal), description), challenge: challenge)
     }
 
     /// `proof_of_work_required` (4001) for a new challenge, `invalid_challenge_solution` (4002)
@@ -218,7 +218,7 @@ final class ChallengeGate: Sendable {
 
 /// The JSON answer of a challenged request: the common error members plus `challenge`.
 struct ChallengeRequired: APIErrorRendering {
-    var failure: EndpointFailure
+    var failure: ProviderFailure
     let challenge: ProofOfWorkChallenge
 
     func decorate(_ body: inout APIError) { body.challenge = challenge }

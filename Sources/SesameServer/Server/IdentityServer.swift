@@ -141,12 +141,13 @@ public enum IdentityServer {
         }
         let issuer =
             configuration.issuer ?? URL(string: "http://\(hostForURL(configuration.issuerHost ?? configuration.host)):\(port)")!
+        let routes: Set<String>
         do {
             var services = try ServerServices(
                 issuer: issuer, issuerIdentifier: issuerIdentifier(issuer), store: store,
                 messageSender: messageSender, keyRing: keyRing,
                 credentials: CredentialVerifier(
-                    hasher: configuration.passwordHasher,
+                    hasher: configuration.passwordHasher, pool: NIOBlockingWorkPool.shared,
                     throttle: LoginThrottle(policy: configuration.loginThrottle, now: configuration.now),
                     sharedThrottle: store),
                 pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
@@ -155,7 +156,9 @@ public enum IdentityServer {
                 authorizationCodeLifetime: configuration.authorizationCodeLifetime,
                 browserSessionLifetime: configuration.browserSessionLifetime, now: configuration.now,
                 logger: logger, trustedProxies: configuration.trustedProxies,
-                mailQuota: MailQuota(policy: configuration.mailQuota, now: configuration.now, shared: store))
+                mailQuota: MailQuota(policy: configuration.mailQuota, now: configuration.now, shared: store),
+                pinNonces: PINNonceIssuer(masterKey: masterKey, redemptions: store, now: configuration.now),
+                federationClients: FederationClients(now: configuration.now))
             services.metrics = metrics
             services.rateLimits = rateLimits
             services.challenges = challenges
@@ -163,12 +166,11 @@ public enum IdentityServer {
             services.nativeSSO = configuration.nativeSSO
             services.passkeyPolicy = configuration.passkeys
             services.sessionLimits = configuration.sessionLimits
-            services.providerKeys = ProviderKeys(now: configuration.now)
-            services.upstreamProviders = UpstreamProvider(now: configuration.now)
-            services.pinNonces = PINNonceIssuer(masterKey: masterKey, redemptions: store, now: configuration.now)
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }
-            routerSlot.set(try SesameRouter.build(services, metricsToken: metricsToken).buildResponder())
+            let router = try SesameRouter.build(services, metricsToken: metricsToken)
+            routes = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
+            routerSlot.set(router.buildResponder())
         } catch {
             await group.triggerGracefulShutdown()
             _ = try? await task.value
@@ -177,7 +179,7 @@ public enum IdentityServer {
         logger.info("sesame server listening", metadata: ["issuer": .string(issuerIdentifier(issuer)), "port": .stringConvertible(port)])
         return RunningServer(
             issuer: issuer, port: port, metricsPort: metricsPort, store: store, keyRing: keyRing, messageSender: messageSender,
-            audit: audit, group: group, task: task)
+            audit: audit, routes: routes, group: group, task: task)
     }
 
     /// OIDC Discovery §3 / RFC 8414 §2: an absolute URL without query or fragment.

@@ -14,14 +14,18 @@ public final class RunningServer: Sendable {
     /// Where email and SMS go; an ``OutboxMessageSender`` unless configured otherwise.
     public let messageSender: any MessageSender
     let audit: AuditLog
+    /// Every route the router serves, as `METHOD /path/{parameter}` (the OpenAPI document's
+    /// coverage is checked against it).
+    let routes: Set<String>
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     init(
         issuer: URL, port: Int, metricsPort: Int?, store: any ProviderStore, keyRing: KeyRing,
-        messageSender: any MessageSender, audit: AuditLog, group: ServiceGroup,
+        messageSender: any MessageSender, audit: AuditLog, routes: Set<String>, group: ServiceGroup,
         task: Task<Void, any Error>
     ) {
+        self.routes = routes
         self.issuer = issuer
         self.port = port
         self.metricsPort = metricsPort

@@ -46,11 +46,9 @@ enum SesameRouter {
         router.post("/account/passkeys", use: hostedPasskeys.register)
         router.post("/account/passkeys/options", use: hostedPasskeys.accountOptions)
         router.get(RouterPath(PasskeyScripts.path), use: PasskeyScripts.serve)
-        if let upstream = services.upstreamProviders {
-            let broker = FederationBrokerEndpoint(services: services, upstream: upstream)
-            router.get("/federation/start", use: broker.start)
-            router.get(RouterPath(FederationBrokerEndpoint.callbackPath), use: broker.callback)
-        }
+        let broker = FederationBrokerEndpoint(services: services, upstream: services.federationClients.endpoints)
+        router.get("/federation/start", use: broker.start)
+        router.get(RouterPath(FederationBrokerEndpoint.callbackPath), use: broker.callback)
         router.get(RouterPath(ChallengeScripts.pagePath), use: ChallengeScripts.page)
         router.get(RouterPath(ChallengeScripts.workerPath), use: ChallengeScripts.worker)
 

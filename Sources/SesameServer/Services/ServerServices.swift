@@ -36,8 +36,11 @@ struct ServerServices: Sendable {
     var challenges: ChallengeGate?
     /// The audit log of security decisions (``AuditLog``).
     var audit = AuditLog.off
-    /// Single-use nonces for PIN unlock (``PINNonceIssuer``); `nil`: no PIN support.
-    var pinNonces: PINNonceIssuer?
+    /// Single-use nonces for PIN unlock (``PINNonceIssuer``).
+    let pinNonces: PINNonceIssuer
+    /// Federation providers: how the server reaches them, their keys and endpoints
+    /// (``FederationClients``), kept for the server's life.
+    let federationClients: FederationClients
     /// Single sign-on across a vendor's apps (``NativeSSOPolicy``).
     var nativeSSO = NativeSSOPolicy()
     /// Passkeys as a relying party (``PasskeyPolicy``).
@@ -48,26 +51,20 @@ struct ServerServices: Sendable {
     /// The cap on each user's live sessions, applied by every grant that opens a family.
     var sessionCap: SessionCap { SessionCap(store: store, limits: sessionLimits, audit: audit) }
 
-    /// Passkey ceremonies. (Always present; the endpoints still take it as an optional, until
-    /// each feature's routes are built with the parts they use.)
-    var passkeys: Passkeys? {
+    /// Passkey ceremonies.
+    var passkeys: Passkeys {
         Passkeys(policy: passkeyPolicy, issuer: issuer, store: store, audit: audit, now: now)
     }
 
-    /// Federation providers' keys, cached for the server's life (``ProviderKeys``).
-    var providerKeys: ProviderKeys?
-    /// Federation providers' endpoints for the hosted "Continue with …" sign-in (``UpstreamProvider``).
-    var upstreamProviders: UpstreamProvider?
-
-    /// Sign-in with a provider's ID token; `nil` without the providers' key cache.
-    var federationExchange: FederationExchange? {
-        guard let providerKeys else { return nil }
+    /// Sign-in with a provider's ID token.
+    var federationExchange: FederationExchange {
         let federation: any FederationStore = store
         var exchange = FederationExchange(
-            store: store, federation: federation, validator: FederatedTokenValidator(keys: providerKeys, now: now),
+            store: store, federation: federation,
+            validator: FederatedTokenValidator(keys: federationClients.keys, now: now),
             accounts: FederatedAccounts(store: store, federation: federation, audit: audit, now: now),
+            facebook: FacebookTokenInspector(transport: federationClients.transport, now: now),
             tokenIssuer: tokenIssuer, sessionCap: sessionCap, now: now)
-        exchange.facebook = FacebookTokenInspector(now: now)
         let keyRing = keyRing
         exchange.openSecret = { provider in
             try keyRing.openSecret(provider.brokerClientSecretSealed ?? "", context: ProviderSecrets.context(provider.id))
@@ -75,8 +72,8 @@ struct ServerServices: Sendable {
         return exchange
     }
 
-    /// Native SSO device sessions (always present; optional for the endpoints, as ``passkeys``).
-    var deviceSessions: DeviceSessions? {
+    /// Native SSO device sessions.
+    var deviceSessions: DeviceSessions {
         DeviceSessions(store: store, policy: nativeSSO, audit: audit, now: now)
     }
 

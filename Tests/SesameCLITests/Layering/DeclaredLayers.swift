@@ -25,11 +25,13 @@ enum DeclaredLayers {
         "SesameStore": [
             "AtRest", "Records", "Location", "Protocols", "SQL", "Migrations", "PostgreSQL", "SQLite", "SQLIdentityStore",
         ],
-        "SesameProvider": ["Keys", "Maintenance", "Security", "Users", "Messaging", "Audit", "Admin", "Config"],
+        "SesameProvider": [
+            "Failures", "Keys", "Maintenance", "Security", "Users", "Audit", "Messaging", "Protection", "Admin", "PIN",
+            "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "Grants",
+        ],
         "SesameServer": [
-            "Localization", "HTTP", "Messaging", "Pages", "Passkeys", "Protection", "Tokens", "Federation",
-            "NativeSSO", "Policy", "Observability", "Services", "Accounts", "FirstParty", "PIN", "Endpoints",
-            "OpenAPI", "Server",
+            "Adapters", "Localization", "Messaging", "HTTP", "Observability", "Pages", "Protection", "Authentication",
+            "Services", "Accounts", "FirstParty", "PIN", "Endpoints", "OpenAPI", "Server",
         ],
         "SesameCLI": ["Support", "Commands", "."],
     ]

@@ -111,7 +111,7 @@ struct HostedAccountPages: Sendable {
         if let carried { context.annotations.record(clientID: carried.client.clientID) }
         do {
             return try await handle(form, carried)
-        } catch let failure as EndpointFailure {
+        } catch let failure as any APIErrorRendering where failure is EndpointFailure || failure is ProviderFailure {
             context.annotations.record(outcome: refusedOutcome)
             let shown = Self.failure(failure)
             var page = refusedForm(form)
@@ -158,17 +158,18 @@ struct HostedAccountPages: Sendable {
 
     /// How a refused submission is shown: the code's message and each field's, with the
     /// status the JSON API would answer (and `Retry-After` when it says when to retry).
-    static func failure(_ failure: EndpointFailure) -> (
+    static func failure(_ error: any APIErrorRendering) -> (
         messageKey: String, fieldMessages: [(field: String, message: String)], status: HTTPResponse.Status
     ) {
+        let failure = error.failure
         let fields = (failure.details ?? []).map { (field: $0.field, message: $0.message) }
         let key = fields.isEmpty ? failure.code.messageKey : "page.error"
-        return (key, fields, failure.status ?? HTTPResponse.Status(code: failure.code.httpStatus))
+        return (key, fields, error.responseStatus)
     }
 
     /// `response` with the `Retry-After` of `failure`, if it has one.
-    static func addingRetryAfter(_ response: Response, from failure: EndpointFailure) -> Response {
-        guard let retryAfter = failure.retryAfter else { return response }
+    static func addingRetryAfter(_ response: Response, from error: any APIErrorRendering) -> Response {
+        guard let retryAfter = error.failure.retryAfter else { return response }
         var response = response
         response.headers[.retryAfter] = String(retryAfter)
         return response

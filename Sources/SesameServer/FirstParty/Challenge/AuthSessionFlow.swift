@@ -206,9 +206,9 @@ struct AuthSessionFlow: Sendable {
         passkey assertion: AuthenticationResponseJSON, session: AuthSessionRecord, user: UserRecord,
         context: SesameRequestContext
     ) async throws -> AuthenticationContext? {
-        guard session.methods.contains(.passkey), let passkeys = services.passkeys else { return nil }
-        let (_, verified) = try await passkeys.authenticate(
-            assertion, purposes: [.stepUp], binding: session.sessionDigest, context: context, clientID: session.clientID)
+        guard session.methods.contains(.passkey) else { return nil }
+        let (_, verified) = try await services.passkeys.authenticate(
+            assertion, purposes: [.stepUp], binding: session.sessionDigest, origin: RequestOrigin(context), clientID: session.clientID)
         let now = services.now()
         guard verified.passkey.userID == user.id,
             try await services.mfaStore.consumeAuthSession(digest: session.sessionDigest, now: now)

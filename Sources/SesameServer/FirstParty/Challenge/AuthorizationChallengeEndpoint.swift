@@ -75,11 +75,11 @@ struct AuthorizationChallengeEndpoint: Sendable {
             .signIn, subject: username, clientID: challenge.client.clientID, request: request, context: context)
         let store = services.store
         let user: UserRecord
-        let attempt = LoginAttempt(login: username, context: context)
+        let attempt = LoginAttempt(login: username, origin: RequestOrigin(context))
         let check = try await services.credentials.checkPassword(
             password, attempt: attempt, user: { try await store.user(login: username) })
         services.metrics.signIn(check)
-        check.record(in: services.audit, context: context, clientID: challenge.client.clientID)
+        check.record(in: services.audit, origin: RequestOrigin(context), clientID: challenge.client.clientID)
         switch check {
         case .accepted(let signedIn):
             user = signedIn
@@ -89,7 +89,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
             throw EndpointFailure(.invalidCredentials)
         case .throttled(let retryAfter):
             context.annotations.record(outcome: "password_throttled")
-            throw EndpointFailure.tooManyAttempts(retryAfter: retryAfter)
+            throw ProviderFailure.tooManyAttempts(retryAfter: retryAfter)
         }
 
         let requirement = MFARequirement(
@@ -213,6 +213,6 @@ struct AuthorizationChallengeEndpoint: Sendable {
     /// draft §5.2.2: `insufficient_authorization` with the session to continue.
     static func continuation(_ token: String, methods: [MFAMethod], description: String) -> ChallengeContinuation {
         ChallengeContinuation(
-            failure: EndpointFailure(.insufficientAuthorization, description), authSession: token, methods: methods)
+            failure: ProviderFailure(.insufficientAuthorization, description), authSession: token, methods: methods)
     }
 }

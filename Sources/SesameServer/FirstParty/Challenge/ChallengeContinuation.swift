@@ -4,7 +4,7 @@ import SesameProtocol
 /// `/authorize-challenge` that continues the sign-in, carrying the `auth_session` to send back
 /// and the second-factor methods on offer (`mfa_methods`).
 struct ChallengeContinuation: APIErrorRendering {
-    var failure: EndpointFailure
+    var failure: ProviderFailure
     /// The session token (shown once; the store keeps its digest).
     let authSession: String
     let methods: [MFAMethod]

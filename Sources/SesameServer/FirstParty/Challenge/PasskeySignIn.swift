@@ -28,7 +28,7 @@ struct PasskeySignIn: Sendable {
     }
 
     func start(_ form: [String: String], request: Request, context: SesameRequestContext) async throws -> Response {
-        let passkeys = try Self.passkeys(services)
+        let passkeys = services.passkeys
         let challenge = try await AuthorizationChallengeRequest.validate(form, request: request, services: services)
         context.annotations.record(clientID: challenge.client.clientID)
         // A username narrows the options to that user's passkeys; an unknown one, or one without
@@ -49,7 +49,7 @@ struct PasskeySignIn: Sendable {
             .signIn, userID: userID, binding: SecretDigest.of(token), clientID: challenge.client.clientID, payload: payload)
         context.annotations.record(outcome: "passkey_options")
         throw ChallengeContinuation(
-            failure: EndpointFailure(
+            failure: ProviderFailure(
                 .insufficientAuthorization, "Sign in with a passkey: answer passkey_options with passkey_assertion and this auth_session."),
             authSession: token, methods: [.passkey], passkeyOptions: options)
     }
@@ -60,10 +60,10 @@ struct PasskeySignIn: Sendable {
             let offered = session.methods.map(\.rawValue).joined(separator: ", ")
             throw MFAFailure.methodUnavailable("mfa_method passkey is not available for this sign-in; choose one of: \(offered).")
         }
-        let options = try await Self.passkeys(services).requestOptions(
+        let options = try await services.passkeys.requestOptions(
             .stepUp, userID: user.id, binding: session.sessionDigest, clientID: session.clientID)
         throw ChallengeContinuation(
-            failure: EndpointFailure(
+            failure: ProviderFailure(
                 .insufficientAuthorization, "Confirm with a passkey: answer passkey_options with passkey_assertion and this auth_session."),
             authSession: token, methods: [.passkey], passkeyOptions: options)
     }
@@ -72,7 +72,7 @@ struct PasskeySignIn: Sendable {
     func finish(
         _ token: String, assertion text: String, form: [String: String], request: Request, context: SesameRequestContext
     ) async throws -> Response {
-        let passkeys = try Self.passkeys(services)
+        let passkeys = services.passkeys
         guard !token.isEmpty, token.utf8.count <= 256 else { throw MFAFailure.unknownSession }
         guard let assertion = Passkeys.answer(text, as: AuthenticationResponseJSON.self) else {
             throw PasskeyRefusal.malformedCredential("passkey_assertion is not an AuthenticationResponseJSON")
@@ -98,7 +98,7 @@ struct PasskeySignIn: Sendable {
             return JSONResponse.make(AuthorizationChallengeResponse(authorizationCode: code))
         }
         let (challenge, verified) = try await passkeys.authenticate(
-            assertion, purposes: [.signIn], binding: SecretDigest.of(token), context: context)
+            assertion, purposes: [.signIn], binding: SecretDigest.of(token), origin: RequestOrigin(context))
         guard let clientID = challenge.clientID else { throw MFAFailure.unknownSession }
         context.annotations.record(clientID: clientID)
         try await AuthorizationChallengeEndpoint.authenticateClient(clientID, form: form, request: request, services: services)
@@ -112,12 +112,5 @@ struct PasskeySignIn: Sendable {
             authentication: authentication, reauthentication: pending.reauthentication)
         context.annotations.record(outcome: "code_issued_passkey")
         return JSONResponse.make(AuthorizationChallengeResponse(authorizationCode: code))
-    }
-
-    static func passkeys(_ services: FirstPartyServices) throws -> Passkeys {
-        guard let passkeys = services.passkeys else {
-            throw EndpointFailure(.invalidRequest, "This server keeps no passkeys; sign in with a password.")
-        }
-        return passkeys
     }
 }

@@ -1,0 +1,49 @@
+import SesameProtocol
+import SesameStore
+
+/// The grants of `/token` in one place (RFC 6749 §3.2): runs the grant a ``TokenRequest`` asks
+/// for, once the client may use it (§5.2 `unauthorized_client`). The server's token endpoint
+/// reads the request and authenticates the client; everything after is here.
+package struct TokenGrants: Sendable {
+    package let authorizationCode: AuthorizationCodeGrant
+    package let refreshToken: RefreshTokenGrant
+    package let clientCredentials: ClientCredentialsGrant
+    /// RFC 8693 token exchange (Native SSO, federation).
+    package let tokenExchange: TokenExchangeGrant
+    /// The PIN unlock grant.
+    package let pinUnlock: PINUnlockGrant
+
+    package init(
+        authorizationCode: AuthorizationCodeGrant, refreshToken: RefreshTokenGrant,
+        clientCredentials: ClientCredentialsGrant, tokenExchange: TokenExchangeGrant, pinUnlock: PINUnlockGrant
+    ) {
+        self.authorizationCode = authorizationCode
+        self.refreshToken = refreshToken
+        self.clientCredentials = clientCredentials
+        self.tokenExchange = tokenExchange
+        self.pinUnlock = pinUnlock
+    }
+
+    /// The tokens `request` earns `client`, which has authenticated.
+    package func issue(_ request: TokenRequest, client: ClientRecord, origin: RequestOrigin) async throws
+        -> TokenResponse
+    {
+        // The PIN grant has no registered grant type: first-party clients only, whatever grants
+        // they registered (docs/pin-devices.md).
+        if let grant = request.grantType, !client.grantTypes.contains(grant) {
+            throw ProviderFailure(.unauthorizedClient, "This client may not use the \(grant.rawValue) grant.")
+        }
+        switch request {
+        case .authorizationCode(let code):
+            return try await authorizationCode.exchange(code, client: client, origin: origin)
+        case .refreshToken(let refresh):
+            return try await refreshToken.exchange(refresh, client: client, origin: origin)
+        case .clientCredentials(let credentials):
+            return try await clientCredentials.exchange(credentials, client: client)
+        case .tokenExchange(let exchange):
+            return try await tokenExchange.exchange(exchange, client: client, origin: origin)
+        case .pinUnlock(let unlock):
+            return try await pinUnlock.exchange(unlock, client: client, origin: origin)
+        }
+    }
+}

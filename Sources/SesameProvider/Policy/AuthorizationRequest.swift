@@ -1,0 +1,94 @@
+import Foundation
+import SesameProtocol
+import SesameStore
+
+/// A validated authorization request (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3).
+/// Only the code flow exists here; PKCE is S256 when present, and always present for public
+/// clients (see ``AuthorizationRequestValidator``).
+package struct AuthorizationRequest: Sendable, Equatable {
+    package var clientID: String
+    /// The redirect URI exactly as the client sent it (loopback port included).
+    package var redirectURI: String
+    package var scopes: [String]
+    package var state: String?
+    package var nonce: String?
+    /// RFC 7636 S256 `code_challenge`; `nil` when a confidential client sent none (RFC 9700
+    /// §2.1.1 lets confidential OpenID Connect clients rely on `nonce` instead).
+    package var codeChallenge: String?
+    package var prompt: PromptPolicy
+    package var loginHint: String?
+    package var acrValues: String?
+    package var uiLocales: String?
+    /// The granted `claims` parameter (OIDC Core §5.5), `nil` when none was sent.
+    package var claims: RequestedClaims?
+
+    package init(
+        clientID: String,
+        redirectURI: String,
+        scopes: [String],
+        state: String? = nil,
+        nonce: String? = nil,
+        codeChallenge: String? = nil,
+        prompt: PromptPolicy,
+        loginHint: String? = nil,
+        acrValues: String? = nil,
+        uiLocales: String? = nil,
+        claims: RequestedClaims? = nil
+    ) {
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.state = state
+        self.nonce = nonce
+        self.codeChallenge = codeChallenge
+        self.prompt = prompt
+        self.loginHint = loginHint
+        self.acrValues = acrValues
+        self.uiLocales = uiLocales
+        self.claims = claims
+    }
+
+    package var scope: String { ScopeList.format(scopes) }
+
+    /// The parameters to carry through the login form (hidden fields) so that the POST can be
+    /// validated again from scratch without server-side state.
+    package var formParameters: [(name: String, value: String)] {
+        var result: [(String, String)] = [
+            (OAuthParameter.clientID, clientID), (OAuthParameter.redirectURI, redirectURI), (OAuthParameter.responseType, "code"),
+            (OAuthParameter.scope, scope),
+        ]
+        if let codeChallenge {
+            result.append((OAuthParameter.codeChallenge, codeChallenge))
+            result.append((OAuthParameter.codeChallengeMethod, PKCE.method))
+        }
+        if let state { result.append((OAuthParameter.state, state)) }
+        if let nonce { result.append((OAuthParameter.nonce, nonce)) }
+        if !prompt.values.isEmpty { result.append((OAuthParameter.prompt, prompt.values.sorted().joined(separator: " "))) }
+        if let maxAge = prompt.maxAge { result.append((OAuthParameter.maxAge, String(maxAge))) }
+        if let loginHint { result.append((OAuthParameter.loginHint, loginHint)) }
+        if let acrValues { result.append((OAuthParameter.acrValues, acrValues)) }
+        if let uiLocales { result.append((OAuthParameter.uiLocales, uiLocales)) }
+        if let claims { result.append((OAuthParameter.claims, claims.request.json)) }
+        return result.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The parameter names ``formParameters`` may produce.
+    package static let parameterNames: Set<String> = [
+        "client_id", "redirect_uri", "response_type", "scope", "code_challenge",
+        "code_challenge_method", "state", "nonce", "prompt", "max_age", "login_hint",
+        "acr_values", "ui_locales", "claims",
+    ]
+
+    /// The authentication context classes asked for: `claims.id_token.acr` when it names values
+    /// (OIDC Core §5.5.1.1), else `acr_values` (§3.1.2.1).
+    package var requestedACRValues: String? { claims?.acrValues ?? acrValues }
+}
+
+/// Why an authorization request was refused (RFC 6749 §4.1.2.1).
+package enum AuthorizationRequestError: Error, Sendable {
+    /// The client or redirect URI could not be trusted: show an error page, never redirect
+    /// (RFC 9700 §4.11.2, RFC 6749 §4.1.2.1).
+    case page(code: APIErrorCode, description: String)
+    /// Client and redirect URI are valid: send the error back to the client.
+    case redirect(code: APIErrorCode, description: String, redirectURI: String, state: String?)
+}

@@ -1,0 +1,198 @@
+import Foundation
+import SesameProtocol
+import SesameStore
+import Synchronization
+
+/// Checks passwords and client secrets against their PHC hashes without blocking an event
+/// task: memory-hard hashing (tens of milliseconds) runs on a ``BlockingWorkPool``.
+///
+/// - Every password check goes through ``checkPassword(_:attempt:user:)``, which asks the
+///   ``LoginThrottle`` before hashing: a throttled attempt is refused without any.
+/// - Unknown users still cost one verification against a fixed dummy hash, so response time
+///   does not reveal which usernames exist (OWASP authentication cheat sheet).
+/// - Client secrets are random ≥ 256-bit values; after one successful PHC verification the
+///   pair (SHA-256 of the secret, stored PHC hash) is remembered in memory, so the token
+///   endpoint's hot path (refresh, client_credentials) does not pay for scrypt on every call.
+///   A changed secret hash in the store invalidates the entry.
+final package class CredentialVerifier: Sendable {
+    /// Limits password guessing per login name and client address.
+    package let throttle: LoginThrottle
+    /// The counters every process of the deployment shares (the store); `nil`: this process's
+    /// memory only.
+    package let sharedThrottle: (any ThrottleStore)?
+    private let hasher: any PasswordHasher
+    private let pool: any BlockingWorkPool
+    private let dummyHash: String
+    private let verifiedSecrets = Mutex<[String: VerifiedSecret]>([:])
+    private static let cacheLimit = 4096
+
+    private struct VerifiedSecret {
+        var secretDigest: String
+        var phc: String
+    }
+
+    package init(
+        hasher: any PasswordHasher, pool: any BlockingWorkPool, throttle: LoginThrottle = LoginThrottle(),
+        sharedThrottle: (any ThrottleStore)? = nil
+    ) throws {
+        self.hasher = hasher
+        self.pool = pool
+        self.throttle = throttle
+        self.sharedThrottle = sharedThrottle
+        self.dummyHash = try hasher.hash(SecureRandom.token())
+    }
+
+    /// The result of ``checkPassword(_:attempt:user:)``.
+    package enum PasswordCheck: Sendable {
+        /// The password is the user's.
+        case accepted(UserRecord)
+        /// Wrong password, unknown user or a user without a password: the same answer.
+        case rejected
+        /// Too many failures for this login name or address: the password was not checked.
+        case throttled(retryAfter: Int)
+    }
+
+    /// Checks a password typed for `attempt`: looks the user up with `user`, asks the
+    /// ``LoginThrottle`` (per account when the name is one, whatever form of it was typed; per
+    /// typed name otherwise) — refused → no hashing —, verifies the password with constant
+    /// work, and reports the outcome to the throttle.
+    package func checkPassword(
+        _ password: String, attempt: LoginAttempt, user lookup: () async throws -> UserRecord?
+    ) async throws -> PasswordCheck {
+        let user = try await lookup()
+        let admission =
+            user.map { throttle.admit(accountID: $0.id, address: attempt.address) }
+            ?? throttle.admit(login: attempt.login, address: attempt.address)
+        let ticket: LoginThrottle.Ticket
+        switch admission {
+        case .refused(let retryAfter): return .throttled(retryAfter: retryAfter)
+        case .admitted(let admitted): ticket = admitted
+        }
+        if let retryAfter = try await sharedLockout(ticket) {
+            throttle.finish(ticket, .abandoned)
+            return .throttled(retryAfter: retryAfter)
+        }
+        if await verifyPassword(password, for: user), let user {
+            throttle.finish(ticket, .succeeded)
+            try await recordShared(ticket, succeeded: true)
+            return .accepted(user)
+        }
+        throttle.finish(ticket, .failed)
+        try await recordShared(ticket, succeeded: false)
+        return .rejected
+    }
+
+    /// Seconds until a lockout another process (or this one) recorded in the shared counters
+    /// ends, or `nil` when none of the attempt's keys is locked.
+    private func sharedLockout(_ ticket: LoginThrottle.Ticket) async throws -> Int? {
+        guard let sharedThrottle else { return nil }
+        let now = throttle.now()
+        let names = ticket.keys.map(LoginThrottle.sharedName)
+        guard let until = try await sharedThrottle.throttleLock(keys: names, now: now) else { return nil }
+        return max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+    }
+
+    /// Counts the outcome in the shared counters: a success clears the login name; a failure
+    /// counts for the name and the address, and locks them as ``LoginThrottlePolicy`` says.
+    private func recordShared(_ ticket: LoginThrottle.Ticket, succeeded: Bool) async throws {
+        guard let sharedThrottle else { return }
+        let policy = throttle.policy
+        let now = throttle.now()
+        for key in ticket.keys {
+            let name = LoginThrottle.sharedName(key)
+            if succeeded {
+                if case .login = key { try await sharedThrottle.clearThrottle(key: name) }
+                continue
+            }
+            let failures = try await sharedThrottle.recordThrottleFailure(
+                key: name, now: now, forgetBefore: now.addingTimeInterval(-policy.failureWindow))
+            let lockout: TimeInterval? =
+                switch key {
+                case .login: policy.lockout(afterFailures: failures)
+                case .address: failures >= max(1, policy.failuresPerAddress) ? policy.addressLockout : nil
+                }
+            if let lockout {
+                try await sharedThrottle.lockThrottle(key: name, until: now.addingTimeInterval(lockout))
+            }
+        }
+    }
+
+    /// `true` when `password` matches the user's password hash. Always does one hash
+    /// verification, even when `user` is `nil` or has no password. Not throttled: endpoints use
+    /// ``checkPassword(_:attempt:user:)``.
+    private func verifyPassword(_ password: String, for user: UserRecord?) async -> Bool {
+        let phc = user?.passwordHash
+        let hasher = self.hasher
+        let dummy = self.dummyHash
+        let result = try? await pool.run {
+            let matches = hasher.verify(password, against: phc ?? dummy)
+            return matches && phc != nil
+        }
+        return result ?? false
+    }
+
+    /// A PHC hash of a new password, computed on the thread pool (account self-service).
+    package func hashPassword(_ password: String) async throws -> String {
+        let hasher = self.hasher
+        return try await pool.run { try hasher.hash(password) }
+    }
+
+    /// `true` when `secret` is the client's secret.
+    package func verifyClientSecret(_ secret: String, for client: ClientRecord) async -> Bool {
+        guard let phc = client.secretHash else { return false }
+        let digest = SecretDigest.of(secret)
+        let cached = verifiedSecrets.withLock { $0[client.clientID] }
+        if let cached, cached.phc == phc {
+            return ConstantTime.equals(cached.secretDigest, digest)
+        }
+        let hasher = self.hasher
+        let matches = (try? await pool.run { hasher.verify(secret, against: phc) }) ?? false
+        if matches {
+            verifiedSecrets.withLock { cache in
+                if cache.count >= Self.cacheLimit { cache.removeAll() }
+                cache[client.clientID] = VerifiedSecret(secretDigest: digest, phc: phc)
+            }
+        }
+        return matches
+    }
+}
+
+/// Who is typing a password, as ``LoginThrottle`` counts it: the login name as sent and the
+/// client's address (the TCP peer; `X-Forwarded-For` only from a trusted proxy).
+package struct LoginAttempt: Sendable {
+    package var login: String
+    package var address: String?
+
+    package init(login: String, address: String?) {
+        self.login = login
+        self.address = address
+    }
+
+    /// A sign-in with the name the user typed.
+    package init(login: String, origin: RequestOrigin) {
+        self.init(login: login, address: origin.clientAddress)
+    }
+
+    /// A signed-in user confirming their password (password change, account deletion): counted
+    /// under the account's username, so these guesses share the sign-in limit of that name.
+    package init(account user: UserRecord, origin: RequestOrigin) {
+        self.init(login: user.username, origin: origin)
+    }
+}
+
+extension CredentialVerifier.PasswordCheck {
+    /// Records the outcome of a sign-in's password check in the audit log: `sign_in.succeeded`
+    /// (the password step; a second factor may follow), `sign_in.failed` or `sign_in.throttled`.
+    package func record(in audit: AuditLog, origin: RequestOrigin, clientID: String?) {
+        switch self {
+        case .accepted(let user):
+            audit.record(.signInSucceeded, origin: origin, clientID: clientID, userID: user.id, detail: ["factor": "pwd"])
+        case .rejected:
+            audit.record(.signInFailed, reason: "invalid_credentials", origin: origin, clientID: clientID)
+        case .throttled(let retryAfter):
+            audit.record(
+                .signInThrottled, reason: "too_many_failures", origin: origin, clientID: clientID,
+                detail: ["retry_after_s": "\(retryAfter)"])
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import JWTKit
+import SesameProtocol
+import SesameStore
+
+/// The JWT access token payload of RFC 9068 §2.2 (`iss`, `exp`, `aud`, `sub`, `client_id`,
+/// `iat`, `jti`, plus `scope`, `auth_time`, `acr`, `amr`), with three private claims:
+/// `sid` (browser session) and `fid` (refresh-token family), so that revoking the family makes
+/// the access token inactive at `/userinfo` and `/introspect`; and `userinfo_claims`, the user
+/// claims a `claims` request parameter asked the UserInfo endpoint for (OIDC Core §5.5), only
+/// when there are any.
+///
+/// The header `typ` is `at+jwt` (RFC 9068 §2.1), which keeps ID tokens from being accepted as
+/// access tokens. `aud` is the issuer URL: Sesame's own APIs are the resource server.
+package struct AccessTokenClaims: JWTPayload, Equatable {
+    package var iss: String
+    /// The user id, or the client id for client_credentials tokens (RFC 9068 §2.2).
+    package var sub: String
+    package var aud: String
+    package var exp: Int
+    package var iat: Int
+    package var jti: String
+    package var clientID: String
+    package var scope: String
+    package var authTime: Int?
+    package var acr: String?
+    package var amr: [String]?
+    package var sid: String?
+    package var fid: String?
+    package var userinfoClaims: [String]?
+
+    package enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, exp, iat, jti, scope, acr, amr, sid, fid
+        case clientID = "client_id"
+        case authTime = "auth_time"
+        case userinfoClaims = "userinfo_claims"
+    }
+
+    package var scopes: Set<String> { Set(ScopeList.parse(scope)) }
+
+    /// Claim checks are made by ``AccessTokenVerifier``; JWTKit only checks the signature.
+    package func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

@@ -1,0 +1,52 @@
+import Foundation
+import SesameProtocol
+import SesameStore
+
+/// Decides whether a presented access token is active (RFC 6750 §3.1, RFC 7662 §2.2):
+/// signature by a published key, `typ: at+jwt` (RFC 9068 §4), our issuer and audience, not
+/// expired, not revoked by `jti` (RFC 7009) and its refresh family not revoked.
+package struct AccessTokenVerifier: Sendable {
+    package let issuer: String
+    package let keyRing: KeyRing
+    package let store: any IdentityStore
+    package let now: @Sendable () -> Date
+
+    package init(
+        issuer: String,
+        keyRing: KeyRing,
+        store: any IdentityStore,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.issuer = issuer
+        self.keyRing = keyRing
+        self.store = store
+        self.now = now
+    }
+
+    /// The claims of an active token, `nil` otherwise.
+    package func activeClaims(_ token: String) async throws -> AccessTokenClaims? {
+        guard let claims = await signedClaims(token) else { return nil }
+        guard claims.exp > Int(now().timeIntervalSince1970) else { return nil }
+        if try await store.isAccessTokenRevoked(jti: claims.jti) { return nil }
+        if let family = claims.fid, try await store.isRefreshFamilyRevoked(family) { return nil }
+        return claims
+    }
+
+    /// The claims of a token this server signed as an access token, expired or not.
+    package func signedClaims(_ token: String) async -> AccessTokenClaims? {
+        guard token.utf8.count < 8192, Self.headerType(of: token) == "at+jwt" else { return nil }
+        guard let claims = try? await keyRing.verify(token, as: AccessTokenClaims.self) else { return nil }
+        guard claims.iss == issuer, claims.aud == issuer else { return nil }
+        return claims
+    }
+
+    /// The JOSE header `typ` (compared case-insensitively, RFC 7515 §4.1.9).
+    package static func headerType(of token: String) -> String? {
+        guard let first = token.split(separator: ".", omittingEmptySubsequences: false).first,
+            let data = Base64URL.decode(String(first)),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let type = object["typ"] as? String
+        else { return nil }
+        return type.lowercased()
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import SesameProtocol
+import SesameStore
+
+/// The token set a grant answers with, once it has established who signed in (RFC 6749 §5.1,
+/// OIDC Core §3.1.3.3): an access token, a refresh token stored by its digest (the first of a
+/// new family) when asked for, and an ID token when `openid` was granted. Shared by the
+/// authorization code, PIN unlock and token exchange grants.
+///
+/// In a Native SSO device session, `deviceSecretHash` is the `ds_hash` of the session's secret
+/// (§3.4.1; ``DeviceSecret``) for the ID token, and `sid` is the device session.
+package struct GrantTokens: Sendable {
+    package let store: any IdentityStore
+    package let tokenIssuer: TokenIssuer
+    /// Revokes the user's least recently used families past ``SessionLimits`` when a new one opens.
+    package let sessionCap: SessionCap
+
+    /// Issues the set for `authentication` in the refresh family `familyID`. `claims` is the
+    /// grant's OIDC Core §5.5 request (its stored form travels with the refresh token).
+    package func issue(
+        client: ClientRecord, authentication: AuthenticationContext, scope: String, sessionID: String?,
+        familyID: String, nonce: String?, claims stored: ClaimsRequest?, withRefreshToken: Bool, now: Date,
+        deviceSecretHash: String? = nil, origin: RequestOrigin? = nil
+    ) async throws -> TokenResponse {
+        let claims = stored.map(RequestedClaims.init(stored:))
+        let access = try await tokenIssuer.accessToken(
+            client: client, subject: authentication.userID, scope: scope, authentication: authentication,
+            sessionID: sessionID, familyID: familyID, claims: claims)
+        var refreshToken: String?
+        if withRefreshToken {
+            let refresh = TokenIssuer.newRefreshToken()
+            try await store.insertRefreshToken(
+                RefreshTokenRecord(
+                    tokenDigest: refresh.digest, familyID: familyID, clientID: client.clientID, scope: scope,
+                    authentication: authentication, sessionID: sessionID, issuedAt: now,
+                    expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)), claims: stored))
+            refreshToken = refresh.token
+            try await sessionCap.enforce(
+                userID: authentication.userID, clientID: client.clientID, newFamily: familyID, origin: origin, now: now)
+        }
+        var idToken: String?
+        if ScopeList.parse(scope).contains("openid") {
+            idToken = try await tokenIssuer.idToken(
+                client: client, authentication: authentication, nonce: nonce, sessionID: sessionID,
+                accessToken: access.token, claims: claims,
+                userClaims: try await ClaimRelease.idTokenClaims(for: claims, userID: authentication.userID, store: store),
+                deviceSecretHash: deviceSecretHash)
+        }
+        return TokenResponse(
+            accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,
+            refreshToken: refreshToken, idToken: idToken, scope: scope)
+    }
+}
