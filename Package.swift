@@ -104,6 +104,9 @@ let package = Package(
         ),
         // The OpenID provider's logic without HTTP: keys, users, secrets, the audit log,
         // messaging, administration, seed files, maintenance. No Hummingbird, no SwiftNIO.
+        // A person at a browser, scripted over plain HTTP (cookies, forms, no automatic
+        // redirects): the demo's sign-in and the tests' browser.
+        .target(name: "ScriptedBrowser", dependencies: ["SesameProtocol"], swiftSettings: strict),
         .target(
             name: "SesameProvider",
             dependencies: [
@@ -148,7 +151,7 @@ let package = Package(
         .executableTarget(
             name: "SesameCLI",
             dependencies: [
-                "SesameProtocol", "Sesame", "SesameLoopback", "SesameServer", "ChildProcess",
+                "SesameProtocol", "Sesame", "SesameLoopback", "SesameServer", "ChildProcess", "ScriptedBrowser",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -198,7 +201,7 @@ let package = Package(
         .target(
             name: "SesameTesting",
             dependencies: [
-                "SesameProtocol", "SesameServer", "StoreTesting", "TestSupport",
+                "SesameProtocol", "SesameServer", "StoreTesting", "TestSupport", "ScriptedBrowser",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support/SesameTesting",
@@ -235,7 +238,8 @@ let package = Package(
         .testTarget(
             name: "SesameIntegrationTests",
             dependencies: [
-                "Sesame", "SesameLoopback", "SesameServer", "HeadlessChromium", "SesameTesting", "TestSupport",
+                "Sesame", "SesameLoopback", "SesameServer", "HeadlessChromium", "SesameTesting", "StoreTesting",
+                "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -5,6 +5,7 @@ import Logging
 import Sesame
 import SesameLoopback
 import SesameProtocol
+import SesameTesting
 import Synchronization
 import Testing
 
@@ -56,9 +57,9 @@ struct SDKAgainstServerTests {
     func browserSignInWithLoopbackAgent() async throws {
         try await withServer { server in
             let client = client(server, redirectURI: IntegrationServer.loopbackRedirectURI)
-            let browser = TestBrowser(username: IntegrationServer.username, password: IntegrationServer.password)
             // Generous: a loaded CI machine runs Chromium suites beside this one.
-            let opener = ScriptedOpener(browser: browser)
+            let opener = ScriptedOpener(
+                login: HostedLogin(username: IntegrationServer.username, password: IntegrationServer.password))
             let agent = LoopbackBrowserAgent(opener: opener, timeout: .seconds(90))
             let account: Account
             do {
@@ -190,20 +191,21 @@ struct SDKAgainstServerTests {
 }
 
 /// A browser opener that drives the real login page and then visits the loopback redirect.
-/// Plays the browser's part with ``TestBrowser`` in the background, as a browser the agent
-/// opened would; keeps what went wrong for the test to report.
+/// Plays the browser's part with a ``ScriptedBrowser`` in the background, as a browser the
+/// agent opened would; keeps what went wrong for the test to report.
 final class ScriptedOpener: BrowserOpener {
-    let browser: TestBrowser
+    let login: HostedLogin
     let failure = Mutex<(any Error)?>(nil)
 
-    init(browser: TestBrowser) { self.browser = browser }
+    init(login: HostedLogin) { self.login = login }
 
     func open(_ url: URL) async throws {
-        let browser = self.browser
+        let login = self.login
         Task {
             do {
-                let redirect = try await browser.signIn(url)
-                _ = try await browser.visit(redirect)
+                let browser = ScriptedBrowser()
+                let redirect = try await login.signIn(at: url, in: browser)
+                _ = try await browser.get(redirect)
             } catch {
                 self.failure.withLock { $0 = error }
             }

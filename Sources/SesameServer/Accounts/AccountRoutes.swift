@@ -1,10 +1,12 @@
 import Hummingbird
 
-/// Routes of the account APIs under `/api/` (docs/first-party-and-accounts.md) and the OpenAPI
-/// document.
-enum AccountRoutes {
-    static func register(on router: Router<SesameRequestContext>, services: ServerServices) {
-        let services = AccountServices(services)
+/// The account APIs under `/api/` (docs/first-party-and-accounts.md): sign-up, password reset
+/// and change, email change, account deletion, the profile and the devices. (Passkeys, linked
+/// identities, MFA and PIN devices have their own routes.)
+struct AccountRoutes: FeatureRoutes {
+    let services: AccountServices
+
+    func register(on router: Router<SesameRequestContext>) {
         let signUp = SignUpEndpoint(services: services)
         router.post("/api/signup", use: signUp.signUp)
         router.post("/api/signup/confirm", use: signUp.confirm)
@@ -28,16 +30,5 @@ enum AccountRoutes {
         router.get("/api/devices", use: devices.list)
         router.post("/api/devices", use: devices.register)
         router.delete("/api/devices/{device_id}", use: devices.remove)
-
-        let identities = IdentitiesEndpoint(services: services)
-        router.get("/api/identities", use: identities.list)
-        router.delete("/api/identities/{provider}/{subject}", use: identities.unlink)
-
-        let passkeys = PasskeysEndpoint(services: services)
-        router.post("/api/passkeys/options", use: passkeys.options)
-        router.post("/api/passkeys", use: passkeys.register)
-        router.get("/api/passkeys", use: passkeys.list)
-        router.patch("/api/passkeys/{id}", use: passkeys.rename)
-        router.delete("/api/passkeys/{id}", use: passkeys.remove)
     }
 }

@@ -3,9 +3,10 @@ import SesameProtocol
 
 /// Routes of OAuth 2.0 for First-Party Applications and MFA enrolment (docs/first-party-and-accounts.md).
 /// The hosted login page's MFA step posts to `/login` like the password form.
-enum FirstPartyRoutes {
-    static func register(on router: Router<SesameRequestContext>, services: ServerServices) {
-        let services = FirstPartyServices(services)
+struct FirstPartyRoutes: FeatureRoutes {
+    let services: FirstPartyServices
+
+    func register(on router: Router<SesameRequestContext>) {
         router.post("/authorize-challenge", use: AuthorizationChallengeEndpoint(services: services).post)
 
         let enrollment = MFAEnrollmentEndpoints(services: services)

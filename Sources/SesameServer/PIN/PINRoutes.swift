@@ -2,9 +2,10 @@ import Hummingbird
 
 /// The routes of PIN-protected devices (``PINEndpoints``); the unlock itself is a grant at
 /// `/token` (``PINUnlockGrant``).
-enum PINRoutes {
-    static func register(on router: Router<SesameRequestContext>, services: ServerServices) {
-        let endpoints = PINEndpoints(services: PINServices(services))
+struct PINRoutes: FeatureRoutes {
+    let endpoints: PINEndpoints
+
+    func register(on router: Router<SesameRequestContext>) {
         router.get("/api/pin/policy", use: endpoints.policy)
         router.post("/api/pin/nonce", use: endpoints.nonce)
         router.get("/api/pin/registrations", use: endpoints.list)

@@ -5,8 +5,8 @@
 enum DeclaredLayers {
     /// The modules under `Sources/`, bottom-up.
     static let modules = [
-        "SesameProtocol", "ChildProcess", "Sesame", "SesameLoopback", "SesameStore", "SesameProvider", "SesameServer",
-        "SesameCLI",
+        "SesameProtocol", "ChildProcess", "Sesame", "SesameLoopback", "ScriptedBrowser", "SesameStore", "SesameProvider",
+        "SesameServer", "SesameCLI",
     ]
 
     /// Each module's top-level folders, bottom-up ("." is the module folder itself).
@@ -22,6 +22,7 @@ enum DeclaredLayers {
             "FirstParty", "Client", "Platform",
         ],
         "SesameLoopback": ["."],
+        "ScriptedBrowser": ["."],
         "SesameStore": [
             "AtRest", "Records", "Location", "Protocols", "SQL", "Migrations", "PostgreSQL", "SQLite", "SQLIdentityStore",
         ],
@@ -31,7 +32,8 @@ enum DeclaredLayers {
         ],
         "SesameServer": [
             "Adapters", "Localization", "Messaging", "HTTP", "Observability", "Pages", "Protection", "Authentication",
-            "Services", "Accounts", "FirstParty", "PIN", "Endpoints", "OpenAPI", "Server",
+            "Services", "Accounts", "SignIn", "Federation", "FirstParty", "PIN", "Passkeys", "Endpoints", "OpenAPI",
+            "Server",
         ],
         "SesameCLI": ["Support", "Commands", "."],
     ]

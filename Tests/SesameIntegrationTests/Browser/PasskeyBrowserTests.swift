@@ -53,7 +53,7 @@ struct PasskeyBrowserTests {
                 if try await tab.url().hasPrefix(server.origin + "/authorize") {
                     try? await tab.screenshot(to: screenshotFile("passkeys-login-en"))
                     // Conditional UI may sign in first; then there is no button left to press.
-                    try? await tab.evaluate(
+                    _ = try? await tab.evaluate(
                         "(function(){var b=document.getElementById('sesame-passkey-button');if(b){b.click();}return true;})()")
                 }
                 let again = try await finish(signedIn, in: tab)

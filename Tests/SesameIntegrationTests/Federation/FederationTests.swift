@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Sesame
 import SesameProtocol
+import SesameTesting
 import SesameServer
 import Testing
 
@@ -80,7 +81,7 @@ struct FederationTests {
             .init(name: "code_challenge_method", value: "S256"),
             .init(name: "claims", value: #"{"id_token":{"email":null,"email_verified":null,"name":null}}"#),
         ]
-        let redirect = try await TestBrowser(username: username, password: password).signIn(components.url!)
+        let redirect = try await HostedLogin(username: username, password: password).signIn(at: components.url!)
         let code = try #require(URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value)
         let (status, body) = try await redeem(code, verifier: pkce.verifier, at: upstream)
         return try #require(body["id_token"] as? String, "\(status) \(body)")
@@ -187,7 +188,7 @@ struct FederationBrokerTests {
             let cookie = try #require(started.value(forHTTPHeaderField: "Set-Cookie")?.split(separator: ";").first.map(String.init))
             #expect(cookie.hasPrefix("sesame_federation="))
 
-            let callback = try await TestBrowser(username: vendorUser.username, password: vendorUser.password).signIn(upstreamURL)
+            let callback = try await HostedLogin(username: vendorUser.username, password: vendorUser.password).signIn(at: upstreamURL)
             #expect(callback.absoluteString.hasPrefix(server.issuer.absoluteString + "/federation/callback"))
             let (_, refused) = try await http.send(URLRequest(url: callback))
             #expect(refused.statusCode == 400, "no cookie, no sign-in")

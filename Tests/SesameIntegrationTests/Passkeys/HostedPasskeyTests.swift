@@ -24,18 +24,18 @@ struct HostedPasskeyTests {
             ]
             let optionsURL = server.issuer.appendingPathComponent("login/passkey")
             let loginURL = server.issuer.appendingPathComponent("login")
-            let first = TestBrowser(username: "", password: "")
-            let second = TestBrowser(username: "", password: "")
-            let firstForm = HTMLForm(html: try await first.get(query.url!).0)
-            let secondForm = HTMLForm(html: try await second.get(query.url!).0)
+            let first = ScriptedBrowser()
+            let second = ScriptedBrowser()
+            let firstForm = HTMLForm(html: try await first.get(query.url!).body)
+            let secondForm = HTMLForm(html: try await second.get(query.url!).body)
             #expect(firstForm.fields["csrf_token"] != secondForm.fields["csrf_token"])
 
-            let (_, forged) = try await first.post(optionsURL, ["csrf_token": "not-the-cookie"])
-            #expect(forged.statusCode == 403)
-            func options(_ browser: TestBrowser, _ form: HTMLForm) async throws -> CredentialRequestOptionsJSON {
-                let (body, response) = try await browser.post(optionsURL, ["csrf_token": form.fields["csrf_token"] ?? ""])
-                try #require(response.statusCode == 200, "\(body)")
-                return try JSONDecoder().decode(CredentialRequestOptionsJSON.self, from: Data(body.utf8))
+            let forged = try await first.post(optionsURL, ["csrf_token": "not-the-cookie"])
+            #expect(forged.status == 403)
+            func options(_ browser: ScriptedBrowser, _ form: HTMLForm) async throws -> CredentialRequestOptionsJSON {
+                let page = try await browser.post(optionsURL, ["csrf_token": form.fields["csrf_token"] ?? ""])
+                try #require(page.status == 200, "\(page.body)")
+                return try JSONDecoder().decode(CredentialRequestOptionsJSON.self, from: Data(page.body.utf8))
             }
             func answer(_ options: CredentialRequestOptionsJSON, signCount: UInt32) throws -> String {
                 let assertion = try fixture.factory.assertion(
@@ -47,15 +47,15 @@ struct HostedPasskeyTests {
             #expect(made.allowCredentials.isEmpty && made.userVerification == "required")
             var stolen = secondForm.fields
             stolen["passkey_assertion"] = try answer(made, signCount: 1)
-            let (refusedPage, refused) = try await second.post(loginURL, stolen)
-            #expect(refused.statusCode == 400)
-            #expect(refusedPage.contains("This passkey request has expired"), "\(refusedPage.prefix(400))")
+            let refused = try await second.post(loginURL, stolen)
+            #expect(refused.status == 400)
+            #expect(refused.body.contains("This passkey request has expired"), "\(refused.body.prefix(400))")
 
             var own = firstForm.fields
             own["passkey_assertion"] = try answer(try await options(first, firstForm), signCount: 2)
-            let (_, signedIn) = try await first.post(loginURL, own)
-            #expect(signedIn.statusCode == 303)
-            let location = try #require(signedIn.value(forHTTPHeaderField: "Location").flatMap(URLComponents.init(string:)))
+            let signedIn = try await first.post(loginURL, own)
+            #expect(signedIn.status == 303)
+            let location = try #require(signedIn.location.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) })
             #expect(location.queryItems?.contains { $0.name == "code" } == true && location.queryItems?.contains { $0.name == "state" && $0.value == "s1" } == true)
         }
     }

@@ -3,14 +3,17 @@ import Logging
 import Sesame
 import SesameProtocol
 import SesameServer
+import SesameTesting
+import StoreTesting
 import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// The real Sesame server in process on 127.0.0.1 (free port), over SQLite in a unique temp
-/// directory, with one public native first-party client and one user.
+/// The SDK suites' fixtures on the tests' one ``TestServer`` (the real server in process on
+/// 127.0.0.1, a free port, a fresh sandbox, real time): one public native first-party client
+/// and one user, and the SDK configuration and sign-in agent that go with them.
 struct IntegrationServer: Sendable {
     static let clientID = "sdk-it-app"
     static let redirectURI = "com.example.sdk:/oauth2redirect"
@@ -18,8 +21,9 @@ struct IntegrationServer: Sendable {
     static let username = "ada"
     static let password = "analytical engine 1843"
 
-    let running: RunningServer
-    let directory: URL
+    let server: TestServer
+    var running: RunningServer { server.running }
+    var directory: URL { server.directory }
 
     /// The issuer identifier exactly as discovery publishes it.
     var issuer: URL {
@@ -29,27 +33,24 @@ struct IntegrationServer: Sendable {
     }
 
     static func start(
-        configure: @Sendable (inout ServerConfiguration) -> Void = { _ in }
+        _ backend: StoreBackend = .sqlite,
+        configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> IntegrationServer {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sesame-sdk-it-\(UUID().uuidString)")
-        var logger = Logger(label: "sesame.it.server")
-        logger.logLevel = .error
-        let hasher = ScryptPasswordHasher(logN: 10)
-        var configuration = ServerConfiguration(
-            dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: hasher)
-        configure(&configuration)
-        let running = try await IdentityServer.start(configuration, logger: logger)
-        let admin = ServerAdmin(store: running.store, hasher: hasher, keyRing: running.keyRing)
-        _ = try await admin.addClient(
-            ClientSpec(clientID: clientID, redirectURIs: [redirectURI, loopbackRedirectURI], firstParty: true))
-        _ = try await admin.addUser(username: username, email: "ada@example.com", password: password)
-        return IntegrationServer(running: running, directory: directory)
+        let server = try await TestServer.start(backend, seed: false, configure: configure)
+        do {
+            let admin = ServerAdmin(store: server.store, hasher: server.passwordHasher, keyRing: server.keyRing)
+            _ = try await admin.addClient(
+                ClientSpec(clientID: clientID, redirectURIs: [redirectURI, loopbackRedirectURI], firstParty: true))
+            _ = try await admin.addUser(username: username, email: "ada@example.com", password: password)
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        return IntegrationServer(server: server)
     }
 
     func stop() async {
-        try? await running.shutdown()
-        try? FileManager.default.removeItem(at: directory)
+        try? await server.stop()
     }
 
     func configuration(redirectURI: String = IntegrationServer.redirectURI) -> SesameConfiguration {
@@ -58,17 +59,18 @@ struct IntegrationServer: Sendable {
 
     /// A headless agent that signs in through the real login page.
     func agent() -> HeadlessBrowserAgent {
-        let browser = TestBrowser(username: Self.username, password: Self.password)
-        return HeadlessBrowserAgent { url in try await browser.signIn(url) }
+        let login = HostedLogin(username: Self.username, password: Self.password)
+        return HeadlessBrowserAgent { url in try await login.signIn(at: url) }
     }
 }
 
 /// Runs `body` with a fresh server and always stops it.
 func withServer(
-    configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    _ backend: StoreBackend = .sqlite,
+    configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
     _ body: (IntegrationServer) async throws -> Void
 ) async throws {
-    let server = try await IntegrationServer.start(configure: configure)
+    let server = try await IntegrationServer.start(backend, configure: configure)
     do {
         try await body(server)
     } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ScriptedBrowser
 import Sesame
 import SesameProtocol
 import SesameServer
@@ -133,7 +134,7 @@ struct DemoWalkthrough {
     private func signIn(
         _ user: DemoUser, client: SesameClient, options: SignInOptions
     ) async throws -> Account {
-        let driver = HostedLoginDriver(
+        let driver = HostedLogin(
             username: user.username, password: user.password,
             say: { DemoSteps.detail($0) })
         let agent = HeadlessBrowserAgent { url in try await driver.signIn(at: url) }

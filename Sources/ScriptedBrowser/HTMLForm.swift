@@ -1,28 +1,48 @@
 import Foundation
 
-/// A login form scraped from an HTML page: enough of HTML to submit the hosted login page the
-/// way a browser would (hidden inputs such as the CSRF token are kept, the rest filled in).
-struct HTMLForm: Sendable, Equatable {
+/// A form scraped from an HTML page: enough of HTML to submit the hosted pages the way a
+/// browser would (hidden inputs such as the CSRF token are kept, the rest filled in).
+public struct HTMLForm: Sendable, Equatable {
     /// The `action` attribute, unresolved (empty means "the page's own URL").
-    var action: String
+    public var action: String
     /// `get` or `post`, lowercased.
-    var method: String
+    public var method: String
     /// Every named `<input>` in document order with its `type` (lowercased) and initial value.
-    var inputs: [Input]
+    public var inputs: [Input]
 
-    struct Input: Sendable, Equatable {
-        var name: String
-        var type: String
-        var value: String
+    public struct Input: Sendable, Equatable {
+        public var name: String
+        public var type: String
+        public var value: String
+    }
+
+    /// The page read as one form: the first `<form>`'s action and method, and every named
+    /// `<input>` of the page (a page's forms share its CSRF token and carried parameters).
+    public init(html: String) {
+        let first = Self.forms(in: html).first
+        action = first?.action ?? ""
+        method = first?.method ?? "get"
+        inputs = Self.inputs(in: html[...])
+    }
+
+    init(action: String, method: String, inputs: [Input]) {
+        self.action = action
+        self.method = method
+        self.inputs = inputs
+    }
+
+    /// `name` → value of every input (a later input of the same name wins).
+    public var fields: [String: String] {
+        Dictionary(inputs.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
     }
 
     /// The first `<form>` of `html` that contains a password field, or `nil` when there is none.
-    static func loginForm(in html: String) -> HTMLForm? {
+    public static func loginForm(in html: String) -> HTMLForm? {
         forms(in: html).first { form in form.inputs.contains { $0.type == "password" } }
     }
 
     /// Every `<form>` in `html`.
-    static func forms(in html: String) -> [HTMLForm] {
+    public static func forms(in html: String) -> [HTMLForm] {
         var result: [HTMLForm] = []
         var rest = html[...]
         while let open = rest.range(of: "<form", options: .caseInsensitive) {
@@ -41,7 +61,7 @@ struct HTMLForm: Sendable, Equatable {
 
     /// The fields to submit: hidden and other inputs with their values, `username` in the first
     /// text or email field and `password` in the password field.
-    func fields(username: String, password: String) -> [(String, String)] {
+    public func fields(username: String, password: String) -> [(String, String)] {
         var filledUsername = false
         var fields: [(String, String)] = []
         for input in inputs {
@@ -128,7 +148,7 @@ struct HTMLForm: Sendable, Equatable {
     }
 
     /// Decodes the HTML character references a server template emits (`&amp;`, `&#39;`, ...).
-    static func decodeEntities(_ text: String) -> String {
+    public static func decodeEntities(_ text: String) -> String {
         guard text.contains("&") else { return text }
         var result = ""
         var rest = text[...]

@@ -1,25 +1,34 @@
 import Foundation
 
-/// The demo's "person": signs in on Sesame's hosted login page over real HTTP, printing each
-/// hop. It is the handler of a `HeadlessBrowserAgent`: it gets the authorization URL
-/// and returns the redirect back to the app **without following it**.
+/// A person signing in on a hosted login page over real HTTP (Sesame's, or another OpenID
+/// provider's with a username and password form): from the authorization URL through every
+/// redirect and the login form to the redirect back to the app, which is returned **without
+/// being followed**. A browser session that signs in at once (single sign-on) needs no form.
 ///
-/// Never prints the password, the code or `state`: only field names and redacted values.
-struct HostedLoginDriver: Sendable {
-    let username: String
-    let password: String
+/// Narrates each hop to ``say`` when given one, never with the password, the code or `state`:
+/// only field names and redacted values.
+public struct HostedLogin: Sendable {
+    public let username: String
+    public let password: String
     /// Receives one line per hop.
-    let say: @Sendable (String) -> Void
+    public let say: @Sendable (String) -> Void
 
     static let maximumHops = 8
 
-    func signIn(at authorizationURL: URL) async throws -> URL {
+    public init(username: String, password: String, say: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.username = username
+        self.password = password
+        self.say = say
+    }
+
+    /// Signs in from `authorizationURL` in `browser` (a new one unless given, so its cookies
+    /// can be kept for later requests); the redirect to the app's `redirect_uri`.
+    public func signIn(at authorizationURL: URL, in browser: ScriptedBrowser = ScriptedBrowser()) async throws -> URL {
         guard let redirectURI = Self.queryValue("redirect_uri", in: authorizationURL),
             let redirect = URL(string: redirectURI)
         else {
-            throw CLIError("the authorization URL has no redirect_uri")
+            throw ScriptedBrowserError("the authorization URL has no redirect_uri")
         }
-        let browser = ScriptedBrowser()
         var page = try await browser.get(authorizationURL)
         say("GET \(Self.pathOnly(authorizationURL)) → \(Self.describe(page))")
         var submitted = false
@@ -33,24 +42,24 @@ struct HostedLoginDriver: Sendable {
                 continue
             }
             guard page.status == 200, let form = HTMLForm.loginForm(in: page.body) else {
-                throw CLIError(
+                throw ScriptedBrowserError(
                     "the login page at \(Self.pathOnly(page.url)) answered HTTP \(page.status) without a login form",
                     hint: "Check the server log.")
             }
             if submitted {
-                throw CLIError(
+                throw ScriptedBrowserError(
                     "the login page was shown again after submitting the credentials of \(username)",
                     hint: "Check the username and password.")
             }
             submitted = true
             guard let action = URL(string: form.action, relativeTo: page.url)?.absoluteURL else {
-                throw CLIError("the login form's action '\(form.action)' is not a URL")
+                throw ScriptedBrowserError("the login form's action '\(form.action)' is not a URL")
             }
             let fields = form.fields(username: username, password: password)
             page = try await browser.post(action, fields: fields)
             say("POST \(Self.pathOnly(action)) (\(Self.summary(of: fields, in: form))) → \(Self.describe(page))")
         }
-        throw CLIError("the login did not come back to \(redirectURI) after \(Self.maximumHops) hops")
+        throw ScriptedBrowserError("the login did not come back to \(redirectURI) after \(Self.maximumHops) hops")
     }
 
     /// `username=alice, password=<hidden>, 10 hidden fields incl. csrf_token`: what a person
@@ -90,8 +99,8 @@ struct HostedLoginDriver: Sendable {
         url.path.isEmpty ? "/" : url.path
     }
 
-    /// A redirect URL with every query value redacted except `iss`.
-    static func redacted(_ url: URL) -> String {
+    /// A redirect URL with every query value redacted except `iss` and `error`.
+    public static func redacted(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return pathOnly(url)
         }

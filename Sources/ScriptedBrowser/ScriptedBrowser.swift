@@ -5,21 +5,23 @@ import SesameProtocol
     import FoundationNetworking
 #endif
 
-/// A minimal "person at a browser" for the demo: plain HTTP with a cookie jar and **no**
-/// automatic redirects, so every hop of the login is visible and the final redirect to the
-/// app's redirect URI is captured instead of followed.
-actor ScriptedBrowser {
-    struct Page: Sendable {
-        var url: URL
-        var status: Int
-        var location: URL?
-        var body: String
+/// A person at a browser, scripted: plain HTTP with a cookie jar and **no** automatic
+/// redirects, so every hop of a sign-in is visible and the final redirect to an app's redirect
+/// URI is captured instead of followed. The demo's "person" and the tests' browser; the hosted
+/// pages' scripts need a real browser (the tests drive headless Chromium for those).
+public actor ScriptedBrowser {
+    /// One answer: where it came from, its status, the resolved `Location`, the body as text.
+    public struct Page: Sendable {
+        public var url: URL
+        public var status: Int
+        public var location: URL?
+        public var body: String
     }
 
     private let session: URLSession
     private var cookies: [String: String] = [:]
 
-    init() {
+    public init() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
@@ -30,18 +32,26 @@ actor ScriptedBrowser {
 
     deinit { session.finishTasksAndInvalidate() }
 
-    func get(_ url: URL) async throws -> Page {
+    public func get(_ url: URL) async throws -> Page {
         try await send(URLRequest(url: url))
     }
 
     /// Submits `fields` as `application/x-www-form-urlencoded` (HTML 4.01 §17.13.4).
-    func post(_ url: URL, fields: [(String, String)]) async throws -> Page {
+    public func post(_ url: URL, fields: [(String, String)]) async throws -> Page {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(FormURLEncoding.encode(fields).utf8)
         return try await send(request)
     }
+
+    /// Submits `fields` (in no particular order) form-encoded.
+    public func post(_ url: URL, _ fields: [String: String]) async throws -> Page {
+        try await post(url, fields: fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// The value of the cookie `name` the browser holds, if any.
+    public func cookie(_ name: String) -> String? { cookies[name] }
 
     private func send(_ request: URLRequest) async throws -> Page {
         var request = request
@@ -54,7 +64,7 @@ actor ScriptedBrowser {
         request.setValue("text/html", forHTTPHeaderField: "Accept")
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse, let url = request.url else {
-            throw CLIError("the server did not answer over HTTP")
+            throw ScriptedBrowserError("\(request.url?.host ?? "the server") did not answer over HTTP")
         }
         remember(setCookie: http)
         let location = http.value(forHTTPHeaderField: "Location").flatMap {

@@ -1,0 +1,23 @@
+import Hummingbird
+
+/// Passkeys (docs/passkeys.md; the ceremonies are the provider's ``Passkeys``): the hosted
+/// pages' sign-in options and account page with their script (``HostedPasskeyEndpoint``,
+/// ``PasskeyScripts``), and the account API under `/api/passkeys` (``PasskeysEndpoint``).
+struct PasskeyRoutes: FeatureRoutes {
+    let hosted: HostedPasskeyEndpoint
+    let api: PasskeysEndpoint
+
+    func register(on router: Router<SesameRequestContext>) {
+        router.post("/login/passkey", use: hosted.signInOptions)
+        router.get("/account/passkeys", use: hosted.accountPage)
+        router.post("/account/passkeys", use: hosted.register)
+        router.post("/account/passkeys/options", use: hosted.accountOptions)
+        router.get(RouterPath(PasskeyScripts.path), use: PasskeyScripts.serve)
+
+        router.post("/api/passkeys/options", use: api.options)
+        router.post("/api/passkeys", use: api.register)
+        router.get("/api/passkeys", use: api.list)
+        router.patch("/api/passkeys/{id}", use: api.rename)
+        router.delete("/api/passkeys/{id}", use: api.remove)
+    }
+}
