@@ -95,4 +95,33 @@ struct ServeCommandTests {
         #expect(result.status == 1)
         #expect(result.stderrLines.count == 1 && result.stderr.contains("--config"), "\(result)")
     }
+
+    @Test("--passkey-apple-app and --passkey-android-app publish the association files; a bad App ID is one error line")
+    func associatedApps() async throws {
+        let temp = try TempDirectory("apps")
+        defer { temp.remove() }
+        let fingerprint = Array(repeating: "C4", count: 32).joined(separator: ":")
+        let server = try CLIProcess.Started([
+            "serve", "--port", "0", "--data-dir", temp.path("data"), "--passkey-apple-app", "ABCDE12345.com.example.app",
+            "--passkey-android-app", "com.example.app:" + fingerprint,
+        ])
+        try await server.whileRunning {
+            let issuerLine = try await server.firstLine(startingWith: "Issuer: ")
+            let issuer = String(issuerLine.dropFirst("Issuer: ".count))
+            let apple = try #require(URL(string: "\(issuer)/.well-known/apple-app-site-association"))
+            let (appleBody, _) = try await URLSession.shared.data(from: apple)
+            #expect(String(decoding: appleBody, as: UTF8.self) == #"{"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#)
+            let android = try #require(URL(string: "\(issuer)/.well-known/assetlinks.json"))
+            let (androidBody, _) = try await URLSession.shared.data(from: android)
+            #expect(String(decoding: androidBody, as: UTF8.self).contains(#""package_name":"com.example.app""#))
+            #expect(String(decoding: androidBody, as: UTF8.self).contains(fingerprint))
+        }
+        #expect(try await server.terminate() == 0)
+
+        let refused = try await CLIProcess.run([
+            "serve", "--port", "0", "--data-dir", temp.path("data"), "--passkey-apple-app", "com.example.app",
+        ])
+        #expect(refused.status == 1)
+        #expect(refused.stderrLines.count == 1 && refused.stderr.contains("Team ID"), "\(refused)")
+    }
 }

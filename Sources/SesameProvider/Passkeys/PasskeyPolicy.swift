@@ -21,16 +21,20 @@ public struct PasskeyPolicy: Sendable, Equatable {
     /// passkey sealed under a PIN each is a wrong PIN, so this is its PIN's attempt limit.
     /// Default 5; at least 1.
     public var maximumFailedAssertions: Int
+    /// The native apps that may use the passkeys (``AppAssociation``): served in the association
+    /// files, and their Android origins accepted.
+    public var apps: AppAssociation
 
     public init(
         relyingPartyID: String? = nil, relyingPartyName: String? = nil, additionalOrigins: [String] = [],
-        challengeLifetime: TimeInterval = 300, maximumFailedAssertions: Int = 5
+        challengeLifetime: TimeInterval = 300, maximumFailedAssertions: Int = 5, apps: AppAssociation = AppAssociation()
     ) {
         self.relyingPartyID = relyingPartyID
         self.relyingPartyName = relyingPartyName
         self.additionalOrigins = additionalOrigins
         self.challengeLifetime = challengeLifetime
         self.maximumFailedAssertions = max(1, maximumFailedAssertions)
+        self.apps = apps
     }
 
     /// The algorithms offered and accepted, in order of preference (§5.3, COSE).
@@ -41,7 +45,7 @@ public struct PasskeyPolicy: Sendable, Equatable {
 package struct RelyingParty: Sendable {
     package let id: String
     package let name: String
-    /// The issuer's origin and the configured ones.
+    /// The issuer's origin, the configured ones and the associated Android apps'.
     package let origins: Set<String>
     /// SHA-256 of ``id`` (§6.1 `rpIdHash`).
     package let idHash: Data
@@ -51,7 +55,9 @@ package struct RelyingParty: Sendable {
         var issuerOrigin = "\(issuer.scheme ?? "https")://\(host)"
         if let port = issuer.port { issuerOrigin += ":\(port)" }
         let id = policy.relyingPartyID ?? host
-        self.init(id: id, name: policy.relyingPartyName ?? id, origins: Set([issuerOrigin] + policy.additionalOrigins))
+        self.init(
+            id: id, name: policy.relyingPartyName ?? id,
+            origins: Set([issuerOrigin] + policy.additionalOrigins + policy.apps.origins))
     }
 
     package init(id: String, name: String? = nil, origins: Set<String>) {

@@ -110,10 +110,10 @@ struct AuthorizationEndpoint: Sendable {
         let csrf = services.csrf.token(for: request)
         let challenge = services.challenges?.pageChallenge(
             .signIn, subject: csrf.value, clientID: client.clientID, context: context)
-        return LoginEndpoint.form(
+        return LoginPage.render(
             for: authorization, client: client, request: request, pages: services.pages,
             csrfProtection: services.csrf, username: authorization.loginHint ?? "", errorKey: nil, challenge: challenge,
-            csrf: csrf, providers: try await FederationBrokerEndpoint.links(for: authorization, services: services))
+            csrf: csrf, providers: try await LoginPage.providerLinks(for: authorization, store: services.store))
     }
 
     /// The parameter naming an End-User other than the session's, if one does.

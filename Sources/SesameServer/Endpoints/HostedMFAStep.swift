@@ -32,7 +32,7 @@ struct HostedMFAStep: Sendable {
             return nil
         case .unavailable:
             context.annotations.record(outcome: APIErrorCode.mfaMethodUnavailable.error)
-            return LoginEndpoint.form(
+            return LoginPage.render(
                 for: authorization, client: client, request: request, pages: services.pages,
                 csrfProtection: services.csrf, username: user.username,
                 errorKey: APIErrorCode.mfaMethodUnavailable.messageKey, status: .forbidden)
@@ -140,7 +140,7 @@ struct HostedMFAStep: Sendable {
                     errorKey: failure.code.messageKey, status: .badRequest)
             case .unknownSession, .attemptsExhausted, .tooManyCodes:
                 // Start again from the password.
-                return LoginEndpoint.form(
+                return LoginPage.render(
                     for: authorization, client: client, request: request, pages: services.pages,
                     csrfProtection: services.csrf, username: "", errorKey: failure.code.messageKey,
                     status: .badRequest)

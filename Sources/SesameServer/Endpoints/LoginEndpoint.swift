@@ -55,7 +55,7 @@ struct LoginEndpoint: Sendable {
                 .signIn, surface: .hostedForm, subject: form[CSRFProtection.fieldName] ?? "", clientID: client.clientID,
                 solution: ChallengeGate.solution(request, form: form), context: context)
             if case .challenged(let challenge, let refusal) = admission {
-                return Self.form(
+                return LoginPage.render(
                     for: authorization, client: client, request: request, pages: services.pages,
                     csrfProtection: services.csrf, username: username,
                     errorKey: ChallengeGate.errorCode(refusal: refusal).messageKey,
@@ -75,15 +75,15 @@ struct LoginEndpoint: Sendable {
         case .rejected:
             context.annotations.record(outcome: "invalid_credentials")
             await services.challenges?.recordFailure(context: context)
-            return Self.form(
+            return LoginPage.render(
                 for: authorization, client: client, request: request, pages: services.pages,
                 csrfProtection: services.csrf, username: username, errorKey: "login.failed",
                 status: .unauthorized, challenge: nextChallenge(form, client: client, context: context),
-                providers: try await FederationBrokerEndpoint.links(for: authorization, services: services))
+                providers: try await LoginPage.providerLinks(for: authorization, store: services.store))
         case .throttled(let retryAfter):
             // Like a wrong password, in the form, but 429 with Retry-After (RFC 6585 §4).
             context.annotations.record(outcome: "password_throttled")
-            var response = Self.form(
+            var response = LoginPage.render(
                 for: authorization, client: client, request: request, pages: services.pages,
                 csrfProtection: services.csrf, username: username, errorKey: APIErrorCode.tooManyAttempts.messageKey,
                 status: .tooManyRequests, challenge: nextChallenge(form, client: client, context: context))
@@ -107,10 +107,10 @@ struct LoginEndpoint: Sendable {
             return try await completeSignIn(authentication, authorization: authorization, request: request, context: context)
         case .refused(let code):
             context.annotations.record(outcome: "passkey_refused")
-            return Self.form(
+            return LoginPage.render(
                 for: authorization, client: client, request: request, pages: services.pages, csrfProtection: services.csrf,
                 username: "", errorKey: code.messageKey, status: .badRequest,
-                providers: try await FederationBrokerEndpoint.links(for: authorization, services: services))
+                providers: try await LoginPage.providerLinks(for: authorization, store: services.store))
         }
     }
 
@@ -164,26 +164,5 @@ struct LoginEndpoint: Sendable {
                 .setCookie: services.cookies.session(
                     session.cookieValue, maxAge: Int(services.browserSessionLifetime))
             ])
-    }
-
-    /// The login page for a validated request, setting the CSRF cookie when needed.
-    static func form(
-        for authorization: AuthorizationRequest, client: ClientRecord, request: Request,
-        pages: PageRenderer, csrfProtection: CSRFProtection, username: String, errorKey: String?,
-        status: HTTPResponse.Status = .ok, challenge: ProofOfWorkChallenge? = nil,
-        csrf: CSRFProtection.Token? = nil, providers: [(name: String, href: String)] = []
-    ) -> Response {
-        let csrf = csrf ?? csrfProtection.token(for: request)
-        let links = HostedAccountPages.links(for: authorization)
-        var response = pages.login(
-            PageRenderer.LoginForm(
-                clientName: client.name, hiddenFields: authorization.formParameters,
-                csrfToken: csrf.value, username: username, errorKey: errorKey,
-                redirectURI: authorization.redirectURI, signUpHref: links.signUp,
-                passwordResetHref: links.passwordReset, challenge: challenge, providers: providers),
-            locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
-            status: status)
-        if let cookie = csrfProtection.setCookie(csrf) { response.headers.append(cookie) }
-        return response
     }
 }

@@ -158,14 +158,4 @@ struct FederationBrokerEndpoint: Sendable {
         let secure = services.issuer.scheme == "https" ? "; Secure" : ""
         return "\(Self.cookieName)=\(value); Path=/federation; Max-Age=\(maxAge); HttpOnly; SameSite=Lax\(secure)"
     }
-
-    /// The login page's "Continue with …" links for the request (empty without brokering providers).
-    static func links(for authorization: AuthorizationRequest, services: ServerServices) async throws
-        -> [(name: String, href: String)]
-    {
-        let query = FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) })
-        return try await services.store.federationProviders().filter(\.brokers).map {
-            ($0.displayName, "/federation/start?provider=\(FormURLEncoding.escape($0.id))&\(query)")
-        }
-    }
 }

@@ -123,6 +123,24 @@ enum OpenAPIPaths {
                     "getJWKS", tag: "OpenID Connect", summary: "Signing keys (RFC 7517 §5)",
                     responses: ["200": .json("JWKS", "The published keys (RFC 7517 §5); cacheable for 60 s.", mediaType: "application/jwk-set+json")],
                     security: noAuthentication)),
+            "/.well-known/apple-app-site-association": OpenAPI.PathItem(
+                get: OpenAPI.Operation(
+                    "getAppleAppSiteAssociation", tag: "Passkeys",
+                    summary: "The Apple apps that may use the passkeys (`webcredentials`)",
+                    responses: [
+                        "200": .empty("`{\"webcredentials\":{\"apps\":[\"TEAMID.bundle.id\"]}}`; cacheable for an hour."),
+                        "404": .error("not_found (1019): no Apple app is configured (`--passkey-apple-app`)."),
+                    ],
+                    security: noAuthentication)),
+            "/.well-known/assetlinks.json": OpenAPI.PathItem(
+                get: OpenAPI.Operation(
+                    "getAssetLinks", tag: "Passkeys",
+                    summary: "The Android apps that may use the passkeys (Digital Asset Links, `get_login_creds`)",
+                    responses: [
+                        "200": .empty("One statement per app: package name and SHA-256 certificate fingerprints; cacheable for an hour."),
+                        "404": .error("not_found (1019): no Android app is configured (`--passkey-android-app`)."),
+                    ],
+                    security: noAuthentication)),
             "/health": OpenAPI.PathItem(
                 get: OpenAPI.Operation(
                     "getHealth", tag: "Operations", summary: "Liveness: `{\"status\":\"ok\"}` (as /health/live)",

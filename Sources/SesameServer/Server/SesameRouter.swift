@@ -31,7 +31,9 @@ enum SesameRouter {
             AccountPageRoutes(services: services),
             FirstPartyRoutes(services: FirstPartyServices(services)),
             AccountRoutes(services: accounts),
-            PasskeyRoutes(hosted: HostedPasskeyEndpoint(services: services), api: PasskeysEndpoint(services: accounts)),
+            PasskeyRoutes(
+                hosted: HostedPasskeyEndpoint(services: services), api: PasskeysEndpoint(services: accounts),
+                association: AppAssociationEndpoint(services.passkeyPolicy.apps)),
             FederationRoutes(
                 broker: FederationBrokerEndpoint(services: services, upstream: services.federationClients.endpoints),
                 identities: IdentitiesEndpoint(services: accounts)),

@@ -30,6 +30,47 @@ struct PasskeyOptions: ParsableArguments {
             valueName: "count"))
     var maximumFailures = 5
 
+    @Option(
+        name: .customLong("passkey-apple-app"),
+        help: ArgumentHelp(
+            "An iOS or macOS app that may use the passkeys (repeatable): its App ID, TEAMID.bundle.id. Listed under webcredentials in /.well-known/apple-app-site-association.",
+            valueName: "app-id"))
+    var appleApps: [String] = []
+
+    @Option(
+        name: .customLong("passkey-android-app"),
+        help: ArgumentHelp(
+            "An Android app that may use the passkeys (repeatable): package:SHA-256 fingerprint of its signing certificate as keytool prints it. Listed in /.well-known/assetlinks.json; its apk-key-hash origin is accepted.",
+            valueName: "package:fingerprint"))
+    var androidApps: [String] = []
+
+    /// The associated apps; an Android package named twice gets both fingerprints.
+    func apps() throws -> AppAssociation {
+        var apps = AppAssociation()
+        do {
+            for text in appleApps {
+                let id = try AppAssociation.appleAppID(text)
+                if !apps.appleAppIDs.contains(id) { apps.appleAppIDs.append(id) }
+            }
+            for text in androidApps {
+                let app = try AppAssociation.androidApp(text)
+                if let index = apps.androidApps.firstIndex(where: { $0.packageName == app.packageName }) {
+                    for fingerprint in app.certificateFingerprints
+                    where !apps.androidApps[index].certificateFingerprints.contains(fingerprint) {
+                        apps.androidApps[index].certificateFingerprints.append(fingerprint)
+                    }
+                } else {
+                    apps.androidApps.append(app)
+                }
+            }
+        } catch {
+            throw CLIError(
+                "--passkey-apple-app / --passkey-android-app: \(error.description)",
+                hint: "e.g. --passkey-apple-app ABCDE12345.com.example.app --passkey-android-app com.example.app:AB:CD:…")
+        }
+        return apps
+    }
+
     func policy(issuerHost: String?) throws -> PasskeyPolicy {
         if let relyingPartyID {
             guard !relyingPartyID.isEmpty, !relyingPartyID.contains("/"), !relyingPartyID.contains(":") else {
@@ -55,6 +96,6 @@ struct PasskeyOptions: ParsableArguments {
         }
         return PasskeyPolicy(
             relyingPartyID: relyingPartyID, relyingPartyName: relyingPartyName, additionalOrigins: origins,
-            maximumFailedAssertions: maximumFailures)
+            maximumFailedAssertions: maximumFailures, apps: try apps())
     }
 }

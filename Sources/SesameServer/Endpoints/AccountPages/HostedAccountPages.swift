@@ -23,12 +23,6 @@ struct HostedAccountPages: Sendable {
         var signInHref: String { "/authorize?" + FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) }) }
     }
 
-    /// The links of the login page: the sign-up and reset pages with the same request.
-    static func links(for authorization: AuthorizationRequest) -> (signUp: String, passwordReset: String) {
-        let query = FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) })
-        return ("/signup?" + query, "/password-reset?" + query)
-    }
-
     /// The request in `parameters` (a page's query or form), if it validates; anything else is
     /// ignored and the page works on its own.
     func carried(in parameters: [String: String]) async -> Carried? {
