@@ -13,8 +13,8 @@ import Synchronization
 /// challenge token or nonce.
 final package class AuditLog: Sendable {
     private struct Buffer {
-        package var records: [AuditRecord] = []
-        package var dropped = 0
+        var records: [AuditRecord] = []
+        var dropped = 0
     }
 
     private let store: (any AuditStore)?

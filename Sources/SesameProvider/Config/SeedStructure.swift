@@ -113,14 +113,14 @@ extension SeedStructure {
     }
 
     private struct Check {
-        package let format: SeedFileFormat
-        package let source: String
+        let format: SeedFileFormat
+        let source: String
 
-        package func failure(_ path: String, _ reason: String) -> SeedConfigurationError {
+        func failure(_ path: String, _ reason: String) -> SeedConfigurationError {
             SeedConfigurationError(file: source, path: path, reason: reason)
         }
 
-        package func rejectUnknownKeys(
+        func rejectUnknownKeys(
             _ object: [String: SeedStructure], allowed: [String], path: String
         ) throws(SeedConfigurationError) {
             for key in object.keys.sorted() where !allowed.contains(key) {
@@ -130,7 +130,7 @@ extension SeedStructure {
         }
 
         /// `clients` or `users`: absent or null (nothing to seed), or a list of entry objects.
-        package func section<Keys: SeedEntryKeys>(
+        func section<Keys: SeedEntryKeys>(
             _ name: String, _ value: SeedStructure?, keys: Keys.Type
         ) throws(SeedConfigurationError) {
             guard let value, value != .null else { return }

@@ -29,8 +29,8 @@ public final class MailQuota: Sendable {
     }
 
     private struct Window {
-        package var start: Date
-        package var count: Int
+        var start: Date
+        var count: Int
     }
 
     private let policy: Policy

@@ -223,22 +223,22 @@ final package class LoginThrottle: Sendable {
 extension LoginThrottle {
     fileprivate struct Entry {
         /// Login name: consecutive failures. Address: failures in the window from `windowStart`.
-        package var failures = 0
+        var failures = 0
         /// Admitted attempts whose password check has not finished.
-        package var inFlight = 0
-        package var windowStart: Date
-        package var lastFailure: Date?
-        package var lockedUntil: Date?
+        var inFlight = 0
+        var windowStart: Date
+        var lastFailure: Date?
+        var lockedUntil: Date?
         /// Position in the eviction queue; a queue slot with another value is stale.
-        package var sequence: UInt64 = 0
+        var sequence: UInt64 = 0
     }
 
     fileprivate struct State {
-        package var entries: [Key: Entry] = [:]
+        var entries: [Key: Entry] = [:]
         /// Keys in order of creation or last failure, oldest first from `head`.
-        package var queue: [(key: Key, sequence: UInt64)] = []
-        package var head = 0
-        package var nextSequence: UInt64 = 1
+        var queue: [(key: Key, sequence: UInt64)] = []
+        var head = 0
+        var nextSequence: UInt64 = 1
 
         /// Seconds until `key` may try again, or `nil` when it may try now. Forgets an entry
         /// whose failures have expired.

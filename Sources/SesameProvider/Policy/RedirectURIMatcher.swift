@@ -22,10 +22,10 @@ package enum RedirectURIMatcher {
     /// `http://<loopback IP>[:port]<rest>` split textually (no normalization, so the rest of
     /// the URI still has to match byte for byte).
     private struct LoopbackURI {
-        package let host: String
-        package let pathAndQuery: String
+        let host: String
+        let pathAndQuery: String
 
-        package init?(_ text: String) {
+        init?(_ text: String) {
             let prefix = "http://"
             guard text.hasPrefix(prefix) else { return nil }
             let afterScheme = text.dropFirst(prefix.count)

@@ -35,12 +35,12 @@ package struct ChallengeToken: Sendable, Equatable {
     }
 
     private struct Payload: Codable {
-        package var i: String
-        package var k: ProofOfWorkChallenge.Kind
-        package var s: String
-        package var d: Int
-        package var e: Int
-        package var b: String
+        var i: String
+        var k: ProofOfWorkChallenge.Kind
+        var s: String
+        var d: Int
+        var e: Int
+        var b: String
     }
 
     /// Why a presented token is refused.

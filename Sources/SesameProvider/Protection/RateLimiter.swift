@@ -30,17 +30,17 @@ final package class RateLimiter: Sendable {
     }
 
     private struct Window {
-        package var start: Date
-        package var length: TimeInterval
-        package var limit: Int
+        var start: Date
+        var length: TimeInterval
+        var limit: Int
         /// Requests admitted here in this window.
-        package var local = 0
+        var local = 0
         /// Of those, not yet added to the store.
-        package var pending = 0
+        var pending = 0
         /// Requests the other processes reported for this window (at the last synchronization).
-        package var others = 0
+        var others = 0
         /// Requests refused here in this window.
-        package var refusals = 0
+        var refusals = 0
     }
 
     private let policy: RateLimitPolicy

@@ -16,9 +16,9 @@ package struct PINNonceIssuer: Sendable {
     }
 
     private struct Payload: Codable {
-        package var r: String
-        package var e: Int
-        package var i: String
+        var r: String
+        var e: Int
+        var i: String
     }
 
     private let codec: MACProtectedPayload
