@@ -3,7 +3,7 @@ import SesameStore
 
 /// One HTTP request to a federation provider (its JWKS, discovery, token or Graph endpoint),
 /// as the provider's logic describes it: no HTTP library's types.
-package struct UpstreamRequest: Sendable, Equatable {
+package struct UpstreamRequest: Sendable {
     package enum Method: String, Sendable { case get = "GET", post = "POST" }
     package var url: String
     package var method: Method = .get
@@ -15,11 +15,6 @@ package struct UpstreamRequest: Sendable, Equatable {
         self.method = method
         self.headers = headers
         self.body = body
-    }
-
-    package static func == (lhs: UpstreamRequest, rhs: UpstreamRequest) -> Bool {
-        lhs.url == rhs.url && lhs.method == rhs.method && lhs.body == rhs.body
-            && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.value == $1.value }
     }
 }
 

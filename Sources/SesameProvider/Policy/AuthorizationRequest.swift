@@ -72,6 +72,12 @@ package struct AuthorizationRequest: Sendable, Equatable {
         return result.map { (name: $0.0, value: $0.1) }
     }
 
+    /// ``formParameters`` as a query (`application/x-www-form-urlencoded`), for the links that
+    /// carry the request to another page (sign-up, password reset, a federation provider).
+    package var formQuery: String {
+        FormURLEncoding.encode(formParameters.map { ($0.name, $0.value) })
+    }
+
     /// The parameter names ``formParameters`` may produce.
     package static let parameterNames: Set<String> = [
         "client_id", "redirect_uri", "response_type", "scope", "code_challenge",

@@ -31,7 +31,7 @@ enum LoginPage {
 
     /// The sign-up and password-reset pages, carrying the same request.
     static func accountLinks(for authorization: AuthorizationRequest) -> (signUp: String, passwordReset: String) {
-        let query = FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) })
+        let query = authorization.formQuery
         return ("/signup?" + query, "/password-reset?" + query)
     }
 
@@ -40,7 +40,7 @@ enum LoginPage {
     static func providerLinks(for authorization: AuthorizationRequest, store: any FederationStore) async throws
         -> [(name: String, href: String)]
     {
-        let query = FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) })
+        let query = authorization.formQuery
         return try await store.federationProviders().filter(\.brokers).map {
             ($0.displayName, "/federation/start?provider=\(FormURLEncoding.escape($0.id))&\(query)")
         }

@@ -20,7 +20,7 @@ struct HostedAccountPages: Sendable {
         var client: ClientRecord
 
         /// `/authorize?…`: the sign-in this page came from.
-        var signInHref: String { "/authorize?" + FormURLEncoding.encode(authorization.formParameters.map { ($0.name, $0.value) }) }
+        var signInHref: String { "/authorize?" + authorization.formQuery }
     }
 
     /// The request in `parameters` (a page's query or form), if it validates; anything else is
