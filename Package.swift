@@ -16,6 +16,8 @@ let package = Package(
     products: [
         .library(name: "SesameProtocol", targets: ["SesameProtocol"]),
         .library(name: "Sesame", targets: ["Sesame"]),
+        .library(name: "SesameResourceServer", targets: ["SesameResourceServer"]),
+        .library(name: "SesameResourceServerHummingbird", targets: ["SesameResourceServerHummingbird"]),
         .library(name: "SesameLoopback", targets: ["SesameLoopback"]),
         .library(name: "SesameStore", targets: ["SesameStore"]),
         .library(name: "SesameProvider", targets: ["SesameProvider"]),
@@ -56,10 +58,21 @@ let package = Package(
             swiftSettings: strict
         ),
         // The client SDK. Never imports server code or SwiftNIO; builds for iOS.
+        // JOSE validation primitives shared by the SDK and the resource-server library: the
+        // compact-JWS reader, the strict claims reader and the provider's key set (RFC 7515-7519).
+        .target(
+            name: "SesameJOSE",
+            dependencies: [
+                "SesameProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "Sesame",
             dependencies: [
-                "SesameProtocol",
+                "SesameProtocol", "SesameJOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // scrypt (KDF.Scrypt) for the PIN-sealed device key.
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -106,6 +119,30 @@ let package = Package(
         // messaging, administration, seed files, maintenance. No Hummingbird, no SwiftNIO.
         // A person at a browser, scripted over plain HTTP (cookies, forms, no automatic
         // redirects): the demo's sign-in and the tests' browser.
+        // For an app's own API: validates Sesame's RFC 9068 access tokens (framework-free).
+        .target(
+            name: "SesameResourceServer",
+            dependencies: ["SesameProtocol", "SesameJOSE"],
+            swiftSettings: strict
+        ),
+        // The resource-server library as Hummingbird 2 middleware (RFC 6750 challenges).
+        .target(
+            name: "SesameResourceServerHummingbird",
+            dependencies: [
+                "SesameResourceServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        // An example API protected by Sesame's access tokens: what `sesame demo` calls.
+        .target(
+            name: "ExampleAPI",
+            dependencies: [
+                "SesameResourceServer", "SesameResourceServerHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "ScriptedBrowser", dependencies: ["SesameProtocol"], swiftSettings: strict),
         .target(
             name: "SesameProvider",
@@ -152,6 +189,7 @@ let package = Package(
             name: "SesameCLI",
             dependencies: [
                 "SesameProtocol", "Sesame", "SesameLoopback", "SesameServer", "ChildProcess", "ScriptedBrowser",
+                "ExampleAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -211,9 +249,21 @@ let package = Package(
         .testTarget(
             name: "SesameTests",
             dependencies: [
-                "Sesame", "CredentialStoreCrashWriter", "ChildProcess", "TestSupport",
+                "Sesame", "SesameJOSE", "CredentialStoreCrashWriter", "ChildProcess", "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SesameResourceServerTests",
+            dependencies: [
+                "SesameResourceServer", "SesameResourceServerHummingbird", "ExampleAPI", "SesameJOSE",
+                "SesameTesting", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

@@ -22,7 +22,7 @@ struct SesameCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, DemoCommand.self,
             LoginCommand.self, WhoamiCommand.self, TokenCommand.self, ClientKeyCommand.self, AccountsCommand.self,
-            SwitchCommand.self, LogoutCommand.self, CurlCommand.self,
+            SwitchCommand.self, LogoutCommand.self, CurlCommand.self, ExampleAPICommand.self,
             SignUpCommand.self, ProfileCommand.self, PINCommand.self, PasskeyCommand.self,
             ClientCommand.self, UserCommand.self, ProviderCommand.self, KeysCommand.self, OutboxCommand.self, AuditCommand.self, DatabaseCommand.self,
         ])

@@ -7,10 +7,10 @@ struct DemoCommandTests {
     func demoPasses() async throws {
         let result = try await CLIProcess.run(["demo"])
         try #require(result.status == 0, "\(result)")
-        for step in 1...13 {
-            #expect(result.stdout.contains("[\(step)/13] "), "step \(step) missing:\n\(result.stdout)")
+        for step in 1...14 {
+            #expect(result.stdout.contains("[\(step)/14] "), "step \(step) missing:\n\(result.stdout)")
         }
-        #expect(result.stdout.contains("All 13 steps passed."))
+        #expect(result.stdout.contains("All 14 steps passed."))
         // Single sign-on: the second app joins, logout everywhere ends it.
         #expect(result.stdout.contains("offers \"Continue as Alice Example\""))
         #expect(result.stdout.contains("signedOut(.revokedElsewhere)"))

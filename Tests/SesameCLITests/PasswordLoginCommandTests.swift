@@ -52,6 +52,34 @@ struct PasswordLoginCommandTests {
         #expect(status == 0, "serve should exit cleanly: \(server.stderr())")
     }
 
+    @Test("sesame curl against sesame example-api: the API checks the token itself; a missing scope is 403")
+    func curlExampleAPI() async throws {
+        try await withServe { served in
+            let config = served.temp.path("config")
+            let login = try await CLIProcess.run(
+                ["login", "--password", "--username", "alice", "--issuer", served.issuer, "--client-id", "cli-test",
+                 "--config-dir", config], stdin: "\(served.password)\n")
+            try #require(login.status == 0, "\(login)")
+            let api = try CLIProcess.Started(["example-api", "--issuer", served.issuer, "--port", "0"])
+            try await api.whileRunning {
+                let base = String(try await api.firstLine(startingWith: "Example API: ").dropFirst("Example API: ".count))
+                let env = ["SESAME_CONFIG_DIR": config]
+                let me = try await CLIProcess.run(["curl", "--allow-origin", base, "\(base)/v1/me"], environment: env)
+                try #require(me.status == 0, "\(me)")
+                let caller = try JSONSerialization.jsonObject(with: Data(me.stdout.utf8)) as? [String: Any]
+                #expect(caller?["client_id"] as? String == "cli-test")
+                #expect((caller?["scope"] as? [String])?.contains("openid") == true)
+                let admin = try await CLIProcess.run(["curl", "--allow-origin", base, "\(base)/v1/admin"], environment: env)
+                #expect(admin.status == 22, "\(admin)")
+                #expect(admin.stdout.contains("insufficient_scope"))
+                // Without --allow-origin the token is not sent to the API at all.
+                let refused = try await CLIProcess.run(["curl", "\(base)/v1/me"], environment: env)
+                #expect(refused.status != 0 && !refused.stdout.contains("client_id"), "\(refused)")
+            }
+            _ = try await api.terminate()
+        }
+    }
+
     @Test("password sign-in from stdin, profile, then an emailed code as second factor")
     func passwordThenEmailCode() async throws {
         try await withServe { served in

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Sesame
+import SesameJOSE
 
 /// The hand-rolled claims reader must accept exactly what a JSON parser accepts (minus duplicate
 /// member names, which it rejects on purpose) and read the same claims as `JSONDecoder`.

@@ -1,4 +1,5 @@
 import Foundation
+import SesameJOSE
 import SesameProtocol
 
 /// The claims of an OpenID Connect ID token (OIDC Core §2) plus the standard profile claims
@@ -168,66 +169,33 @@ extension IDTokenClaims {
             guard seen & bit == 0 else { throw JWTJSONReader.Malformed(reason: "duplicate claim \(key)") }
             seen |= bit
             switch member {
-            case .iss: iss = try Self.string(value, key)
-            case .sub: sub = try Self.string(value, key)
+            case .iss: iss = try value.string(claim: key)
+            case .sub: sub = try value.string(claim: key)
             case .aud:
-                switch value {
-                case .string(let single): aud = [single]
-                case .stringArray(let many): aud = many
-                default: throw JWTJSONReader.Malformed(reason: "aud is not a string or array of strings")
-                }
-            case .exp: exp = try Self.numericDate(value, key)
-            case .iat: iat = try Self.numericDate(value, key)
-            case .authTime: authTime = try Self.numericDate(value, key)
-            case .updatedAt: updatedAt = try? Self.numericDate(value, key)
-            case .nonce: nonce = try Self.optionalString(value, key)
-            case .acr: acr = try Self.optionalString(value, key)
-            case .azp: azp = try Self.optionalString(value, key)
-            case .sid: sid = try Self.optionalString(value, key)
-            case .atHash: atHash = try Self.optionalString(value, key)
+                aud = try value.audience()
+            case .exp: exp = try value.numericDate(claim: key)
+            case .iat: iat = try value.numericDate(claim: key)
+            case .authTime: authTime = try value.numericDate(claim: key)
+            case .updatedAt: updatedAt = try? value.numericDate(claim: key)
+            case .nonce: nonce = try value.optionalString(claim: key)
+            case .acr: acr = try value.optionalString(claim: key)
+            case .azp: azp = try value.optionalString(claim: key)
+            case .sid: sid = try value.optionalString(claim: key)
+            case .atHash: atHash = try value.optionalString(claim: key)
             case .amr:
-                switch value {
-                case .stringArray(let values): amr = values
-                case .null: amr = nil
-                default: throw JWTJSONReader.Malformed(reason: "amr is not an array of strings")
-                }
+                amr = try value.optionalStringArray(claim: key)
             // Profile claims are informational: a provider's odd type does not fail sign-in.
-            case .name: name = Self.lenientString(value)
-            case .givenName: givenName = Self.lenientString(value)
-            case .familyName: familyName = Self.lenientString(value)
-            case .nickname: nickname = Self.lenientString(value)
-            case .preferredUsername: preferredUsername = Self.lenientString(value)
-            case .picture: picture = Self.lenientString(value)
-            case .email: email = Self.lenientString(value)
-            case .locale: locale = Self.lenientString(value)
+            case .name: name = value.lenientString
+            case .givenName: givenName = value.lenientString
+            case .familyName: familyName = value.lenientString
+            case .nickname: nickname = value.lenientString
+            case .preferredUsername: preferredUsername = value.lenientString
+            case .picture: picture = value.lenientString
+            case .email: email = value.lenientString
+            case .locale: locale = value.lenientString
             case .emailVerified:
                 if case .bool(let flag) = value { emailVerified = flag }
             }
-        }
-    }
-
-    private static func string(_ value: JWTJSONReader.Value, _ name: String) throws -> String {
-        guard case .string(let text) = value else {
-            throw JWTJSONReader.Malformed(reason: "\(name) is not a string")
-        }
-        return text
-    }
-
-    private static func optionalString(_ value: JWTJSONReader.Value, _ name: String) throws -> String? {
-        if case .null = value { return nil }
-        return try string(value, name)
-    }
-
-    private static func lenientString(_ value: JWTJSONReader.Value) -> String? {
-        if case .string(let text) = value { return text }
-        return nil
-    }
-
-    private static func numericDate(_ value: JWTJSONReader.Value, _ name: String) throws -> Date? {
-        switch value {
-        case .number(let seconds): return try NumericDate(validating: seconds, claim: name).date
-        case .null: return nil
-        default: throw NumericDateError(claim: name, rule: .notANumber, value: "(not a number)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import SesameJOSE
 import SesameProtocol
 
 /// Validates an ID token per OpenID Connect Core 1.0 §3.1.3.7, step by step, reporting the

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SesameJOSE
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -47,7 +48,12 @@ actor JWKSKeyStore {
         guard (200..<300).contains(response.statusCode) else {
             throw ProviderHTTP.error(data: data, status: response.statusCode, what: "JWKS")
         }
-        let keys = try await JWKSet.parse(data)
+        let keys: JWKSet
+        do {
+            keys = try await JWKSet.parse(data)
+        } catch {
+            throw .technical(.malformedResponse(error.reason))
+        }
         logger.debug("fetched JWKS", metadata: ["keys": "\(keys.count)"])
         cached = (uri, keys)
         return keys

@@ -5,7 +5,8 @@
 enum DeclaredLayers {
     /// The modules under `Sources/`, bottom-up.
     static let modules = [
-        "SesameProtocol", "ChildProcess", "Sesame", "SesameLoopback", "ScriptedBrowser", "SesameStore", "SesameProvider",
+        "SesameProtocol", "SesameJOSE", "ChildProcess", "Sesame", "SesameLoopback", "ScriptedBrowser",
+        "SesameResourceServer", "SesameResourceServerHummingbird", "ExampleAPI", "SesameStore", "SesameProvider",
         "SesameServer", "SesameCLI",
     ]
 
@@ -15,6 +16,7 @@ enum DeclaredLayers {
             "Claims", "Discovery", "Encoding", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
             "WebAuthn", "Accounts", "Errors", "PKCE",
         ],
+        "SesameJOSE": ["."],
         "ChildProcess": ["."],
         "Sesame": [
             "Errors", "Logging", "Storage", "Time", "Analytics", "AppTokens", "Configuration", "Federation", "Browser",
@@ -23,6 +25,9 @@ enum DeclaredLayers {
         ],
         "SesameLoopback": ["."],
         "ScriptedBrowser": ["."],
+        "SesameResourceServer": ["."],
+        "SesameResourceServerHummingbird": ["."],
+        "ExampleAPI": ["."],
         "SesameStore": [
             "AtRest", "Records", "Location", "Protocols", "SQL", "Migrations", "PostgreSQL", "SQLite", "SQLIdentityStore",
         ],

@@ -15,7 +15,7 @@ import SesameServer
 /// and an emailed code (``nativeSignIn(client:account:user:)``), unlock with a PIN, share a
 /// sign-in across a vendor's apps and get an app-level token (``singleSignOn(user:)``).
 struct DemoWalkthrough {
-    static let stepCount = 13
+    static let stepCount = 14
     static let clientID = "sesame-demo"
     static let resourceServerID = "demo-resource-server"
     static let redirectURI = URL(string: "http://127.0.0.1/callback")!
@@ -41,9 +41,21 @@ struct DemoWalkthrough {
         let people = try await steps.run("Registering a public client and two users") {
             try await register()
         }
+        let api = try await DemoExampleAPI.start(issuer: server.issuer)
+        do {
+            try await run(people: people, api: api)
+        } catch {
+            await api.server.shutdown()
+            throw error
+        }
+        await api.server.shutdown()
+    }
+
+    private func run(people: People, api: DemoExampleAPI) async throws {
         let client = SesameClient(
             configuration: SesameConfiguration(
-                issuer: server.issuer, clientID: Self.clientID, redirectURI: Self.redirectURI),
+                issuer: server.issuer, clientID: Self.clientID, redirectURI: Self.redirectURI,
+                allowedOrigins: [api.server.baseURL]),
             store: InMemoryCredentialStore(), transport: URLSessionTransport(),
             clock: SystemClock(), logger: Self.quietLogger)
 
@@ -55,6 +67,9 @@ struct DemoWalkthrough {
         }
         try await steps.run("Calling userinfo with the access token (Authorization: Bearer)") {
             try await callUserInfo(client: client, account: alice, user: people.alice)
+        }
+        try await steps.run("Calling the app's own API, which checks the access token itself (RFC 9068)") {
+            try await api.call(client: client, account: alice, subject: people.alice.sub, steps: steps)
         }
         try await steps.run("Refreshing the access token (rotating the refresh token)") {
             try await refresh(client: client, account: alice)

@@ -30,12 +30,12 @@ public struct JWKSet: Sendable {
     public func contains(kid: String) -> Bool { keys.contains { $0.kid == kid } }
 
     /// Parses a JWK Set document (RFC 7517 §5); unusable keys are skipped.
-    public static func parse(_ json: Data) async throws(SesameError) -> JWKSet {
+    public static func parse(_ json: Data) async throws(JWKSetError) -> JWKSet {
         let document: LenientJWKS
         do {
             document = try JSONDecoder().decode(LenientJWKS.self, from: json)
         } catch {
-            throw .technical(.malformedResponse("the JWKS is not a JSON Web Key Set: \(error)"))
+            throw JWKSetError(reason: "the JWKS is not a JSON Web Key Set: \(error)")
         }
         var keys: [Key] = []
         for entry in document.keys {
@@ -87,18 +87,26 @@ public struct JWKSet: Sendable {
 
     /// The verifiers to try for a token header: the key named by `kid`, or every key allowing
     /// `alg` when the header has no `kid` (OIDC Core §10.1.1).
-    func verifiers(kid: String?, alg: String) -> KeyLookup {
+    package func verifiers(kid: String?, alg: String) -> KeyLookup {
         let matching = kid.map { kid in keys.filter { $0.kid == kid } } ?? keys
         if matching.isEmpty { return .unknownKey }
         let verifiers = matching.compactMap { $0.algorithms[alg] }
         return verifiers.isEmpty ? .algorithmNotAllowed : .found(verifiers)
     }
 
-    enum KeyLookup {
+    package enum KeyLookup {
         case found([any JWTAlgorithm])
         case unknownKey
         case algorithmNotAllowed
     }
+}
+
+/// A document that is not a JSON Web Key Set (RFC 7517 §5): not JSON, or no `keys` array.
+public struct JWKSetError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong with the document.
+    public let reason: String
+
+    public var description: String { reason }
 }
 
 /// A JWK Set decoded key by key, so one unsupported key does not reject the whole set.

@@ -1,15 +1,15 @@
 import Foundation
 
 /// The JWS protected header fields the validator reads (RFC 7515 §4.1).
-struct JOSEHeader: Sendable {
-    var alg: String?
-    var kid: String?
-    var typ: String?
-    var crit: [String]?
+package struct JOSEHeader: Sendable {
+    package var alg: String?
+    package var kid: String?
+    package var typ: String?
+    package var crit: [String]?
 
     /// Reads the header with ``JWTJSONReader``: `alg`, `kid`, `typ` must be strings and
     /// `crit` an array of strings when present (RFC 7515 §4.1).
-    init(json bytes: [UInt8]) throws {
+    package init(json bytes: [UInt8]) throws {
         var seen: [String] = []
         try JWTJSONReader.forEachMember(in: bytes) { name, value in
             if ["alg", "kid", "typ", "crit"].contains(name) {
@@ -29,28 +29,4 @@ struct JOSEHeader: Sendable {
             }
         }
     }
-}
-
-/// A compact JWS split into its parts (RFC 7515 §7.1), as byte ranges of the original token.
-struct CompactJWS {
-    let bytes: [UInt8]
-    let firstDot: Int
-    let secondDot: Int
-
-    init?(_ token: String) {
-        let bytes = Array(token.utf8)
-        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
-            let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
-            !bytes[(second + 1)...].contains(UInt8(ascii: "."))
-        else { return nil }
-        self.bytes = bytes
-        self.firstDot = first
-        self.secondDot = second
-    }
-
-    var header: ArraySlice<UInt8> { bytes[..<firstDot] }
-    var payload: ArraySlice<UInt8> { bytes[(firstDot + 1)..<secondDot] }
-    var signature: ArraySlice<UInt8> { bytes[(secondDot + 1)...] }
-    /// `ASCII(BASE64URL(header) || '.' || BASE64URL(payload))`, what the signature covers.
-    var signingInput: ArraySlice<UInt8> { bytes[..<secondDot] }
 }

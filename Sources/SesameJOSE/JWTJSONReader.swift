@@ -14,9 +14,9 @@ import Foundation
 /// ≤ 32); nothing but whitespace after the object. Duplicate member names are the caller's to
 /// reject (RFC 7519 §4 allows rejecting or last-wins; the claims and header readers reject a
 /// repeated member they read, which removes parser-differential attacks on those members).
-struct JWTJSONReader {
+package struct JWTJSONReader {
     /// A top-level member's value. Nested objects and arrays of non-strings are `.other`.
-    enum Value {
+    package enum Value: Sendable {
         case string(String)
         case number(Double)
         case bool(Bool)
@@ -25,8 +25,10 @@ struct JWTJSONReader {
         case other
     }
 
-    struct Malformed: Error {
-        let reason: String
+    package struct Malformed: Error {
+        package let reason: String
+
+        package init(reason: String) { self.reason = reason }
     }
 
     private let bytes: [UInt8]
@@ -37,7 +39,7 @@ struct JWTJSONReader {
     }
 
     /// Calls `body` with each top-level member of the object in `bytes`, in document order.
-    static func forEachMember(
+    package static func forEachMember(
         in bytes: [UInt8], _ body: (String, Value) throws -> Void
     ) throws {
         var reader = JWTJSONReader(bytes)

@@ -1,0 +1,121 @@
+import Foundation
+import Hummingbird
+import Logging
+import SesameResourceServer
+import SesameResourceServerHummingbird
+
+/// An API protected by Sesame access tokens: what an app's own backend looks like with
+/// ``AccessTokenMiddleware``. `sesame demo` calls it; `sesame example-api` runs it on its own.
+///
+/// | route | needs |
+/// |---|---|
+/// | `GET /health` | nothing |
+/// | `GET /v1/me` | a valid access token: returns who and what the token is for |
+/// | `GET /v1/profile` | the `profile` scope |
+/// | `GET /v1/admin` | the `admin` scope (Sesame's demo clients lack it: a 403 `insufficient_scope`) |
+public enum ExampleAPI {
+    /// The realm of the API's challenges.
+    public static let realm = "example-api"
+
+    /// The API's routes behind the middleware.
+    public static func router(validator: AccessTokenValidator) -> Router<ResourceRequestContext> {
+        let router = Router(context: ResourceRequestContext.self)
+        router.get("health") { _, _ in "ok\n" }
+        let api = router.group("v1").add(
+            middleware: AccessTokenMiddleware<ResourceRequestContext>(validator: validator, realm: realm))
+        api.get("me") { _, context in
+            Caller(try context.requireAccessToken())
+        }
+        api.group("profile").add(middleware: RequireScopes<ResourceRequestContext>(["profile"], realm: realm))
+            .get { _, context in
+                Greeting(message: "Hello, \(try context.requireAccessToken().subject). Your profile scope lets you read this.")
+            }
+        api.group("admin").add(middleware: RequireScopes<ResourceRequestContext>(["admin"], realm: realm))
+            .get { _, _ in Greeting(message: "Only tokens with the admin scope see this.") }
+        return router
+    }
+
+    /// What `/v1/me` answers: the verified claims an API authorizes with (never the token).
+    public struct Caller: ResponseEncodable, Sendable {
+        public var sub: String
+        public var client_id: String
+        public var scope: [String]
+        public var acr: String?
+        public var amr: [String]?
+        public var auth_time: Int?
+        public var expires_in: Int
+
+        init(_ token: VerifiedAccessToken) {
+            sub = token.subject
+            client_id = token.clientID
+            scope = token.scopes.sorted()
+            acr = token.acr
+            amr = token.amr
+            auth_time = token.authTime.map { Int($0.timeIntervalSince1970) }
+            expires_in = max(0, Int(token.expiresAt.timeIntervalSinceNow))
+        }
+    }
+
+    struct Greeting: ResponseEncodable {
+        var message: String
+    }
+}
+
+/// The example API listening on a port, for the demo and the tests; stop it with ``shutdown()``.
+public final class ExampleAPIServer: Sendable {
+    /// The API's base URL, `http://host:port`.
+    public let baseURL: URL
+    private let task: Task<Void, any Error>
+
+    private init(baseURL: URL, task: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.task = task
+    }
+
+    /// Starts the API on `host:port` (port 0 picks a free one) and returns once it listens.
+    public static func start(
+        validator: AccessTokenValidator, host: String = "127.0.0.1", port: Int = 0, logger: Logger
+    ) async throws -> ExampleAPIServer {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: ExampleAPI.router(validator: validator),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "Sesame example API"),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? port)
+                continuation.finish()
+            },
+            logger: logger)
+        let task = Task {
+            defer { continuation.finish() }
+            try await app.runService(gracefulShutdownSignals: [])
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next() else {
+            let reason: String
+            if case .failure(let error) = await task.result { reason = "\(error)" } else { reason = "it stopped at once" }
+            throw ExampleAPIStartError(description: "the example API could not listen on \(host):\(port): \(reason)")
+        }
+        let hostInURL = host.contains(":") ? "[\(host)]" : host
+        guard let url = URL(string: "http://\(hostInURL):\(bound)") else {
+            task.cancel()
+            throw ExampleAPIStartError(description: "\(host) is not a host name")
+        }
+        return ExampleAPIServer(baseURL: url, task: task)
+    }
+
+    /// Stops listening; in-flight requests finish.
+    public func shutdown() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// Waits until the API stops.
+    public func wait() async throws {
+        try await task.value
+    }
+}
+
+/// The example API could not start.
+public struct ExampleAPIStartError: Error, CustomStringConvertible {
+    public let description: String
+}

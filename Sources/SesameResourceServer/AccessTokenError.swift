@@ -1,0 +1,80 @@
+import Foundation
+
+/// Which rule of RFC 9068 §4 (or RFC 6750) a presented access token broke. A struct of named
+/// values rather than an enum, so a rule added later does not break an API's `switch`.
+public struct AccessTokenRule: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// No `Authorization: Bearer` credentials were sent (RFC 6750 §3.1: a challenge without an
+    /// error code).
+    public static let missing = AccessTokenRule(rawValue: "missing")
+    /// The request carried the token wrongly: two schemes, an empty token (RFC 6750 §3.1
+    /// `invalid_request`).
+    public static let request = AccessTokenRule(rawValue: "request")
+    /// Not a compact JWS, not JSON, a claim of the wrong type, or a required claim absent.
+    public static let malformed = AccessTokenRule(rawValue: "malformed")
+    /// The JOSE `typ` is not `at+jwt` (RFC 9068 §4 step 1): an ID token or another JWT.
+    public static let type = AccessTokenRule(rawValue: "type")
+    /// `alg` is `none`, symmetric or not allowed (RFC 9068 §4 step 5, RFC 8725 §3.1).
+    public static let algorithm = AccessTokenRule(rawValue: "algorithm")
+    /// No key of the issuer's JWKS has the token's `kid`, even after one refetch.
+    public static let unknownKey = AccessTokenRule(rawValue: "unknown_key")
+    /// The signature does not verify.
+    public static let signature = AccessTokenRule(rawValue: "signature")
+    /// `iss` is not the configured issuer (RFC 9068 §4 step 3).
+    public static let issuer = AccessTokenRule(rawValue: "issuer")
+    /// `aud` does not name this API (RFC 9068 §4 step 4).
+    public static let audience = AccessTokenRule(rawValue: "audience")
+    /// `exp` has passed, beyond the leeway (RFC 9068 §4 step 6).
+    public static let expired = AccessTokenRule(rawValue: "expired")
+    /// `nbf` or `iat` is in the future, beyond the leeway.
+    public static let notYetValid = AccessTokenRule(rawValue: "not_yet_valid")
+    /// The token is valid but lacks a scope the request needs (RFC 6750 §3.1
+    /// `insufficient_scope`).
+    public static let scope = AccessTokenRule(rawValue: "scope")
+    /// The issuer's keys could not be fetched: the token cannot be checked now (not its fault).
+    public static let keysUnavailable = AccessTokenRule(rawValue: "keys_unavailable")
+}
+
+/// Why an access token was refused, with what an API answers: the HTTP status and the RFC 6750
+/// error code of its `WWW-Authenticate` challenge.
+public struct AccessTokenError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The rule that failed.
+    public var rule: AccessTokenRule
+    /// What failed, for the API's logs. Never contains the token.
+    public var message: String
+    /// For ``AccessTokenRule/scope``: the scopes the request needed.
+    public var requiredScopes: [String]
+
+    public init(_ rule: AccessTokenRule, _ message: String, requiredScopes: [String] = []) {
+        self.rule = rule
+        self.message = message
+        self.requiredScopes = requiredScopes
+    }
+
+    public var description: String { "access token refused (\(rule)): \(message)" }
+
+    /// The RFC 6750 §3.1 error code: `nil` when no credentials were sent.
+    public var errorCode: String? {
+        switch rule {
+        case .missing: nil
+        case .request: "invalid_request"
+        case .scope: "insufficient_scope"
+        case .keysUnavailable: "temporarily_unavailable"
+        default: "invalid_token"
+        }
+    }
+
+    /// The HTTP status RFC 6750 §3.1 pairs with the code: 400, 401 or 403; 503 when the keys
+    /// could not be fetched.
+    public var status: Int {
+        switch rule {
+        case .request: 400
+        case .scope: 403
+        case .keysUnavailable: 503
+        default: 401
+        }
+    }
+}

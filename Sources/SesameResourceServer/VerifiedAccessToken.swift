@@ -1,0 +1,102 @@
+import Foundation
+import SesameJOSE
+import SesameProtocol
+
+/// A JWT access token whose signature and claims passed ``AccessTokenValidator``: the claims of
+/// RFC 9068 §2.2 an API authorizes with.
+public struct VerifiedAccessToken: Sendable, Hashable {
+    /// `iss`: the authorization server that issued the token.
+    public var issuer: String
+    /// `sub`: the user (or, for `client_credentials`, the client) the token is about.
+    public var subject: String
+    /// `aud`: the resource servers the token is meant for.
+    public var audience: [String]
+    /// `client_id` (RFC 8693 §4.3): the app the token was issued to.
+    public var clientID: String
+    /// `scope` split at spaces (RFC 9068 §2.2.3): what the token allows.
+    public var scopes: Set<String>
+    /// `exp`.
+    public var expiresAt: Date
+    /// `iat`.
+    public var issuedAt: Date
+    /// `nbf`, when the token has one.
+    public var notBefore: Date?
+    /// `jti`: the token's unique identifier (for replay lists and audit logs).
+    public var tokenID: String
+    /// `auth_time` (RFC 9068 §2.2.1): when the user last authenticated, for step-up decisions.
+    public var authTime: Date?
+    /// `acr`: the authentication context class the sign-in satisfied.
+    public var acr: String?
+    /// `amr`: the authentication methods used (`pwd`, `otp`, `hwk`, …).
+    public var amr: [String]?
+    /// `sid`: the sign-in session.
+    public var sessionID: String?
+
+    /// Whether the token carries every scope in `required`.
+    public func hasScopes(_ required: some Sequence<String>) -> Bool {
+        required.allSatisfy(scopes.contains)
+    }
+}
+
+extension VerifiedAccessToken {
+    /// The members the reader recognizes; a repeated one is rejected (RFC 7519 §4).
+    private enum Member: Int {
+        case iss, sub, aud, clientID, scope, exp, iat, nbf, jti, authTime, acr, amr, sid
+
+        static let byName: [String: Member] = [
+            "iss": .iss, "sub": .sub, "aud": .aud, "client_id": .clientID, "scope": .scope, "exp": .exp,
+            "iat": .iat, "nbf": .nbf, "jti": .jti, "auth_time": .authTime, "acr": .acr, "amr": .amr,
+            "sid": .sid,
+        ]
+    }
+
+    /// Reads a claims set with the strict single-pass reader. The claims RFC 9068 §2.2 requires
+    /// (`iss`, `exp`, `aud`, `sub`, `client_id`, `iat`, `jti`) must be present; a missing one is
+    /// named in the ``AccessTokenRule/malformed`` error.
+    init(jwtPayload bytes: [UInt8]) throws(AccessTokenError) {
+        var iss: String?, sub: String?, aud: [String]?, clientID: String?, scope: String?
+        var exp: Date?, iat: Date?, nbf: Date?, jti: String?, authTime: Date?
+        var acr: String?, amr: [String]?, sid: String?
+        var seen = 0
+        do {
+            try JWTJSONReader.forEachMember(in: bytes) { key, value in
+                guard let member = Member.byName[key] else { return }
+                let bit = 1 << member.rawValue
+                guard seen & bit == 0 else { throw JWTJSONReader.Malformed(reason: "the claim \(key) appears twice") }
+                seen |= bit
+                switch member {
+                case .iss: iss = try value.string(claim: key)
+                case .sub: sub = try value.string(claim: key)
+                case .aud: aud = try value.audience()
+                case .clientID: clientID = try value.string(claim: key)
+                case .scope: scope = try value.optionalString(claim: key)
+                case .exp: exp = try value.numericDate(claim: key)
+                case .iat: iat = try value.numericDate(claim: key)
+                case .nbf: nbf = try value.numericDate(claim: key)
+                case .jti: jti = try value.string(claim: key)
+                case .authTime: authTime = try value.numericDate(claim: key)
+                case .acr: acr = try value.optionalString(claim: key)
+                case .amr: amr = try value.optionalStringArray(claim: key)
+                case .sid: sid = try value.optionalString(claim: key)
+                }
+            }
+        } catch let error as JWTJSONReader.Malformed {
+            throw AccessTokenError(.malformed, "the claims set is not valid: \(error.reason)")
+        } catch let error as NumericDateError {
+            throw AccessTokenError(.malformed, "\(error.description)")
+        } catch {
+            throw AccessTokenError(.malformed, "the claims set is not valid JSON")
+        }
+        guard let iss, let sub, let aud, let clientID, let exp, let iat, let jti else {
+            let missing = [("iss", iss == nil), ("sub", sub == nil), ("aud", aud == nil),
+                ("client_id", clientID == nil), ("exp", exp == nil), ("iat", iat == nil), ("jti", jti == nil)]
+                .filter(\.1).map(\.0)
+            throw AccessTokenError(
+                .malformed, "the token lacks the claims RFC 9068 §2.2 requires: \(missing.joined(separator: ", "))")
+        }
+        self.init(
+            issuer: iss, subject: sub, audience: aud, clientID: clientID,
+            scopes: Set((scope ?? "").split(separator: " ").map(String.init)), expiresAt: exp, issuedAt: iat,
+            notBefore: nbf, tokenID: jti, authTime: authTime, acr: acr, amr: amr, sessionID: sid)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import SesameResourceServer
+
+/// Requires a valid Sesame access token on every request it guards (RFC 6750 §2.1
+/// `Authorization: Bearer`), and the given scopes; puts the verified token in the context.
+///
+/// Refusals are answered here, never passed on: `401` with `WWW-Authenticate: Bearer …` for a
+/// missing or invalid token, `403 insufficient_scope` naming the scopes, `400 invalid_request`
+/// for a malformed header, `503` when the issuer's keys cannot be fetched. The body is the
+/// RFC 6749 §5.2 JSON error shape; the token is never logged.
+///
+/// ```swift
+/// let validator = AccessTokenValidator(issuer: "https://id.example.com", audience: "https://id.example.com")
+/// let router = Router(context: ResourceRequestContext.self)
+/// router.group("v1").add(middleware: AccessTokenMiddleware(validator: validator))
+///     .get("me") { _, context in try context.requireAccessToken().subject }
+/// ```
+public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterMiddleware {
+    public let validator: AccessTokenValidator
+    /// Scopes every request through this middleware needs.
+    public let requiredScopes: [String]
+    /// The `realm` of the challenge (RFC 6750 §3), if the API names one.
+    public let realm: String?
+
+    public init(validator: AccessTokenValidator, requiredScopes: [String] = [], realm: String? = nil) {
+        self.validator = validator
+        self.requiredScopes = requiredScopes
+        self.realm = realm
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        do {
+            context.accessToken = try await validator.authenticate(
+                authorization: request.headers[.authorization], requiredScopes: requiredScopes)
+        } catch {
+            context.logger.info(
+                "access token refused", metadata: ["rule": "\(error.rule)", "reason": "\(error.message)"])
+            return BearerRefusal.response(for: error, realm: realm)
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Requires scopes of a token ``AccessTokenMiddleware`` already verified: for a route group that
+/// needs more than the API as a whole (`router.group("admin").add(middleware: RequireScopes(["admin"]))`).
+public struct RequireScopes<Context: AccessTokenRequestContext>: RouterMiddleware {
+    public let scopes: [String]
+    public let realm: String?
+
+    public init(_ scopes: [String], realm: String? = nil) {
+        self.scopes = scopes
+        self.realm = realm
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let token = context.accessToken else {
+            return BearerRefusal.response(
+                for: AccessTokenError(.missing, "RequireScopes runs behind AccessTokenMiddleware"), realm: realm)
+        }
+        let missing = scopes.filter { !token.scopes.contains($0) }
+        guard missing.isEmpty else {
+            return BearerRefusal.response(
+                for: AccessTokenError(
+                    .scope, "the token lacks the scope \(missing.joined(separator: " "))", requiredScopes: scopes),
+                realm: realm)
+        }
+        return try await next(request, context)
+    }
+}
+
+/// The response for a refused token: the status, the challenge and a JSON error body.
+public enum BearerRefusal {
+    public static func response(for error: AccessTokenError, realm: String?) -> Response {
+        var headers = HTTPFields()
+        headers[.wwwAuthenticate] = BearerChallenge(refusing: error, realm: realm).headerValue
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "no-store"
+        if error.rule == .keysUnavailable { headers[.retryAfter] = "5" }
+        var body: [String: String] = [:]
+        if let code = error.errorCode {
+            body["error"] = code
+            body["error_description"] = error.message
+        } else {
+            // RFC 6750 §3.1: no error code when the request had no credentials.
+            body["error_description"] = "Send an access token: Authorization: Bearer <token>."
+        }
+        let data = (try? JSONEncoder().encode(body)) ?? Data("{}".utf8)
+        return Response(
+            status: HTTPResponse.Status(code: error.status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

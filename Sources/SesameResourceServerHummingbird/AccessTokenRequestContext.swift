@@ -1,0 +1,31 @@
+import Hummingbird
+import SesameResourceServer
+
+/// A request context that carries the access token ``AccessTokenMiddleware`` verified, for the
+/// handlers behind it.
+public protocol AccessTokenRequestContext: RequestContext {
+    /// The verified token; `nil` before the middleware ran.
+    var accessToken: VerifiedAccessToken? { get set }
+}
+
+extension AccessTokenRequestContext {
+    /// The verified token, for a handler behind ``AccessTokenMiddleware``. Throws 401 when the
+    /// route was (wrongly) registered without the middleware, rather than trapping.
+    public func requireAccessToken() throws -> VerifiedAccessToken {
+        guard let accessToken else {
+            throw HTTPError(.unauthorized, message: "This route is not behind AccessTokenMiddleware.")
+        }
+        return accessToken
+    }
+}
+
+/// The context to use when an API needs nothing else: Hummingbird's basic context plus the token.
+public struct ResourceRequestContext: AccessTokenRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var accessToken: VerifiedAccessToken?
+
+    public init(source: Source) {
+        self.coreContext = .init(source: source)
+        self.accessToken = nil
+    }
+}
