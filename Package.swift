@@ -65,7 +65,7 @@ let package = Package(
             dependencies: [
                 "SesameProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -140,6 +140,8 @@ let package = Package(
             dependencies: [
                 "SesameResourceServer", "SesameResourceServerHummingbird",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

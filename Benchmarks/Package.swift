@@ -35,12 +35,13 @@ let package = Package(
             path: "Benchmarks/ServerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // ID token validation vs jwt-kit signature-only, credential stores, refresh fan-in.
+        // ID token and access token validation vs the signature alone, credential stores, refresh fan-in.
         .executableTarget(
             name: "SDKBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Sesame", package: sesame),
+                .product(name: "SesameResourceServer", package: sesame),
                 .product(name: "SesameServer", package: sesame),
                 .product(name: "SesameProtocol", package: sesame),
                 .product(name: "JWTKit", package: "jwt-kit"),

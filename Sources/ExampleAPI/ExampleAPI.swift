@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import SesameResourceServer
 import SesameResourceServerHummingbird
 
@@ -65,10 +66,12 @@ public enum ExampleAPI {
 public final class ExampleAPIServer: Sendable {
     /// The API's base URL, `http://host:port`.
     public let baseURL: URL
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(baseURL: URL, task: Task<Void, any Error>) {
+    private init(baseURL: URL, group: ServiceGroup, task: Task<Void, any Error>) {
         self.baseURL = baseURL
+        self.group = group
         self.task = task
     }
 
@@ -85,9 +88,11 @@ public final class ExampleAPIServer: Sendable {
                 continuation.finish()
             },
             logger: logger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             defer { continuation.finish() }
-            try await app.runService(gracefulShutdownSignals: [])
+            try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else {
@@ -97,15 +102,15 @@ public final class ExampleAPIServer: Sendable {
         }
         let hostInURL = host.contains(":") ? "[\(host)]" : host
         guard let url = URL(string: "http://\(hostInURL):\(bound)") else {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             throw ExampleAPIStartError(description: "\(host) is not a host name")
         }
-        return ExampleAPIServer(baseURL: url, task: task)
+        return ExampleAPIServer(baseURL: url, group: group, task: task)
     }
 
     /// Stops listening; in-flight requests finish.
     public func shutdown() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import JWTKit
+import SesameProtocol
 
 /// A provider's signing keys (RFC 7517 §5 JWK Set), parsed once into ready-to-use verifiers so
 /// that validating an ID token does no key parsing.
@@ -11,7 +11,7 @@ import JWTKit
 public struct JWKSet: Sendable {
     struct Key: Sendable {
         let kid: String?
-        let algorithms: [String: any JWTAlgorithm]
+        let algorithms: [String: SignatureVerifier]
     }
 
     let keys: [Key]
@@ -38,15 +38,23 @@ public struct JWKSet: Sendable {
             throw JWKSetError(reason: "the JWKS is not a JSON Web Key Set: \(error)")
         }
         var keys: [Key] = []
-        for entry in document.keys {
-            guard let jwk = entry.jwk, entry.use == nil || entry.use == "sig" else { continue }
-            var algorithms: [String: any JWTAlgorithm] = [:]
+        for entry in document.keys where entry.use == nil || entry.use == "sig" {
+            var algorithms: [String: SignatureVerifier] = [:]
             for alg in allowedAlgorithms(for: entry) {
-                if let verifier = await makeVerifier(jwk, alg: alg) { algorithms[alg] = verifier }
+                if let verifier = SignatureVerifier.make(
+                    alg: alg, n: entry.n.flatMap(decode), e: entry.e.flatMap(decode), x: entry.x.flatMap(decode),
+                    y: entry.y.flatMap(decode))
+                {
+                    algorithms[alg] = verifier
+                }
             }
             if !algorithms.isEmpty { keys.append(Key(kid: entry.kid, algorithms: algorithms)) }
         }
         return JWKSet(keys: keys)
+    }
+
+    private static func decode(_ member: String) -> [UInt8]? {
+        Base64URL.decode(member).map(Array.init)
     }
 
     /// The algorithms a key of this type may verify (RFC 7518 §3.1, RFC 8037 §3.1).
@@ -64,27 +72,6 @@ public struct JWKSet: Sendable {
         return byType.contains(alg) ? [alg] : []
     }
 
-    /// Builds jwt-kit's verifier for one (key, algorithm) pair. The private part of a key, if a
-    /// provider wrongly published it, is dropped.
-    private static func makeVerifier(_ jwk: JWK, alg: String) async -> (any JWTAlgorithm)? {
-        guard let algorithm = JWK.Algorithm(rawValue: alg) else { return nil }
-        var key = jwk
-        key.privateExponent = nil
-        key.prime1 = nil
-        key.prime2 = nil
-        key.algorithm = algorithm
-        let id = JWKIdentifier(string: "key")
-        key.keyIdentifier = id
-        let collection = JWTKeyCollection()
-        do {
-            try await collection.add(jwk: key)
-            let verifier = try await collection.getKey(for: id)
-            return verifier.name == alg ? verifier : nil
-        } catch {
-            return nil
-        }
-    }
-
     /// The verifiers to try for a token header: the key named by `kid`, or every key allowing
     /// `alg` when the header has no `kid` (OIDC Core §10.1.1).
     package func verifiers(kid: String?, alg: String) -> KeyLookup {
@@ -95,7 +82,7 @@ public struct JWKSet: Sendable {
     }
 
     package enum KeyLookup {
-        case found([any JWTAlgorithm])
+        case found([SignatureVerifier])
         case unknownKey
         case algorithmNotAllowed
     }
@@ -109,26 +96,33 @@ public struct JWKSetError: Error, Sendable, CustomStringConvertible {
     public var description: String { reason }
 }
 
-/// A JWK Set decoded key by key, so one unsupported key does not reject the whole set.
+/// A JWK Set decoded key by key, so one unsupported key does not reject the whole set. Only the
+/// public members are read; a provider that wrongly publishes private ones has them ignored.
 private struct LenientJWKS: Decodable {
     struct Entry: Decodable {
-        var jwk: JWK?
         var kty: String?
         var crv: String?
         var alg: String?
         var kid: String?
         var use: String?
+        var n: String?
+        var e: String?
+        var x: String?
+        var y: String?
 
-        enum CodingKeys: String, CodingKey { case kty, crv, alg, kid, use }
+        enum CodingKeys: String, CodingKey { case kty, crv, alg, kid, use, n, e, x, y }
 
         init(from decoder: any Decoder) throws {
-            jwk = try? JWK(from: decoder)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             kty = try? c.decodeIfPresent(String.self, forKey: .kty)
             crv = try? c.decodeIfPresent(String.self, forKey: .crv)
             alg = try? c.decodeIfPresent(String.self, forKey: .alg)
             kid = try? c.decodeIfPresent(String.self, forKey: .kid)
             use = try? c.decodeIfPresent(String.self, forKey: .use)
+            n = try? c.decodeIfPresent(String.self, forKey: .n)
+            e = try? c.decodeIfPresent(String.self, forKey: .e)
+            x = try? c.decodeIfPresent(String.self, forKey: .x)
+            y = try? c.decodeIfPresent(String.self, forKey: .y)
         }
     }
 

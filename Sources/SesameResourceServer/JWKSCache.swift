@@ -1,5 +1,6 @@
 import Foundation
 import SesameJOSE
+import SesameProtocol
 
 /// The issuer's signing keys, fetched once and kept (RFC 9068 §4 step 5: the keys come from the
 /// issuer's `jwks_uri`). Refreshed when older than ``maximumAge``; refetched at once when a token
@@ -21,7 +22,10 @@ public actor JWKSCache {
     /// The shortest time between two fetches caused by unknown `kid`s.
     public let minimumRefetchInterval: TimeInterval
     private var resolvedJWKSURI: URL?
-    private var current: (keys: JWKSet, fetchedAt: Date)?
+    /// The keys held and when they were fetched, readable without entering the actor: the
+    /// validation hot path reads them under a lock (an actor hop would cost as much as the rest
+    /// of the validation).
+    private nonisolated let current = LockedState<(keys: JWKSet, fetchedAt: Date)?>(nil)
     private var lastUnknownKeyFetch: Date?
     private var inFlight: Task<JWKSet, any Error>?
 
@@ -60,16 +64,21 @@ public actor JWKSCache {
         self.now = now
     }
 
+    /// The held keys while they are fresh, without entering the actor.
+    nonisolated func freshKeys() -> JWKSet? {
+        let held = current.withLock { $0 }
+        guard let held, now().timeIntervalSince(held.fetchedAt) < maximumAge else { return nil }
+        return held.keys
+    }
+
     /// The keys to verify with: the held set while fresh, else a fetch (falling back to the held
     /// set when the fetch fails).
     func keys() async throws(AccessTokenError) -> JWKSet {
-        if let current, now().timeIntervalSince(current.fetchedAt) < maximumAge {
-            return current.keys
-        }
+        if let fresh = freshKeys() { return fresh }
         do {
             return try await fetch()
         } catch {
-            if let current { return current.keys }
+            if let held = current.withLock({ $0 }) { return held.keys }
             throw AccessTokenError(.keysUnavailable, "the issuer's keys could not be fetched: \(error)")
         }
     }
@@ -92,7 +101,8 @@ public actor JWKSCache {
         inFlight = task
         defer { inFlight = nil }
         let keys = try await task.value
-        current = (keys, now())
+        let fetchedAt = now()
+        current.withLock { $0 = (keys, fetchedAt) }
         return keys
     }
 

@@ -39,6 +39,16 @@ public struct VerifiedAccessToken: Sendable, Hashable {
 }
 
 extension VerifiedAccessToken {
+    /// `scope` split at spaces (RFC 6749 §3.3), over the UTF-8 bytes.
+    static func scopes(_ scope: String?) -> Set<String> {
+        guard let scope, !scope.isEmpty else { return [] }
+        var result = Set<String>(minimumCapacity: 8)
+        for part in scope.utf8.split(separator: UInt8(ascii: " ")) {
+            result.insert(String(decoding: part, as: UTF8.self))
+        }
+        return result
+    }
+
     /// The members the reader recognizes; a repeated one is rejected (RFC 7519 §4).
     private enum Member: Int {
         case iss, sub, aud, clientID, scope, exp, iat, nbf, jti, authTime, acr, amr, sid
@@ -96,7 +106,7 @@ extension VerifiedAccessToken {
         }
         self.init(
             issuer: iss, subject: sub, audience: aud, clientID: clientID,
-            scopes: Set((scope ?? "").split(separator: " ").map(String.init)), expiresAt: exp, issuedAt: iat,
+            scopes: Self.scopes(scope), expiresAt: exp, issuedAt: iat,
             notBefore: nbf, tokenID: jti, authTime: authTime, acr: acr, amr: amr, sessionID: sid)
     }
 }

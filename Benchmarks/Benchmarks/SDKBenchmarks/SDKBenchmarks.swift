@@ -85,6 +85,7 @@ let benchmarks: @Sendable () -> Void = {
     pinBenchmarks()
     ssoBenchmarks()
     passkeyBenchmarks()
+    accessTokenValidationBenchmarks()
     Benchmark("ID token validation RS256 (full §3.1.3.7 vs jwt-kit signature only)", configuration: validationConfiguration) { benchmark in
         try await compareValidation(benchmark, token: \.rs256Token)
     }

@@ -110,7 +110,7 @@ public struct IDTokenValidator: Sendable {
             try verifyHMAC(alg: alg, signature: signature, input: jws.signingInput)
             return (header, payloadBytes)
         }
-        try keys.verifySignature(signature, over: jws.signingInput, kid: header.kid, alg: alg)
+        try keys.verifySignature(signature, overBytes: jws.signingInput, kid: header.kid, alg: alg)
         return (header, payloadBytes)
     }
 

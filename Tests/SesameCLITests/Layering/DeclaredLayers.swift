@@ -13,7 +13,7 @@ enum DeclaredLayers {
     /// Each module's top-level folders, bottom-up ("." is the module folder itself).
     static let folders: [String: [String]] = [
         "SesameProtocol": [
-            "Claims", "Discovery", "Encoding", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
+            "Concurrency", "Claims", "Discovery", "Encoding", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
             "WebAuthn", "Accounts", "Errors", "PKCE",
         ],
         "SesameJOSE": ["."],

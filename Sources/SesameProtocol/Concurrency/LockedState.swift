@@ -1,0 +1,74 @@
+#if canImport(os)
+    import os
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Bionic)
+    import Bionic
+#endif
+
+/// A value guarded by Sesame's own lock: `os_unfair_lock` on Apple platforms, a
+/// `pthread_mutex_t` elsewhere (the pattern of swift-certificates' `LockedValueBox`).
+///
+/// The SDK and the resource-server library use it instead of the standard library's `Mutex` and `Atomic`, which need iOS 18 and
+/// macOS 15 (the `Synchronization` module): with it the SDK's code runs on iOS 15, macOS 12,
+/// tvOS 15, watchOS 8 and visionOS 1. Hold it only for short, synchronous work; never across an
+/// `await` (the closure is synchronous, so it cannot).
+package final class LockedState<Value>: @unchecked Sendable {
+    #if canImport(os)
+        private typealias Primitive = os_unfair_lock
+    #else
+        private typealias Primitive = pthread_mutex_t
+    #endif
+
+    private let primitive: UnsafeMutablePointer<Primitive>
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+        primitive = UnsafeMutablePointer<Primitive>.allocate(capacity: 1)
+        #if canImport(os)
+            primitive.initialize(to: os_unfair_lock())
+        #else
+            primitive.initialize(to: pthread_mutex_t())
+            let created = pthread_mutex_init(primitive, nil)
+            precondition(created == 0, "pthread_mutex_init failed: \(created)")
+        #endif
+    }
+
+    deinit {
+        #if !canImport(os)
+            pthread_mutex_destroy(primitive)
+        #endif
+        primitive.deinitialize(count: 1)
+        primitive.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
+        lock()
+        defer { unlock() }
+        return try body(&value)
+    }
+
+    private func lock() {
+        #if canImport(os)
+            os_unfair_lock_lock(primitive)
+        #else
+            let status = pthread_mutex_lock(primitive)
+            precondition(status == 0, "pthread_mutex_lock failed: \(status)")
+        #endif
+    }
+
+    private func unlock() {
+        #if canImport(os)
+            os_unfair_lock_unlock(primitive)
+        #else
+            let status = pthread_mutex_unlock(primitive)
+            precondition(status == 0, "pthread_mutex_unlock failed: \(status)")
+        #endif
+    }
+}
