@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import Sesame
-import Synchronization
+import SesameProtocol
 
 /// One pending loopback authorization: a listening socket on 127.0.0.1 (or ::1) that exists from
 /// ``LoopbackBrowserAgent/start(redirectURI:ephemeral:)`` until the redirect arrives, the session
@@ -13,7 +13,7 @@ final class LoopbackBrowserSession: BrowserAgentSession {
     private let outcome: LoopbackRedirectOutcome
     private let opener: any BrowserOpener
     private let timeout: Duration
-    private let used = Mutex(false)
+    private let used = LockedState(false)
 
     init(
         redirectURI: URL,

@@ -1,6 +1,6 @@
 import Foundation
 import Sesame
-import Synchronization
+import SesameProtocol
 
 /// The one result of a pending loopback authorization: the redirect URL, or why there is none
 /// (cancelled, timed out, the browser could not be opened). The first result wins; later ones are
@@ -11,7 +11,7 @@ final class LoopbackRedirectOutcome: Sendable {
         case finished(Result<URL, SesameError>)
     }
 
-    private let state = Mutex<State>(.pending(waiter: nil))
+    private let state = LockedState<State>(.pending(waiter: nil))
 
     /// Records `result` unless a result is already there; wakes the waiter. Returns whether this
     /// call decided the outcome.

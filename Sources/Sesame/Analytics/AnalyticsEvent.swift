@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SesameProtocol
 
 /// What an app's analytics learn from the SDK (the tracking hooks of the vendor SDKs Sesame
 /// replaces): sign-in started, succeeded, failed or cancelled, single sign-on used, step-up and
@@ -37,7 +37,7 @@ public protocol SesameAnalytics: Sendable {
 
 /// The app's handler, if any; swapped under a lock so any task may report.
 final class AnalyticsDispatcher: Sendable {
-    private let handler = Mutex<(any SesameAnalytics)?>(nil)
+    private let handler = LockedState<(any SesameAnalytics)?>(nil)
     let clientID: String
 
     init(clientID: String) { self.clientID = clientID }

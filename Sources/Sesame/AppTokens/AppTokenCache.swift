@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SesameProtocol
 
 /// The app-level access token (client credentials, RFC 6749 §4.4) and the single request that
 /// renews it: however many tasks ask at once, one token request is in flight, and every caller
@@ -20,7 +20,7 @@ final class AppTokenCache: Sendable {
         var inFlight: Task<Result<Token, SesameError>, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// The cached token when fresh at `now`.
     func fresh(at now: Date, margin: TimeInterval) -> String? {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SesameProtocol
 
 /// A ``BrowserAgent`` for apps that open the browser themselves and receive the custom-scheme
 /// callback in their own URL handler: `open` shows the authorization URL; the sign-in
@@ -27,7 +27,7 @@ public final class ExternalBrowserAgent: BrowserAgent {
 
         let redirectURI: URL
         private let open: @Sendable (URL) async throws -> Void
-        private let state = Mutex<State>(.idle)
+        private let state = LockedState<State>(.idle)
 
         init(redirectURI: URL, open: @escaping @Sendable (URL) async throws -> Void) {
             self.redirectURI = redirectURI

@@ -1,6 +1,5 @@
 import Foundation
 import SesameProtocol
-import Synchronization
 
 /// A session that accepts redirects handed to `SesameClient.handleRedirect(url:)` (apps that
 /// receive custom-scheme callbacks themselves).
@@ -18,7 +17,7 @@ final class PendingAuthorizations: Sendable {
         let session: any BrowserAgentSession
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = LockedState<[String: Entry]>([:])
 
     func register(state: String, redirectURI: URL, session: any BrowserAgentSession) {
         entries.withLock { $0[state] = Entry(redirectURI: redirectURI, session: session) }

@@ -1,11 +1,10 @@
 import Foundation
 import SesameProtocol
-import Synchronization
 
 /// The continuation steps every MFA flow shares (draft-ietf-oauth-first-party-apps §5.1, the
 /// docs/first-party-and-accounts.md): choose a method with `auth_session` + `mfa_method`, then answer with
 /// `auth_session` + `mfa_code` to get the authorization code. Holds the PKCE verifier of the
-/// exchange until the code is redeemed. Thread-safe: the mutable part sits in a `Mutex`.
+/// exchange until the code is redeemed. Thread-safe: the mutable part sits in a `LockedState`.
 final class ChallengeExchange: Sendable {
     let challenges: AuthorizationChallengeClient
     let pkce: PKCE
@@ -13,7 +12,7 @@ final class ChallengeExchange: Sendable {
     let methods: [MFAMethod]
     /// Sent with every continuation request too (e.g. `ui_locales`).
     let extraParameters: [(String, String)]
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     struct State {
         var authSession: String
@@ -29,7 +28,7 @@ final class ChallengeExchange: Sendable {
         self.pkce = pkce
         self.extraParameters = extraParameters
         methods = (continuation.mfaMethods ?? []).compactMap(MFAMethod.init(rawValue:))
-        state = Mutex(State(authSession: continuation.authSession ?? "", chosen: nil))
+        state = LockedState(State(authSession: continuation.authSession ?? "", chosen: nil))
     }
 
     var metadata: ProviderMetadata { challenges.metadata }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SesameProtocol
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -47,7 +47,7 @@ public struct URLSessionTransport: HTTPTransport {
         /// the challenge and keeps the 401 it came with, which is returned here; its body is
         /// lost, so the SDK reports the refusal from the status alone.
         private func send(_ request: URLRequest, refusals: ChallengeRefusals) async throws -> (Data, HTTPURLResponse) {
-            let holder = Mutex<URLSessionDataTask?>(nil)
+            let holder = LockedState<URLSessionDataTask?>(nil)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let task = session.dataTask(with: request) { data, response, error in
@@ -77,7 +77,7 @@ public struct URLSessionTransport: HTTPTransport {
 
 /// The 401 responses of refused challenges, until the task's completion reads them.
 final class ChallengeRefusals: Sendable {
-    private let responses = Mutex<[Int: HTTPURLResponse]>([:])
+    private let responses = LockedState<[Int: HTTPURLResponse]>([:])
 
     func keep(_ response: HTTPURLResponse, task: Int) { responses.withLock { $0[task] = response } }
 

@@ -1,7 +1,7 @@
 #if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
     import AuthenticationServices
     import Foundation
-    import Synchronization
+    import SesameProtocol
 
     /// Sign in with Apple as a ``FederationProvider`` (docs/federation.md): Apple's sheet through
     /// `ASAuthorizationController`, asking for the name and email, with the SHA-256 of Sesame's

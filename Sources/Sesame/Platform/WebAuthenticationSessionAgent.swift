@@ -1,7 +1,7 @@
 #if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
     import AuthenticationServices
     import Foundation
-    import Synchronization
+    import SesameProtocol
 
     /// A ``BrowserAgent`` on Apple platforms: `ASWebAuthenticationSession`, the in-app browser
     /// tab RFC 8252 §6 / §B.1 recommends (never a web view). The callback is matched by the
@@ -34,7 +34,7 @@
             let redirectURI: URL
             private let ephemeral: Bool
             private let anchor: AnchorProvider
-            private let running = Mutex<Running?>(nil)
+            private let running = LockedState<Running?>(nil)
 
             init(redirectURI: URL, ephemeral: Bool, anchor: @escaping AnchorProvider) {
                 self.redirectURI = redirectURI
@@ -104,10 +104,10 @@
 
         /// Resumes a continuation at most once.
         final class Once: Sendable {
-            private let continuation: Mutex<CheckedContinuation<Result<URL, SesameError>, Never>?>
+            private let continuation: LockedState<CheckedContinuation<Result<URL, SesameError>, Never>?>
 
             init(_ continuation: CheckedContinuation<Result<URL, SesameError>, Never>) {
-                self.continuation = Mutex(continuation)
+                self.continuation = LockedState(continuation)
             }
 
             func resume(_ result: Result<URL, SesameError>) {

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import SesameProtocol
-import Synchronization
 
 /// Answers the server's abuse challenges for ``ProviderHTTP`` (docs/abuse-protection.md): a
 /// challenge within ``ceiling`` is solved by the ``ProofOfWorkSolver`` on all cores while the
@@ -28,7 +27,7 @@ struct ChallengeResponder: ChallengeSolving {
         let clock = ContinuousClock()
         let started = clock.now
         let expected = difficulty > 0 ? 1 << difficulty : 0
-        let lastReport = Mutex(started)
+        let lastReport = LockedState(started)
         let (events, interval) = (events, progressInterval)
         let solution: ProofOfWorkSolution
         do {

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import SesameProtocol
-import Synchronization
 
 /// Solves a server's ``ProofOfWorkChallenge`` (docs/abuse-protection.md): finds a nonce such that
 /// SHA-256(seed ‖ 8-byte big-endian nonce) has `difficulty` leading zero bits.
@@ -118,18 +117,23 @@ private final class Search: Sendable {
         var resumed = false
     }
 
-    private let flag = Atomic<Bool>(false)
-    private let hashed = Atomic<Int>(0)
-    private let state: Mutex<State>
+    private let flag = LockedState(false)
+    private let hashed = LockedState(0)
+    private let state: LockedState<State>
 
-    init(workers: Int) { state = Mutex(State(running: workers)) }
+    init(workers: Int) { state = LockedState(State(running: workers)) }
 
-    var stopped: Bool { flag.load(ordering: .relaxed) }
+    var stopped: Bool { flag.withLock { $0 } }
 
-    func stop() { flag.store(true, ordering: .relaxed) }
+    func stop() { flag.withLock { $0 = true } }
 
     /// Adds `count` hashes; the total so far.
-    func count(_ count: Int) -> Int { hashed.add(count, ordering: .relaxed).newValue }
+    func count(_ count: Int) -> Int {
+        hashed.withLock { total in
+            total += count
+            return total
+        }
+    }
 
     func begin(_ continuation: CheckedContinuation<UInt64, any Error>) {
         state.withLock { $0.continuation = continuation }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SesameProtocol
 
 /// Single-flight refresh (supabase-swift `SessionManager` pattern): per account at
 /// most one refresh runs; every caller that needs one while it runs awaits the same `Task`.
@@ -11,7 +11,7 @@ final class RefreshCoordinator: Sendable {
     /// (a whole ``StoredSession`` per waiter showed up in the fan-in profile).
     typealias Outcome = Result<String, SesameError>
 
-    private let inFlight = Mutex<[Account.ID: Task<Outcome, Never>]>([:])
+    private let inFlight = LockedState<[Account.ID: Task<Outcome, Never>]>([:])
 
     /// The refresh running for `id`, if any: joining it needs no operation closure, so a
     /// waiter allocates nothing before its `await`.

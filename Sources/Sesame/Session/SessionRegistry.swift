@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import SesameProtocol
-import Synchronization
 
 /// The signed-in accounts and their credentials, kept in memory and persisted through the
 /// ``CredentialStore``: one record per account plus an index record with the
@@ -22,9 +21,9 @@ actor SessionRegistry {
     private var loaded = false
     /// A copy of the state for lock-based reads without an actor hop (the hot path of
     /// `validAccessToken()`); republished after every change.
-    private nonisolated let snapshot = Mutex<Snapshot?>(nil)
+    private nonisolated let snapshot = LockedState<Snapshot?>(nil)
     /// The last use of each PIN-unlocked (memory-only) session, for the idle timeout.
-    private nonisolated let pinActivity = Mutex<[Account.ID: Date]>([:])
+    private nonisolated let pinActivity = LockedState<[Account.ID: Date]>([:])
 
     struct Snapshot: Sendable {
         var access: [Account.ID: AccessSnapshot]

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SesameProtocol
 
 /// The difference between the provider's clock and the device clock, learned from the HTTP
 /// `Date` header (RFC 9110 §6.6.1) of token endpoint responses.
@@ -8,7 +8,7 @@ import Synchronization
 /// device whose clock is minutes off still validates fresh tokens. Offsets smaller than two
 /// seconds are ignored (the header has one-second resolution).
 public final class ServerClockOffset: Sendable {
-    private let offset = Mutex<TimeInterval>(0)
+    private let offset = LockedState<TimeInterval>(0)
 
     public init() {}
 

@@ -81,6 +81,28 @@ struct ModuleGraphTests {
         }
     }
 
+    /// Issue #30: the SDK runs where apps run (iOS 15, macOS 12), so it uses Sesame's own lock
+    /// (`LockedState`) instead of the `Synchronization` module (iOS 18, macOS 15).
+    @Test("the SDK's modules use no Synchronization (Mutex, Atomic): they must run on iOS 15")
+    func noSynchronizationInTheSDK() throws {
+        for module in ["SesameProtocol", "SesameJOSE", "Sesame", "SesameLoopback"] {
+            let folder = PackageLayoutTests.root.appendingPathComponent("Sources/\(module)")
+            let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+            var files = 0
+            while let url = enumerator?.nextObject() as? URL {
+                guard url.pathExtension == "swift" else { continue }
+                files += 1
+                let text = try String(contentsOf: url, encoding: .utf8)
+                for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    if line.contains("import Synchronization") || line.contains("Mutex<") || line.contains("Atomic<") {
+                        Issue.record("\(module)/\(url.lastPathComponent): \(line.trimmingCharacters(in: .whitespaces))")
+                    }
+                }
+            }
+            #expect(files > 0, "\(module) was not read")
+        }
+    }
+
     @Test("every module under Sources/ is in the README with exactly its dependencies")
     func matches() async throws {
         let readme = try String(contentsOf: PackageLayoutTests.root.appendingPathComponent("README.md"), encoding: .utf8)
