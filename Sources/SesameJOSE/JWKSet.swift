@@ -93,6 +93,7 @@ public struct JWKSetError: Error, Sendable, CustomStringConvertible {
     /// What is wrong with the document.
     public let reason: String
 
+    /// The reason, for logs and error messages.
     public var description: String { reason }
 }
 

@@ -3,8 +3,11 @@ import Foundation
 /// Which rule of RFC 9068 §4 (or RFC 6750) a presented access token broke. A struct of named
 /// values rather than an enum, so a rule added later does not break an API's `switch`.
 public struct AccessTokenRule: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The rule's stable name, as logged (`expired`, `audience`, …).
     public let rawValue: String
+    /// A rule by its name; the named constants below are the ones this library reports.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The rule's name.
     public var description: String { rawValue }
 
     /// No `Authorization: Bearer` credentials were sent (RFC 6750 §3.1: a challenge without an
@@ -48,12 +51,15 @@ public struct AccessTokenError: Error, Sendable, Hashable, CustomStringConvertib
     /// For ``AccessTokenRule/scope``: the scopes the request needed.
     public var requiredScopes: [String]
 
+    /// A refusal by `rule`, with a message for logs (never the token) and, for a missing
+    /// scope, the scopes the request needed.
     public init(_ rule: AccessTokenRule, _ message: String, requiredScopes: [String] = []) {
         self.rule = rule
         self.message = message
         self.requiredScopes = requiredScopes
     }
 
+    /// The rule and the message, for logs.
     public var description: String { "access token refused (\(rule)): \(message)" }
 
     /// The RFC 6750 §3.1 error code: `nil` when no credentials were sent.

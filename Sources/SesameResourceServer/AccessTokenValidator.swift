@@ -41,6 +41,10 @@ public struct AccessTokenValidator: Sendable {
     ///   - issuer: the authorization server's issuer identifier.
     ///   - audience: this API's identifier, as the tokens' `aud` names it.
     ///   - keys: where the issuer's keys come from; by default the issuer's discovery document.
+    ///   - leeway: the clock skew tolerated on `exp`, `nbf` and `iat`, in seconds.
+    ///   - allowedAlgorithms: the `alg` values accepted; only asymmetric ones are kept.
+    ///   - maximumTokenLength: tokens longer than this many bytes are refused unread.
+    ///   - now: the clock (tests pass their own).
     public init(
         issuer: String, audience: String, keys: JWKSCache? = nil, leeway: TimeInterval = 30,
         allowedAlgorithms: Set<String> = asymmetricAlgorithms, maximumTokenLength: Int = 16 * 1024,

@@ -11,6 +11,7 @@ public struct BearerChallenge: Sendable, Hashable {
     /// `scope` (RFC 6750 §3): the scopes the resource needs, for `insufficient_scope`.
     public var scope: [String]
 
+    /// A challenge with the given parameters; absent ones are left out of the header.
     public init(realm: String? = nil, error: String? = nil, errorDescription: String? = nil, scope: [String] = []) {
         self.realm = realm
         self.error = error

@@ -20,11 +20,13 @@ public struct URLSessionKeySetTransport: KeySetTransport {
     /// Largest body accepted; a JWK Set is a few kilobytes.
     public var maximumBodySize: Int
 
+    /// A transport over `URLSession.shared` with these limits.
     public init(timeout: TimeInterval = 10, maximumBodySize: Int = 512 * 1024) {
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
     }
 
+    /// GETs `url`; throws when there is no HTTP response or the body is over the size cap.
     public func get(_ url: URL) async throws -> (status: Int, body: Data) {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.setValue("application/json", forHTTPHeaderField: "Accept")

@@ -17,18 +17,22 @@ import SesameResourceServer
 ///     .get("me") { _, context in try context.requireAccessToken().subject }
 /// ```
 public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterMiddleware {
+    /// Checks each request's token.
     public let validator: AccessTokenValidator
     /// Scopes every request through this middleware needs.
     public let requiredScopes: [String]
     /// The `realm` of the challenge (RFC 6750 §3), if the API names one.
     public let realm: String?
 
+    /// Guards the routes behind it with `validator`, requiring `requiredScopes` on every request.
     public init(validator: AccessTokenValidator, requiredScopes: [String] = [], realm: String? = nil) {
         self.validator = validator
         self.requiredScopes = requiredScopes
         self.realm = realm
     }
 
+    /// Validates the request's token and passes the request on with it in the context, or
+    /// answers the refusal.
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -48,14 +52,18 @@ public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
 /// Requires scopes of a token ``AccessTokenMiddleware`` already verified: for a route group that
 /// needs more than the API as a whole (`router.group("admin").add(middleware: RequireScopes(["admin"]))`).
 public struct RequireScopes<Context: AccessTokenRequestContext>: RouterMiddleware {
+    /// The scopes every request through this middleware needs.
     public let scopes: [String]
+    /// The `realm` of the challenge, if the API names one.
     public let realm: String?
 
+    /// Requires `scopes` of the verified token.
     public init(_ scopes: [String], realm: String? = nil) {
         self.scopes = scopes
         self.realm = realm
     }
 
+    /// Passes the request on when its token has the scopes, else answers 403 `insufficient_scope`.
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -76,6 +84,7 @@ public struct RequireScopes<Context: AccessTokenRequestContext>: RouterMiddlewar
 
 /// The response for a refused token: the status, the challenge and a JSON error body.
 public enum BearerRefusal {
+    /// The response for `error`: its status, `WWW-Authenticate` and `Cache-Control: no-store`.
     public static func response(for error: AccessTokenError, realm: String?) -> Response {
         var headers = HTTPFields()
         headers[.wwwAuthenticate] = BearerChallenge(refusing: error, realm: realm).headerValue

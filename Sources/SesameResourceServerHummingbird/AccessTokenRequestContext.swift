@@ -21,9 +21,12 @@ extension AccessTokenRequestContext {
 
 /// The context to use when an API needs nothing else: Hummingbird's basic context plus the token.
 public struct ResourceRequestContext: AccessTokenRequestContext {
+    /// Hummingbird's per-request storage.
     public var coreContext: CoreRequestContextStorage
+    /// The token ``AccessTokenMiddleware`` verified.
     public var accessToken: VerifiedAccessToken?
 
+    /// A context for a new request, without a token yet.
     public init(source: Source) {
         self.coreContext = .init(source: source)
         self.accessToken = nil

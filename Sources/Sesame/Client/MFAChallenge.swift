@@ -15,7 +15,7 @@ public protocol MFAContinuation: Sendable {
     func start(_ method: MFAMethod) async throws(SesameError) -> MFADelivery
     /// Submits the code the user typed.
     func verify(code: String) async throws(SesameError) -> Outcome
-    /// Answers ``MFAMethod/passkey`` with `authenticator` (docs/passkeys.md).
+    /// Answers `MFAMethod.passkey` with `authenticator` (docs/passkeys.md).
     func verify(with authenticator: any PasskeyAuthenticator) async throws(SesameError) -> Outcome
 }
 
@@ -44,8 +44,8 @@ public final class MFAChallenge: MFAContinuation {
 
     public var chosenMethod: MFAMethod? { exchange.chosenMethod }
 
-    /// Chooses `method`. For ``MFAMethod/email`` and ``MFAMethod/sms`` the provider sends a
-    /// code and ``MFADelivery/destination`` says where (masked); for ``MFAMethod/totp`` nothing
+    /// Chooses `method`. For `MFAMethod.email` and `MFAMethod.sms` the provider sends a
+    /// code and ``MFADelivery/destination`` says where (masked); for `MFAMethod.totp` nothing
     /// is sent: the user reads the code from the authenticator app. Calling it again re-sends.
     public func start(_ method: MFAMethod) async throws(SesameError) -> MFADelivery {
         try await exchange.start(method)
@@ -62,7 +62,7 @@ public final class MFAChallenge: MFAContinuation {
         try await complete(try await exchange.verify(code: code))
     }
 
-    /// Answers with a passkey instead of a code (``MFAMethod/passkey`` in ``methods``): the
+    /// Answers with a passkey instead of a code (`MFAMethod.passkey` in ``methods``): the
     /// server's options go to `authenticator`, its assertion back (WebAuthn §7.2). The tokens
     /// then carry `acr` `urn:sesame:acr:mfa` and the passkey's `amr` (`hwk` or `swk`, `user`,
     /// `pin` when verified), as after a code.

@@ -10,8 +10,11 @@ extension SesameClient {
     /// `provider`, finds or creates the account, and answers with this app's tokens (RFC 8693
     /// token exchange). A normal session from here on.
     ///
-    /// - Parameter nonce: the nonce the app gave the provider, if any (the server checks it;
-    ///   for Apple, against its SHA-256).
+    /// - Parameters:
+    ///   - idToken: the provider's ID token, as the provider's SDK returned it.
+    ///   - provider: the name the provider is registered under on the server (`sesame provider add`).
+    ///   - nonce: the nonce the app gave the provider, if any (the server checks it; for Apple,
+    ///     against its SHA-256).
     /// - Throws: the server's refusal as ``SesameError/authenticationFailed(_:status:)`` or
     ///   ``SesameError/requestFailed(_:status:)`` with its `error_code` (2013–2019: unknown
     ///   provider, invalid token, another audience, expired, a missing email, an unverified

@@ -9,9 +9,9 @@ import SesameProtocol
 /// The entry point of the Sesame SDK (docs/capabilities.md): browser sign-in, native
 /// first-party sign-in with MFA, step-up and re-authentication, sessions for several accounts,
 /// valid access tokens with single-flight refresh, authenticated HTTP, userinfo, the account
-/// APIs and logout. Composes small parts: ``DiscoveryClient``, ``TokenEndpointClient``,
-/// ``AuthorizationChallengeClient``, ``AccountAPI``, ``IDTokenValidator`` with
-/// ``JWKSKeyStore``, ``SessionRegistry`` and ``RefreshCoordinator``.
+/// APIs and logout. Composes small parts: `DiscoveryClient`, `TokenEndpointClient`,
+/// `AuthorizationChallengeClient`, `AccountAPI`, ``IDTokenValidator`` with
+/// `JWKSKeyStore`, `SessionRegistry` and `RefreshCoordinator`.
 public actor SesameClient {
     let configuration: SesameConfiguration
     let clock: any SesameClock

@@ -38,7 +38,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     public var pinSessionIdleTimeout: TimeInterval? = 15 * 60
     /// How the app authenticates at the token endpoint. `nil` (default): with a
     /// ``clientSecret`` `client_secret_basic` (or `_post`), else a public client (`none`).
-    /// ``ClientAuthenticationMethod/privateKeyJWT``: RFC 7523 assertions signed with a P-256
+    /// `ClientAuthenticationMethod.privateKeyJWT`: RFC 7523 assertions signed with a P-256
     /// key the SDK creates and keeps in the app's store (``SesameClient/clientPublicKeySet()``).
     public var tokenEndpointAuthMethod: ClientAuthenticationMethod?
     /// The federation providers the app offers (their names on the server, e.g. `apple`,

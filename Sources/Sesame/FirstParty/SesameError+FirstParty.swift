@@ -10,6 +10,6 @@ extension SesameError {
     /// to wait before trying again (`retry_after`, the server's `Retry-After`); `nil` otherwise.
     public var retryAfter: Int? { apiError?.retryAfter }
 
-    /// The stable numeric code of the provider's API error (see ``APIErrorCode``), if any.
+    /// The stable numeric code of the provider's API error (see `APIErrorCode`), if any.
     public var apiErrorCode: APIErrorCode? { apiError?.code }
 }

@@ -40,7 +40,7 @@ public enum SignInSheetCredential: Sendable {
     case signInWithApple(identityToken: String)
 }
 
-/// A system sheet (``PlatformSignInSheet`` on Apple platforms) or its stand-in elsewhere
+/// A system sheet (`PlatformSignInSheet` on Apple platforms) or its stand-in elsewhere
 /// (``SoftwareSignInSheet``).
 public protocol SignInSheet: Sendable {
     /// What this sheet can offer here.

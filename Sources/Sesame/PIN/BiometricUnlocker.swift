@@ -4,7 +4,7 @@ import Foundation
 /// a fingerprint), so the user can unlock without typing the PIN (docs/pin-devices.md). The SDK
 /// holds the logic (``SesameClient/enableBiometricUnlock(using:pin:profile:)``,
 /// ``SesameClient/unlockWithBiometrics(using:profile:reason:)``); an unlocker only stores and
-/// releases bytes. On Apple platforms ``KeychainBiometricUnlocker`` does it with a Keychain item
+/// releases bytes. On Apple platforms `KeychainBiometricUnlocker` does it with a Keychain item
 /// under `SecAccessControl` `.biometryCurrentSet`; elsewhere ``NoBiometricUnlocker``.
 public protocol BiometricUnlocker: Sendable {
     /// Whether the device can do biometric checks now (hardware present and enrolled).

@@ -50,7 +50,7 @@ enum PINVault {
 
     static func key(_ registrationID: String) -> String { keyPrefix + registrationID }
 
-    /// Seals `seed` under `pin` with a fresh salt (``PINSealing``): (salt, sealed seed), both
+    /// Seals `seed` under `pin` with a fresh salt (`PINSealing`): (salt, sealed seed), both
     /// base64url.
     static func seal(_ seed: [UInt8], pin: String, kdf: PINKeyDerivation) throws(SesameError) -> (salt: String, sealed: String) {
         do {

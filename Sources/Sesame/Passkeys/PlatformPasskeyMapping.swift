@@ -5,7 +5,7 @@ import SesameProtocol
 /// (AuthenticationServices' `ASAuthorizationPlatformPublicKeyCredentialProvider` takes the RP
 /// ID, challenge, user id and credential ids as bytes, and answers with raw client data,
 /// attestation object or authenticator data and signature). Kept here, compiled and tested on
-/// every platform, so that ``PlatformPasskeyAuthenticator`` is only the thin call.
+/// every platform, so that `PlatformPasskeyAuthenticator` is only the thin call.
 public enum PlatformPasskeyMapping {
     /// What a platform registration request needs (WebAuthn §5.4).
     public struct Registration: Sendable, Equatable {

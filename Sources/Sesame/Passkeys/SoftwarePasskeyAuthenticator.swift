@@ -10,7 +10,7 @@ import SesameProtocol
 /// as `swk`) and it never claims to be backed up.
 ///
 /// **User verification is the passkey PIN, and the PIN is the key** (issue #28 §3): with a
-/// ``PINPrompt`` each new key is sealed under the PIN the user chooses (``PINSealing``:
+/// ``PINPrompt`` each new key is sealed under the PIN the user chooses (`PINSealing`:
 /// `key XOR scrypt(PIN, salt)`, no digest, tag or public key stored), and every use unseals it
 /// with the PIN typed then. A copy of the store gives an attacker no way to test a PIN offline:
 /// a wrong PIN opens a different, equally valid-looking key whose signature the server refuses
@@ -48,7 +48,7 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
         var userHandle: String
         var userName: String
         /// P-256 private key, raw, base64url: sealed under the PIN when ``salt`` is set
-        /// (``PINSealing``), as it is otherwise.
+        /// (`PINSealing`), as it is otherwise.
         var privateKey: String
         var signCount: UInt32
         /// The PIN sealing's salt and scrypt cost; `nil` for a key kept without a PIN.

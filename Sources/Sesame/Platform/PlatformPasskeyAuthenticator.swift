@@ -109,7 +109,7 @@
         }
     }
 
-    /// One `ASAuthorizationController` run, as an async call (shared with ``PlatformSignInSheet``).
+    /// One `ASAuthorizationController` run, as an async call (shared with `PlatformSignInSheet`).
     @available(iOS 16.0, macOS 13.0, visionOS 1.0, *)
     enum PlatformAuthorization {
         @MainActor

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import SesameProtocol
 
-/// Solves a server's ``ProofOfWorkChallenge`` (docs/abuse-protection.md): finds a nonce such that
+/// Solves a server's `ProofOfWorkChallenge` (docs/abuse-protection.md): finds a nonce such that
 /// SHA-256(seed ‖ 8-byte big-endian nonce) has `difficulty` leading zero bits.
 ///
 /// One worker per core (``parallelism``, default the active processor count), each trying its

@@ -4,8 +4,8 @@ import Foundation
 /// A ``CredentialStore`` for Linux and desktop apps: one AES-GCM-encrypted file per record.
 ///
 /// - Records live in `directory` (created with mode `0700`), one file per key
-///   (``CredentialFileName``), each sealed with AES-256-GCM in the versioned
-///   ``CredentialFileFormat``; the record's key name is authenticated, so a renamed file fails.
+///   (`CredentialFileName`), each sealed with AES-256-GCM in the versioned
+///   `CredentialFileFormat`; the record's key name is authenticated, so a renamed file fails.
 /// - Writes are atomic and durable: temporary file, `fsync`, `rename`, `fsync` of the directory.
 ///   A crash leaves the old record or the new one, never a torn one.
 /// - A record that does not decode (another key, tampering, truncation, an unknown format version)

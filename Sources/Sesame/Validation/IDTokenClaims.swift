@@ -4,8 +4,8 @@ import SesameProtocol
 
 /// The claims of an OpenID Connect ID token (OIDC Core §2) plus the standard profile claims
 /// (§5.1) a provider may add. Times are NumericDate (seconds since the epoch) on the wire,
-/// read through ``NumericDate``: `exp`, `iat` or `auth_time` out of its range (before 1970,
-/// beyond year 9999, not a number) makes the token invalid with a ``NumericDateError`` naming
+/// read through `NumericDate`: `exp`, `iat` or `auth_time` out of its range (before 1970,
+/// beyond year 9999, not a number) makes the token invalid with a `NumericDateError` naming
 /// the claim; an odd `updated_at`, a profile claim, is dropped. Encoding writes whole seconds of
 /// each date clamped into that range, so no date set by the app can trap.
 ///

@@ -8,7 +8,7 @@ import SesameProtocol
 /// failed rule as ``SesameError/invalidIDToken(_:detail:)``.
 ///
 /// Synchronous and allocation-light: the header and payload are each decoded once, keys come
-/// pre-parsed in a ``JWKSet``, and the claim rules are plain value checks.
+/// pre-parsed in a `JWKSet`, and the claim rules are plain value checks.
 public struct IDTokenValidator: Sendable {
     /// Asymmetric algorithms accepted by default (RFC 7518 §3.1, RFC 8037).
     public static let defaultAlgorithms: Set<String> = [

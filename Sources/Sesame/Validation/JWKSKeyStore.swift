@@ -6,7 +6,7 @@ import SesameJOSE
     import FoundationNetworking
 #endif
 
-/// Caches the provider's ``JWKSet`` and refetches it when a token names an unknown `kid`
+/// Caches the provider's `JWKSet` and refetches it when a token names an unknown `kid`
 /// (key rotation, OIDC Core §10.1.1), at most once per ``minimumRefetchInterval`` so a flood of
 /// forged `kid`s cannot turn the client into a JWKS fetcher.
 actor JWKSKeyStore {
