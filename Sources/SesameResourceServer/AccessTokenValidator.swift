@@ -65,7 +65,7 @@ public struct AccessTokenValidator: Sendable {
         async throws(AccessTokenError) -> VerifiedAccessToken
     {
         let (header, payload, jws, signature) = try Self.split(token, maximumLength: maximumTokenLength)
-        guard let typ = header.typ, ["at+jwt", "application/at+jwt"].contains(typ.lowercased()) else {
+        guard let typ = header.typ, Self.isAccessTokenType(typ) else {
             throw AccessTokenError(.type, "typ is \(header.typ ?? "absent"), not at+jwt: not an access token (RFC 9068 §4)")
         }
         guard let alg = header.alg, allowedAlgorithms.contains(alg) else {
@@ -83,6 +83,20 @@ public struct AccessTokenValidator: Sendable {
                 .scope, "the token lacks the scope \(missing.joined(separator: " "))", requiredScopes: Array(requiredScopes))
         }
         return claims
+    }
+
+    /// `at+jwt` or `application/at+jwt`, compared without regard to ASCII case (media types,
+    /// RFC 7515 §4.1.9), without allocating.
+    static func isAccessTokenType(_ typ: String) -> Bool {
+        func equalsIgnoringCase(_ a: String.UTF8View, _ b: StaticString) -> Bool {
+            guard a.count == b.utf8CodeUnitCount else { return false }
+            return b.withUTF8Buffer { expected in
+                zip(a, expected).allSatisfy { lhs, rhs in
+                    (lhs >= 0x41 && lhs <= 0x5A ? lhs | 0x20 : lhs) == rhs
+                }
+            }
+        }
+        return equalsIgnoringCase(typ.utf8, "at+jwt") || equalsIgnoringCase(typ.utf8, "application/at+jwt")
     }
 
     /// Splits and decodes a compact JWS (RFC 7515 §7.1) and reads its header.

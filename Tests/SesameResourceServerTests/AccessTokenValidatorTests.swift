@@ -82,6 +82,12 @@ struct AccessTokenValidatorTests {
             // The same claims and key, typed as an ID token (typ JWT): not an access token.
             let idTyped = try await server.keyRing.sign(CraftedClaims(server: server), algorithm: "RS256", type: "JWT")
             #expect(await rule(validator, idTyped) == .type)
+            // typ is a media type: compared without regard to case, with or without "application/".
+            for (typ, accepted) in [("AT+JWT", true), ("application/at+jwt", true), ("Application/AT+jwt", true),
+                                    ("at+jwt ", false), ("at+jw", false), ("application/jwt", false), ("", false)] {
+                let token = try await server.keyRing.sign(CraftedClaims(server: server), algorithm: "RS256", type: typ)
+                #expect(await rule(validator, token) == (accepted ? nil : .type), "typ \(typ)")
+            }
             // ES256 from the same issuer is fine (the key ring publishes both).
             let es256 = try await server.keyRing.sign(CraftedClaims(server: server), algorithm: "ES256", type: "at+jwt")
             #expect(await rule(validator, es256) == nil)

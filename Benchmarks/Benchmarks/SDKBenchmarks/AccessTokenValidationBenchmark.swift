@@ -18,6 +18,7 @@ let bareRSAPerSecond = BenchmarkMetric.custom("bare RSA verify/s", polarity: .pr
 let accessJWTKitPerSecond = BenchmarkMetric.custom("jwt-kit signature-only/s", polarity: .prefersLarger, useScalingFactor: false)
 let percentOfBareRSA = BenchmarkMetric.custom("% of bare RSA rate", polarity: .prefersLarger, useScalingFactor: false)
 
+let awaitMetric = BenchmarkMetric.custom("ns per empty await", polarity: .prefersSmaller, useScalingFactor: false)
 let probeMetric = BenchmarkMetric.custom("jwt-kit algorithm.verify/s", polarity: .prefersLarger, useScalingFactor: false)
 
 /// A JWKS served from memory: the validator's keys without a network.
@@ -56,6 +57,19 @@ func validateBlock(_ validator: AccessTokenValidator, token: String, count: Int)
     return clock.now - start
 }
 
+/// An async call that does nothing: what one `await` costs in this harness.
+@inline(never)
+func emptyAsync(_ value: Int) async -> Int { value &+ 1 }
+
+func emptyAsyncBlock(count: Int) async -> Duration {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var total = 0
+    for index in 0..<count { total &+= await emptyAsync(index) }
+    blackHole(total)
+    return clock.now - start
+}
+
 /// The same for jwt-kit's signature-only verification.
 func jwtKitBlock(_ kit: JWTKeyCollection, token: String, count: Int) async throws -> Duration {
     let clock = ContinuousClock()
@@ -68,7 +82,7 @@ func accessTokenValidationBenchmarks() {
     Benchmark(
         "Access token validation RS256 (RFC 9068 §4, AccessTokenValidator) vs bare RSA signature check",
         configuration: .init(
-            metrics: [.wallClock, probeMetric, accessValidationsPerSecond, bareRSAPerSecond, accessJWTKitPerSecond, percentOfBareRSA],
+            metrics: [.wallClock, awaitMetric, probeMetric, accessValidationsPerSecond, bareRSAPerSecond, accessJWTKitPerSecond, percentOfBareRSA],
             warmupIterations: 2, maxDuration: .seconds(6), maxIterations: 15)
     ) { benchmark in
         let issuer = "https://id.example.com"
@@ -111,6 +125,7 @@ func accessTokenValidationBenchmarks() {
         let algorithm = try await kit.getKey(for: "rs")
         let signatureBytes = Array(Base64URL.decode(String(parts[2]))!)
         var probe = Duration.zero
+        var awaitCost = Duration.zero
 
         benchmark.startMeasurement()
         for _ in 0..<4 {
@@ -125,6 +140,7 @@ func accessTokenValidationBenchmarks() {
             start = clock.now
             for _ in 0..<block { blackHole(try algorithm.verify(signatureBytes, signs: signingInput)) }
             probe += clock.now - start
+            awaitCost += await emptyAsyncBlock(count: block)
             rounds += block
         }
         benchmark.stopMeasurement()
@@ -135,5 +151,6 @@ func accessTokenValidationBenchmarks() {
         benchmark.measurement(accessJWTKitPerSecond, Int(Double(rounds) / seconds(jwtKit)))
         benchmark.measurement(percentOfBareRSA, Int(100 * fullRate / bareRate))
         benchmark.measurement(probeMetric, Int(Double(rounds) / seconds(probe)))
+        benchmark.measurement(awaitMetric, Int(seconds(awaitCost) * 1e9 / Double(rounds)))
     }
 }
