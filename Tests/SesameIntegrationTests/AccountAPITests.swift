@@ -56,7 +56,7 @@ struct AccountAPITests {
             let error = await #expect(throws: SesameError.self) {
                 _ = try await client.signUp(email: "not-an-email", password: "a long passphrase 4 x")
             }
-            guard case .requestFailed(_, 400)? = error else {
+            guard case .requestFailed(_, 400)? = error?.reason else {
                 Issue.record("expected a 400 request error, got \(String(describing: error))")
                 return
             }
@@ -195,7 +195,7 @@ struct AccountAPITests {
                 try await client.removeDevice(id: "phone/2")
             }
             #expect(missing?.apiErrorCode == .deviceNotFound)
-            guard case .requestFailed(_, 404)? = missing else {
+            guard case .requestFailed(_, 404)? = missing?.reason else {
                 Issue.record("expected a 404 request error, got \(String(describing: missing))")
                 return
             }
@@ -217,7 +217,7 @@ struct AccountAPITests {
             try await client.disableMFA(.email)
             #expect(try await client.mfaMethods().isEmpty)
             let again = await #expect(throws: SesameError.self) { try await client.disableMFA(.email) }
-            guard case .requestFailed(_, 404)? = again else {
+            guard case .requestFailed(_, 404)? = again?.reason else {
                 Issue.record("expected 404 for a method that is not enrolled, got \(String(describing: again))")
                 return
             }

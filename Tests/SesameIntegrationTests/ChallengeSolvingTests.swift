@@ -74,7 +74,7 @@ struct ChallengeSolvingTests {
             let error = await #expect(throws: SesameError.self) {
                 _ = try await client.login(username: user.username, password: user.password)
             }
-            guard case .challengeTooHard(let difficulty, let ceiling) = error else {
+            guard case .challengeTooHard(let difficulty, let ceiling) = error?.reason else {
                 Issue.record("expected challengeTooHard, got \(String(describing: error))")
                 return
             }

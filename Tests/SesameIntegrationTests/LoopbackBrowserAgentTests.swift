@@ -166,7 +166,7 @@ struct LoopbackBrowserAgentTests {
 
     /// Records an issue unless `result` is a failure with ``SesameError/cancelled``.
     static func expectCancelled(_ result: Result<URL, any Error>) {
-        guard case .failure(let error) = result, case .cancelled? = error as? SesameError else {
+        guard case .failure(let error) = result, case .cancelled? = (error as? SesameError)?.reason else {
             Issue.record("expected .cancelled, got \(result)")
             return
         }
@@ -234,7 +234,7 @@ struct LoopbackBrowserAgentTests {
 
         // One session serves one authorization.
         let reuse = await Self.sesameError { _ = try await session.authorize(Self.authorizationURL(redirectURI: redirectURI)) }
-        guard case .technical(.platform(let message)) = reuse else {
+        guard case .technical(.platform(let message)) = reuse?.reason else {
             Issue.record("expected a platform failure, got \(String(describing: reuse))")
             return
         }
@@ -280,7 +280,7 @@ struct LoopbackBrowserAgentTests {
                 redirectURI: URL(string: "http://127.0.0.1:\(port)/cb")!, ephemeral: false)
         }
         await first.cancel()
-        guard case .technical(.platform(let message)) = error else {
+        guard case .technical(.platform(let message)) = error?.reason else {
             Issue.record("expected a platform failure, got \(String(describing: error))")
             return
         }
@@ -297,7 +297,7 @@ struct LoopbackBrowserAgentTests {
         let error = await Self.sesameError {
             _ = try await LoopbackBrowserAgent(opener: SilentBrowser()).start(redirectURI: URL(string: uri)!, ephemeral: false)
         }
-        guard case .invalidConfiguration(let message) = error else {
+        guard case .invalidConfiguration(let message) = error?.reason else {
             Issue.record("\(uri): expected invalidConfiguration, got \(String(describing: error))")
             return
         }
@@ -340,7 +340,7 @@ struct LoopbackBrowserAgentTests {
         let error = await Self.sesameError {
             _ = try await session.authorize(Self.authorizationURL(redirectURI: session.redirectURI))
         }
-        guard case .technical(.platform(let message)) = error else {
+        guard case .technical(.platform(let message)) = error?.reason else {
             Issue.record("expected a platform failure, got \(String(describing: error))")
             return
         }
@@ -355,7 +355,7 @@ struct LoopbackBrowserAgentTests {
         let error = await Self.sesameError {
             _ = try await session.authorize(Self.authorizationURL(redirectURI: session.redirectURI))
         }
-        guard case .technical(.platform(let message)) = error else {
+        guard case .technical(.platform(let message)) = error?.reason else {
             Issue.record("expected a platform failure, got \(String(describing: error))")
             return
         }
@@ -388,7 +388,7 @@ struct LoopbackBrowserAgentTests {
         let error = await Self.sesameError {
             _ = try await session.authorize(Self.authorizationURL(redirectURI: session.redirectURI))
         }
-        guard case .cancelled? = error else {
+        guard case .cancelled? = error?.reason else {
             Issue.record("expected .cancelled, got \(String(describing: error))")
             return
         }

@@ -73,7 +73,7 @@ struct NativeSignInTests {
                 let error = await #expect(throws: SesameError.self) {
                     _ = try await client.login(username: name, password: password)
                 }
-                guard case .authenticationFailed(let apiError, 400)? = error else {
+                guard case .authenticationFailed(let apiError, 400)? = error?.reason else {
                     Issue.record("expected authenticationFailed, got \(String(describing: error))")
                     continue
                 }
@@ -98,7 +98,7 @@ struct NativeSignInTests {
             let error = await #expect(throws: SesameError.self) {
                 _ = try await client.login(username: user.username, password: user.password)
             }
-            guard case .requestFailed(let apiError, 429)? = error else {
+            guard case .requestFailed(let apiError, 429)? = error?.reason else {
                 Issue.record("expected requestFailed 429, got \(String(describing: error))")
                 return
             }

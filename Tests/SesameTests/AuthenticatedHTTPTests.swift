@@ -90,7 +90,7 @@ struct AuthenticatedHTTPTests {
                 _ = try await client.data(for: URLRequest(url: URL(string: url)!))
                 Issue.record("request to \(url) was sent")
             } catch {
-                guard case .invalidConfiguration(let message) = error else {
+                guard case .invalidConfiguration(let message) = error.reason else {
                     Issue.record("unexpected \(error)")
                     continue
                 }

@@ -53,7 +53,7 @@ struct ClaimsRequestSignInTests {
                     options: SignInOptions(claims: claims, extraParameters: ["claims": #"{"id_token":{"acr":null}}"#]))
                 Issue.record("extraParameters overrode claims")
             } catch {
-                guard case .invalidConfiguration(let detail) = error else {
+                guard case .invalidConfiguration(let detail) = error.reason else {
                     Issue.record("expected invalidConfiguration, got \(error)")
                     continue
                 }

@@ -54,7 +54,7 @@ struct ConfigurationTests {
             _ = try SesameConfiguration.load(from: url)
             Issue.record("loaded without client_id")
         } catch {
-            guard case .invalidConfiguration(let message) = error else {
+            guard case .invalidConfiguration(let message) = error.reason else {
                 Issue.record("unexpected \(error)")
                 return
             }

@@ -41,7 +41,7 @@ struct FirstPartyUnitTests {
         #expect {
             _ = try AuthorizationChallengeClient.outcome(data: json(["authorization_code": ""]), status: 200)
         } throws: { error in
-            guard case .technical(.malformedResponse) = error as? SesameError else { return false }
+            guard case .technical(.malformedResponse) = (error as? SesameError)?.reason else { return false }
             return true
         }
     }
@@ -75,7 +75,7 @@ struct FirstPartyUnitTests {
                     "error": "insufficient_authorization", "error_code": 2006, "auth_session": "s1",
                 ]), status: 400)
         } throws: { error in
-            guard case .requestFailed(let apiError, 400) = error as? SesameError else { return false }
+            guard case .requestFailed(let apiError, 400) = (error as? SesameError)?.reason else { return false }
             return apiError.code == .mfaMethodUnavailable
         }
     }
@@ -90,7 +90,7 @@ struct FirstPartyUnitTests {
                     "error_description": "The verification code is incorrect.",
                 ]), status: 400)
         } throws: { error in
-            guard let error = error as? SesameError, case .authenticationFailed(_, 400) = error else {
+            guard let error = error as? SesameError, case .authenticationFailed(_, 400) = error.reason else {
                 return false
             }
             return error.remainingAttempts == 2 && error.apiErrorCode == .invalidMFACode
@@ -104,7 +104,7 @@ struct FirstPartyUnitTests {
             _ = try AuthorizationChallengeClient.outcome(
                 data: json(["error": "invalid_grant", "error_code": 2000]), status: 400)
         } throws: { error in
-            guard let error = error as? SesameError, case .authenticationFailed = error else { return false }
+            guard let error = error as? SesameError, case .authenticationFailed = error.reason else { return false }
             return error.apiErrorCode == .invalidCredentials && error.remainingAttempts == nil
         }
     }
@@ -120,7 +120,7 @@ struct FirstPartyUnitTests {
                     "error_user_msg": "Too many incorrect password attempts.", "error_id": "e1",
                 ]), status: 429)
         } throws: { error in
-            guard let error = error as? SesameError, case .requestFailed(let apiError, 429) = error else {
+            guard let error = error as? SesameError, case .requestFailed(let apiError, 429) = error.reason else {
                 return false
             }
             return error.apiErrorCode == .tooManyAttempts && error.retryAfter == 60
@@ -136,7 +136,7 @@ struct FirstPartyUnitTests {
         let error = await #expect(throws: SesameError.self) {
             _ = try await client.login(username: "ada", password: "pw")
         }
-        guard case .invalidConfiguration(let detail)? = error else {
+        guard case .invalidConfiguration(let detail)? = error?.reason else {
             Issue.record("expected invalidConfiguration, got \(String(describing: error))")
             return
         }
@@ -199,7 +199,7 @@ struct FirstPartyUnitTests {
         #expect {
             try AccountAPI.check(data, response, what: "profile")
         } throws: { error in
-            guard let error = error as? SesameError, case .requestFailed(_, 400) = error else { return false }
+            guard let error = error as? SesameError, case .requestFailed(_, 400) = error.reason else { return false }
             return error.fieldErrors.map(\.code) == ["not_writable"] && error.apiErrorCode == .validationFailed
         }
         let noContent = HTTPURLResponse(url: url, statusCode: 204, httpVersion: nil, headerFields: nil)!
@@ -216,7 +216,7 @@ struct FirstPartyUnitTests {
         #expect {
             try AccountAPI.check(Data(), response, what: "profile")
         } throws: { error in
-            guard case .stepUpRequired = error as? SesameError else { return false }
+            guard case .stepUpRequired = (error as? SesameError)?.reason else { return false }
             return true
         }
     }

@@ -109,7 +109,7 @@ struct SessionTests {
             _ = try await client.validAccessToken()
             Issue.record("expected invalid_grant")
         } catch {
-            guard case .authenticationFailed(let apiError, _) = error else {
+            guard case .authenticationFailed(let apiError, _) = error.reason else {
                 Issue.record("unexpected \(error)")
                 return
             }
@@ -136,7 +136,7 @@ struct SessionTests {
             _ = try await client.validAccessToken()
             Issue.record("expected a technical error")
         } catch {
-            guard case .technical(.server(let status, _)) = error else {
+            guard case .technical(.server(let status, _)) = error.reason else {
                 Issue.record("unexpected \(error)")
                 return
             }
@@ -212,7 +212,7 @@ struct SessionTests {
             _ = try await client.validAccessToken()
             Issue.record("expected noSession")
         } catch {
-            guard case .noSession = error else {
+            guard case .noSession = error.reason else {
                 Issue.record("unexpected \(error)")
                 return
             }

@@ -118,7 +118,7 @@ struct SignInTests {
             _ = try await client.signIn(with: agent)
             Issue.record("sign-in succeeded")
         } catch {
-            guard case .authenticationFailed(let apiError, _) = error else {
+            guard case .authenticationFailed(let apiError, _) = error.reason else {
                 Issue.record("unexpected \(error)")
                 return
             }
@@ -171,7 +171,7 @@ struct SignInTests {
             _ = try await body()
             Issue.record("expected a protocol violation")
         } catch {
-            guard case .protocolViolation = error as? SesameError else {
+            guard case .protocolViolation = (error as? SesameError)?.reason else {
                 Issue.record("expected protocolViolation, got \(error)")
                 return
             }

@@ -89,7 +89,7 @@ struct JOSEEncodingTests {
 extension SesameError {
     /// The ID token rule for `invalidIDToken` errors.
     var rule: IDTokenRule? {
-        if case .invalidIDToken(let rule, _) = self { return rule }
+        if case .invalidIDToken(let rule, _) = self.reason { return rule }
         return nil
     }
 }

@@ -68,7 +68,7 @@ final class AnalyticsDispatcher: Sendable {
 
     /// A sign-in of `method` failed or was cancelled.
     func failed(_ error: SesameError, method: String) {
-        if case .cancelled = error {
+        if case .cancelled = error.reason {
             record(.signInCancelled, ["method": method])
         } else {
             record(.signInFailed, Self.attributes(of: error, method: method))
@@ -78,7 +78,7 @@ final class AnalyticsDispatcher: Sendable {
     /// The non-secret description of a failure.
     static func attributes(of error: SesameError, method: String) -> [String: String] {
         var attributes = ["method": method]
-        switch error {
+        switch error.reason {
         case .requestFailed(let apiError, _), .authenticationFailed(let apiError, _), .stepUpRequired(let apiError):
             attributes["error"] = apiError.error
             if let code = apiError.errorCode { attributes["error_code"] = "\(code)" }

@@ -21,7 +21,7 @@ public protocol BrowserAgentSession: Sendable {
     /// The exact redirect URI to send as `redirect_uri`.
     var redirectURI: URL { get }
     /// Opens `authorizationURL` and waits for the browser to come back to ``redirectURI``;
-    /// returns the full redirect URL (with its query). Throws ``SesameError/cancelled`` when the
+    /// returns the full redirect URL (with its query). Throws ``SesameError/Code-swift.struct/cancelled`` when the
     /// user cancels, and a technical error on timeout.
     func authorize(_ authorizationURL: URL) async throws(SesameError) -> URL
     /// Stops listening / dismisses the browser. Safe to call more than once.

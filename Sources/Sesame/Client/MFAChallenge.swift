@@ -56,7 +56,7 @@ public final class MFAChallenge: MFAContinuation {
     /// ``SesameEvent/signedIn(_:)``; for step-up the account's tokens are replaced by ones with
     /// the higher `acr` and ``SesameEvent/refreshed(_:)`` is published.
     ///
-    /// - Throws: ``SesameError/authenticationFailed(_:status:)`` for a wrong code, with
+    /// - Throws: ``SesameError/Code-swift.struct/authenticationFailed`` for a wrong code, with
     ///   ``SesameError/remainingAttempts``; when none remain, start the sign-in again.
     public func verify(code: String) async throws(SesameError) -> Account {
         try await complete(try await exchange.verify(code: code))

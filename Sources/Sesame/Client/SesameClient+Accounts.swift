@@ -21,7 +21,7 @@ extension SesameClient {
     /// Creates an account (`POST /api/signup`). The provider emails a verification code; pass
     /// it to ``confirmEmail(email:code:)``. Does not sign in: call ``login(username:password:options:)``.
     ///
-    /// - Throws: ``SesameError/requestFailed(_:status:)`` with `error_code` 3001 (email taken),
+    /// - Throws: ``SesameError/Code-swift.struct/requestFailed`` with `error_code` 3001 (email taken),
     ///   3002 (weak password) or 3000 with ``SesameError/fieldErrors``.
     public func signUp(
         email: String, password: String, username: String? = nil, profile: ProfileUpdate = ProfileUpdate()
@@ -108,7 +108,7 @@ extension SesameClient {
     /// Updates some profile claims (`PATCH /api/profile`, signed in); `nil` members stay
     /// unchanged, `""` clears. Returns the updated claims.
     ///
-    /// - Throws: ``SesameError/requestFailed(_:status:)`` with `error_code` 3000 and
+    /// - Throws: ``SesameError/Code-swift.struct/requestFailed`` with `error_code` 3000 and
     ///   ``SesameError/fieldErrors`` (e.g. `not_writable`, `invalid_format`).
     public func updateProfile(_ update: ProfileUpdate, account: Account.ID? = nil)
         async throws(SesameError) -> StandardClaims
@@ -136,7 +136,7 @@ extension SesameClient {
 
     /// Removes a device (`DELETE /api/devices/{id}`, signed in).
     ///
-    /// - Throws: ``SesameError/requestFailed(_:status:)`` with `error_code` 3005 (HTTP 404) when
+    /// - Throws: ``SesameError/Code-swift.struct/requestFailed`` with `error_code` 3005 (HTTP 404) when
     ///   no such device is registered.
     public func removeDevice(id: String, account: Account.ID? = nil) async throws(SesameError) {
         let (data, response) = try await accountData(accountAPI.request("DELETE", "devices", id), account)

@@ -12,8 +12,8 @@ extension SesameClient {
     /// ``SesameConfiguration/refreshAhead`` seconds before expiry, one request in flight
     /// however many tasks ask.
     ///
-    /// - Throws: ``SesameError/invalidConfiguration(_:)`` for a public client;
-    ///   ``SesameError/authenticationFailed(_:status:)`` when the provider refuses the client.
+    /// - Throws: ``SesameError/Code-swift.struct/invalidConfiguration`` for a public client;
+    ///   ``SesameError/Code-swift.struct/authenticationFailed`` when the provider refuses the client.
     public nonisolated func appAccessToken(scopes: [String]? = nil, forceRefresh: Bool = false) async throws(SesameError)
         -> String
     {

@@ -8,7 +8,7 @@ extension SesameClient {
     /// sheet shows everything at once; the choice then finishes as ``login(username:password:options:)``,
     /// ``signInWithPasskey(username:using:options:)`` or ``signIn(withProviderToken:provider:nonce:)`` would.
     ///
-    /// - Throws: ``SesameError/invalidConfiguration(_:)`` naming the available methods when none
+    /// - Throws: ``SesameError/Code-swift.struct/invalidConfiguration`` naming the available methods when none
     ///   of the requested ones is (on Linux there is no Sign in with Apple).
     public func login(withRequest request: CombinedSignInRequest, sheet: any SignInSheet) async throws(SesameError)
         -> NativeLoginResult

@@ -15,8 +15,8 @@ extension SesameClient {
     ///   - provider: the name the provider is registered under on the server (`sesame provider add`).
     ///   - nonce: the nonce the app gave the provider, if any (the server checks it; for Apple,
     ///     against its SHA-256).
-    /// - Throws: the server's refusal as ``SesameError/authenticationFailed(_:status:)`` or
-    ///   ``SesameError/requestFailed(_:status:)`` with its `error_code` (2013–2019: unknown
+    /// - Throws: the server's refusal as ``SesameError/Code-swift.struct/authenticationFailed`` or
+    ///   ``SesameError/Code-swift.struct/requestFailed`` with its `error_code` (2013–2019: unknown
     ///   provider, invalid token, another audience, expired, a missing email, an unverified
     ///   email, an account that exists).
     @discardableResult

@@ -10,7 +10,7 @@ extension SesameClient {
     /// Sends `request` with the account's bearer token (RFC 6750 §2.1; never in the URL). On a
     /// 401 it refreshes once and retries once. The token only goes to the issuer's origin and
     /// configured ``SesameConfiguration/allowedOrigins``; any other origin throws
-    /// ``SesameError/invalidConfiguration(_:)`` without sending anything.
+    /// ``SesameError/Code-swift.struct/invalidConfiguration`` without sending anything.
     public func data(for request: URLRequest, account: Account.ID? = nil)
         async throws(SesameError) -> (Data, HTTPURLResponse)
     {

@@ -54,7 +54,7 @@ extension SesameClient {
 
     /// Removes a second factor (`DELETE /api/mfa/{method}`).
     ///
-    /// - Throws: ``SesameError/requestFailed(_:status:)`` (HTTP 404) when it is not enrolled.
+    /// - Throws: ``SesameError/Code-swift.struct/requestFailed`` (HTTP 404) when it is not enrolled.
     public func disableMFA(_ method: MFAMethod, account: Account.ID? = nil) async throws(SesameError) {
         let (data, response) = try await accountData(accountAPI.request("DELETE", "mfa", method.rawValue), account)
         try AccountAPI.check(data, response, what: "MFA removal")

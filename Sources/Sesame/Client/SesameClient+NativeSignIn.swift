@@ -12,10 +12,10 @@ extension SesameClient {
     ///
     /// - Returns: ``NativeLoginResult/signedIn(_:)`` (stored, current, ``SesameEvent/signedIn(_:)``
     ///   published) or ``NativeLoginResult/mfaRequired(_:)`` to continue with a second factor.
-    /// - Throws: ``SesameError/authenticationFailed(_:status:)`` (`invalid_grant`, `error_code`
+    /// - Throws: ``SesameError/Code-swift.struct/authenticationFailed`` (`invalid_grant`, `error_code`
     ///   2000) for a wrong username or password; ``SesameError`` with `unauthorized_client`
     ///   (`error_code` 1003) when the client is not registered as first-party on the provider;
-    ///   ``SesameError/invalidConfiguration(_:)`` when the provider does not advertise
+    ///   ``SesameError/Code-swift.struct/invalidConfiguration`` when the provider does not advertise
     ///   `authorization_challenge_endpoint`.
     public func login(username: String, password: String, options: NativeLoginOptions = .init())
         async throws(SesameError) -> NativeLoginResult

@@ -34,9 +34,9 @@ extension SesameClient {
 
     /// Registers this device for PIN unlock of a signed-in account (the current one by default).
     /// The PIN is checked against the policy first, each rule with its own error
-    /// (``SesameError/pinTooShort(minimum:)``, ``SesameError/pinIsSequence``,
-    /// ``SesameError/pinTooManySimilarDigits(maximum:)``, ``SesameError/pinBlacklisted``). The
-    /// sign-in must be recent (5 minutes); otherwise ``SesameError/stepUpRequired(_:)``: call
+    /// (``SesameError/Code-swift.struct/pinTooShort``, ``SesameError/Code-swift.struct/pinIsSequence``,
+    /// ``SesameError/Code-swift.struct/pinTooManySimilarDigits``, ``SesameError/Code-swift.struct/pinBlacklisted``). The
+    /// sign-in must be recent (5 minutes); otherwise ``SesameError/Code-swift.struct/stepUpRequired``: call
     /// ``reauthenticate(password:account:)`` and retry. Afterwards the account's stored
     /// session, with its refresh token, is removed from the device; it stays usable in memory.
     public func registerPIN(_ pin: String, for account: Account.ID? = nil, label: String? = nil)
@@ -71,7 +71,7 @@ extension SesameClient {
 
     /// Unlocks a PIN profile (the only or newest one by default) and returns its account, now
     /// current. An account already unlocked in this run is returned at once unless `force`.
-    /// - Throws: ``SesameError/wrongPIN(remainingAttempts:)``; ``SesameError/pinDeregistered``
+    /// - Throws: ``SesameError/Code-swift.struct/wrongPIN``; ``SesameError/Code-swift.struct/pinDeregistered``
     ///   when the server revoked the registration (its material is deleted first and
     ///   ``SesameEvent/pinDeregistered(_:)`` sent).
     @discardableResult
@@ -138,7 +138,7 @@ extension SesameClient {
     }
 
     /// Unlocks with the biometric check instead of the PIN. A cancelled or failed check is
-    /// ``SesameError/biometricsUnavailable`` — nothing reaches the server, nothing is counted —
+    /// ``SesameError/Code-swift.struct/biometricsUnavailable`` — nothing reaches the server, nothing is counted —
     /// and the app asks for the PIN.
     @discardableResult
     public func unlockWithBiometrics(using unlocker: any BiometricUnlocker, profile: PINProfile.ID? = nil, reason: String)
@@ -150,9 +150,9 @@ extension SesameClient {
         else { throw .biometricsUnavailable }
         do {
             _ = try await unlockSession(record, seed: Array(secret))
-        } catch .pinDeregistered {
-            await unlocker.remove(for: record.registrationID)
-            throw .pinDeregistered
+        } catch {
+            if case .pinDeregistered = error.reason { await unlocker.remove(for: record.registrationID) }
+            throw error
         }
         return try await registry.switchTo(record.accountID, at: clock.now())
     }

@@ -8,8 +8,8 @@ extension SesameClient {
     /// (`POST /api/passkeys/options`), lets `authenticator` make the credential, and sends it
     /// (`POST /api/passkeys`), where the server runs WebAuthn §7.1.
     ///
-    /// - Throws: ``SesameError/passkeyUnavailable(_:)`` when the authenticator did not answer;
-    ///   ``SesameError/requestFailed(_:status:)`` with `passkey_invalid` (2022, `ceremony_step`
+    /// - Throws: ``SesameError/Code-swift.struct/passkeyUnavailable`` when the authenticator did not answer;
+    ///   ``SesameError/Code-swift.struct/requestFailed`` with `passkey_invalid` (2022, `ceremony_step`
     ///   says which rule) or `passkey_already_registered` (3008).
     public func registerPasskey(
         using authenticator: any PasskeyAuthenticator, name: String? = nil, account: Account.ID? = nil
@@ -59,11 +59,11 @@ extension SesameClient {
     /// has for the server (a discoverable credential); with one, only that account's.
     ///
     /// - Returns: the signed-in account, stored and current (``SesameEvent/signedIn(_:)``).
-    /// - Throws: ``SesameError/passkeyUnavailable(_:)`` when the authenticator did not answer;
-    ///   ``SesameError/authenticationFailed(_:status:)`` with `passkey_not_recognized` (2021),
+    /// - Throws: ``SesameError/Code-swift.struct/passkeyUnavailable`` when the authenticator did not answer;
+    ///   ``SesameError/Code-swift.struct/authenticationFailed`` with `passkey_not_recognized` (2021),
     ///   `passkey_counter_regression` (2023), `passkey_locked` (2024: too many wrong signatures,
     ///   e.g. wrong passkey PINs, in a row) or `passkey_challenge_invalid` (2020);
-    ///   ``SesameError/requestFailed(_:status:)`` with `passkey_invalid` (2022; a wrong signature
+    ///   ``SesameError/Code-swift.struct/requestFailed`` with `passkey_invalid` (2022; a wrong signature
     ///   of a known passkey carries `remaining_attempts`).
     public func signInWithPasskey(
         username: String? = nil, using authenticator: any PasskeyAuthenticator, options: NativeLoginOptions = .init()

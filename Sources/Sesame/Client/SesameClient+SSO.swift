@@ -27,7 +27,7 @@ extension SesameClient {
     /// token and the device secret gives this app its own tokens, with no browser and no
     /// password. The result is a normal session (refresh, 401 retry, events).
     ///
-    /// - Throws: ``SesameError/ssoUnavailable(_:)`` when the entry is gone or the provider
+    /// - Throws: ``SesameError/Code-swift.struct/ssoUnavailable`` when the entry is gone or the provider
     ///   refuses it (the session ended, the material is stale, this client is not in the app
     ///   group); the stale entry is then removed. Technical failures keep it.
     @discardableResult

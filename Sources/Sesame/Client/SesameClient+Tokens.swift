@@ -8,7 +8,7 @@ extension SesameClient {
     /// per account; the rotated refresh token is persisted before any caller gets the new
     /// access token.
     ///
-    /// - Throws: ``SesameError/noSession``; ``SesameError/authenticationFailed(_:status:)`` when
+    /// - Throws: ``SesameError/Code-swift.struct/noSession``; ``SesameError/Code-swift.struct/authenticationFailed`` when
     ///   the refresh token was rejected (the session then ends with
     ///   ``SignOutReason/refreshTokenRejected``); a technical error after retries (the session
     ///   is kept).
@@ -32,7 +32,7 @@ extension SesameClient {
     }
 
     /// Forgets a PIN-unlocked session that was idle too long and says so
-    /// (``SignOutReason/locked``); always throws ``SesameError/noSession``.
+    /// (``SignOutReason/locked``); always throws ``SesameError/Code-swift.struct/noSession``.
     private func lockIdleSession(_ id: Account.ID) async throws(SesameError) -> Never {
         if let removed = await registry.remove(id) {
             logger.info("locked an idle PIN session", metadata: ["account": "\(id)"])
@@ -111,7 +111,7 @@ extension SesameClient {
                 try await tokenEndpoint.refresh(refreshToken: refreshToken, metadata: metadata, deviceSecret: deviceSecret)
             }
         } catch {
-            if case .authenticationFailed(let apiError, _) = error, apiError.error == "invalid_grant" {
+            if case .authenticationFailed(let apiError, _) = error.reason, apiError.error == "invalid_grant" {
                 if let (current, currentGeneration) = try? await registry.session(for: session.account.id),
                     currentGeneration == generation
                 {

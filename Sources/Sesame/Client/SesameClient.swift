@@ -149,10 +149,10 @@ public actor SesameClient {
         let keys = try await keyStore.keys(from: metadata.jwksURI)
         do {
             return try validator.validate(jwt, expected: expected, keys: keys)
-        } catch .invalidIDToken(.unknownKey, let detail) {
-            guard let fresh = await keyStore.refetchForUnknownKey(from: metadata.jwksURI) else {
-                throw .invalidIDToken(.unknownKey, detail: detail)
-            }
+        } catch {
+            guard case .invalidIDToken(.unknownKey, _) = error.reason,
+                let fresh = await keyStore.refetchForUnknownKey(from: metadata.jwksURI)
+            else { throw error }
             return try validator.validate(jwt, expected: expected, keys: fresh)
         }
     }

@@ -27,7 +27,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// Refresh this many seconds before the access token expires.
     public var refreshAhead: TimeInterval
     /// The hardest proof-of-work challenge the SDK solves on its own (leading zero bits); a
-    /// harder one fails with ``SesameError/challengeTooHard(difficulty:ceiling:)`` instead of
+    /// harder one fails with ``SesameError/Code-swift.struct/challengeTooHard`` instead of
     /// running the battery down. Default 24 (about 17 million hashes: a few seconds on a phone).
     public var maximumChallengeDifficulty: Int = 24
     /// The scrypt cost of sealing a new device PIN key (``PINKeyDerivation``; 64 MiB by default).

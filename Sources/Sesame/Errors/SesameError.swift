@@ -1,173 +1,265 @@
 import Foundation
 import SesameProtocol
 
-/// The one error type of the Sesame SDK (docs/errors.md). Every case says what happened and, in
-/// ``description``, what the app or user can do about it.
-// `indirect`: payloads are boxed so the error stays one pointer wide. With the larger unboxed
-// layout, Swift 6.3 crashed (bad refcount in "outlined copy of SesameError") when a
-// `throws(SesameError)` async function's error was caught through an untyped `catch ... as`.
-public indirect enum SesameError: Error, Sendable, CustomStringConvertible {
-    /// The user closed the browser or cancelled sign-in.
-    case cancelled
-    /// A sibling app's sign-in cannot be used (Native SSO): the device session ended, the
-    /// shared material is stale, or the provider or this client does not take part. The stale
-    /// entry was removed from the shared group; sign in another way.
-    case ssoUnavailable(String)
-    /// The server rejected the request (HTTP 400 and other 4xx except 401): the decoded API error,
-    /// with its field errors, is attached.
-    case requestFailed(APIError, status: Int)
-    /// Authentication failed (HTTP 401, `invalid_client`, `invalid_grant` at the token endpoint,
-    /// or an authorization error redirect such as `access_denied` / `login_required`).
-    case authenticationFailed(APIError, status: Int)
-    /// Network, server (5xx), storage or platform failure. Retrying later may help.
-    case technical(TechnicalFailure)
-    /// No signed-in account (or the requested account does not exist).
-    case noSession
-    /// The ID token failed a validation rule; the rule is named.
-    case invalidIDToken(IDTokenRule, detail: String)
-    /// A protocol rule was broken by the provider or redirect (state mismatch, missing `iss`,
-    /// wrong issuer in discovery, non-https issuer, ...).
-    case protocolViolation(String)
-    /// The app's configuration is unusable (bad JSON, missing client id, redirect URI, ...).
-    case invalidConfiguration(String)
-    /// The server asks for more authentication (step-up); continue with the MFA flow.
-    case stepUpRequired(APIError)
-    /// The server asked for a proof-of-work challenge harder than
-    /// ``SesameConfiguration/maximumChallengeDifficulty``; it was not attempted. The server asks
-    /// for less when the pressure from this network drops: retry later.
-    case challengeTooHard(difficulty: Int, ceiling: Int)
-    /// The new PIN has fewer digits than the policy's minimum.
-    case pinTooShort(minimum: Int)
-    /// The new PIN is not made of the digits 0–9 only (or is over 12 digits long).
-    case pinNotNumeric
-    /// The new PIN's digits all ascend or all descend (`12345`, `98765`).
-    case pinIsSequence
-    /// One digit appears more than `maximum` times in the new PIN.
-    case pinTooManySimilarDigits(maximum: Int)
-    /// The new PIN is on the policy's blacklist of common PINs.
-    case pinBlacklisted
-    /// The PIN was wrong; `remainingAttempts` more before the registration is revoked.
-    case wrongPIN(remainingAttempts: Int)
-    /// The PIN registration is gone (too many wrong PINs, or removed): the device's PIN material
-    /// was deleted and ``SesameEvent/pinDeregistered(_:)`` sent. Sign in again and register a PIN.
-    case pinDeregistered
-    /// No PIN profile on this device (or none with the given id).
-    case noPINProfile
-    /// Biometric unlock is not available (no hardware, none enrolled, not enabled for the
-    /// profile) or the check was cancelled or failed: ask for the PIN. Never counts as a wrong PIN.
-    case biometricsUnavailable
-    /// The passkey authenticator did not answer (cancelled, no passkey here, no user
-    /// verification): the cause says which. Nothing was sent to the server.
-    case passkeyUnavailable(PasskeyAuthenticatorError)
+/// The one error type of the Sesame SDK: a stable ``code``, a ``category`` an app can branch on,
+/// a ``description`` that says what happened and what to do, and the server's own error
+/// (``apiError``, with its numeric ``apiErrorCode``) when the server refused.
+///
+/// A struct rather than an enum (as swift-nio's and swift-certificates' errors are): a code added
+/// in a later version never breaks an app's `switch`, which always has a `default`.
+///
+/// ```swift
+/// do { try await sesame.unlock(with: pin) } catch {
+///     switch error.category {
+///     case .cancelled: break
+///     case .invalidInput: showInline(error.description)          // e.g. wrongPIN, with remainingPINAttempts
+///     case .signInRequired: showSignIn()
+///     default: showAlert(error.description)
+///     }
+/// }
+/// ```
+public struct SesameError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The full record of what happened (package-internal; apps read the properties below).
+    package let reason: SesameErrorReason
 
-    public var description: String {
-        switch self {
-        case .cancelled:
-            "Sign-in was cancelled."
-        case .requestFailed(let error, let status):
-            "The server rejected the request (HTTP \(status)): \(error)"
-        case .authenticationFailed(let error, let status):
-            "Authentication failed (HTTP \(status)): \(error). Sign in again."
-        case .technical(let failure):
-            "A technical error occurred: \(failure). Check the connection and retry."
-        case .noSession:
-            "No signed-in account. Sign in first."
-        case .invalidIDToken(let rule, let detail):
-            "The ID token failed validation (\(rule.rawValue)): \(detail)"
-        case .protocolViolation(let detail):
-            "The identity provider broke the protocol: \(detail)"
-        case .invalidConfiguration(let detail):
-            "The Sesame configuration is invalid: \(detail)"
-        case .stepUpRequired(let error):
-            "Additional verification is required: \(error)"
-        case .pinTooShort(let minimum): "The PIN needs at least \(minimum) digits."
-        case .pinNotNumeric: "The PIN may only contain digits (at most 12)."
-        case .pinIsSequence: "The PIN must not be a run of ascending or descending digits."
-        case .pinTooManySimilarDigits(let maximum): "No digit may appear more than \(maximum) times in the PIN."
-        case .pinBlacklisted: "This PIN is too common; choose another."
-        case .wrongPIN(let remaining): "Wrong PIN; \(remaining) attempt\(remaining == 1 ? "" : "s") left."
-        case .pinDeregistered: "The PIN registration was revoked and removed from this device; sign in again and set a new PIN."
-        case .noPINProfile: "No PIN is registered on this device for that account; sign in and register one."
-        case .ssoUnavailable(let detail):
-            "Signing in through the other app's session is not possible (\(detail)); sign in with the browser or a password instead."
-        case .biometricsUnavailable: "Biometric unlock is not available or was cancelled; unlock with the PIN."
-        case .passkeyUnavailable(let cause): "No passkey answer: \(cause)."
-        case .challengeTooHard(let difficulty, let ceiling):
-            "The server asked for a security check of \(difficulty) bits, more than the configured ceiling of \(ceiling); it was not attempted. Retry later, or raise maximumChallengeDifficulty."
-        }
+    package init(_ reason: SesameErrorReason) {
+        self.reason = reason
     }
 
-    /// The API error attached to server-side failures, if any.
+    /// What happened and what the app or user can do about it.
+    public var description: String { reason.description }
+
+    /// The same failure: the same code and the same details.
+    public static func == (lhs: SesameError, rhs: SesameError) -> Bool {
+        lhs.code == rhs.code && lhs.description == rhs.description
+    }
+
+    /// The stable identifier of this failure.
+    public var code: Code { Code(reason) }
+
+    /// What kind of failure this is, for the app's reaction.
+    public var category: Category { Category(reason) }
+
+    /// The API error the server answered with (HTTP 4xx, step-up), if any.
     public var apiError: APIError? {
-        switch self {
-        case .requestFailed(let error, _), .authenticationFailed(let error, _),
-            .stepUpRequired(let error):
-            error
-        default:
-            nil
+        switch reason {
+        case .technical(.server(_, let error)): error
+        default: reason.apiError
+        }
+    }
+
+    /// The HTTP status of a server refusal, if the failure is one.
+    public var httpStatus: Int? {
+        switch reason {
+        case .requestFailed(_, let status), .authenticationFailed(_, let status): status
+        case .technical(.server(let status, _)): status
+        default: nil
+        }
+    }
+
+    /// The ID token rule that failed, for ``Code-swift.struct/invalidIDToken``.
+    public var idTokenRule: IDTokenRule? {
+        if case .invalidIDToken(let rule, _) = reason { return rule }
+        return nil
+    }
+
+    /// The network, server, storage or platform failure behind ``Code-swift.struct/network``,
+    /// ``Code-swift.struct/serverUnavailable``, ``Code-swift.struct/malformedResponse``,
+    /// ``Code-swift.struct/storage`` and ``Code-swift.struct/platform``.
+    public var technicalFailure: TechnicalFailure? {
+        if case .technical(let failure) = reason { return failure }
+        return nil
+    }
+
+    /// After ``Code-swift.struct/wrongPIN``: how many more PINs the server accepts before the
+    /// registration is revoked.
+    public var remainingPINAttempts: Int? {
+        if case .wrongPIN(let remaining) = reason { return remaining }
+        return nil
+    }
+
+    /// Why the passkey authenticator gave no answer, for ``Code-swift.struct/passkeyUnavailable``.
+    public var passkeyFailure: PasskeyAuthenticatorError? {
+        if case .passkeyUnavailable(let cause) = reason { return cause }
+        return nil
+    }
+}
+
+extension SesameError {
+    /// A stable identifier for each kind of failure. New codes may be added in any release;
+    /// compare with `==` or switch with a `default`.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, as logged (`wrong_pin`, `invalid_id_token`, …).
+        public let rawValue: String
+        /// A code by its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
+        public var description: String { rawValue }
+
+        /// The user closed the browser or cancelled sign-in.
+        public static let cancelled = Code(rawValue: "cancelled")
+        /// A sibling app's session cannot be used (Native SSO); sign in another way.
+        public static let ssoUnavailable = Code(rawValue: "sso_unavailable")
+        /// The server rejected the request (HTTP 4xx other than 401); see ``SesameError/apiError``.
+        public static let requestFailed = Code(rawValue: "request_failed")
+        /// Authentication failed (HTTP 401, `invalid_grant`, an error redirect such as `access_denied`).
+        public static let authenticationFailed = Code(rawValue: "authentication_failed")
+        /// The request did not reach the server or no answer came back.
+        public static let network = Code(rawValue: "network")
+        /// The server answered 5xx.
+        public static let serverUnavailable = Code(rawValue: "server_unavailable")
+        /// The server's answer was not what the protocol says.
+        public static let malformedResponse = Code(rawValue: "malformed_response")
+        /// Reading or writing the credential store failed.
+        public static let storage = Code(rawValue: "storage")
+        /// A platform facility failed (browser, Keychain, random source).
+        public static let platform = Code(rawValue: "platform")
+        /// No signed-in account, or not the one asked for.
+        public static let noSession = Code(rawValue: "no_session")
+        /// The ID token broke a validation rule (``SesameError/idTokenRule``).
+        public static let invalidIDToken = Code(rawValue: "invalid_id_token")
+        /// The provider or the redirect broke a protocol rule (state, `iss`, issuer).
+        public static let protocolViolation = Code(rawValue: "protocol_violation")
+        /// The app's configuration cannot be used.
+        public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
+        /// The server asks for a stronger sign-in (step-up MFA).
+        public static let stepUpRequired = Code(rawValue: "step_up_required")
+        /// The server's proof-of-work challenge is above the configured ceiling.
+        public static let challengeTooHard = Code(rawValue: "challenge_too_hard")
+        /// The new PIN is shorter than the policy allows.
+        public static let pinTooShort = Code(rawValue: "pin_too_short")
+        /// The new PIN is not digits only.
+        public static let pinNotNumeric = Code(rawValue: "pin_not_numeric")
+        /// The new PIN is a run of ascending or descending digits.
+        public static let pinIsSequence = Code(rawValue: "pin_is_sequence")
+        /// One digit repeats too often in the new PIN.
+        public static let pinTooManySimilarDigits = Code(rawValue: "pin_too_many_similar_digits")
+        /// The new PIN is too common.
+        public static let pinBlacklisted = Code(rawValue: "pin_blacklisted")
+        /// The PIN was wrong (``SesameError/remainingPINAttempts``).
+        public static let wrongPIN = Code(rawValue: "wrong_pin")
+        /// The PIN registration was revoked and removed from the device.
+        public static let pinDeregistered = Code(rawValue: "pin_deregistered")
+        /// No PIN is registered on this device for that account.
+        public static let noPINProfile = Code(rawValue: "no_pin_profile")
+        /// Biometric unlock is not available or was cancelled.
+        public static let biometricsUnavailable = Code(rawValue: "biometrics_unavailable")
+        /// The passkey authenticator gave no answer (``SesameError/passkeyFailure``).
+        public static let passkeyUnavailable = Code(rawValue: "passkey_unavailable")
+
+        init(_ reason: SesameErrorReason) {
+            switch reason {
+            case .cancelled: self = .cancelled
+            case .ssoUnavailable: self = .ssoUnavailable
+            case .requestFailed: self = .requestFailed
+            case .authenticationFailed: self = .authenticationFailed
+            case .technical(.network): self = .network
+            case .technical(.server): self = .serverUnavailable
+            case .technical(.malformedResponse): self = .malformedResponse
+            case .technical(.storage): self = .storage
+            case .technical(.platform): self = .platform
+            case .noSession: self = .noSession
+            case .invalidIDToken: self = .invalidIDToken
+            case .protocolViolation: self = .protocolViolation
+            case .invalidConfiguration: self = .invalidConfiguration
+            case .stepUpRequired: self = .stepUpRequired
+            case .challengeTooHard: self = .challengeTooHard
+            case .pinTooShort: self = .pinTooShort
+            case .pinNotNumeric: self = .pinNotNumeric
+            case .pinIsSequence: self = .pinIsSequence
+            case .pinTooManySimilarDigits: self = .pinTooManySimilarDigits
+            case .pinBlacklisted: self = .pinBlacklisted
+            case .wrongPIN: self = .wrongPIN
+            case .pinDeregistered: self = .pinDeregistered
+            case .noPINProfile: self = .noPINProfile
+            case .biometricsUnavailable: self = .biometricsUnavailable
+            case .passkeyUnavailable: self = .passkeyUnavailable
+            }
+        }
+    }
+
+    /// What an app does about a failure. New categories may be added; switch with a `default`.
+    public struct Category: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The category's name.
+        public let rawValue: String
+        /// A category by its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The category's name.
+        public var description: String { rawValue }
+
+        /// The user cancelled: show nothing.
+        public static let cancelled = Category(rawValue: "cancelled")
+        /// The user must sign in (again): no session, refused credentials, a revoked PIN, an
+        /// unusable sibling session.
+        public static let signInRequired = Category(rawValue: "sign_in_required")
+        /// The server wants a stronger sign-in for this action: run step-up MFA.
+        public static let stepUpRequired = Category(rawValue: "step_up_required")
+        /// The user can correct the input: a refused request (see the field errors), a PIN the
+        /// policy refuses, a wrong PIN.
+        public static let invalidInput = Category(rawValue: "invalid_input")
+        /// Not possible right now: the network, the server, a challenge too hard, biometrics or a
+        /// passkey not available. Retry later or offer another way.
+        public static let unavailable = Category(rawValue: "unavailable")
+        /// A fault of the app's set-up, the provider or the device: configuration, protocol,
+        /// ID-token validation, storage, platform. Report it; retrying will not help.
+        public static let misconfigured = Category(rawValue: "misconfigured")
+
+        init(_ reason: SesameErrorReason) {
+            switch reason {
+            case .cancelled: self = .cancelled
+            case .noSession, .authenticationFailed, .pinDeregistered, .ssoUnavailable: self = .signInRequired
+            case .stepUpRequired: self = .stepUpRequired
+            case .requestFailed, .pinTooShort, .pinNotNumeric, .pinIsSequence, .pinTooManySimilarDigits, .pinBlacklisted,
+                .wrongPIN:
+                self = .invalidInput
+            case .technical(.network), .technical(.server), .challengeTooHard, .biometricsUnavailable,
+                .passkeyUnavailable, .noPINProfile:
+                self = .unavailable
+            case .technical, .invalidIDToken, .protocolViolation, .invalidConfiguration: self = .misconfigured
+            }
         }
     }
 }
 
-/// The cause of a ``SesameError/technical(_:)`` failure.
-public enum TechnicalFailure: Sendable, CustomStringConvertible {
-    /// The request did not reach the server or no response came back.
-    case network(String)
-    /// The server answered 5xx (with its API error when it sent one).
-    case server(status: Int, APIError?)
-    /// The server answered something that is not the expected JSON.
-    case malformedResponse(String)
-    /// Reading or writing the credential store failed.
-    case storage(String)
-    /// A platform facility failed (browser, keychain, random source...).
-    case platform(String)
+/// The failures by the names the SDK throws them with (`throw .cancelled`,
+/// `throw .requestFailed(apiError, status: 400)`).
+extension SesameError {
+    package static let cancelled = SesameError(.cancelled)
+    package static let noSession = SesameError(.noSession)
+    package static let pinNotNumeric = SesameError(.pinNotNumeric)
+    package static let pinIsSequence = SesameError(.pinIsSequence)
+    package static let pinBlacklisted = SesameError(.pinBlacklisted)
+    package static let pinDeregistered = SesameError(.pinDeregistered)
+    package static let noPINProfile = SesameError(.noPINProfile)
+    package static let biometricsUnavailable = SesameError(.biometricsUnavailable)
 
-    public var description: String {
-        switch self {
-        case .network(let detail): "network: \(detail)"
-        case .server(let status, let error):
-            "server error HTTP \(status)" + (error.map { ": \($0)" } ?? "")
-        case .malformedResponse(let detail): "malformed response: \(detail)"
-        case .storage(let detail): "storage: \(detail)"
-        case .platform(let detail): "platform: \(detail)"
-        }
+    package static func ssoUnavailable(_ detail: String) -> SesameError { SesameError(.ssoUnavailable(detail)) }
+    package static func requestFailed(_ error: APIError, status: Int) -> SesameError {
+        SesameError(.requestFailed(error, status: status))
     }
-}
-
-/// The OpenID Connect Core §3.1.3.7 ID token validation rules (numbered as in the spec), each
-/// reported by name when it fails.
-public enum IDTokenRule: String, Sendable, CaseIterable {
-    /// Not a compact JWS with a JSON payload.
-    case malformed
-    /// §3.1.3.7 step 2: `iss` must equal the discovered issuer exactly.
-    case issuer
-    /// Step 3: `aud` must contain the client id; no untrusted extra audiences.
-    case audience
-    /// Steps 4–5: with several audiences `azp` must be present and equal the client id.
-    case authorizedParty
-    /// Steps 6–8: the signature must verify with a JWKS key of an allowed algorithm.
-    case signature
-    /// `alg` must be an asymmetric algorithm we accept (never `none`; HMAC only with a secret).
-    case algorithm
-    /// Step 9: `exp` must be in the future (with leeway).
-    case expired
-    /// Step 10: `iat` must not be too far from now.
-    case issuedAt
-    /// Step 11: `nonce` must equal the one sent.
-    case nonce
-    /// Step 12: `acr` must be acceptable when requested, through `acr_values` or as an essential
-    /// claim with values in the `claims` parameter (§5.5.1.1).
-    case acr
-    /// Step 13: `auth_time` must be present and recent enough when `max_age` was sent.
-    case authTime
-    /// §3.1.3.8 / §3.2.2.9: `at_hash` must match the access token when present.
-    case accessTokenHash
-    /// §2: `sub` must be present.
-    case subject
-    /// §5.5.1: `sub` must equal the `value` requested for it in the `claims` parameter.
-    case requestedSubject
-    /// §5.3.2: the userinfo `sub` must equal the ID token `sub`.
-    case userInfoSubject
-    /// The `kid` names no key in the JWKS, even after one refetch.
-    case unknownKey
+    package static func authenticationFailed(_ error: APIError, status: Int) -> SesameError {
+        SesameError(.authenticationFailed(error, status: status))
+    }
+    package static func technical(_ failure: TechnicalFailure) -> SesameError { SesameError(.technical(failure)) }
+    package static func invalidIDToken(_ rule: IDTokenRule, detail: String) -> SesameError {
+        SesameError(.invalidIDToken(rule, detail: detail))
+    }
+    package static func protocolViolation(_ detail: String) -> SesameError { SesameError(.protocolViolation(detail)) }
+    package static func invalidConfiguration(_ detail: String) -> SesameError {
+        SesameError(.invalidConfiguration(detail))
+    }
+    package static func stepUpRequired(_ error: APIError) -> SesameError { SesameError(.stepUpRequired(error)) }
+    package static func challengeTooHard(difficulty: Int, ceiling: Int) -> SesameError {
+        SesameError(.challengeTooHard(difficulty: difficulty, ceiling: ceiling))
+    }
+    package static func pinTooShort(minimum: Int) -> SesameError { SesameError(.pinTooShort(minimum: minimum)) }
+    package static func pinTooManySimilarDigits(maximum: Int) -> SesameError {
+        SesameError(.pinTooManySimilarDigits(maximum: maximum))
+    }
+    package static func wrongPIN(remainingAttempts: Int) -> SesameError {
+        SesameError(.wrongPIN(remainingAttempts: remainingAttempts))
+    }
+    package static func passkeyUnavailable(_ cause: PasskeyAuthenticatorError) -> SesameError {
+        SesameError(.passkeyUnavailable(cause))
+    }
 }

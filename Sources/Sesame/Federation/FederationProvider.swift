@@ -8,7 +8,7 @@ public protocol FederationProvider: Sendable {
     /// The name the server knows the provider by (`sesame provider add NAME`).
     var name: String { get }
     /// Signs the user in at the provider (showing its UI if needed), with `nonce` bound into
-    /// the ID token (Apple: hashed). Throws ``SesameError/cancelled`` when the user cancels.
+    /// the ID token (Apple: hashed). Throws ``SesameError/Code-swift.struct/cancelled`` when the user cancels.
     func signIn(nonce: String) async throws(SesameError) -> FederationCredential
     /// A fresh ID token without UI, or `nil` when the provider needs the user again.
     func silentRefresh(nonce: String) async -> FederationCredential?

@@ -13,7 +13,7 @@ import SesameProtocol
 /// Every answer is one of two outcomes: an authorization code (§5.2.1, HTTP 200) or a
 /// continuation (§5.2.2, HTTP 400 `insufficient_authorization` with `auth_session`); anything
 /// else becomes the ``SesameError`` of ``ProviderHTTP``'s one mapping (a wrong password is
-/// ``SesameError/authenticationFailed(_:status:)`` with `invalid_grant`).
+/// ``SesameError/Code-swift.struct/authenticationFailed`` with `invalid_grant`).
 struct AuthorizationChallengeClient: Sendable {
     let endpoint: URL
     let metadata: ProviderMetadata

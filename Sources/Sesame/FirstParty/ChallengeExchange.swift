@@ -77,7 +77,7 @@ final class ChallengeExchange: Sendable {
 
     /// Submits the one-time code; returns the authorization code to redeem with ``pkce``.
     ///
-    /// A wrong code throws ``SesameError/authenticationFailed(_:status:)`` whose API error has
+    /// A wrong code throws ``SesameError/Code-swift.struct/authenticationFailed`` whose API error has
     /// `error_code` 2003 and ``SesameError/remainingAttempts``; 2004 (expired), 2005 (attempts
     /// exhausted) and 2007 (unknown `auth_session`) mean starting over.
     func verify(code: String) async throws(SesameError) -> String {

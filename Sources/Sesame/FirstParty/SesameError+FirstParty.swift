@@ -10,6 +10,7 @@ extension SesameError {
     /// to wait before trying again (`retry_after`, the server's `Retry-After`); `nil` otherwise.
     public var retryAfter: Int? { apiError?.retryAfter }
 
-    /// The stable numeric code of the provider's API error (see `APIErrorCode`), if any.
+    /// The stable numeric code of the provider's API error (docs/errors.md), if any: the
+    /// server's reason, finer than ``code``.
     public var apiErrorCode: APIErrorCode? { apiError?.code }
 }

@@ -36,7 +36,7 @@ struct OriginPolicy: Sendable {
         allowed = origins
     }
 
-    /// Throws ``SesameError/invalidConfiguration(_:)`` when `url` is not an allowed origin.
+    /// Throws ``SesameError/Code-swift.struct/invalidConfiguration`` when `url` is not an allowed origin.
     func check(_ url: URL?) throws(SesameError) {
         guard let url, let origin = Origin(url) else {
             throw .invalidConfiguration("The request has no absolute http(s) URL; Sesame only sends tokens to configured origins.")

@@ -7,7 +7,7 @@
     /// `ASAuthorizationController`, asking for the name and email, with the SHA-256 of Sesame's
     /// nonce (``AppleNonce``); the identity token is handed to Sesame, which keeps none of
     /// Apple's session. Register the provider on the server as `--kind apple --audience <bundle id>`.
-    /// Cancelling the sheet is ``SesameError/cancelled``.
+    /// Cancelling the sheet is ``SesameError/Code-swift.struct/cancelled``.
     public final class SignInWithAppleProvider: FederationProvider {
         public typealias AnchorProvider = @MainActor @Sendable () -> ASPresentationAnchor
 

@@ -7,7 +7,7 @@
     /// tab RFC 8252 §6 / §B.1 recommends (never a web view). The callback is matched by the
     /// redirect URI's scheme (private-use scheme, RFC 8252 §7.1) or, for https redirect URIs,
     /// by host and path (claimed https, §7.2). With `ephemeral` the browser shares no cookies
-    /// (`prefersEphemeralWebBrowserSession`). User cancellation is ``SesameError/cancelled``.
+    /// (`prefersEphemeralWebBrowserSession`). User cancellation is ``SesameError/Code-swift.struct/cancelled``.
     public final class WebAuthenticationSessionAgent: BrowserAgent {
         /// Returns the window the sheet is presented from.
         public typealias AnchorProvider = @MainActor @Sendable () -> ASPresentationAnchor

@@ -5,7 +5,7 @@ import SesameProtocol
 /// Answers the server's abuse challenges for ``ProviderHTTP`` (docs/abuse-protection.md): a
 /// challenge within ``ceiling`` is solved by the ``ProofOfWorkSolver`` on all cores while the
 /// app's events stream hears ``SesameEvent/challenge(_:)`` (started, progress about ten times a
-/// second, solved); a harder one is refused with ``SesameError/challengeTooHard(difficulty:ceiling:)``
+/// second, solved); a harder one is refused with ``SesameError/Code-swift.struct/challengeTooHard``
 /// before any work.
 struct ChallengeResponder: ChallengeSolving {
     let solver: ProofOfWorkSolver

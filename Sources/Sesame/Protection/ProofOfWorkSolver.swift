@@ -28,7 +28,7 @@ public struct ProofOfWorkSolver: Sendable {
     /// hashes tried so far (all workers together); on average a solution takes 2^difficulty.
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled first;
-    ///   ``SesameError/protocolViolation(_:)`` for a challenge that cannot be solved (unknown
+    ///   ``SesameError/Code-swift.struct/protocolViolation`` for a challenge that cannot be solved (unknown
     ///   algorithm, malformed seed, difficulty out of range).
     public func solve(
         _ challenge: ProofOfWorkChallenge, progress: @escaping @Sendable (_ hashes: Int) -> Void = { _ in }

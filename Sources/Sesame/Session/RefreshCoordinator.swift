@@ -80,8 +80,8 @@ public struct RetryPolicy: Sendable {
 extension SesameError {
     /// Network failures and 5xx answers: worth retrying, never a reason to sign out.
     var isTransient: Bool {
-        if case .technical(.network) = self { return true }
-        if case .technical(.server) = self { return true }
+        if case .technical(.network) = self.reason { return true }
+        if case .technical(.server) = self.reason { return true }
         return false
     }
 }

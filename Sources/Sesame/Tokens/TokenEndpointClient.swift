@@ -108,7 +108,7 @@ struct TokenEndpointClient: Sendable {
             metadata: metadata)
     }
 
-    /// RFC 7009 §2.1. Throws ``SesameError/invalidConfiguration(_:)`` when the provider has no
+    /// RFC 7009 §2.1. Throws ``SesameError/Code-swift.struct/invalidConfiguration`` when the provider has no
     /// revocation endpoint.
     func revoke(token: String, hint: TokenTypeHint, metadata: ProviderMetadata) async throws(SesameError) {
         guard let endpoint = metadata.revocationEndpoint else {

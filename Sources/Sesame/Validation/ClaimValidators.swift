@@ -4,7 +4,7 @@ import SesameProtocol
 /// One ID token claim rule (Auth0.swift `ClaimValidators` style): small, testable alone, and
 /// naming the ``IDTokenRule`` it enforces when it fails.
 public protocol IDTokenClaimValidator: Sendable {
-    /// Throws ``SesameError/invalidIDToken(_:detail:)`` when `claims` break the rule. `alg` is
+    /// Throws ``SesameError/Code-swift.struct/invalidIDToken`` when `claims` break the rule. `alg` is
     /// the verified header algorithm.
     func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)

@@ -5,7 +5,7 @@ import SesameJOSE
 import SesameProtocol
 
 /// Validates an ID token per OpenID Connect Core 1.0 §3.1.3.7, step by step, reporting the
-/// failed rule as ``SesameError/invalidIDToken(_:detail:)``.
+/// failed rule as ``SesameError/Code-swift.struct/invalidIDToken``.
 ///
 /// Synchronous and allocation-light: the header and payload are each decoded once, keys come
 /// pre-parsed in a `JWKSet`, and the claim rules are plain value checks.

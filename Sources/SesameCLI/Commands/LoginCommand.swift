@@ -147,7 +147,7 @@ struct LoginCommand: AsyncParsableCommand {
         do {
             return try await client.signIn(withSSO: chosen)
         } catch {
-            guard case .ssoUnavailable(let reason) = error else { throw error }
+            guard case .ssoUnavailable(let reason) = error.reason else { throw error }
             Terminal.progress("Single sign-on is not possible (\(reason)); signing in normally.")
             return nil
         }

@@ -31,7 +31,7 @@ struct PINCommand: AsyncParsableCommand {
                 do {
                     let profile = try await session.client.registerPIN(pin, for: target.id, label: label ?? target.email)
                     Terminal.out("PIN registered for \(target.email ?? target.subject) (profile \(profile.id)).")
-                } catch SesameError.stepUpRequired {
+                } catch let error as SesameError where error.code == .stepUpRequired {
                     throw CLIError(
                         "the sign-in is more than 5 minutes old",
                         hint: "Sign in again (`sesame login --password`), then run `sesame pin register` at once.")
@@ -125,15 +125,16 @@ enum PINUnlockPrompt {
     static func reporting(_ body: () async throws -> Void) async throws {
         do {
             try await body()
-        } catch SesameError.wrongPIN(let remaining) {
+        } catch let error as SesameError where error.code == .wrongPIN {
+            let remaining = error.remainingPINAttempts ?? 0
             throw CLIError(
                 "wrong PIN; \(remaining) attempt\(remaining == 1 ? "" : "s") left",
                 hint: "After the last one the PIN is revoked and you sign in again.")
-        } catch SesameError.pinDeregistered {
+        } catch let error as SesameError where error.code == .pinDeregistered {
             throw CLIError(
                 "the PIN was revoked and removed from this machine",
                 hint: "Sign in again (`sesame login`) and register a new PIN.", exitCode: CLIError.notSignedInExitCode)
-        } catch SesameError.noPINProfile {
+        } catch let error as SesameError where error.code == .noPINProfile {
             throw CLIError("no PIN profile here", hint: "Register one with `sesame pin register` after signing in.")
         }
     }

@@ -275,7 +275,7 @@ struct SocialProviderTests {
                 _ = try await limited.signIn(with: AppleDouble(apple: apple))
                 Issue.record("a provider outside federation_providers was used")
             } catch {
-                guard case .invalidConfiguration(let detail) = error else {
+                guard case .invalidConfiguration(let detail) = error.reason else {
                     Issue.record("expected invalidConfiguration, got \(error)")
                     return
                 }

@@ -66,8 +66,9 @@ struct AppTokenTests {
             do throws(SesameError) {
                 _ = try await app.appAccessToken()
                 Issue.record("a public client got an app token")
-            } catch .invalidConfiguration(let detail) {
-                #expect(detail.contains("client_secret") && detail.contains("private_key_jwt"))
+            } catch {
+                #expect(error.code == .invalidConfiguration, "\(error)")
+                #expect(error.description.contains("client_secret") && error.description.contains("private_key_jwt"))
             }
         }
     }
@@ -92,10 +93,9 @@ struct AppTokenTests {
             do throws(SesameError) {
                 _ = try await basic.appAccessToken()
                 Issue.record("a secret authenticated a private_key_jwt client")
-            } catch .authenticationFailed(let error, let status) {
-                #expect(status == 401 && error.error == "invalid_client")
             } catch {
-                Issue.record("expected invalid_client, got \(error)")
+                #expect(error.code == .authenticationFailed && error.httpStatus == 401, "\(error)")
+                #expect(error.apiError?.error == "invalid_client")
             }
         }
     }

@@ -86,8 +86,8 @@ struct NativeSSOTests {
             do throws(SesameError) {
                 _ = try await appB.validAccessToken(forceRefresh: true)
                 Issue.record("B refreshed after sign-out everywhere")
-            } catch .authenticationFailed(let error, _) {
-                #expect(error.code == .sessionEndedElsewhere)
+            } catch {
+                #expect(error.code == .authenticationFailed && error.apiErrorCode == .sessionEndedElsewhere, "\(error)")
             }
             var iterator = events.makeAsyncIterator()
             var reason: SignOutReason?
@@ -261,7 +261,7 @@ struct NativeSSOTests {
                 _ = try await appB.signIn(withSSO: offered)
                 Issue.record("a revoked session was joined")
             } catch {
-                guard case .ssoUnavailable(let reason) = error else {
+                guard case .ssoUnavailable(let reason) = error.reason else {
                     Issue.record("expected ssoUnavailable, got \(error)")
                     return
                 }

@@ -32,7 +32,7 @@ struct PasskeyTests {
             #expect(try await client.renamePasskey(id: passkey.id, to: "Laptop").name == "Laptop")
             // A second registration from the same authenticator is excluded (excludeCredentials).
             let again = await #expect(throws: SesameError.self) { _ = try await client.registerPasskey(using: authenticator) }
-            guard case .passkeyUnavailable(.alreadyRegistered)? = again else {
+            guard case .passkeyUnavailable(.alreadyRegistered)? = again?.reason else {
                 Issue.record("expected alreadyRegistered, got \(String(describing: again))")
                 return
             }
@@ -75,7 +75,7 @@ struct PasskeyTests {
 
             // The options of a first factor require UV: the software authenticator without a local check says so.
             let error = await #expect(throws: SesameError.self) { _ = try await server.sdk().signInWithPasskey(using: presenceOnly) }
-            guard case .passkeyUnavailable(.userVerificationUnavailable)? = error else {
+            guard case .passkeyUnavailable(.userVerificationUnavailable)? = error?.reason else {
                 Issue.record("expected userVerificationUnavailable, got \(String(describing: error))")
                 return
             }

@@ -53,7 +53,7 @@ extension DemoWalkthrough {
         do {
             _ = try await calendar.validAccessToken(forceRefresh: true)
         } catch {
-            guard case .authenticationFailed(let apiError, _) = error, apiError.code == .sessionEndedElsewhere else { throw error }
+            guard case .authenticationFailed(let apiError, _) = error.reason, apiError.code == .sessionEndedElsewhere else { throw error }
             ended = true
         }
         var iterator = events.makeAsyncIterator()

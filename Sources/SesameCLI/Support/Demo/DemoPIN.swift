@@ -29,7 +29,7 @@ extension DemoWalkthrough {
         do {
             try await restarted.unlock(with: "135790")
         } catch {
-            guard case .wrongPIN(let left) = error else { throw error }
+            guard case .wrongPIN(let left) = error.reason else { throw error }
             remaining = left
         }
         guard let remaining else { throw CLIError("expectation failed: a wrong PIN unlocked") }

@@ -258,7 +258,7 @@ struct DemoWalkthrough {
         do {
             _ = try await client.validAccessToken(for: alice.id, forceRefresh: false)
             throw CLIError("expectation failed: alice still has a session after logout")
-        } catch SesameError.noSession {
+        } catch let error as SesameError where error.code == .noSession {
             steps.ok("validAccessToken(for: alice) → noSession")
         }
         let active = try await introspect(oldToken, secret: resourceSecret, client: client)

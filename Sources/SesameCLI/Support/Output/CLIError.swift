@@ -70,7 +70,7 @@ struct CLIError: Error, CustomStringConvertible, Sendable {
     }
 
     private static func from(sesame error: SesameError) -> CLIError {
-        switch error {
+        switch error.code {
         case .noSession:
             return CLIError(
                 "not signed in (or no such account)", hint: "Run `sesame login` first.",
