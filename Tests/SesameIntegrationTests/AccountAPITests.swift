@@ -137,7 +137,7 @@ struct AccountAPITests {
             _ = try await passwordLogin(client, user)
             #expect(try await client.profile().sub == user.sub)
 
-            let updated = try await client.updateProfile(
+            let updated = try await client.account.updateProfile(
                 ProfileUpdate(name: "Grace Hopper", givenName: "Grace", zoneinfo: "America/New_York", locale: "en-US"))
             #expect(updated.name == "Grace Hopper")
             #expect(updated.givenName == "Grace")
@@ -147,7 +147,7 @@ struct AccountAPITests {
             #expect(try await client.userInfo().name == "Grace Hopper")
 
             let invalid = await #expect(throws: SesameError.self) {
-                _ = try await client.updateProfile(ProfileUpdate(birthdate: "31.12.1906"))
+                _ = try await client.account.updateProfile(ProfileUpdate(birthdate: "31.12.1906"))
             }
             #expect(invalid?.apiErrorCode == .validationFailed)
             #expect(invalid?.fieldErrors.contains { $0.field == "birthdate" && $0.code == FieldErrorCode.invalidFormat } == true)
@@ -209,13 +209,13 @@ struct AccountAPITests {
             let user = try await server.addUser("grace")
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
-            #expect(try await client.mfaMethods().isEmpty)
+            #expect(try await client.mfa.methods().isEmpty)
             try await client.enableEmailMFA()
-            let methods = try await client.mfaMethods()
+            let methods = try await client.mfa.methods()
             #expect(methods.map(\.method) == [.email])
             #expect(methods.first?.confirmed == true)
             try await client.disableMFA(.email)
-            #expect(try await client.mfaMethods().isEmpty)
+            #expect(try await client.mfa.methods().isEmpty)
             let again = await #expect(throws: SesameError.self) { try await client.disableMFA(.email) }
             guard case .requestFailed(_, 404)? = again?.reason else {
                 Issue.record("expected 404 for a method that is not enrolled, got \(String(describing: again))")

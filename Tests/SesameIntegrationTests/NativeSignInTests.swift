@@ -119,7 +119,7 @@ struct NativeSignInTests {
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
             try await client.enableEmailMFA()
-            #expect(try await client.mfaMethods().contains { $0.method == .email && $0.confirmed })
+            #expect(try await client.mfa.methods().contains { $0.method == .email && $0.confirmed })
             _ = try await client.logout(revoke: false)
 
             let challenge = try await mfaLogin(client, user)
@@ -185,15 +185,15 @@ struct NativeSignInTests {
             let user = try await server.addUser("grace")
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
-            let enrollment = try await client.enrollTOTP()
+            let enrollment = try await client.mfa.enrollTOTP()
             #expect(enrollment.otpauthURI.hasPrefix("otpauth://totp/"))
             #expect(enrollment.otpauthURI.contains("secret=\(enrollment.secret)"))
-            #expect(try await client.mfaMethods().contains { $0.method == .totp && !$0.confirmed })
+            #expect(try await client.mfa.methods().contains { $0.method == .totp && !$0.confirmed })
             // Each step is accepted only once; the second code is computed when it is sent, from
             // the clock then (``TestTOTP/nextStep(after:now:)``).
             let base = TestTOTP.currentStep()
-            try await client.confirmTOTP(code: TestTOTP.code(secret: enrollment.secret, step: base))
-            #expect(try await client.mfaMethods().contains { $0.method == .totp && $0.confirmed })
+            try await client.mfa.confirmTOTP(code: TestTOTP.code(secret: enrollment.secret, step: base))
+            #expect(try await client.mfa.methods().contains { $0.method == .totp && $0.confirmed })
             _ = try await client.logout(revoke: false)
 
             let challenge = try await mfaLogin(client, user)
@@ -222,9 +222,9 @@ struct NativeSignInTests {
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
             try await client.enrollSMS(phoneNumber: phone)
-            #expect(try await client.mfaMethods().contains { $0.method == .sms && !$0.confirmed })
+            #expect(try await client.mfa.methods().contains { $0.method == .sms && !$0.confirmed })
             try await client.confirmSMS(code: try await server.latestCode(to: phone))
-            #expect(try await client.mfaMethods().contains { $0.method == .sms && $0.confirmed })
+            #expect(try await client.mfa.methods().contains { $0.method == .sms && $0.confirmed })
             _ = try await client.logout(revoke: false)
 
             let challenge = try await mfaLogin(client, user)

@@ -42,11 +42,11 @@ struct PINDeviceTests {
             _ = try await passwordLogin(Self.client(server, store: store), user)
             let registering = Self.client(server, store: store)
             _ = try await passwordLogin(registering, user)
-            _ = try await registering.registerPIN("24681")
+            _ = try await registering.pin.register("24681")
 
             let clock = ManualClock()
             let app = Self.client(server, store: store, clock: clock)
-            let account = try await app.unlock(with: "24681")
+            let account = try await app.pin.unlock(with: "24681")
             let events = app.events()
             clock.advance(by: 14 * 60)
             _ = try await app.validAccessToken()  // used within the timeout: the clock starts over
@@ -66,8 +66,8 @@ struct PINDeviceTests {
                 if case .signedOut(let gone, let reason) = event { signedOut = (gone, reason) }
             }
             #expect(signedOut?.0.id == account.id && signedOut?.1 == .locked)
-            #expect(await app.pinProfiles().count == 1, "the PIN profile stays")
-            #expect(try await app.unlock(with: "24681").id == account.id)
+            #expect(await app.pin.profiles().count == 1, "the PIN profile stays")
+            #expect(try await app.pin.unlock(with: "24681").id == account.id)
         }
     }
 
@@ -78,40 +78,40 @@ struct PINDeviceTests {
             let store = InMemoryCredentialStore()
             let client = Self.client(server, store: store)
             let account = try await passwordLogin(client, user)
-            let profile = try await client.registerPIN("24681")
+            let profile = try await client.pin.register("24681")
             #expect(profile.account == account.id)
-            #expect(await client.pinProfiles() == [profile])
+            #expect(await client.pin.profiles() == [profile])
             // The stored session with its refresh token is gone; the session lives in memory.
             #expect(try await store.keys().filter { $0.hasPrefix("sesame.session.") }.isEmpty)
 
             // A fresh app start: nothing but the PIN record; unlock gives a session.
             let restarted = Self.client(server, store: store)
             #expect(await restarted.restore() == nil)
-            let unlocked = try await restarted.unlock(with: "24681")
+            let unlocked = try await restarted.pin.unlock(with: "24681")
             #expect(unlocked.subject == user.sub)
             let claims = try await restarted.idTokenClaims()
             #expect(claims.amr == ["pin", "swk"])
             let access = try await restarted.validAccessToken()
             #expect(try await restarted.userInfo().sub == user.sub)
             // Already unlocked: returned at once, unless forced.
-            #expect(try await restarted.unlock(with: "00000").id == unlocked.id, "no request: the next wrong PIN still leaves 1")
+            #expect(try await restarted.pin.unlock(with: "00000").id == unlocked.id, "no request: the next wrong PIN still leaves 1")
 
             let other = Self.client(server, store: store)
             let events = other.events()
-            await #expect(throws: SesameError.self) { try await other.unlock(with: "13570") }
+            await #expect(throws: SesameError.self) { try await other.pin.unlock(with: "13570") }
             do throws(SesameError) {
-                try await other.unlock(with: "13570")
+                try await other.pin.unlock(with: "13570")
                 Issue.record("a wrong PIN unlocked")
             } catch {
                 #expect(error.code == .wrongPIN && error.remainingPINAttempts == 1, "\(error)")
             }
             do throws(SesameError) {
-                try await other.unlock(with: "13570")
+                try await other.pin.unlock(with: "13570")
                 Issue.record("a wrong PIN unlocked")
             } catch {
                 #expect(error.code == .pinDeregistered, "\(error)")
             }
-            #expect(await other.pinProfiles().isEmpty, "the material is deleted")
+            #expect(await other.pin.profiles().isEmpty, "the material is deleted")
             #expect(try await store.keys().filter { $0.hasPrefix("sesame.pin.") }.isEmpty)
             // The token issued through the registration no longer works at the server.
             var request = URLRequest(url: server.issuer.appendingPathComponent("userinfo"))
@@ -138,7 +138,7 @@ struct PINDeviceTests {
             let user = try await server.addUser("grace")
             let client = Self.client(server)
             _ = try await passwordLogin(client, user)
-            let policy = try await client.pinPolicy()
+            let policy = try await client.pin.policy()
             #expect(policy == PINPolicy())
             #expect(policy.minimumLength == 5 && policy.maximumAttempts == 3 && policy.maximumRepeatedDigits == 2)
             let cases: [(String, SesameError)] = [
@@ -147,14 +147,14 @@ struct PINDeviceTests {
             ]
             for (pin, expected) in cases {
                 do throws(SesameError) {
-                    _ = try await client.registerPIN(pin)
+                    _ = try await client.pin.register(pin)
                     Issue.record("\(pin) was accepted")
                 } catch {
                     #expect(error == expected, "\(pin): \(error)")
                     #expect(error.category == .invalidInput)
                 }
             }
-            #expect(await client.pinProfiles().isEmpty)
+            #expect(await client.pin.profiles().isEmpty)
         }
     }
 
@@ -166,23 +166,23 @@ struct PINDeviceTests {
             let alan = try await server.addUser("alan")
             let client = Self.client(server, store: store)
             _ = try await passwordLogin(client, grace)
-            let graceProfile = try await client.registerPIN("24681")
+            let graceProfile = try await client.pin.register("24681")
             _ = try await passwordLogin(client, alan)
-            let alanProfile = try await client.registerPIN("86420")
-            #expect(await client.pinProfiles().map(\.id) == [graceProfile.id, alanProfile.id])
+            let alanProfile = try await client.pin.register("86420")
+            #expect(await client.pin.profiles().map(\.id) == [graceProfile.id, alanProfile.id])
 
             let app = Self.client(server, store: store)
-            #expect(try await app.unlock(with: "24681", profile: graceProfile.id).subject == grace.sub)
-            #expect(try await app.unlock(with: "86420", profile: alanProfile.id).subject == alan.sub)
+            #expect(try await app.pin.unlock(with: "24681", profile: graceProfile.id).subject == grace.sub)
+            #expect(try await app.pin.unlock(with: "86420", profile: alanProfile.id).subject == alan.sub)
 
-            try await app.changePIN(from: "24681", to: "97310", profile: graceProfile.id)
+            try await app.pin.change(from: "24681", to: "97310", profile: graceProfile.id)
             let later = Self.client(server, store: store)
-            #expect(try await later.unlock(with: "97310", profile: graceProfile.id).subject == grace.sub)
+            #expect(try await later.pin.unlock(with: "97310", profile: graceProfile.id).subject == grace.sub)
             await server.stop()
             let offline = Self.client(server, store: store)
-            let result = try await offline.deregisterPIN(profile: alanProfile.id)
+            let result = try await offline.pin.deregister(profile: alanProfile.id)
             #expect(result.serverReached == false)
-            #expect(await offline.pinProfiles().map(\.id) == [graceProfile.id])
+            #expect(await offline.pin.profiles().map(\.id) == [graceProfile.id])
         }
     }
 
@@ -193,7 +193,7 @@ struct PINDeviceTests {
             let store = InMemoryCredentialStore()
             let client = Self.client(server, store: store)
             _ = try await passwordLogin(client, user)
-            let profile = try await client.registerPIN("24681")
+            let profile = try await client.pin.register("24681")
             let data = try #require(try await store.load("sesame.pin.\(profile.id)"))
             let record = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             // Identifiers, the KDF's parameters, a salt and the sealed seed: no tag, no hash, no public key.
@@ -240,7 +240,7 @@ struct PINDeviceTests {
             let store = InMemoryCredentialStore()
             let client = Self.client(server, store: store)
             _ = try await passwordLogin(client, user)
-            _ = try await client.registerPIN("24681")
+            _ = try await client.pin.register("24681")
             let biometrics = TestBiometrics()
             do throws(SesameError) {
                 try await client.enableBiometricUnlock(using: biometrics, pin: "13570")
@@ -267,7 +267,7 @@ struct PINDeviceTests {
             }
             // Nothing was counted: a wrong PIN now leaves 2 of 3.
             do throws(SesameError) {
-                try await other.unlock(with: "13570")
+                try await other.pin.unlock(with: "13570")
             } catch {
                 #expect(error.code == .wrongPIN && error.remainingPINAttempts == 2, "\(error)")
             }

@@ -37,7 +37,7 @@ final class SSOFixture: Sendable {
         guard case .signedIn = try await first.login(username: "sso", password: "correct horse battery") else {
             throw BenchmarkFailure("the benchmark user needs no second factor")
         }
-        guard let offered = await first.ssoAccounts().first else { throw BenchmarkFailure("nothing was shared") }
+        guard let offered = await first.sso.accounts().first else { throw BenchmarkFailure("nothing was shared") }
         account = offered
     }
 
@@ -69,7 +69,7 @@ let ssoBenchmarks: @Sendable () -> Void = {
         let refresh = clock.now - refreshStart
         let sibling = SSOFixture.app("sso-b", running: fixture.running, group: fixture.group)
         let ssoStart = clock.now
-        for _ in 0..<rounds { blackHole(try await sibling.signIn(withSSO: fixture.account)) }
+        for _ in 0..<rounds { blackHole(try await sibling.sso.signIn(with: fixture.account)) }
         let sso = clock.now - ssoStart
         let ssoEach = seconds(sso) / Double(rounds) * 1_000_000
         let refreshEach = seconds(refresh) / Double(rounds) * 1_000_000

@@ -32,7 +32,7 @@ final class PINFixture: Sendable {
         guard case .signedIn = try await client.login(username: "pin", password: "correct horse battery") else {
             throw BenchmarkFailure("the benchmark user needs no second factor")
         }
-        _ = try await client.registerPIN(pin)
+        _ = try await client.pin.register(pin)
         return PINFixture(running: running, client: client)
     }
 
@@ -67,7 +67,7 @@ let pinBenchmarks: @Sendable () -> Void = {
                 rounds: 1 << cost.logN, blockSize: cost.r, parallelism: cost.p))
         let kdf = clock.now - kdfStart
         let start = clock.now
-        blackHole(try await fixture.client.unlock(with: PINFixture.pin, force: true))
+        blackHole(try await fixture.client.pin.unlock(with: PINFixture.pin, force: true))
         let total = clock.now - start
         benchmark.measurement(kdfMilliseconds, Int(seconds(kdf) * 1000))
         benchmark.measurement(unlockMilliseconds, Int(seconds(total) * 1000))

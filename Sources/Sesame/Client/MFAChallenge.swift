@@ -91,7 +91,7 @@ public final class MFAChallenge: MFAContinuation {
     }
 }
 
-/// The second-factor step of ``SesameClient/reauthenticate(password:account:)``: as
+/// The second-factor step of ``SesameClient/MFA/reauthenticate(password:account:)``: as
 /// ``MFAChallenge``, but ``verify(code:)`` yields a short-lived ``ReauthenticationGrant`` and
 /// leaves the stored session untouched.
 public final class ReauthenticationChallenge: MFAContinuation {

@@ -12,7 +12,7 @@ public enum NativeLoginResult: Sendable {
     case mfaRequired(MFAChallenge)
 }
 
-/// The outcome of ``SesameClient/reauthenticate(password:account:)`` (docs/first-party-and-accounts.md
+/// The outcome of ``SesameClient/MFA/reauthenticate(password:account:)`` (docs/first-party-and-accounts.md
 /// "re-authentication for sensitive actions").
 public enum ReauthenticationResult: Sendable {
     /// The password was enough: a fresh, short-lived access token.

@@ -23,7 +23,7 @@ extension SesameClient {
     ///
     /// - Throws: ``SesameError/Code-swift.struct/requestFailed`` with `error_code` 3001 (email taken),
     ///   3002 (weak password) or 3000 with ``SesameError/fieldErrors``.
-    public func signUp(
+    package func signUp(
         email: String, password: String, username: String? = nil, profile: ProfileUpdate = ProfileUpdate()
     ) async throws(SesameError) -> SignUpResponse {
         let body = SignUpRequest(
@@ -35,7 +35,7 @@ extension SesameClient {
     }
 
     /// Verifies the email address of a new account with the emailed code (`POST /api/signup/confirm`).
-    public func confirmEmail(email: String, code: String) async throws(SesameError) -> EmailVerificationStatus {
+    package func confirmEmail(email: String, code: String) async throws(SesameError) -> EmailVerificationStatus {
         let body = EmailVerificationRequest(email: email, code: code)
         let (data, response) = try await http.send(try accountAPI.request("POST", "signup", "confirm", json: body))
         return try AccountAPI.decode(EmailVerificationStatus.self, data, response, what: "email verification")
@@ -43,7 +43,7 @@ extension SesameClient {
 
     /// Asks for a password reset code by email (`POST /api/password/reset`). Succeeds whether or
     /// not the address has an account (the provider does not reveal which).
-    public func requestPasswordReset(email: String) async throws(SesameError) {
+    package func requestPasswordReset(email: String) async throws(SesameError) {
         let body = PasswordResetRequest(email: email)
         let (data, response) = try await http.send(try accountAPI.request("POST", "password", "reset", json: body))
         try AccountAPI.check(data, response, what: "password reset")
@@ -51,7 +51,7 @@ extension SesameClient {
 
     /// Sets a new password with the emailed code (`POST /api/password/reset/confirm`). The
     /// provider revokes the user's refresh tokens: other signed-in devices must sign in again.
-    public func resetPassword(email: String, code: String, newPassword: String) async throws(SesameError) {
+    package func resetPassword(email: String, code: String, newPassword: String) async throws(SesameError) {
         let body = PasswordResetConfirmation(email: email, code: code, newPassword: newPassword)
         let (data, response) = try await http.send(
             try accountAPI.request("POST", "password", "reset", "confirm", json: body))
@@ -61,7 +61,7 @@ extension SesameClient {
     // MARK: Signed in
 
     /// Changes the password; the current one is required (`POST /api/password`, signed in).
-    public func changePassword(current: String, new: String, account: Account.ID? = nil) async throws(SesameError) {
+    package func changePassword(current: String, new: String, account: Account.ID? = nil) async throws(SesameError) {
         let body = PasswordChangeRequest(currentPassword: current, newPassword: new)
         let (data, response) = try await accountData(try accountAPI.request("POST", "password", json: body), account)
         try AccountAPI.check(data, response, what: "password change")
@@ -69,14 +69,14 @@ extension SesameClient {
 
     /// Starts an email change (`POST /api/email`, signed in): a code goes to the new address;
     /// finish with ``confirmEmailChange(code:account:)``.
-    public func changeEmail(to newEmail: String, account: Account.ID? = nil) async throws(SesameError) {
+    package func changeEmail(to newEmail: String, account: Account.ID? = nil) async throws(SesameError) {
         let body = EmailChangeRequest(newEmail: newEmail)
         let (data, response) = try await accountData(try accountAPI.request("POST", "email", json: body), account)
         try AccountAPI.check(data, response, what: "email change")
     }
 
     /// Confirms the email change with the code sent to the new address (`POST /api/email/confirm`).
-    public func confirmEmailChange(code: String, account: Account.ID? = nil)
+    package func confirmEmailChange(code: String, account: Account.ID? = nil)
         async throws(SesameError) -> EmailVerificationStatus
     {
         let body = EmailChangeConfirmation(code: code)
@@ -88,7 +88,7 @@ extension SesameClient {
     /// Deletes the account at the provider (`DELETE /api/account`, signed in; the password
     /// confirms it): user, tokens, sessions, devices and second factors are gone. The local
     /// session is then removed and ``SesameEvent/signedOut(_:reason:)`` published.
-    public func deleteAccount(password: String, account: Account.ID? = nil) async throws(SesameError) {
+    package func deleteAccount(password: String, account: Account.ID? = nil) async throws(SesameError) {
         let (session, _) = try await registry.session(for: account)
         let body = AccountDeletionRequest(password: password)
         let (data, response) = try await accountData(
@@ -100,7 +100,7 @@ extension SesameClient {
     }
 
     /// The user's profile: the OpenID standard claims (`GET /api/profile`, signed in).
-    public func profile(account: Account.ID? = nil) async throws(SesameError) -> StandardClaims {
+    package func profile(account: Account.ID? = nil) async throws(SesameError) -> StandardClaims {
         let (data, response) = try await accountData(accountAPI.request("GET", "profile"), account)
         return try AccountAPI.decode(StandardClaims.self, data, response, what: "profile")
     }
@@ -110,7 +110,7 @@ extension SesameClient {
     ///
     /// - Throws: ``SesameError/Code-swift.struct/requestFailed`` with `error_code` 3000 and
     ///   ``SesameError/fieldErrors`` (e.g. `not_writable`, `invalid_format`).
-    public func updateProfile(_ update: ProfileUpdate, account: Account.ID? = nil)
+    package func updateProfile(_ update: ProfileUpdate, account: Account.ID? = nil)
         async throws(SesameError) -> StandardClaims
     {
         let (data, response) = try await accountData(
@@ -119,14 +119,14 @@ extension SesameClient {
     }
 
     /// The devices registered to the user (`GET /api/devices`, signed in).
-    public func devices(account: Account.ID? = nil) async throws(SesameError) -> [Device] {
+    package func devices(account: Account.ID? = nil) async throws(SesameError) -> [Device] {
         let (data, response) = try await accountData(accountAPI.request("GET", "devices"), account)
         return try AccountAPI.decode(DeviceList.self, data, response, what: "devices").devices
     }
 
     /// Registers a device, e.g. a watch (`POST /api/devices`, signed in). Registering the same
     /// `id` again updates its name and type.
-    public func registerDevice(id: String, name: String, type: String? = nil, account: Account.ID? = nil)
+    package func registerDevice(id: String, name: String, type: String? = nil, account: Account.ID? = nil)
         async throws(SesameError) -> Device
     {
         let body = DeviceRegistration(deviceID: id, name: name, type: type)
@@ -138,20 +138,20 @@ extension SesameClient {
     ///
     /// - Throws: ``SesameError/Code-swift.struct/requestFailed`` with `error_code` 3005 (HTTP 404) when
     ///   no such device is registered.
-    public func removeDevice(id: String, account: Account.ID? = nil) async throws(SesameError) {
+    package func removeDevice(id: String, account: Account.ID? = nil) async throws(SesameError) {
         let (data, response) = try await accountData(accountAPI.request("DELETE", "devices", id), account)
         try AccountAPI.check(data, response, what: "device removal")
     }
 
     /// The provider identities linked to the account (`GET /api/identities`, docs/federation.md).
-    public func linkedIdentities(account: Account.ID? = nil) async throws(SesameError) -> [LinkedIdentity] {
+    package func linkedIdentities(account: Account.ID? = nil) async throws(SesameError) -> [LinkedIdentity] {
         let (data, response) = try await accountData(accountAPI.request("GET", "identities"), account)
         return try AccountAPI.decode(LinkedIdentityList.self, data, response, what: "identities").identities
     }
 
     /// Unlinks a provider's identity (`DELETE /api/identities/{provider}/{subject}`); refused with
     /// `last_sign_in_method` (3007) when it is the account's only way to sign in.
-    public func unlinkIdentity(provider: String, subject: String, account: Account.ID? = nil) async throws(SesameError) {
+    package func unlinkIdentity(provider: String, subject: String, account: Account.ID? = nil) async throws(SesameError) {
         let (data, response) = try await accountData(
             accountAPI.request("DELETE", "identities", provider, subject), account)
         try AccountAPI.check(data, response, what: "identity unlinking")

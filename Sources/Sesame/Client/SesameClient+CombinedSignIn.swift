@@ -6,7 +6,7 @@ extension SesameClient {
     /// passkey or Sign in with Apple, among `request.methods` that `sheet` can offer here. The
     /// passkey options (and their `auth_session`) and Apple's nonce are prepared first, so the
     /// sheet shows everything at once; the choice then finishes as ``login(username:password:options:)``,
-    /// ``signInWithPasskey(username:using:options:)`` or ``signIn(withProviderToken:provider:nonce:)`` would.
+    /// ``Passkeys/signIn(username:using:options:)`` or ``Federation/signIn(withProviderToken:provider:nonce:)`` would.
     ///
     /// - Throws: ``SesameError/Code-swift.struct/invalidConfiguration`` naming the available methods when none
     ///   of the requested ones is (on Linux there is no Sign in with Apple).

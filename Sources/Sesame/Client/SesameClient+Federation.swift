@@ -20,7 +20,7 @@ extension SesameClient {
     ///   provider, invalid token, another audience, expired, a missing email, an unverified
     ///   email, an account that exists).
     @discardableResult
-    public func signIn(withProviderToken idToken: String, provider: String, nonce: String? = nil) async throws(SesameError)
+    package func signIn(withProviderToken idToken: String, provider: String, nonce: String? = nil) async throws(SesameError)
         -> Account
     {
         guard configuration.federationProviders.isEmpty || configuration.federationProviders.contains(provider) else {
@@ -45,7 +45,7 @@ extension SesameClient {
     /// Signs in through a provider SDK the app embeds: a fresh nonce, the provider's sign-in,
     /// then ``signIn(withProviderToken:provider:nonce:)``.
     @discardableResult
-    public func signIn(with provider: any FederationProvider) async throws(SesameError) -> Account {
+    package func signIn(with provider: any FederationProvider) async throws(SesameError) -> Account {
         let nonce = SecureRandom.token(byteCount: 16)
         let credential = try await provider.signIn(nonce: nonce)
         return try await signIn(withProviderToken: credential.idToken, provider: provider.name, nonce: nonce)

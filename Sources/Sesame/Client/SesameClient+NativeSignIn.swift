@@ -69,7 +69,7 @@ extension SesameClient {
     /// - Parameters:
     ///   - acr: the authentication context class to reach (default: password + second factor).
     ///   - account: the account to step up; the current one by default.
-    public func stepUp(acr: String = AuthenticationContextClass.multiFactor, account: Account.ID? = nil)
+    package func stepUp(acr: String = AuthenticationContextClass.multiFactor, account: Account.ID? = nil)
         async throws(SesameError) -> MFAChallenge
     {
         let (session, generation) = try await registry.session(for: account)
@@ -102,7 +102,7 @@ extension SesameClient {
     ///
     /// The login name is the one the user signed in with natively, else the ID token's or
     /// userinfo's `preferred_username` or `email`.
-    public func reauthenticate(password: String, account: Account.ID? = nil)
+    package func reauthenticate(password: String, account: Account.ID? = nil)
         async throws(SesameError) -> ReauthenticationResult
     {
         let (session, _) = try await registry.session(for: account)

@@ -6,7 +6,7 @@ import SesameProtocol
     import FoundationNetworking
 #endif
 
-/// The result of ``SesameClient/deregisterPIN(profile:)``.
+/// The result of ``SesameClient/PIN/deregister(profile:)``.
 public struct PINDeregistration: Sendable, Equatable {
     public let profile: PINProfile
     /// Whether the server revoked the registration too (it needs the unlocked session's token);
@@ -21,7 +21,7 @@ public struct PINDeregistration: Sendable, Equatable {
 /// token is no longer kept on the device: an unlocked session lives in memory.
 extension SesameClient {
     /// The client's PIN policy, published by the server (`GET /api/pin/policy`).
-    public func pinPolicy() async throws(SesameError) -> PINPolicy {
+    package func pinPolicy() async throws(SesameError) -> PINPolicy {
         try configuration.validate()
         var components = URLComponents(url: accountAPI.url("pin", "policy"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "client_id", value: configuration.clientID)]
@@ -39,7 +39,7 @@ extension SesameClient {
     /// sign-in must be recent (5 minutes); otherwise ``SesameError/Code-swift.struct/stepUpRequired``: call
     /// ``reauthenticate(password:account:)`` and retry. Afterwards the account's stored
     /// session, with its refresh token, is removed from the device; it stays usable in memory.
-    public func registerPIN(_ pin: String, for account: Account.ID? = nil, label: String? = nil)
+    package func registerPIN(_ pin: String, for account: Account.ID? = nil, label: String? = nil)
         async throws(SesameError) -> PINProfile
     {
         try Self.check(pin, against: try await pinPolicy())
@@ -65,7 +65,7 @@ extension SesameClient {
     }
 
     /// The PIN registrations on this device, oldest first.
-    public func pinProfiles() async -> [PINProfile] {
+    package func pinProfiles() async -> [PINProfile] {
         await vaultRecords().map(\.profile)
     }
 
@@ -75,7 +75,7 @@ extension SesameClient {
     ///   when the server revoked the registration (its material is deleted first and
     ///   ``SesameEvent/pinDeregistered(_:)`` sent).
     @discardableResult
-    public func unlock(with pin: String, profile: PINProfile.ID? = nil, force: Bool = false)
+    package func unlock(with pin: String, profile: PINProfile.ID? = nil, force: Bool = false)
         async throws(SesameError) -> Account
     {
         let record = try await vaultRecord(profile)
@@ -90,7 +90,7 @@ extension SesameClient {
 
     /// Changes the PIN: the old one is proven to the server by an unlock, then the device key is
     /// sealed again under the new one (new salt, same key: the server changes nothing).
-    public func changePIN(from old: String, to new: String, profile: PINProfile.ID? = nil) async throws(SesameError) {
+    package func changePIN(from old: String, to new: String, profile: PINProfile.ID? = nil) async throws(SesameError) {
         let record = try await vaultRecord(profile)
         try Self.check(new, against: try await pinPolicy())
         let seed = try await unlockSession(record, pin: old)
@@ -106,7 +106,7 @@ extension SesameClient {
     /// Forgets a PIN profile on this device (always), and revokes it at the server when its
     /// session is unlocked; the account's session ends.
     @discardableResult
-    public func deregisterPIN(profile: PINProfile.ID? = nil) async throws(SesameError) -> PINDeregistration {
+    package func deregisterPIN(profile: PINProfile.ID? = nil) async throws(SesameError) -> PINDeregistration {
         let record = try await vaultRecord(profile)
         try? await credentialStore.remove(PINVault.key(record.registrationID))
         var reached = false
@@ -124,7 +124,7 @@ extension SesameClient {
 
     /// Lets `unlocker` release the profile's device key after a biometric check. The PIN is
     /// proven to the server first (one unlock), so a wrong PIN never gets stored.
-    public func enableBiometricUnlock(using unlocker: any BiometricUnlocker, pin: String, profile: PINProfile.ID? = nil)
+    package func enableBiometricUnlock(using unlocker: any BiometricUnlocker, pin: String, profile: PINProfile.ID? = nil)
         async throws(SesameError)
     {
         guard unlocker.isAvailable else { throw .biometricsUnavailable }
@@ -141,7 +141,7 @@ extension SesameClient {
     /// ``SesameError/Code-swift.struct/biometricsUnavailable`` — nothing reaches the server, nothing is counted —
     /// and the app asks for the PIN.
     @discardableResult
-    public func unlockWithBiometrics(using unlocker: any BiometricUnlocker, profile: PINProfile.ID? = nil, reason: String)
+    package func unlockWithBiometrics(using unlocker: any BiometricUnlocker, profile: PINProfile.ID? = nil, reason: String)
         async throws(SesameError) -> Account
     {
         let record = try await vaultRecord(profile)

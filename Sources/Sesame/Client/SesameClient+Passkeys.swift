@@ -11,7 +11,7 @@ extension SesameClient {
     /// - Throws: ``SesameError/Code-swift.struct/passkeyUnavailable`` when the authenticator did not answer;
     ///   ``SesameError/Code-swift.struct/requestFailed`` with `passkey_invalid` (2022, `ceremony_step`
     ///   says which rule) or `passkey_already_registered` (3008).
-    public func registerPasskey(
+    package func registerPasskey(
         using authenticator: any PasskeyAuthenticator, name: String? = nil, account: Account.ID? = nil
     ) async throws(SesameError) -> Passkey {
         let (data, response) = try await accountData(accountAPI.request("POST", "passkeys", "options"), account)
@@ -30,13 +30,13 @@ extension SesameClient {
     }
 
     /// The account's passkeys (`GET /api/passkeys`), oldest first.
-    public func passkeys(account: Account.ID? = nil) async throws(SesameError) -> [Passkey] {
+    package func passkeys(account: Account.ID? = nil) async throws(SesameError) -> [Passkey] {
         let (data, response) = try await accountData(accountAPI.request("GET", "passkeys"), account)
         return try AccountAPI.decode(PasskeyList.self, data, response, what: "passkeys").passkeys
     }
 
     /// Renames a passkey (`PATCH /api/passkeys/{id}`).
-    public func renamePasskey(id: String, to name: String, account: Account.ID? = nil) async throws(SesameError) -> Passkey {
+    package func renamePasskey(id: String, to name: String, account: Account.ID? = nil) async throws(SesameError) -> Passkey {
         let (data, response) = try await accountData(
             try accountAPI.request("PATCH", "passkeys", id, json: PasskeyRenameRequest(name: name)), account)
         return try AccountAPI.decode(Passkey.self, data, response, what: "passkey rename")
@@ -45,7 +45,7 @@ extension SesameClient {
     /// Removes a passkey at the server (`DELETE /api/passkeys/{id}`); refused with
     /// `last_sign_in_method` (3007) when it is the account's only way to sign in. A software
     /// authenticator's key is forgotten separately (``SoftwarePasskeyAuthenticator/remove(id:)``).
-    public func removePasskey(id: String, account: Account.ID? = nil) async throws(SesameError) {
+    package func removePasskey(id: String, account: Account.ID? = nil) async throws(SesameError) {
         let (data, response) = try await accountData(accountAPI.request("DELETE", "passkeys", id), account)
         try AccountAPI.check(data, response, what: "passkey removal")
     }
@@ -65,7 +65,7 @@ extension SesameClient {
     ///   e.g. wrong passkey PINs, in a row) or `passkey_challenge_invalid` (2020);
     ///   ``SesameError/Code-swift.struct/requestFailed`` with `passkey_invalid` (2022; a wrong signature
     ///   of a known passkey carries `remaining_attempts`).
-    public func signInWithPasskey(
+    package func signInWithPasskey(
         username: String? = nil, using authenticator: any PasskeyAuthenticator, options: NativeLoginOptions = .init()
     ) async throws(SesameError) -> Account {
         analytics.record(.signInStarted, ["method": "passkey"])

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import SesameProtocol
 
-/// What ``SesameClient/logout(_:account:revoke:)`` ends.
+/// What ``SesameClient/SingleSignOn/logout(_:account:revoke:)`` ends.
 public enum LogoutScope: String, Sendable, CaseIterable {
     /// This app's tokens only; the vendor's other apps stay signed in and the account stays
     /// offered for single sign-on.
@@ -18,7 +18,7 @@ extension SesameClient {
     /// The accounts sibling apps of the same vendor signed in on this device, for a
     /// "Continue as …" screen (most recent first). Empty without a shared group
     /// (`ssoGroup` at init) or when none signed in.
-    public func ssoAccounts() async -> [SSOAccount] {
+    package func ssoAccounts() async -> [SSOAccount] {
         guard let ssoShare else { return [] }
         return await ssoShare.entries().filter(isOfThisProvider).map(\.account)
     }
@@ -31,7 +31,7 @@ extension SesameClient {
     ///   refuses it (the session ended, the material is stale, this client is not in the app
     ///   group); the stale entry is then removed. Technical failures keep it.
     @discardableResult
-    public func signIn(withSSO account: SSOAccount) async throws(SesameError) -> Account {
+    package func signIn(withSSO account: SSOAccount) async throws(SesameError) -> Account {
         try await analytics.signIn("sso") { () async throws(SesameError) -> Account in
             let signedIn = try await exchangeSSO(account)
             analytics.record(.ssoUsed, ["method": "sso"])
@@ -80,7 +80,7 @@ extension SesameClient {
     /// entry removed, and this app's session forgotten. Local state is always cleared first;
     /// revocation failures do not throw (``LogoutResult/revocationError``).
     @discardableResult
-    public func logout(_ scope: LogoutScope, account: Account.ID? = nil, revoke: Bool = true) async throws(SesameError)
+    package func logout(_ scope: LogoutScope, account: Account.ID? = nil, revoke: Bool = true) async throws(SesameError)
         -> LogoutResult
     {
         let (session, _) = try await registry.session(for: account)

@@ -43,7 +43,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     public var tokenEndpointAuthMethod: ClientAuthenticationMethod?
     /// The federation providers the app offers (their names on the server, e.g. `apple`,
     /// `acme-id`; docs/federation.md). Empty: any the server knows. With a list,
-    /// ``SesameClient/signIn(withProviderToken:provider:nonce:)`` refuses other names before
+    /// ``SesameClient/Federation/signIn(withProviderToken:provider:nonce:)`` refuses other names before
     /// any request.
     public var federationProviders: [String] = []
 

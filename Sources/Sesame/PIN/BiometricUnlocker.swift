@@ -2,8 +2,8 @@ import Foundation
 
 /// Keeps a PIN profile's device key behind the platform's biometric check (Face ID, Touch ID,
 /// a fingerprint), so the user can unlock without typing the PIN (docs/pin-devices.md). The SDK
-/// holds the logic (``SesameClient/enableBiometricUnlock(using:pin:profile:)``,
-/// ``SesameClient/unlockWithBiometrics(using:profile:reason:)``); an unlocker only stores and
+/// holds the logic (``SesameClient/PIN/enableBiometricUnlock(using:pin:profile:)``,
+/// ``SesameClient/PIN/unlockWithBiometrics(using:profile:reason:)``); an unlocker only stores and
 /// releases bytes. On Apple platforms `KeychainBiometricUnlocker` does it with a Keychain item
 /// under `SecAccessControl` `.biometryCurrentSet`; elsewhere ``NoBiometricUnlocker``.
 public protocol BiometricUnlocker: Sendable {

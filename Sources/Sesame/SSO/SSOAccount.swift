@@ -1,7 +1,7 @@
 import Foundation
 
 /// An account a sibling app of the same vendor signed in on this device, offered on a
-/// "Continue as …" screen (``SesameClient/ssoAccounts()``). Only what the screen needs: the
+/// "Continue as …" screen (``SesameClient/SingleSignOn/accounts()``). Only what the screen needs: the
 /// device secret and the ID token stay in the shared group.
 public struct SSOAccount: Sendable, Equatable, Identifiable {
     /// The ``Account/id`` the sign-in will have (same issuer and subject).

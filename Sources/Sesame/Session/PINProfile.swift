@@ -1,7 +1,7 @@
 import Foundation
 
 /// One PIN registration on this device (docs/pin-devices.md): a user of this app who unlocks
-/// with a PIN. Several users can have one each (``SesameClient/pinProfiles()``).
+/// with a PIN. Several users can have one each (``SesameClient/PIN/profiles()``).
 public struct PINProfile: Sendable, Equatable, Identifiable {
     /// The server's registration id.
     public let id: String

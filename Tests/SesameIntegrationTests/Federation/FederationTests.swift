@@ -115,17 +115,17 @@ struct FederationTests {
             let token = try await Self.upstreamIDToken(upstream, username: vendorUser.username, password: vendorUser.password)
 
             let first = Self.sdk(server)
-            let account = try await first.signIn(withProviderToken: token, provider: "acme-id")
+            let account = try await first.federation.signIn(withProviderToken: token, provider: "acme-id")
             #expect(try await first.idTokenClaims().amr == ["fed"])
             let profile = try await first.userInfo()
             #expect(profile.email == vendorUser.email && profile.emailVerified == true)
             // An ID token signs in once: the second use is a new token of the same subject.
             let second = Self.sdk(server)
             await #expect(throws: SesameError.self, "a used ID token is refused") {
-                _ = try await second.signIn(withProviderToken: token, provider: "acme-id")
+                _ = try await second.federation.signIn(withProviderToken: token, provider: "acme-id")
             }
             let again = try await Self.upstreamIDToken(upstream, username: vendorUser.username, password: vendorUser.password)
-            #expect(try await second.signIn(withProviderToken: again, provider: upstream.issuer.absoluteString).id == account.id, "found by (provider, sub), named by issuer")
+            #expect(try await second.federation.signIn(withProviderToken: again, provider: upstream.issuer.absoluteString).id == account.id, "found by (provider, sub), named by issuer")
             let federation = try #require(server.running.store as? any FederationStore)
             #expect(try await federation.federatedIdentities(userID: account.subject).map(\.providerID) == ["acme-id"])
 
@@ -147,7 +147,7 @@ struct FederationTests {
             var trusted = try #require(try await federation.federationProvider(id: "acme-id"))
             trusted.linkByEmail = true
             try await admin.addFederationProvider(trusted)
-            let linked = try await Self.sdk(server).signIn(withProviderToken: adaToken, provider: "acme-id")
+            let linked = try await Self.sdk(server).federation.signIn(withProviderToken: adaToken, provider: "acme-id")
             let localAda = try #require(try await server.running.store.user(login: IntegrationServer.username))
             #expect(linked.subject == localAda.id, "linked to the existing verified account")
         }

@@ -107,7 +107,7 @@ struct SocialProviderTests {
             var claims = apple.claims(sub: "a-1", audience: "com.example.app", email: "abe@privaterelay.test", emailVerified: .string("true"))
             claims["nonce"] = .string(SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined())
             let client = server.sdk(clientID: FederationTests.app)
-            let account = try await client.signIn(withProviderToken: try await apple.sign(claims), provider: "apple", nonce: raw)
+            let account = try await client.federation.signIn(withProviderToken: try await apple.sign(claims), provider: "apple", nonce: raw)
             #expect(try await client.userInfo().emailVerified == true)
 
             claims["nonce"] = .string(raw)  // not hashed: refused
@@ -142,7 +142,7 @@ struct SocialProviderTests {
             _ = try await newcomer.signIn(
                 withProviderToken: try await google.sign(google.claims(sub: "g-9", audience: Self.web, email: "nia@gmail.test")),
                 provider: "google")
-            let listed = try await newcomer.linkedIdentities()
+            let listed = try await newcomer.account.linkedIdentities()
             #expect(listed.map(\.provider) == ["google"] && listed.first?.subject == "g-9" && listed.first?.email == "nia@gmail.test")
             do throws(SesameError) {
                 try await newcomer.unlinkIdentity(provider: "google", subject: "g-9")
@@ -156,9 +156,9 @@ struct SocialProviderTests {
             _ = try await ada.signIn(
                 withProviderToken: try await google.sign(google.claims(sub: "g-ada", audience: Self.web, email: "ada@example.com")),
                 provider: "google")
-            #expect(try await ada.linkedIdentities().count == 1)
+            #expect(try await ada.account.linkedIdentities().count == 1)
             try await ada.unlinkIdentity(provider: "google", subject: "g-ada")
-            #expect(try await ada.linkedIdentities().isEmpty)
+            #expect(try await ada.account.linkedIdentities().isEmpty)
             do throws(SesameError) {
                 try await ada.unlinkIdentity(provider: "google", subject: "g-ada")
                 Issue.record("unlinked twice")

@@ -29,11 +29,11 @@ struct NativeSSOTests {
             #expect(payloadA["ds_hash"] is String && payloadA["sid"] as? String == sid)
 
             let appB = sso.app(NativeSSOFixture.appB)
-            let offered = await appB.ssoAccounts()
+            let offered = await appB.sso.accounts()
             #expect(offered.map(\.id) == [account.id])
             #expect(offered.first?.email == "ada@example.com", "the label for Continue as ...")
             #expect(offered.first?.sharedBy == NativeSSOFixture.appA)
-            let joined = try await appB.signIn(withSSO: try #require(offered.first))
+            let joined = try await appB.sso.signIn(with: try #require(offered.first))
             #expect(joined.id == account.id)
             let claimsB = try await appB.idTokenClaims()
             #expect(claimsB.aud == [NativeSSOFixture.appB])
@@ -67,21 +67,21 @@ struct NativeSSOTests {
             let user = try await server.addUser("grace")
             _ = try await passwordLogin(appA, user)
             let appB = sso.app(NativeSSOFixture.appB)
-            let account = try await appB.signIn(withSSO: try #require(await appB.ssoAccounts().first))
+            let account = try await appB.sso.signIn(with: try #require(await appB.sso.accounts().first))
 
             let thisApp = try await appA.logout(.thisApp)
             #expect(thisApp.revoked)
             _ = try await appB.validAccessToken(forceRefresh: true)
-            #expect(await appB.ssoAccounts().count == 1, "the shared account stays")
+            #expect(await appB.sso.accounts().count == 1, "the shared account stays")
 
             // A signs in again through B's session, then signs out everywhere.
             let again = sso.app(NativeSSOFixture.appA)
-            _ = try await again.signIn(withSSO: try #require(await again.ssoAccounts().first))
+            _ = try await again.sso.signIn(with: try #require(await again.sso.accounts().first))
             let material = try await sso.sharedMaterial()
             let events = appB.events()
             let everywhere = try await again.logout(.everywhere)
             #expect(everywhere.revoked)
-            #expect(await again.ssoAccounts().isEmpty)
+            #expect(await again.sso.accounts().isEmpty)
 
             do throws(SesameError) {
                 _ = try await appB.validAccessToken(forceRefresh: true)
@@ -256,9 +256,9 @@ struct NativeSSOTests {
             let restored = InMemoryCredentialStore()
             try await restored.save(stale, for: key)
             let appB = sso.app(NativeSSOFixture.appB, group: restored)
-            let offered = try #require(await appB.ssoAccounts().first)
+            let offered = try #require(await appB.sso.accounts().first)
             do throws(SesameError) {
-                _ = try await appB.signIn(withSSO: offered)
+                _ = try await appB.sso.signIn(with: offered)
                 Issue.record("a revoked session was joined")
             } catch {
                 guard case .ssoUnavailable(let reason) = error.reason else {
@@ -267,7 +267,7 @@ struct NativeSSOTests {
                 }
                 #expect(reason.contains("ended"), "\(reason)")
             }
-            #expect(await appB.ssoAccounts().isEmpty, "the stale entry is removed")
+            #expect(await appB.sso.accounts().isEmpty, "the stale entry is removed")
             #expect(await appB.accounts().isEmpty, "nothing was signed in")
 
             try await restored.save(stale, for: key)
@@ -294,7 +294,7 @@ struct NativeSSOTests {
             _ = try await passwordLogin(appA, user)
             let appB = sso.app(NativeSSOFixture.appB)
             appB.setAnalytics(recorder)
-            _ = try await appB.signIn(withSSO: try #require(await appB.ssoAccounts().first))
+            _ = try await appB.sso.signIn(with: try #require(await appB.sso.accounts().first))
             _ = try await appB.logout(.everywhere)
             #expect(
                 recorder.names == [

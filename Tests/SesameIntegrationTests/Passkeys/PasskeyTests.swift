@@ -26,12 +26,12 @@ struct PasskeyTests {
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
             let authenticator = Self.authenticator(server)
-            let passkey = try await client.registerPasskey(using: authenticator, name: "Work laptop")
+            let passkey = try await client.passkeys.register(using: authenticator, name: "Work laptop")
             #expect(passkey.name == "Work laptop" && passkey.keyKind == "swk" && !passkey.backupEligible)
             #expect(try await client.passkeys().map(\.id) == [passkey.id])
             #expect(try await client.renamePasskey(id: passkey.id, to: "Laptop").name == "Laptop")
             // A second registration from the same authenticator is excluded (excludeCredentials).
-            let again = await #expect(throws: SesameError.self) { _ = try await client.registerPasskey(using: authenticator) }
+            let again = await #expect(throws: SesameError.self) { _ = try await client.passkeys.register(using: authenticator) }
             guard case .passkeyUnavailable(.alreadyRegistered)? = again?.reason else {
                 Issue.record("expected alreadyRegistered, got \(String(describing: again))")
                 return
@@ -39,21 +39,21 @@ struct PasskeyTests {
 
             // Another app instance signs in with the passkey and no username (discoverable).
             let second = server.sdk()
-            let account = try await second.signInWithPasskey(using: authenticator)
+            let account = try await second.passkeys.signIn(using: authenticator)
             #expect(account.subject == user.sub)
             let claims = try await second.idTokenClaims()
             #expect(claims.acr == AuthenticationContextClass.multiFactor)
             #expect(claims.amr == ["swk", "user", "pin", "mfa"])
             #expect(try await second.userInfo().sub == user.sub)
             // With a username it works too; the counter moved on.
-            _ = try await server.sdk().signInWithPasskey(username: user.username, using: authenticator)
+            _ = try await server.sdk().passkeys.signIn(username: user.username, using: authenticator)
             #expect(try await authenticator.credentials().first?.signCount == 2)
             #expect(try await client.passkeys().first?.lastUsedAt != nil)
 
             // The passkey is not the only way in (a password is set): it can be removed, and then it no longer signs in.
             try await client.removePasskey(id: passkey.id)
             #expect(try await client.passkeys().isEmpty)
-            let refused = await #expect(throws: SesameError.self) { _ = try await server.sdk().signInWithPasskey(using: authenticator) }
+            let refused = await #expect(throws: SesameError.self) { _ = try await server.sdk().passkeys.signIn(using: authenticator) }
             #expect(refused?.apiError?.code == .passkeyNotRecognized, "\(String(describing: refused))")
         }
     }
@@ -65,7 +65,7 @@ struct PasskeyTests {
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
             let presenceOnly = Self.authenticator(server, verified: false)
-            _ = try await client.registerPasskey(using: presenceOnly)
+            _ = try await client.passkeys.register(using: presenceOnly)
             let challenge = try await client.stepUp()
             #expect(challenge.methods.contains(.passkey))
             _ = try await challenge.verify(with: presenceOnly)
@@ -74,7 +74,7 @@ struct PasskeyTests {
             #expect(claims.amr == ["pwd", "swk", "user", "mfa"])
 
             // The options of a first factor require UV: the software authenticator without a local check says so.
-            let error = await #expect(throws: SesameError.self) { _ = try await server.sdk().signInWithPasskey(using: presenceOnly) }
+            let error = await #expect(throws: SesameError.self) { _ = try await server.sdk().passkeys.signIn(using: presenceOnly) }
             guard case .passkeyUnavailable(.userVerificationUnavailable)? = error?.reason else {
                 Issue.record("expected userVerificationUnavailable, got \(String(describing: error))")
                 return
@@ -210,7 +210,7 @@ struct CombinedSignInTests {
             }
             #expect(byPassword.subject == user.sub && prompted.value == 1)
 
-            _ = try await client.registerPasskey(using: authenticator)
+            _ = try await client.passkeys.register(using: authenticator)
             let sheet = SoftwareSignInSheet(passkeys: authenticator, passwordPrompt: prompt)
             #expect(await sheet.availableMethods() == [.password, .passkey])
             let second = server.sdk()
