@@ -30,7 +30,7 @@ public struct JWKSet: Sendable {
     public func contains(kid: String) -> Bool { keys.contains { $0.kid == kid } }
 
     /// Parses a JWK Set document (RFC 7517 §5); unusable keys are skipped.
-    public static func parse(_ json: Data) async throws(JWKSetError) -> JWKSet {
+    public static func parse(_ json: Data) throws(JWKSetError) -> JWKSet {
         let document: LenientJWKS
         do {
             document = try JSONDecoder().decode(LenientJWKS.self, from: json)

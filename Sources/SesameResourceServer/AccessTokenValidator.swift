@@ -122,9 +122,7 @@ public struct AccessTokenValidator: Sendable {
     private func verifySignature(_ signature: [UInt8], of jws: CompactJWS, kid: String?, alg: String)
         async throws(AccessTokenError)
     {
-        let held: JWKSet
-        if let fresh = keys.freshKeys() { held = fresh } else { held = try await keys.keys() }
-        var outcome = held.check(signature, overBytes: jws.signingInput, kid: kid, alg: alg)
+        var outcome = try await keys.keys().check(signature, overBytes: jws.signingInput, kid: kid, alg: alg)
         if outcome == .unknownKey, let fresh = await keys.keysAfterUnknownKey() {
             outcome = fresh.check(signature, overBytes: jws.signingInput, kid: kid, alg: alg)
         }

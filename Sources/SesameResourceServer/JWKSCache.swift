@@ -64,17 +64,16 @@ public actor JWKSCache {
         self.now = now
     }
 
-    /// The held keys while they are fresh, without entering the actor.
-    nonisolated func freshKeys() -> JWKSet? {
+    /// The keys to verify with: the held set while fresh, read without entering the actor (the
+    /// validation hot path); else a fetch, falling back to the held set when the fetch fails.
+    nonisolated func keys() async throws(AccessTokenError) -> JWKSet {
         let held = current.withLock { $0 }
-        guard let held, now().timeIntervalSince(held.fetchedAt) < maximumAge else { return nil }
-        return held.keys
+        if let held, now().timeIntervalSince(held.fetchedAt) < maximumAge { return held.keys }
+        return try await refreshedKeys()
     }
 
-    /// The keys to verify with: the held set while fresh, else a fetch (falling back to the held
-    /// set when the fetch fails).
-    func keys() async throws(AccessTokenError) -> JWKSet {
-        if let fresh = freshKeys() { return fresh }
+    /// A fetch, falling back to the held set when it fails.
+    private func refreshedKeys() async throws(AccessTokenError) -> JWKSet {
         do {
             return try await fetch()
         } catch {
@@ -111,7 +110,7 @@ public actor JWKSCache {
         let (status, body) = try await transport.get(uri)
         guard status == 200 else { throw KeySetFetchError("\(uri.absoluteString) answered HTTP \(status)") }
         do {
-            return try await JWKSet.parse(body)
+            return try JWKSet.parse(body)
         } catch {
             throw KeySetFetchError("\(uri.absoluteString): \(error.reason)")
         }

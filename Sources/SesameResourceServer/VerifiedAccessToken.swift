@@ -49,25 +49,10 @@ extension VerifiedAccessToken {
         return result
     }
 
-    /// The members the reader recognizes, as bits of the set of members seen (a repeated one is
-    /// rejected, RFC 7519 §4). A `switch` over the name: no hashing per member.
-    private static func bit(of name: String) -> Int? {
-        switch name {
-        case "iss": 1 << 0
-        case "sub": 1 << 1
-        case "aud": 1 << 2
-        case "client_id": 1 << 3
-        case "scope": 1 << 4
-        case "exp": 1 << 5
-        case "iat": 1 << 6
-        case "nbf": 1 << 7
-        case "jti": 1 << 8
-        case "auth_time": 1 << 9
-        case "acr": 1 << 10
-        case "amr": 1 << 11
-        case "sid": 1 << 12
-        default: nil
-        }
+    /// The members the reader recognizes, by their claim names; a repeated one is rejected
+    /// (RFC 7519 §4).
+    private enum Member: String {
+        case iss, sub, aud, clientID = "client_id", scope, exp, iat, nbf, jti, authTime = "auth_time", acr, amr, sid
     }
 
     /// Reads a claims set with the strict single-pass reader. The claims RFC 9068 §2.2 requires
@@ -77,26 +62,27 @@ extension VerifiedAccessToken {
         var iss: String?, sub: String?, aud: [String]?, clientID: String?, scope: String?
         var exp: Date?, iat: Date?, nbf: Date?, jti: String?, authTime: Date?
         var acr: String?, amr: [String]?, sid: String?
-        var seen = 0
+        var seen = Set<Member>()
         do {
             try JWTJSONReader.forEachMember(in: bytes) { key, value in
-                guard let bit = Self.bit(of: key) else { return }
-                guard seen & bit == 0 else { throw JWTJSONReader.Malformed(reason: "the claim \(key) appears twice") }
-                seen |= bit
-                switch key {
-                case "iss": iss = try value.string(claim: key)
-                case "sub": sub = try value.string(claim: key)
-                case "aud": aud = try value.audience()
-                case "client_id": clientID = try value.string(claim: key)
-                case "scope": scope = try value.optionalString(claim: key)
-                case "exp": exp = try value.numericDate(claim: key)
-                case "iat": iat = try value.numericDate(claim: key)
-                case "nbf": nbf = try value.numericDate(claim: key)
-                case "jti": jti = try value.string(claim: key)
-                case "auth_time": authTime = try value.numericDate(claim: key)
-                case "acr": acr = try value.optionalString(claim: key)
-                case "amr": amr = try value.optionalStringArray(claim: key)
-                default: sid = try value.optionalString(claim: key)
+                guard let member = Member(rawValue: key) else { return }
+                guard seen.insert(member).inserted else {
+                    throw JWTJSONReader.Malformed(reason: "the claim \(key) appears twice")
+                }
+                switch member {
+                case .iss: iss = try value.string(claim: key)
+                case .sub: sub = try value.string(claim: key)
+                case .aud: aud = try value.audience()
+                case .clientID: clientID = try value.string(claim: key)
+                case .scope: scope = try value.optionalString(claim: key)
+                case .exp: exp = try value.numericDate(claim: key)
+                case .iat: iat = try value.numericDate(claim: key)
+                case .nbf: nbf = try value.numericDate(claim: key)
+                case .jti: jti = try value.string(claim: key)
+                case .authTime: authTime = try value.numericDate(claim: key)
+                case .acr: acr = try value.optionalString(claim: key)
+                case .amr: amr = try value.optionalStringArray(claim: key)
+                case .sid: sid = try value.optionalString(claim: key)
                 }
             }
         } catch let error as JWTJSONReader.Malformed {

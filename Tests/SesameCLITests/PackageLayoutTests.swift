@@ -50,10 +50,7 @@ struct PackageLayoutTests {
     /// `swift package dump-package`, with a scratch path of its own: the running `swift test`
     /// holds the lock on `.build`.
     static func dumpPackage() async throws -> [String: Any] {
-        let swift = try #require(
-            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-                .map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) },
-            "swift is not on PATH")
+        let swift = try #require(PublicAPI.tool("swift"), "swift is not on PATH")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-dump-\(UUID().uuidString)")
         let output = scratch.appendingPathExtension("json")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)

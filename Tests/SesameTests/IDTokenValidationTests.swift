@@ -12,7 +12,7 @@ struct IDTokenValidationTests {
     let key = ES256TestKey(kid: "k1")
 
     func keys(_ jwks: [[String: Any]]? = nil) async throws -> JWKSet {
-        try await JWKSet.parse(JWKSJSON.data(jwks ?? [key.jwk]))
+        try JWKSet.parse(JWKSJSON.data(jwks ?? [key.jwk]))
     }
 
     func expectations(nonce: String? = "n-0S6_WzA2Mj", maxAge: Int? = nil, acr: [String]? = nil,

@@ -47,36 +47,19 @@ struct BenchAccessTokenClaims: JWTPayload {
 /// One RSA key for every iteration: generating it costs more than the iteration measures.
 let accessTokenBenchmarkKey = Mutex<_RSA.Signing.PrivateKey?>(nil)
 
-/// `count` validations, timed inside one nonisolated function: the loop runs on the global
+/// `count` runs of `body`, timed inside one nonisolated function: the loop runs on the global
 /// executor like a server's request handler, so no call hops between executors (the benchmark's
 /// closure itself runs on the main actor, and a hop there costs more than the validation).
-func validateBlock(_ validator: AccessTokenValidator, token: String, count: Int) async throws -> Duration {
+func timedBlock(count: Int, _ body: () async throws -> Void) async rethrows -> Duration {
     let clock = ContinuousClock()
     let start = clock.now
-    for _ in 0..<count { blackHole(try await validator.validate(token, requiredScopes: ["profile"])) }
+    for _ in 0..<count { try await body() }
     return clock.now - start
 }
 
 /// An async call that does nothing: what one `await` costs in this harness.
 @inline(never)
 func emptyAsync(_ value: Int) async -> Int { value &+ 1 }
-
-func emptyAsyncBlock(count: Int) async -> Duration {
-    let clock = ContinuousClock()
-    let start = clock.now
-    var total = 0
-    for index in 0..<count { total &+= await emptyAsync(index) }
-    blackHole(total)
-    return clock.now - start
-}
-
-/// The same for jwt-kit's signature-only verification.
-func jwtKitBlock(_ kit: JWTKeyCollection, token: String, count: Int) async throws -> Duration {
-    let clock = ContinuousClock()
-    let start = clock.now
-    for _ in 0..<count { blackHole(try await kit.verify(token, as: SignatureOnly.self)) }
-    return clock.now - start
-}
 
 func accessTokenValidationBenchmarks() {
     Benchmark(
@@ -105,11 +88,7 @@ func accessTokenValidationBenchmarks() {
                 client_id: "bench-app", scope: "openid profile email offline_access", auth_time: now,
                 acr: "urn:sesame:loa:1", amr: ["pwd", "otp"], sid: UUID().uuidString),
             kid: "rs", header: header)
-        let primitives = try rsa.publicKey.getKeyPrimitives()
-        let jwks = try JSONSerialization.data(withJSONObject: [
-            "keys": [["kty": "RSA", "kid": "rs", "use": "sig", "alg": "RS256",
-                      "n": Base64URL.encode(primitives.modulus), "e": Base64URL.encode(primitives.publicExponent)]]
-        ])
+        let jwks = try JSONSerialization.data(withJSONObject: ["keys": [try TokenFixtures.jwk(rsa: rsa.publicKey, kid: "rs")]])
         let validator = AccessTokenValidator(
             issuer: issuer, audience: issuer,
             keys: JWKSCache(jwksURI: URL(string: "https://id.example.com/jwks.json")!, transport: InMemoryKeySet(body: jwks)))
@@ -117,13 +96,13 @@ func accessTokenValidationBenchmarks() {
 
         let parts = token.split(separator: ".")
         let signingInput = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        let signature = _RSA.Signing.RSASignature(rawRepresentation: Base64URL.decode(String(parts[2]))!)
+        let signatureBytes = Array(Base64URL.decode(String(parts[2]))!)
+        let signature = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
         let publicKey = rsa.publicKey
         let block = 100
         let clock = ContinuousClock()
         var full = Duration.zero, bare = Duration.zero, jwtKit = Duration.zero, rounds = 0
         let algorithm = try await kit.getKey(for: "rs")
-        let signatureBytes = Array(Base64URL.decode(String(parts[2]))!)
         var probe = Duration.zero
         var awaitCost = Duration.zero
 
@@ -134,13 +113,14 @@ func accessTokenValidationBenchmarks() {
                 blackHole(publicKey.isValidSignature(signature, for: signingInput, padding: .insecurePKCS1v1_5))
             }
             bare += clock.now - start
-            start = clock.now
-            full += try await validateBlock(validator, token: token, count: block)
-            jwtKit += try await jwtKitBlock(kit, token: token, count: block)
+            full += try await timedBlock(count: block) {
+                blackHole(try await validator.validate(token, requiredScopes: ["profile"]))
+            }
+            jwtKit += try await timedBlock(count: block) { blackHole(try await kit.verify(token, as: SignatureOnly.self)) }
             start = clock.now
             for _ in 0..<block { blackHole(try algorithm.verify(signatureBytes, signs: signingInput)) }
             probe += clock.now - start
-            awaitCost += await emptyAsyncBlock(count: block)
+            awaitCost += await timedBlock(count: block) { blackHole(await emptyAsync(block)) }
             rounds += block
         }
         benchmark.stopMeasurement()

@@ -27,17 +27,15 @@ struct TokenFixtures: Sendable {
         await verifier.add(rsa: try Insecure.RSA.PublicKey(backing: rsa.publicKey), digestAlgorithm: .sha256, kid: "rs")
         await verifier.add(ecdsa: try ES256PublicKey(backing: ec.publicKey), kid: "es")
 
-        let primitives = try rsa.publicKey.getKeyPrimitives()
         let point = ec.publicKey.rawRepresentation
         let jwksJSON: [String: Any] = [
             "keys": [
-                ["kty": "RSA", "kid": "rs", "use": "sig", "alg": "RS256",
-                 "n": Base64URL.encode(primitives.modulus), "e": Base64URL.encode(primitives.publicExponent)],
+                try jwk(rsa: rsa.publicKey, kid: "rs"),
                 ["kty": "EC", "kid": "es", "use": "sig", "alg": "ES256", "crv": "P-256",
                  "x": Base64URL.encode(point.prefix(32)), "y": Base64URL.encode(point.suffix(32))],
             ]
         ]
-        let jwks = try await JWKSet.parse(try JSONSerialization.data(withJSONObject: jwksJSON))
+        let jwks = try JWKSet.parse(try JSONSerialization.data(withJSONObject: jwksJSON))
 
         let accessToken = SecureRandom.token(byteCount: 48)
         let claims = BenchIDTokenClaims(
@@ -61,6 +59,15 @@ struct TokenFixtures: Sendable {
     var expectations: IDTokenExpectations {
         IDTokenExpectations(
             issuer: Self.issuer, clientID: Self.clientID, nonce: Self.nonce, accessToken: accessToken, now: Date())
+    }
+
+    /// The public JWK (RFC 7517 §4, RFC 7518 §6.3.1) of an RS256 key.
+    static func jwk(rsa key: _RSA.Signing.PublicKey, kid: String) throws -> [String: Any] {
+        let primitives = try key.getKeyPrimitives()
+        return [
+            "kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256",
+            "n": Base64URL.encode(primitives.modulus), "e": Base64URL.encode(primitives.publicExponent),
+        ]
     }
 
     static func atHash(_ token: String) -> String {

@@ -50,7 +50,7 @@ actor JWKSKeyStore {
         }
         let keys: JWKSet
         do {
-            keys = try await JWKSet.parse(data)
+            keys = try JWKSet.parse(data)
         } catch {
             throw .technical(.malformedResponse(error.reason))
         }

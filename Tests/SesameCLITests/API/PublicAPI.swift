@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import Synchronization
 import Testing
 
 /// The public surface of the library products, read from the built modules' symbol graphs
@@ -62,28 +63,41 @@ struct PublicAPI {
             throw Unavailable(description: "swift-symbolgraph-extract is not next to swift on PATH")
         }
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        var arguments = [
+        let arguments = [
             "-module-name", module, "-target", triple(of: build), "-I", build.appendingPathComponent("Modules").path,
             "-minimum-access-level", "public", "-skip-inherited-docs", "-output-dir", output.path,
-        ]
-        // C modules (swift-crypto's BoringSSL, NIO's shims) are found through their module maps.
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: build.path)) ?? [] where entry.hasSuffix(".build") {
-            let map = build.appendingPathComponent(entry).appendingPathComponent("module.modulemap")
-            if FileManager.default.fileExists(atPath: map.path) { arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"] }
-        }
-        let checkouts = PackageLayoutTests.root.appendingPathComponent(".build/checkouts")
-        if let walker = FileManager.default.enumerator(atPath: checkouts.path) {
-            while let path = walker.nextObject() as? String {
-                if path.hasSuffix("/include"), path.contains("/Sources/") {
-                    arguments += ["-Xcc", "-I" + checkouts.appendingPathComponent(path).path]
-                }
-            }
-        }
+        ] + clangArguments(build: build)
         let (status, log) = try await run(extractor, arguments)
         guard status == .exited(0) else {
             throw Unavailable(description: "swift-symbolgraph-extract failed for \(module): \(log.prefix(2000))")
         }
     }
+
+    /// Where the C modules (swift-crypto's BoringSSL, NIO's shims) are: their module maps and the
+    /// dependencies' include folders. Walked once per test run, not once per module.
+    static func clangArguments(build: URL) -> [String] {
+        clangArgumentCache.withLock { cached in
+            if let cached { return cached }
+            var arguments: [String] = []
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: build.path)) ?? []
+            where entry.hasSuffix(".build") {
+                let map = build.appendingPathComponent(entry).appendingPathComponent("module.modulemap")
+                if FileManager.default.fileExists(atPath: map.path) { arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"] }
+            }
+            let checkouts = PackageLayoutTests.root.appendingPathComponent(".build/checkouts")
+            if let walker = FileManager.default.enumerator(atPath: checkouts.path) {
+                while let path = walker.nextObject() as? String {
+                    if path.hasSuffix("/include"), path.contains("/Sources/") {
+                        arguments += ["-Xcc", "-I" + checkouts.appendingPathComponent(path).path]
+                    }
+                }
+            }
+            cached = arguments
+            return arguments
+        }
+    }
+
+    private static let clangArgumentCache = Mutex<[String]?>(nil)
 
     /// Runs a tool to completion; its status and its output and error text.
     static func run(_ tool: String, _ arguments: [String]) async throws -> (SpawnedChild.Termination, String) {

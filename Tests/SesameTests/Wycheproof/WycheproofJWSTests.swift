@@ -39,7 +39,7 @@ struct WycheproofJWSTests {
             var jwk = try #require(group.jwk, "group \(index) of \(family.file) has no usable public key")
             let kid = "wycheproof-\(index)"
             jwk["kid"] = kid
-            let keys = try await JWKSet.parse(JSONSerialization.data(withJSONObject: ["keys": [jwk]]))
+            let keys = try JWKSet.parse(JSONSerialization.data(withJSONObject: ["keys": [jwk]]))
             let keyWithinJOSE = !family.isRSA || (group.keySize ?? 0) >= 2048
             for test in group.tests {
                 let message = try #require(Hex.bytes(test.msg), "tcId \(test.tcId): msg is not hex")

@@ -2,6 +2,7 @@ import ExampleAPI
 import Foundation
 import Sesame
 import SesameResourceServer
+import SesameServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -14,7 +15,7 @@ struct DemoExampleAPI {
 
     /// Starts the example API on a free loopback port, accepting the demo issuer's tokens.
     static func start(issuer: URL) async throws -> DemoExampleAPI {
-        let identifier = issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
+        let identifier = IdentityServer.issuerIdentifier(issuer)
         let validator = AccessTokenValidator(issuer: identifier, audience: identifier)
         let server = try await ExampleAPIServer.start(validator: validator, logger: DemoWalkthrough.quietLogger)
         return DemoExampleAPI(server: server)
