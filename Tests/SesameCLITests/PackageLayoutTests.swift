@@ -49,7 +49,8 @@ struct PackageLayoutTests {
 
     /// `swift package dump-package`, with a scratch path of its own: the running `swift test`
     /// holds the lock on `.build`.
-    static func dumpPackage() async throws -> [String: Any] {
+    /// The manifest at `package` (default: the repository's root package) as JSON.
+    static func dumpPackage(at package: URL = root) async throws -> [String: Any] {
         let swift = try #require(PublicAPI.tool("swift"), "swift is not on PATH")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-dump-\(UUID().uuidString)")
         let output = scratch.appendingPathExtension("json")
@@ -59,7 +60,7 @@ struct PackageLayoutTests {
             try? FileManager.default.removeItem(at: output)
         }
         let child = try SpawnedChild.spawn(
-            swift, arguments: ["package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"],
+            swift, arguments: ["package", "--package-path", package.path, "--scratch-path", scratch.path, "dump-package"],
             environment: ProcessInfo.processInfo.environment, input: .file("/dev/null"), output: .file(output.path),
             error: .file("/dev/null"))
         for await termination in child.termination() { #expect(termination == .exited(0)) }

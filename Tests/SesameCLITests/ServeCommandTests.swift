@@ -103,14 +103,16 @@ struct ServeCommandTests {
         let fingerprint = Array(repeating: "C4", count: 32).joined(separator: ":")
         let server = try CLIProcess.Started([
             "serve", "--port", "0", "--data-dir", temp.path("data"), "--passkey-apple-app", "ABCDE12345.com.example.app",
-            "--passkey-android-app", "com.example.app:" + fingerprint,
+            "--passkey-android-app", "com.example.app:" + fingerprint, "--apple-app-link", "ABCDE12345.com.example.app:/callback/ios",
         ])
         try await server.whileRunning {
             let issuerLine = try await server.firstLine(startingWith: "Issuer: ")
             let issuer = String(issuerLine.dropFirst("Issuer: ".count))
             let apple = try #require(URL(string: "\(issuer)/.well-known/apple-app-site-association"))
             let (appleBody, _) = try await URLSession.shared.data(from: apple)
-            #expect(String(decoding: appleBody, as: UTF8.self) == #"{"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#)
+            #expect(
+                String(decoding: appleBody, as: UTF8.self)
+                    == #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/callback/ios"}]}]},"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#)
             let android = try #require(URL(string: "\(issuer)/.well-known/assetlinks.json"))
             let (androidBody, _) = try await URLSession.shared.data(from: android)
             #expect(String(decoding: androidBody, as: UTF8.self).contains(#""package_name":"com.example.app""#))
@@ -123,5 +125,11 @@ struct ServeCommandTests {
         ])
         #expect(refused.status == 1)
         #expect(refused.stderrLines.count == 1 && refused.stderr.contains("Team ID"), "\(refused)")
+
+        let badLink = try await CLIProcess.run([
+            "serve", "--port", "0", "--data-dir", temp.path("data"), "--apple-app-link", "ABCDE12345.com.example.app:callback",
+        ])
+        #expect(badLink.status == 1)
+        #expect(badLink.stderrLines.count == 1 && badLink.stderr.contains("--apple-app-link"), "\(badLink)")
     }
 }

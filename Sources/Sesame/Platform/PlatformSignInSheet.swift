@@ -1,4 +1,4 @@
-#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS) || SESAME_APPLE_DECLARATIONS)
     import AuthenticationServices
     import Foundation
     import SesameProtocol
@@ -23,7 +23,7 @@
             _ request: CombinedSignInRequest, passkeyOptions: CredentialRequestOptionsJSON?, appleNonce: String?
         ) async throws(SesameError) -> SignInSheetCredential {
             let passkey = try passkeyOptions.map { options throws(SesameError) in
-                do {
+                do throws(PasskeyAuthenticatorError) {
                     return try PlatformPasskeyMapping.assertion(options)
                 } catch {
                     throw .passkeyUnavailable(error)

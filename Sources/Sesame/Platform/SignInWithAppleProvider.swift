@@ -1,4 +1,4 @@
-#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS) || SESAME_APPLE_DECLARATIONS)
     import AuthenticationServices
     import Foundation
     import SesameProtocol
@@ -52,9 +52,11 @@
             }
         }
 
+        /// The delegate protocols are not isolated; the system calls them on the main thread, which
+        /// the `@preconcurrency` conformances check at run time.
         @MainActor
-        private final class Delegate: NSObject, ASAuthorizationControllerDelegate,
-            ASAuthorizationControllerPresentationContextProviding
+        private final class Delegate: NSObject, @preconcurrency ASAuthorizationControllerDelegate,
+            @preconcurrency ASAuthorizationControllerPresentationContextProviding
         {
             let anchor: AnchorProvider
             var continuation: CheckedContinuation<String, any Error>?

@@ -1,4 +1,4 @@
-#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS) || SESAME_APPLE_DECLARATIONS)
     import AuthenticationServices
     import Foundation
     import SesameProtocol
@@ -27,6 +27,14 @@
             if scheme == "https", redirectURI.host == nil {
                 throw .invalidConfiguration("an https redirect URI needs a host for ASWebAuthenticationSession")
             }
+            if scheme == "https" {
+                // Claimed https callbacks (ASWebAuthenticationSession.Callback.https) arrived in
+                // iOS 17.4 / macOS 14.4; before them the session can only match a URL scheme.
+                guard #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) else {
+                    throw .invalidConfiguration(
+                        "an https redirect URI needs iOS 17.4 / macOS 14.4 or later for ASWebAuthenticationSession; register a private-use scheme redirect (com.example.app:/callback) for older systems")
+                }
+            }
             return Session(redirectURI: redirectURI, ephemeral: ephemeral, anchor: anchor)
         }
 
@@ -39,7 +47,7 @@
             init(redirectURI: URL, ephemeral: Bool, anchor: @escaping AnchorProvider) {
                 self.redirectURI = redirectURI
                 self.ephemeral = ephemeral
-                self.anchor = presentationAnchor
+                self.anchor = anchor
             }
 
             func authorize(_ authorizationURL: URL) async throws(SesameError) -> URL {
@@ -67,14 +75,8 @@
             private func present(
                 _ url: URL, continuation: CheckedContinuation<Result<URL, SesameError>, Never>
             ) {
-                let callback: ASWebAuthenticationSession.Callback =
-                    if redirectURI.scheme?.lowercased() == "https", let host = redirectURI.host {
-                        .https(host: host, path: redirectURI.path.isEmpty ? "/" : redirectURI.path)
-                    } else {
-                        .customScheme(redirectURI.scheme ?? "")
-                    }
                 let once = Once(continuation)
-                let session = ASWebAuthenticationSession(url: url, callback: callback) { callbackURL, error in
+                let completion: ASWebAuthenticationSession.CompletionHandler = { callbackURL, error in
                     if let callbackURL {
                         once.resume(.success(callbackURL))
                     } else if let error = error as? ASWebAuthenticationSessionError,
@@ -86,6 +88,7 @@
                             "ASWebAuthenticationSession failed: \(error?.localizedDescription ?? "unknown error")"))))
                     }
                 }
+                let session = WebAuthenticationSessionAgent.session(url: url, redirectURI: redirectURI, completion: completion)
                 let provider = AnchorContextProvider(anchor: anchor())
                 session.presentationContextProvider = provider
                 session.prefersEphemeralWebBrowserSession = ephemeral
@@ -94,6 +97,25 @@
                     once.resume(.failure(.technical(.platform("ASWebAuthenticationSession could not start"))))
                 }
             }
+        }
+
+        /// The session for `url`, matching the callback by host and path for an https redirect
+        /// (``start(redirectURI:ephemeral:)`` refused those before iOS 17.4), by scheme otherwise.
+        @MainActor
+        static func session(
+            url: URL, redirectURI: URL, completion: @escaping ASWebAuthenticationSession.CompletionHandler
+        ) -> ASWebAuthenticationSession {
+            let scheme = redirectURI.scheme?.lowercased() ?? ""
+            if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) {
+                let callback: ASWebAuthenticationSession.Callback =
+                    if scheme == "https", let host = redirectURI.host {
+                        .https(host: host, path: redirectURI.path.isEmpty ? "/" : redirectURI.path)
+                    } else {
+                        .customScheme(scheme)
+                    }
+                return ASWebAuthenticationSession(url: url, callback: callback, completionHandler: completion)
+            }
+            return ASWebAuthenticationSession(url: url, callbackURLScheme: scheme, completionHandler: completion)
         }
 
         /// Keeps the session and its (weakly referenced) context provider alive while it runs.

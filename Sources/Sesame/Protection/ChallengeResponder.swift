@@ -13,8 +13,8 @@ struct ChallengeResponder: ChallengeSolving {
     let ceiling: Int
     let events: EventBroadcaster
     let logger: Logger
-    /// Least time between two progress events.
-    var progressInterval: Duration = .milliseconds(100)
+    /// Least time between two progress events, in seconds.
+    var progressInterval: TimeInterval = 0.1
 
     func solve(_ challenge: ProofOfWorkChallenge) async throws(SesameError) -> ProofOfWorkSolution {
         let difficulty = challenge.kind == .proofOfWork ? challenge.difficulty : 0
@@ -24,18 +24,19 @@ struct ChallengeResponder: ChallengeSolving {
             throw .challengeTooHard(difficulty: difficulty, ceiling: ceiling)
         }
         events.publish(.challenge(.started(kind: challenge.kind, difficulty: difficulty)))
-        let clock = ContinuousClock()
-        let started = clock.now
+        // The monotonic uptime, not `ContinuousClock` (iOS 16).
+        let now: @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }
+        let started = now()
         let expected = difficulty > 0 ? 1 << difficulty : 0
         let lastReport = LockedState(started)
         let (events, interval) = (events, progressInterval)
         let solution: ProofOfWorkSolution
         do {
             solution = try await solver.solve(challenge) { hashes in
-                let now = clock.now
+                let time = now()
                 let due = lastReport.withLock { last in
-                    guard now - last >= interval else { return false }
-                    last = now
+                    guard time - last >= interval else { return false }
+                    last = time
                     return true
                 }
                 if due { events.publish(.challenge(.progress(hashes: hashes, expected: expected))) }
@@ -45,9 +46,9 @@ struct ChallengeResponder: ChallengeSolving {
         } catch {
             throw .cancelled
         }
-        let duration = clock.now - started
+        let duration = now() - started
         events.publish(.challenge(.solved(difficulty: difficulty, duration: duration)))
-        logger.debug("solved a challenge", metadata: ["difficulty": "\(difficulty)", "duration": "\(duration)"])
+        logger.debug("solved a challenge", metadata: ["difficulty": "\(difficulty)", "seconds": "\(duration)"])
         return solution
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SesameProtocol
 
 /// How the SDK is doing with a server's challenge (``SesameEvent/challenge(_:)``), e.g. for a
@@ -7,6 +8,6 @@ public enum ChallengeProgress: Sendable, Equatable {
     case started(kind: ProofOfWorkChallenge.Kind, difficulty: Int)
     /// Hashes tried so far, and the average a solution needs.
     case progress(hashes: Int, expected: Int)
-    /// Found; the request is sent again with the solution.
-    case solved(difficulty: Int, duration: Duration)
+    /// Found, after `duration` seconds; the request is sent again with the solution.
+    case solved(difficulty: Int, duration: TimeInterval)
 }

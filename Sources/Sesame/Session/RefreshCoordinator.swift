@@ -43,14 +43,14 @@ final class RefreshCoordinator: Sendable {
 /// How transient refresh failures (network, HTTP 5xx) are retried before giving up; the
 /// session is kept either way (a network error does not end it).
 public struct RetryPolicy: Sendable {
-    /// Pauses before the 2nd, 3rd, ... attempt; attempts = `delays.count + 1`.
-    public var delays: [Duration]
+    /// Pauses before the 2nd, 3rd, ... attempt, in seconds; attempts = `delays.count + 1`.
+    public var delays: [TimeInterval]
     /// How to wait; tests pass one that returns at once.
-    public var sleep: @Sendable (Duration) async -> Void
+    public var sleep: @Sendable (TimeInterval) async -> Void
 
     public init(
-        delays: [Duration] = [.milliseconds(200), .milliseconds(500), .seconds(1)],
-        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+        delays: [TimeInterval] = [0.2, 0.5, 1],
+        sleep: @escaping @Sendable (TimeInterval) async -> Void = RetryPolicy.pause
     ) {
         self.delays = delays
         self.sleep = sleep
@@ -58,6 +58,14 @@ public struct RetryPolicy: Sendable {
 
     /// No retries.
     public static let none = RetryPolicy(delays: [])
+
+    /// Sleeps `seconds` (clamped to 0...60, so a mistyped delay cannot trap or hang), or until
+    /// the task is cancelled. `Task.sleep(nanoseconds:)` rather than a `Duration`, which needs
+    /// iOS 16.
+    @Sendable public static func pause(_ seconds: TimeInterval) async {
+        let clamped = seconds.isFinite ? min(max(seconds, 0), 60) : 0
+        try? await Task.sleep(nanoseconds: UInt64(clamped * 1_000_000_000))
+    }
 
     /// Runs `operation`, retrying transient failures.
     func run<T: Sendable>(

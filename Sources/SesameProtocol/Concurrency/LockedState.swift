@@ -11,9 +11,9 @@
 /// A value guarded by Sesame's own lock: `os_unfair_lock` on Apple platforms, a
 /// `pthread_mutex_t` elsewhere (the pattern of swift-certificates' `LockedValueBox`).
 ///
-/// The SDK and the resource-server library use it instead of the standard library's `Mutex` and `Atomic`, which need iOS 18 and
-/// macOS 15 (the `Synchronization` module): with it the SDK's code runs on iOS 15, macOS 12,
-/// tvOS 15, watchOS 8 and visionOS 1. Hold it only for short, synchronous work; never across an
+/// The SDK and the resource-server library use it instead of the standard library's `Mutex` and
+/// `Atomic`, which need iOS 18 and macOS 15 (the `Synchronization` module): with it the SDK's
+/// package (`SDK/`) declares iOS 15, macOS 13, tvOS 15, watchOS 8 and visionOS 1. Hold it only for short, synchronous work; never across an
 /// `await` (the closure is synchronous, so it cannot).
 package final class LockedState<Value>: @unchecked Sendable {
     #if canImport(os)

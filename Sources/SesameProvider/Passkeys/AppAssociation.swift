@@ -10,6 +10,9 @@ import SesameProtocol
 ///   (Google, Digital Asset Links; Credential Manager). An Android app's WebAuthn origin is
 ///   `android:apk-key-hash:<base64url of the fingerprint>`, so each fingerprint is also an origin
 ///   the ceremonies accept (``origins``).
+/// - Apple universal links (``appLinks``): paths of this domain an app opens instead of the
+///   browser, under `applinks` in the same file; an app whose redirect URI is a claimed https URL
+///   on this domain (RFC 8252 §7.2) lists it here.
 public struct AppAssociation: Sendable, Equatable {
     /// An Android app: its package name and signing-certificate fingerprints.
     public struct AndroidApp: Sendable, Equatable {
@@ -23,15 +26,30 @@ public struct AppAssociation: Sendable, Equatable {
         }
     }
 
-    public var appleAppIDs: [String]
-    public var androidApps: [AndroidApp]
+    /// An Apple app and the paths of this domain it opens as universal links.
+    public struct AppLink: Sendable, Equatable {
+        /// `TEAMID.bundle.id`.
+        public var appID: String
+        /// Path patterns as the `/` component of `applinks` reads them (`*` and `?` wildcards).
+        public var paths: [String]
 
-    public init(appleAppIDs: [String] = [], androidApps: [AndroidApp] = []) {
-        self.appleAppIDs = appleAppIDs
-        self.androidApps = androidApps
+        public init(appID: String, paths: [String]) {
+            self.appID = appID
+            self.paths = paths
+        }
     }
 
-    public var isEmpty: Bool { appleAppIDs.isEmpty && androidApps.isEmpty }
+    public var appleAppIDs: [String]
+    public var androidApps: [AndroidApp]
+    public var appLinks: [AppLink]
+
+    public init(appleAppIDs: [String] = [], androidApps: [AndroidApp] = [], appLinks: [AppLink] = []) {
+        self.appleAppIDs = appleAppIDs
+        self.androidApps = androidApps
+        self.appLinks = appLinks
+    }
+
+    public var isEmpty: Bool { appleAppIDs.isEmpty && androidApps.isEmpty && appLinks.isEmpty }
 
     /// The WebAuthn origins of the Android apps (`android:apk-key-hash:…`, base64url without
     /// padding, as Credential Manager sends in `clientDataJSON`).
@@ -41,11 +59,30 @@ public struct AppAssociation: Sendable, Equatable {
         }
     }
 
-    /// `{"webcredentials":{"apps":[…]}}`; `nil` without Apple apps.
+    /// `{"applinks":{"details":[{"appIDs":[…],"components":[{"/":…}]}]},"webcredentials":{"apps":[…]}}`
+    /// (Apple, "Supporting associated domains"; the `components` form of iOS 13 and later), each
+    /// section present when it has an app; `nil` without Apple apps.
     package func appleAppSiteAssociation() -> Data? {
-        guard !appleAppIDs.isEmpty else { return nil }
-        let document = ["webcredentials": ["apps": appleAppIDs]]
+        guard !appleAppIDs.isEmpty || !appLinks.isEmpty else { return nil }
+        var document: [String: Any] = [:]
+        if !appleAppIDs.isEmpty { document["webcredentials"] = ["apps": appleAppIDs] }
+        if !appLinks.isEmpty {
+            document["applinks"] = [
+                "details": appLinks.map { link in
+                    ["appIDs": [link.appID], "components": link.paths.map { ["/": $0] }] as [String: Any]
+                }
+            ]
+        }
         return try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// Adds `path` to `appID`'s universal links (once), keeping the order they were given in.
+    public mutating func addAppLink(appID: String, path: String) {
+        if let index = appLinks.firstIndex(where: { $0.appID == appID }) {
+            if !appLinks[index].paths.contains(path) { appLinks[index].paths.append(path) }
+        } else {
+            appLinks.append(AppLink(appID: appID, paths: [path]))
+        }
     }
 
     /// One statement per Android app; `nil` without Android apps.
@@ -92,6 +129,27 @@ extension AppAssociation {
                 description: "'\(text.prefix(100))' has no valid bundle ID after the Team ID (letters, digits, '-' and '.')")
         }
         return text
+    }
+
+    /// Reads `TEAMID.bundle.id:/path` (a universal link): an App ID, a colon, and an absolute
+    /// path of at most 1,024 visible ASCII characters without a query or fragment (`*` and `?`
+    /// are the `applinks` wildcards).
+    public static func appLink(_ text: String) throws(AppAssociationError) -> (appID: String, path: String) {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw AppAssociationError(
+                description: "'\(text.prefix(100))' is not TEAMID.bundle.id:/path, e.g. ABCDE12345.com.example.app:/callback/ios")
+        }
+        let appID = try appleAppID(String(text[..<colon]))
+        let path = String(text[text.index(after: colon)...])
+        guard path.hasPrefix("/"), path.count <= 1024 else {
+            throw AppAssociationError(
+                description: "the universal link path of \(appID) must start with '/' (and be at most 1,024 characters)")
+        }
+        guard path.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "#" && $0 != "\\" }) else {
+            throw AppAssociationError(
+                description: "the universal link path '\(path.prefix(100))' of \(appID) has a space, a control, non-ASCII, '#' or '\\' character")
+        }
+        return (appID, path)
     }
 
     /// Reads `package.name:AB:CD:…` (the fingerprint as `keytool -list` prints it, 32 bytes).

@@ -3,7 +3,8 @@ import Hummingbird
 
 /// The domain association files that let native apps use this server's passkeys
 /// (``AppAssociation``, docs/passkeys.md "Apps"):
-/// - `GET /.well-known/apple-app-site-association`: `webcredentials` with the Apple App IDs;
+/// - `GET /.well-known/apple-app-site-association`: `webcredentials` with the Apple App IDs,
+///   `applinks` with the universal-link paths;
 /// - `GET /.well-known/assetlinks.json`: `delegate_permission/common.get_login_creds` for the
 ///   Android apps.
 /// Each answers 404 `not_found` while no app of its platform is configured. The platforms fetch
@@ -18,7 +19,7 @@ struct AppAssociationEndpoint: Sendable {
     }
 
     func apple(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        try Self.file(apple, platform: "Apple", option: "--passkey-apple-app")
+        try Self.file(apple, platform: "Apple", option: "--passkey-apple-app or --apple-app-link")
     }
 
     func android(_ request: Request, context: SesameRequestContext) async throws -> Response {

@@ -48,6 +48,57 @@ struct AppAssociationTests {
         }
     }
 
+    @Test("universal links are listed under applinks, one detail per App ID with its paths as components, beside webcredentials")
+    func appLinks() async throws {
+        try await withServer(configure: { configuration in
+            var apps = AppAssociation(appleAppIDs: [Self.appleID])
+            apps.addAppLink(appID: Self.appleID, path: "/callback/ios")
+            apps.addAppLink(appID: Self.appleID, path: "/open/*")
+            apps.addAppLink(appID: Self.appleID, path: "/callback/ios")
+            apps.addAppLink(appID: "ZYXWV98765.com.example.other", path: "/other")
+            configuration.passkeys.apps = apps
+        }) { server in
+            let http = HTTPTestClient(baseURL: server.running.issuer)
+            let apple = try await http.get("/.well-known/apple-app-site-association")
+            #expect(apple.status == 200)
+            #expect(apple.header("Content-Type") == "application/json")
+            let document = try #require(try JSONSerialization.jsonObject(with: apple.body) as? [String: Any])
+            #expect((document["webcredentials"] as? [String: [String]]) == ["apps": [Self.appleID]])
+            let details = try #require((document["applinks"] as? [String: Any])?["details"] as? [[String: Any]])
+            #expect(details.count == 2)
+            #expect(details.first?["appIDs"] as? [String] == [Self.appleID])
+            #expect(details.first?["components"] as? [[String: String]] == [["/": "/callback/ios"], ["/": "/open/*"]])
+            #expect(details.last?["appIDs"] as? [String] == ["ZYXWV98765.com.example.other"])
+            #expect(details.last?["components"] as? [[String: String]] == [["/": "/other"]])
+        }
+        // Universal links alone publish the file, without webcredentials.
+        try await withServer(configure: { configuration in
+            configuration.passkeys.apps.addAppLink(appID: Self.appleID, path: "/callback")
+        }) { server in
+            let apple = try await HTTPTestClient(baseURL: server.running.issuer).get("/.well-known/apple-app-site-association")
+            #expect(String(decoding: apple.body, as: UTF8.self)
+                == #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.app"],"components":[{"/":"/callback"}]}]}}"#)
+        }
+    }
+
+    @Test("a universal link is TEAMID.bundle.id:/path, the path visible ASCII without a fragment", arguments: [
+        ("ABCDE12345.com.example.app:/callback/ios", true), ("ABCDE12345.com.example.app:/open/*", true),
+        ("ABCDE12345.com.example.app:/a?b", true), ("ABCDE12345.com.example.app", false),
+        ("ABCDE12345.com.example.app:callback", false), ("com.example.app:/callback", false),
+        ("ABCDE12345.com.example.app:/call back", false), ("ABCDE12345.com.example.app:/cb#frag", false),
+        ("ABCDE12345.com.example.app:/caf\u{E9}", false), ("ABCDE12345.com.example.app:/\u{0}", false),
+    ])
+    func appLinkSyntax(_ text: String, _ valid: Bool) {
+        #expect(((try? AppAssociation.appLink(text)) != nil) == valid, "\(text)")
+    }
+
+    @Test("a universal link path of 1,025 characters is refused; 1,024 is accepted")
+    func appLinkLength() throws {
+        let id = "ABCDE12345.com.example.app:"
+        #expect(throws: AppAssociationError.self) { try AppAssociation.appLink(id + "/" + String(repeating: "a", count: 1024)) }
+        #expect(try AppAssociation.appLink(id + "/" + String(repeating: "a", count: 1023)).path.count == 1024)
+    }
+
     @Test("without apps each file is 404 not_found, saying which option adds one")
     func unconfigured() async throws {
         try await withServer { server in

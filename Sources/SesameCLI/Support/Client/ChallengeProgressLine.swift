@@ -23,8 +23,7 @@ enum ChallengeProgressLine {
                     guard terminal, expected > 0 else { continue }
                     let percent = min(99, 100 * hashes / expected)
                     write("Security check: \(hashes.formatted()) hashes (~\(percent)% of the average) ...", terminal: true, final: false)
-                case .solved(_, let duration):
-                    let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+                case .solved(_, let seconds):
                     write("Security check solved in \(String(format: "%.2f", seconds)) s.", terminal: terminal, final: true)
                 }
             }

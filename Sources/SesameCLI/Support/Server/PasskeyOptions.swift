@@ -38,6 +38,13 @@ struct PasskeyOptions: ParsableArguments {
     var appleApps: [String] = []
 
     @Option(
+        name: .customLong("apple-app-link"),
+        help: ArgumentHelp(
+            "A path of this server's domain an iOS or macOS app opens as a universal link (repeatable): TEAMID.bundle.id:/path, e.g. for an https redirect URI (RFC 8252 §7.2). Listed under applinks in /.well-known/apple-app-site-association.",
+            valueName: "app-id:path"))
+    var appleAppLinks: [String] = []
+
+    @Option(
         name: .customLong("passkey-android-app"),
         help: ArgumentHelp(
             "An Android app that may use the passkeys (repeatable): package:SHA-256 fingerprint of its signing certificate as keytool prints it. Listed in /.well-known/assetlinks.json; its apk-key-hash origin is accepted.",
@@ -67,6 +74,15 @@ struct PasskeyOptions: ParsableArguments {
             throw CLIError(
                 "--passkey-apple-app / --passkey-android-app: \(error.description)",
                 hint: "e.g. --passkey-apple-app ABCDE12345.com.example.app --passkey-android-app com.example.app:AB:CD:…")
+        }
+        do {
+            for text in appleAppLinks {
+                let link = try AppAssociation.appLink(text)
+                apps.addAppLink(appID: link.appID, path: link.path)
+            }
+        } catch {
+            throw CLIError(
+                "--apple-app-link: \(error.description)", hint: "e.g. --apple-app-link ABCDE12345.com.example.app:/callback/ios")
         }
         return apps
     }

@@ -1,0 +1,62 @@
+// swift-tools-version:6.1
+//
+// The client SDK as a package of its own, for apps: the same sources as the repository's root
+// package (Sources/SesameProtocol, SesameJOSE, Sesame, SesameResourceServer, linked here), with
+// the Apple floor the SDK needs instead of the server's.
+//
+// Why two packages (README, "Platforms"): SwiftPM has one floor per package, and the server's
+// dependencies need macOS 14 / iOS 17 (hummingbird-auth) while its code uses the standard
+// library's `Mutex` (macOS 15). The SDK depends only on swift-crypto, jwt-kit and swift-log;
+// jwt-kit 5 sets the floor here (iOS 15, macOS 13, tvOS 15, watchOS 8).
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "SesameSDK",
+    platforms: [.iOS(.v15), .macOS(.v13), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
+    products: [
+        .library(name: "SesameProtocol", targets: ["SesameProtocol"]),
+        .library(name: "Sesame", targets: ["Sesame"]),
+        .library(name: "SesameResourceServer", targets: ["SesameResourceServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+    ],
+    targets: [
+        .target(
+            name: "SesameProtocol",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SesameJOSE",
+            dependencies: [
+                "SesameProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Sesame",
+            dependencies: [
+                "SesameProtocol", "SesameJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SesameResourceServer",
+            dependencies: ["SesameProtocol", "SesameJOSE"],
+            swiftSettings: strict
+        ),
+    ]
+)

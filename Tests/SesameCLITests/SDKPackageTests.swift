@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Issue #30: the SDK's own package (`SDK/Package.swift`) declares the Apple floor apps need
+/// (iOS 15, macOS 13, tvOS 15, watchOS 8, visionOS 1) while the root package keeps the server's.
+/// It builds the root's SDK sources through links, so the two manifests must not drift: the same
+/// targets, sources and dependencies, and nothing of the server.
+@Suite("The SDK's own package (SDK/)")
+struct SDKPackageTests {
+    static let directory = PackageLayoutTests.root.appendingPathComponent("SDK")
+    static let modules = ["SesameProtocol", "SesameJOSE", "Sesame", "SesameResourceServer"]
+
+    /// `name → [dependency names]` of the manifest's targets.
+    static func targets(_ manifest: [String: Any]) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for target in manifest["targets"] as? [[String: Any]] ?? [] {
+            guard let name = target["name"] as? String else { continue }
+            result[name] = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
+                if let byName = dependency["byName"] as? [Any] { return byName.first as? String }
+                if let product = dependency["product"] as? [Any] {
+                    return "\(product.dropFirst().first as? String ?? "?").\(product.first as? String ?? "?")"
+                }
+                if let target = dependency["target"] as? [Any] { return target.first as? String }
+                return nil
+            }.sorted()
+        }
+        return result
+    }
+
+    /// `platform → version` of the manifest.
+    static func platforms(_ manifest: [String: Any]) -> [String: String] {
+        var result: [String: String] = [:]
+        for platform in manifest["platforms"] as? [[String: Any]] ?? [] {
+            if let name = platform["platformName"] as? String, let version = platform["version"] as? String {
+                result[name] = version
+            }
+        }
+        return result
+    }
+
+    @Test("SDK/ has exactly the SDK's targets, each with the root's dependencies and the root's sources")
+    func sameTargets() async throws {
+        let root = Self.targets(try await PackageLayoutTests.dumpPackage())
+        let sdk = Self.targets(try await PackageLayoutTests.dumpPackage(at: Self.directory))
+        #expect(Set(sdk.keys) == Set(Self.modules))
+        for module in Self.modules {
+            #expect(sdk[module] == root[module], "\(module): SDK/ \(sdk[module] ?? []) vs root \(root[module] ?? [])")
+            let linked = Self.directory.appendingPathComponent("Sources/\(module)").resolvingSymlinksInPath()
+            let original = PackageLayoutTests.root.appendingPathComponent("Sources/\(module)").resolvingSymlinksInPath()
+            #expect(linked.path == original.path, "SDK/Sources/\(module) must link to Sources/\(module)")
+        }
+        // Nothing of the server or SwiftNIO reaches the SDK package.
+        let dependencies = sdk.values.flatMap { $0 }
+        #expect(!dependencies.contains { $0.contains("nio") || $0.contains("hummingbird") || $0.hasPrefix("SesameS") })
+    }
+
+    @Test("SDK/ declares the app floor (iOS 15, macOS 13, tvOS 15, watchOS 8, visionOS 1); the root keeps the server's")
+    func floors() async throws {
+        let sdk = Self.platforms(try await PackageLayoutTests.dumpPackage(at: Self.directory))
+        #expect(sdk == ["ios": "15.0", "macos": "13.0", "tvos": "15.0", "watchos": "8.0", "visionos": "1.0"])
+        let root = Self.platforms(try await PackageLayoutTests.dumpPackage())
+        #expect(root["macos"] == "15.0" && root["ios"] == "18.0", "\(root)")
+    }
+
+    /// The SDK's sources use no API newer than the SDK package's floor that Linux would not flag:
+    /// `Synchronization` (iOS 18) and the standard library's `Duration` and clocks (iOS 16).
+    @Test("the SDK's sources use neither Synchronization nor Duration, clocks or Regex (newer than iOS 15)")
+    func noNewerAPIs() throws {
+        let forbidden = ["import Synchronization", "Duration", "ContinuousClock", "SuspendingClock", "Task.sleep(for:", "Regex<"]
+        for module in Self.modules {
+            let folder = PackageLayoutTests.root.appendingPathComponent("Sources/\(module)")
+            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            #expect(!files.isEmpty)
+            for file in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                for name in forbidden where code.contains(where: { $0.contains(name) }) {
+                    Issue.record("Sources/\(module)/\(file) uses \(name), newer than the SDK package's floor")
+                }
+            }
+        }
+    }
+}
