@@ -260,7 +260,7 @@ let package = Package(
         .testTarget(
             name: "SesameResourceServerTests",
             dependencies: [
-                "SesameResourceServer", "SesameResourceServerHummingbird", "ExampleAPI", "SesameJOSE",
+                "SesameResourceServer", "SesameResourceServerHummingbird", "ExampleAPI", "SesameJOSE", "SesameStore",
                 "SesameTesting", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

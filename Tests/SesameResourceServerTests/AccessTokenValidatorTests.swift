@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 import SesameResourceServer
+import SesameStore
 import SesameTesting
 import Testing
 import _CryptoExtras
@@ -26,6 +27,41 @@ struct AccessTokenValidatorTests {
             for _ in 0..<5 { _ = try await validator.validate(token) }
             #expect(transport.count("openid-configuration") == 1)
             #expect(transport.jwksFetches == 1)
+        }
+    }
+
+    @Test("a client registered for ES256 access tokens gets them signed by the EC key; they validate here, at /introspect and /userinfo; the default stays RS256")
+    func es256AccessTokens() async throws {
+        try await withTestServer { server in
+            let secret = "an-es256-client-secret-of-at-least-32-characters"
+            try await server.store.upsertClient(
+                ClientRecord(
+                    clientID: "es-backend", name: "ES256 Backend", secretHash: try TestServer.hasher.hash(secret),
+                    grantTypes: [.clientCredentials], allowedScopes: ["api.read"],
+                    tokenEndpointAuthMethod: .clientSecretBasic, accessTokenSigningAlg: "ES256"))
+            let basic = Data("es-backend:\(secret)".utf8).base64EncodedString()
+            let response = try await server.client().postForm(
+                "/token", ["grant_type": "client_credentials"], headers: ["Authorization": "Basic \(basic)"])
+            #expect(response.status == 200, "\(response.text)")
+            let body = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            let token = try #require(body["access_token"] as? String)
+            let headerJSON = try #require(decodeBase64URL(token.split(separator: ".")[0]))
+            let header = try #require(try JSONSerialization.jsonObject(with: headerJSON) as? [String: Any])
+            #expect(header["alg"] as? String == "ES256")
+            #expect(header["typ"] as? String == "at+jwt")
+            #expect(token.split(separator: ".")[2].count == 86, "an ES256 signature is 64 octets")
+            let verified = try await validator(for: server).validate(token)
+            #expect(verified.clientID == "es-backend")
+            let introspection = try await server.client().postForm(
+                "/introspect", ["token": token], headers: ["Authorization": "Basic \(basic)"])
+            let active = try JSONSerialization.jsonObject(with: introspection.body) as? [String: Any]
+            #expect(active?["active"] as? Bool == true, "\(introspection.text)")
+
+            // The fixture backend registered without a choice keeps RS256.
+            let rs256 = try await clientCredentialsToken(server)
+            let rsHeaderJSON = try #require(decodeBase64URL(rs256.split(separator: ".")[0]))
+            let rsHeader = try JSONSerialization.jsonObject(with: rsHeaderJSON) as? [String: Any]
+            #expect(rsHeader?["alg"] as? String == "RS256")
         }
     }
 

@@ -44,6 +44,12 @@ struct AdminClientTests {
             #expect(!hash.contains(plain))
             #expect(StoreSamples.hasher.verify(plain, against: hash))
             #expect(stored.idTokenSigningAlg == "ES256")
+            #expect(stored.accessTokenSigningAlg == "RS256", "RS256 unless asked")
+            let (fast, _) = try await admin.addClient(
+                ClientSpec(clientID: "fast", redirectURIs: ["https://fast.example/cb"], accessTokenSigningAlg: "ES256"))
+            #expect(fast.accessTokenSigningAlg == "ES256")
+            #expect(try await admin.store.client(id: "fast")?.accessTokenSigningAlg == "ES256")
+            try await admin.removeClient(id: "fast")
             #expect(try await admin.clients().map(\.clientID) == ["backend", "native"])
         }
     }
@@ -70,6 +76,8 @@ struct AdminClientTests {
                 (ClientSpec(clientID: "a", redirectURIs: []), "redirect_uris"),
                 (ClientSpec(clientID: "a", redirectURIs: ["https://a.example/cb"], postLogoutRedirectURIs: ["javascript:alert(1)"]), "post_logout_redirect_uris[0]"),
                 (ClientSpec(clientID: "a", redirectURIs: ["https://a.example/cb"], idTokenSigningAlg: "HS256"), "id_token_signed_response_alg"),
+                (ClientSpec(clientID: "a", redirectURIs: ["https://a.example/cb"], accessTokenSigningAlg: "HS256"), "access_token_signed_response_alg"),
+                (ClientSpec(clientID: "a", redirectURIs: ["https://a.example/cb"], accessTokenSigningAlg: "none"), "access_token_signed_response_alg"),
                 (ClientSpec(clientID: "a b", redirectURIs: ["https://a.example/cb"]), "client_id"),
                 (ClientSpec(clientID: "a", redirectURIs: ["https://a.example/cb"], tokenEndpointAuthMethod: .clientSecretPost), "token_endpoint_auth_method"),
                 (ClientSpec(clientID: "a", redirectURIs: ["https://a.example/cb"], accessTokenLifetime: 0), "access_token_lifetime"),

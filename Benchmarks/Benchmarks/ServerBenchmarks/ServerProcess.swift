@@ -28,7 +28,7 @@ final class ServerProcess: Sendable {
     /// per process (`familiesPerBatch` tokens per file), so no two load generators share a family.
     static func start(
         refreshBatches: Int = 0, familiesPerBatch: Int = 0, database: BenchmarkDatabase = .sqlite,
-        processes: Int = 1, extraArguments: [String] = []
+        processes: Int = 1, extraArguments: [String] = [], accessTokenAlgorithm: String = "RS256"
     ) async throws -> (servers: [ServerProcess], tokenFiles: [[URL]]) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sesame-bench-\(UUID().uuidString)")
@@ -44,7 +44,9 @@ final class ServerProcess: Sendable {
         var tokenFiles: [[URL]] = []
         do {
             _ = try await admin.addClient(
-                ClientSpec(clientID: refreshClientID, redirectURIs: ["http://127.0.0.1/callback"]))
+                ClientSpec(
+                    clientID: refreshClientID, redirectURIs: ["http://127.0.0.1/callback"],
+                    accessTokenSigningAlg: accessTokenAlgorithm))
             let (_, confidentialSecret) = try await admin.addClient(
                 ClientSpec(clientID: confidentialClientID, confidential: true, grantTypes: [.clientCredentials], scopes: ["api"]))
             secret = confidentialSecret ?? ""

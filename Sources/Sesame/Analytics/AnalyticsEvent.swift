@@ -6,23 +6,32 @@ import SesameProtocol
 /// logout, with non-secret attributes only. Separate from ``SesameClient/events()``, which is
 /// the session state; set a handler with ``SesameClient/setAnalytics(_:)``.
 public struct AnalyticsEvent: Sendable, Equatable {
+    /// The kind of event; the raw value is the snake_case name to forward to an analytics backend.
     public enum Name: String, Sendable, CaseIterable {
+        /// A sign-in began; `method` says how (`browser`, `password`, `passkey`, `sso`, `federation`, `sheet`).
         case signInStarted = "sign_in_started"
+        /// A sign-in finished with a stored, current account (after the second factor, if one was asked).
         case signInSucceeded = "sign_in_succeeded"
+        /// A sign-in failed; `error` and, for a Sesame server, `error_code` say why.
         case signInFailed = "sign_in_failed"
+        /// The user cancelled the sign-in (closed the browser sheet or the prompt).
         case signInCancelled = "sign_in_cancelled"
         /// A sign-in through a sibling app's session (Native SSO); also counted as a sign-in.
         case ssoUsed = "sso_used"
+        /// A step-up to a higher `acr` began for the current session; `acr` is the requested value.
         case stepUp = "step_up"
+        /// An account was logged out; `scope` is `this_app` or `everywhere` (Native SSO).
         case logout = "logout"
     }
 
+    /// What happened.
     public var name: Name
     /// `method` (`browser`, `password`, `sso`, `pin`), `client_id`, and where it applies
     /// `error` (the OAuth `error`), `error_code` (Sesame's numeric code), `scope` of a logout
     /// (`this_app`, `everywhere`). Never a token, secret, password, code or user identifier.
     public var attributes: [String: String]
 
+    /// Builds an event; the SDK makes these itself, apps need this only to fake events in tests.
     public init(_ name: Name, attributes: [String: String] = [:]) {
         self.name = name
         self.attributes = attributes
@@ -32,6 +41,7 @@ public struct AnalyticsEvent: Sendable, Equatable {
 /// Receives ``AnalyticsEvent``s. Called on the SDK's tasks: return quickly and hand the event
 /// to your analytics pipeline.
 public protocol SesameAnalytics: Sendable {
+    /// Handles one event. Must not block: it runs on the task that reported the event.
     func record(_ event: AnalyticsEvent)
 }
 

@@ -7,12 +7,20 @@ import SesameProtocol
 public struct AuthorizationRequest: Sendable {
     /// The issuer this request goes to, kept for the RFC 9207 mix-up check.
     public let issuer: String
+    /// The `client_id` sent (RFC 6749 §2.2), from ``SesameConfiguration/clientID``.
     public let clientID: String
+    /// The `redirect_uri` sent (the browser session's); the callback must match it (RFC 8252 §7.1, §7.3).
     public let redirectURI: URL
+    /// The scopes requested in `scope`: always `openid` (OIDC Core §3.1.2.1), plus `device_sso`
+    /// when single sign-on is on (OpenID Connect Native SSO §3.1).
     public let scopes: [String]
+    /// The random `state` the callback must echo back, against CSRF (RFC 6749 §10.12).
     public let state: String
+    /// The random `nonce` the ID token must carry, against replay (OIDC Core §3.1.2.1, §15.5.2).
     public let nonce: String
+    /// The PKCE pair: the challenge is in the URL, the verifier is sent only with the code (RFC 7636 §4).
     public let pkce: PKCE
+    /// The per-sign-in options (`prompt`, `max_age`, `acr_values`, ...) the URL was built from.
     public let options: SignInOptions
     /// The full URL to open in the browser.
     public let url: URL

@@ -13,6 +13,9 @@ public final class ExternalBrowserAgent: BrowserAgent {
         self.open = open
     }
 
+    /// Returns a session for the configured redirect URI; `ephemeral` is ignored (the app's `open`
+    /// decides the browser). The session's `authorize` calls `open`, then waits for the callback
+    /// the app passes to `SesameClient.handleRedirect(url:)`, or for cancellation.
     public func start(redirectURI: URL, ephemeral: Bool) async throws(SesameError) -> any BrowserAgentSession {
         Session(redirectURI: redirectURI, open: open)
     }

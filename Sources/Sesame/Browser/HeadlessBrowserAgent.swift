@@ -15,6 +15,9 @@ public struct HeadlessBrowserAgent: BrowserAgent {
         self.handler = handler
     }
 
+    /// Returns a session for the `redirectURI` given at init, else the configured one; `ephemeral`
+    /// has no meaning without a browser. Its `authorize` calls `handler`; a `CancellationError`
+    /// from it becomes ``SesameError/Code-swift.struct/cancelled``.
     public func start(redirectURI: URL, ephemeral: Bool) async throws(SesameError) -> any BrowserAgentSession {
         Session(redirectURI: self.redirectURI ?? redirectURI, handler: handler)
     }

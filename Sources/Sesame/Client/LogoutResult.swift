@@ -9,6 +9,7 @@ public struct LogoutResult: Sendable {
     /// Why revocation did not reach the server, when it was asked for and failed.
     public var revocationError: SesameError?
 
+    /// Builds a result; `SesameClient` makes these itself, apps need this only for test doubles.
     public init(account: Account, revoked: Bool, revocationError: SesameError? = nil) {
         self.account = account
         self.revoked = revoked

@@ -6,6 +6,8 @@ import SesameProtocol
 /// ``MFAChallenge`` (sign-in and step-up) and ``ReauthenticationChallenge``, so that one UI
 /// (or the CLI's prompt) drives all of them.
 public protocol MFAContinuation: Sendable {
+    /// What a successful verification yields: the signed-in ``Account`` for ``MFAChallenge``, a
+    /// ``ReauthenticationGrant`` for ``ReauthenticationChallenge``.
     associatedtype Outcome: Sendable
     /// The second factors the user can use now, in the provider's order.
     var methods: [MFAMethod] { get }
@@ -40,8 +42,10 @@ public final class MFAChallenge: MFAContinuation {
         self.purpose = purpose
     }
 
+    /// The second factors the provider offers for this sign-in or step-up, in its order.
     public var methods: [MFAMethod] { exchange.methods }
 
+    /// The method last chosen with ``start(_:)``; `nil` until then.
     public var chosenMethod: MFAMethod? { exchange.chosenMethod }
 
     /// Chooses `method`. For `MFAMethod.email` and `MFAMethod.sms` the provider sends a
@@ -105,8 +109,10 @@ public final class ReauthenticationChallenge: MFAContinuation {
         self.account = account
     }
 
+    /// The second factors the provider offers for this re-authentication, in its order.
     public var methods: [MFAMethod] { exchange.methods }
 
+    /// The method last chosen with ``start(_:)``; `nil` until then.
     public var chosenMethod: MFAMethod? { exchange.chosenMethod }
 
     /// See ``MFAChallenge/start(_:)``.
@@ -119,6 +125,8 @@ public final class ReauthenticationChallenge: MFAContinuation {
         try await complete(try await exchange.verify(code: code))
     }
 
+    /// Answers with a passkey instead of a code; see ``MFAChallenge/verify(with:)``. Yields the
+    /// grant and leaves the stored session untouched.
     public func verify(with authenticator: any PasskeyAuthenticator) async throws(SesameError) -> ReauthenticationGrant {
         try await complete(try await exchange.verify(passkey: authenticator))
     }

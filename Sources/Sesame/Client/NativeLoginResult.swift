@@ -36,6 +36,7 @@ public struct ReauthenticationGrant: Sendable, CustomStringConvertible {
     /// The account that re-authenticated (its `sub` was checked against the ID token).
     public let account: Account
 
+    /// Builds a grant; the SDK makes these after re-authentication, apps need this only for test doubles.
     public init(accessToken: String, expiresAt: Date?, idTokenClaims: IDTokenClaims, account: Account) {
         self.accessToken = accessToken
         self.expiresAt = expiresAt
@@ -43,6 +44,7 @@ public struct ReauthenticationGrant: Sendable, CustomStringConvertible {
         self.account = account
     }
 
+    /// The account, expiry and a redacted access token, safe to log.
     public var description: String {
         "ReauthenticationGrant(account: \(account.id), accessToken: \(Redaction.redact(accessToken)), expiresAt: \(expiresAt.map { "\($0)" } ?? "-"))"
     }

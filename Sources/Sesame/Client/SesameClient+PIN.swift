@@ -8,6 +8,7 @@ import SesameProtocol
 
 /// The result of ``SesameClient/PIN/deregister(profile:)``.
 public struct PINDeregistration: Sendable, Equatable {
+    /// The registration that was removed; this device can no longer unlock it with the PIN.
     public let profile: PINProfile
     /// Whether the server revoked the registration too (it needs the unlocked session's token);
     /// `false`: only this device forgot it, and the registration ends when its tokens expire or

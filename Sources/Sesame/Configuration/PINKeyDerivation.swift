@@ -3,10 +3,14 @@
 /// (128 · r · N bytes) and about a fifth of a second: every offline guess costs that much, and
 /// the server refuses all but a few online ones.
 public struct PINKeyDerivation: Codable, Sendable, Equatable {
+    /// The base-2 logarithm of scrypt's CPU/memory cost `N` (RFC 7914 §2); 16 means N = 65536.
     public var logN: Int
+    /// scrypt's block size `r` (RFC 7914 §2); memory grows linearly with it.
     public var r: Int
+    /// scrypt's parallelization `p` (RFC 7914 §2); time grows linearly with it, memory does not.
     public var p: Int
 
+    /// A cost of N = 2^`logN`, `r`, `p`; the defaults are the 64 MiB cost described above.
     public init(logN: Int = 16, r: Int = 8, p: Int = 1) {
         self.logN = logN
         self.r = r

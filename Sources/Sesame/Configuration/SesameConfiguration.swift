@@ -14,11 +14,14 @@ import SesameProtocol
 public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// The provider's issuer identifier; `https` except loopback hosts during development.
     public var issuer: URL
+    /// The `client_id` registered for this app at the provider (RFC 6749 §2.2).
     public var clientID: String
     /// Only for confidential desktop clients; native apps cannot keep secrets (RFC 8252 §8.5).
     public var clientSecret: String?
     /// The redirect URI registered for this client (RFC 8252 §7).
     public var redirectURI: URL
+    /// The scopes of a sign-in (``SignInOptions/scopes`` overrides them per sign-in); must include
+    /// `openid`. Add `offline_access` for a refresh token (OIDC Core §11).
     public var scopes: [String]
     /// Resource origins that may receive the access token; the issuer's origin always may.
     public var allowedOrigins: [URL]
@@ -50,6 +53,8 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// The scopes requested when none are configured.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
 
+    /// A configuration in code; the other settings keep their defaults. Call ``validate()`` to
+    /// check it (``SesameClient`` also does before discovery).
     public init(
         issuer: URL, clientID: String, redirectURI: URL,
         scopes: [String] = SesameConfiguration.defaultScopes, allowedOrigins: [URL] = [],
@@ -79,6 +84,9 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case federationProviders = "federation_providers"
     }
 
+    /// Decodes the snake_case JSON form shown above: `issuer`, `client_id` and `redirect_uri` are
+    /// required, `scopes` may be an array or a space-separated string, the rest take their defaults.
+    /// Does not validate; ``load(from:)`` does both.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         issuer = try c.decode(URL.self, forKey: .issuer)

@@ -27,6 +27,8 @@ public struct SignInOptions: Sendable {
     /// No shared browser session (no SSO cookies), where the agent supports it.
     public var ephemeral: Bool
 
+    /// Options for one sign-in; each parameter is the property of the same name, and `nil` or empty
+    /// sends nothing. The default value is a plain sign-in with the configured scopes.
     public init(
         prompt: [String]? = nil, loginHint: String? = nil, maxAge: Int? = nil,
         acrValues: [String]? = nil, claims: ClaimsRequest? = nil, uiLocales: [String]? = nil,

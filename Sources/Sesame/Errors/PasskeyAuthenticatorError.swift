@@ -22,6 +22,7 @@ public enum PasskeyAuthenticatorError: Error, Sendable, Equatable, CustomStringC
     /// The platform has no passkeys (e.g. an OS version without them).
     case unavailable(String)
 
+    /// A sentence for logs and error messages, saying what the user can do where that helps.
     public var description: String {
         switch self {
         case .cancelled: "the passkey request was cancelled"

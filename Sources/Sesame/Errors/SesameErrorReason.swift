@@ -124,6 +124,7 @@ public enum TechnicalFailure: Sendable, CustomStringConvertible {
     /// A platform facility failed (browser, keychain, random source...).
     case platform(String)
 
+    /// The kind of failure and its detail (e.g. `network: ...`, `server error HTTP 503`), for logs.
     public var description: String {
         switch self {
         case .network(let detail): "network: \(detail)"

@@ -18,8 +18,10 @@ public protocol FederationProvider: Sendable {
 
 /// What a ``FederationProvider`` hands over: the provider's ID token.
 public struct FederationCredential: Sendable, Equatable {
+    /// The provider's ID token as a compact JWS, unverified here: the server validates it.
     public var idToken: String
 
+    /// Wraps the ID token a provider's SDK returned.
     public init(idToken: String) {
         self.idToken = idToken
     }

@@ -11,6 +11,7 @@ public struct MFADelivery: Sendable, Equatable {
     /// The same, localized for the user (`error_user_msg`), when the provider sent it.
     public var userMessage: String?
 
+    /// Builds a delivery; the SDK makes these from the provider's answer, apps need this only for test doubles.
     public init(method: MFAMethod, destination: String? = nil, userMessage: String? = nil) {
         self.method = method
         self.destination = destination

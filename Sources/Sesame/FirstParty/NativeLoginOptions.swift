@@ -11,6 +11,8 @@ public struct NativeLoginOptions: Sendable {
     /// `ui_locales`: preferred languages for `error_user_msg` and the emailed code, e.g. `["de"]`.
     public var uiLocales: [String]?
 
+    /// Options for one native sign-in; `nil` keeps the configured scopes and sends no `acr_values`
+    /// or `ui_locales`.
     public init(scopes: [String]? = nil, acrValues: [String]? = nil, uiLocales: [String]? = nil) {
         self.scopes = scopes
         self.acrValues = acrValues

@@ -2,8 +2,11 @@ import Foundation
 
 /// An RFC 6454 origin: scheme, host and port (default ports made explicit).
 public struct Origin: Hashable, Sendable, CustomStringConvertible {
+    /// The URL scheme, lowercased (e.g. `https`).
     public let scheme: String
+    /// The host, lowercased.
     public let host: String
+    /// The port; the scheme's default (443, 80) when the URL has none, -1 for other schemes.
     public let port: Int
 
     /// The origin of `url`, or `nil` for URLs without scheme or host.
@@ -16,6 +19,7 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
         self.port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
     }
 
+    /// `scheme://host:port`, always with the port, as in the SDK's error messages.
     public var description: String { "\(scheme)://\(host):\(port)" }
 
     /// How to write this origin in `allowed_origins`.

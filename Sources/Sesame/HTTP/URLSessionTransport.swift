@@ -30,6 +30,8 @@ public struct URLSessionTransport: HTTPTransport {
         return URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
     }
 
+    /// Sends `request` on the session and returns the body and response of any status, including
+    /// an unfollowed 3xx. Throws the `URLError` when no HTTP response arrived (offline, TLS, cancelled).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         #if canImport(FoundationNetworking)
             if let refusals { return try await send(request, refusals: refusals) }

@@ -20,9 +20,13 @@ public struct Redacted<Value: Sendable>: Sendable, CustomStringConvertible,
     /// The secret itself; read it only to send it where it belongs.
     public let value: Value
 
+    /// Wraps `value` so that printing it shows only its length.
     public init(_ value: Value) { self.value = value }
 
+    /// ``Redaction/redact(_:)`` of the value's text: its length, never its content.
     public var description: String { Redaction.redact(String(describing: value)) }
+    /// The same as `description`, so `debugPrint` and `String(reflecting:)` do not reveal the value.
     public var debugDescription: String { description }
+    /// A mirror without children, so `dump` and debuggers' reflection do not reveal the value.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

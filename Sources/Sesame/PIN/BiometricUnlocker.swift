@@ -20,11 +20,16 @@ public protocol BiometricUnlocker: Sendable {
 
 /// No biometrics (Linux, and devices without them): unavailable, stores nothing.
 public struct NoBiometricUnlocker: BiometricUnlocker {
+    /// An unlocker that always says no.
     public init() {}
+    /// Always `false`: the SDK does not offer biometric unlock with this unlocker.
     public var isAvailable: Bool { false }
+    /// Stores nothing; always throws ``SesameError/Code-swift.struct/biometricsUnavailable``.
     public func store(_ secret: Data, for profile: String) async throws {
         throw SesameError.biometricsUnavailable
     }
+    /// Always `nil`: the user unlocks with the PIN.
     public func secret(for profile: String, reason: String) async -> Data? { nil }
+    /// Does nothing: nothing was stored.
     public func remove(for profile: String) async {}
 }

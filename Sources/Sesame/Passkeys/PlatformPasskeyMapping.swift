@@ -9,19 +9,31 @@ import SesameProtocol
 public enum PlatformPasskeyMapping {
     /// What a platform registration request needs (WebAuthn §5.4).
     public struct Registration: Sendable, Equatable {
+        /// The RP ID (`rp.id`): the domain the passkey is bound to.
         public var relyingPartyID: String
+        /// The server's one-time `challenge`, decoded from base64url, to be signed into the client data.
         public var challenge: Data
+        /// The user handle (`user.id`), decoded: stored with the passkey and returned on assertion.
         public var userID: Data
+        /// The account name (`user.name`) the platform shows for the passkey.
         public var userName: String
+        /// `required`, `preferred` (the default when absent) or `discouraged` (WebAuthn §5.8.6).
         public var userVerification: String
+        /// The ids of the account's existing passkeys (`excludeCredentials`), decoded, so the
+        /// platform does not create a second one on the same authenticator.
         public var excludedCredentialIDs: [Data]
     }
 
     /// What a platform assertion request needs (WebAuthn §5.5).
     public struct Assertion: Sendable, Equatable {
+        /// The RP ID (`rpId`) the passkey must be bound to.
         public var relyingPartyID: String
+        /// The server's one-time `challenge`, decoded from base64url, to be signed into the client data.
         public var challenge: Data
+        /// The acceptable credential ids (`allowCredentials`), decoded; empty lets the user pick any
+        /// discoverable passkey for the RP ID.
         public var allowedCredentialIDs: [Data]
+        /// `required`, `preferred` or `discouraged` (WebAuthn §5.8.6).
         public var userVerification: String
     }
 
@@ -39,6 +51,8 @@ public enum PlatformPasskeyMapping {
             })
     }
 
+    /// The native values of the server's assertion options (WebAuthn §5.5). Throws
+    /// `PasskeyAuthenticatorError.unavailable` when the challenge or a credential id is not base64url.
     public static func assertion(_ options: CredentialRequestOptionsJSON) throws(PasskeyAuthenticatorError) -> Assertion {
         Assertion(
             relyingPartyID: options.rpId, challenge: try bytes(options.challenge, "challenge"),

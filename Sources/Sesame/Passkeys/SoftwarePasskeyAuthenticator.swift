@@ -37,8 +37,11 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
     public struct Credential: Sendable, Equatable {
         /// base64url credential id.
         public var id: String
+        /// The relying party ID the passkey is bound to (the server's domain).
         public var rpID: String
+        /// The account name (`user.name`) the passkey was registered for.
         public var userName: String
+        /// The signature counter (WebAuthn §6.1.1), raised by one for each assertion.
         public var signCount: UInt32
     }
 
@@ -99,6 +102,15 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
         try await save(try await load().filter { $0.id != id })
     }
 
+    /// Creates a P-256 passkey for the server's options (WebAuthn §5.1.3) and returns the
+    /// registration response. With a ``PINPrompt`` the user chooses the PIN that seals the key (UV);
+    /// a passkey this store already holds for the same account is replaced.
+    ///
+    /// - Throws: ``PasskeyAuthenticatorError/alreadyRegistered`` when a key in `excludeCredentials`
+    ///   is here, ``PasskeyAuthenticatorError/unsupportedAlgorithm`` without ES256,
+    ///   ``PasskeyAuthenticatorError/userVerificationUnavailable`` when UV is required but no prompt
+    ///   is set, ``PasskeyAuthenticatorError/pinTooShort(minimum:)`` for a short PIN, and
+    ///   ``PasskeyAuthenticatorError/cancelled`` when the prompt throws.
     public func register(_ options: CredentialCreationOptionsJSON) async throws(PasskeyAuthenticatorError)
         -> RegistrationResponseJSON
     {
@@ -134,6 +146,13 @@ public actor SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
         return response
     }
 
+    /// Signs the server's challenge with the first passkey here for its RP ID (and, when the options
+    /// list some, one of `allowCredentials`), WebAuthn §5.1.4. A PIN-sealed key asks the prompt for
+    /// its PIN and claims UV; the signature counter is saved before the answer is returned.
+    ///
+    /// - Throws: ``PasskeyAuthenticatorError/noCredentials`` when no passkey matches,
+    ///   ``PasskeyAuthenticatorError/userVerificationUnavailable`` when UV is required but the key
+    ///   has no PIN, and ``PasskeyAuthenticatorError/cancelled`` when the prompt throws.
     public func authenticate(_ options: CredentialRequestOptionsJSON) async throws(PasskeyAuthenticatorError)
         -> AuthenticationResponseJSON
     {

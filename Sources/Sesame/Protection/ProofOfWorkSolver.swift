@@ -20,6 +20,8 @@ public struct ProofOfWorkSolver: Sendable {
     /// Hashes between two looks at cancellation and progress.
     public var batch: Int = 1 << 14
 
+    /// A solver with `parallelism` worker threads (at least one); pass fewer than the core count to
+    /// leave cores to the app while it solves.
     public init(parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.parallelism = max(1, parallelism)
     }

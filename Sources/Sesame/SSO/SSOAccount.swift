@@ -6,9 +6,13 @@ import Foundation
 public struct SSOAccount: Sendable, Equatable, Identifiable {
     /// The ``Account/id`` the sign-in will have (same issuer and subject).
     public var id: String
+    /// The `iss` of the shared session's ID token: this app's provider (others are not listed).
     public var issuer: String
+    /// The `sub` of the shared session's ID token.
     public var subject: String
+    /// The name to show, from the sharing app's account or its UserInfo; `nil` when unknown.
     public var displayName: String?
+    /// The email to show, from the sharing app's account or its UserInfo; `nil` when unknown.
     public var email: String?
     /// The client id of the app that last wrote the entry.
     public var sharedBy: String

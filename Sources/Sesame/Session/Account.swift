@@ -11,11 +11,16 @@ public struct Account: Codable, Sendable, Equatable, Identifiable {
     public var issuer: String
     /// The `sub` of the account's ID token.
     public var subject: String
+    /// A name to show: the ID token's `name`, else `preferred_username` (OIDC Core §5.1); `nil` when
+    /// the provider sent neither (ask for the `profile` scope).
     public var displayName: String?
+    /// The ID token's `email` claim, if any (scope `email`); check `email_verified` before trusting it.
     public var email: String?
     /// When the account was last signed in, switched to or used (MRU order).
     public var lastUsedAt: Date
 
+    /// An account for `issuer` and `subject`, with ``id`` derived by ``makeID(issuer:subject:)``.
+    /// The SDK builds these from ID tokens; apps need this mostly for tests and previews.
     public init(
         issuer: String, subject: String, displayName: String? = nil, email: String? = nil,
         lastUsedAt: Date

@@ -9,8 +9,10 @@ public struct PINProfile: Sendable, Equatable, Identifiable {
     public let account: Account.ID
     /// What to show: the account's name or email at registration.
     public let label: String?
+    /// When the device was registered for this account's PIN.
     public let createdAt: Date
 
+    /// Builds a profile; the SDK makes these at registration, apps need this only for test doubles.
     public init(id: String, account: Account.ID, label: String?, createdAt: Date) {
         self.id = id
         self.account = account

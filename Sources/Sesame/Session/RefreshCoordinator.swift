@@ -48,6 +48,8 @@ public struct RetryPolicy: Sendable {
     /// How to wait; tests pass one that returns at once.
     public var sleep: @Sendable (TimeInterval) async -> Void
 
+    /// A policy of `delays.count` retries. The default tries up to four times within about two
+    /// seconds; `sleep` defaults to ``pause(_:)``.
     public init(
         delays: [TimeInterval] = [0.2, 0.5, 1],
         sleep: @escaping @Sendable (TimeInterval) async -> Void = RetryPolicy.pause

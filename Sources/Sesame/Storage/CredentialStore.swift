@@ -25,6 +25,7 @@ public enum CredentialStoreError: Error, Sendable, Equatable, CustomStringConver
     /// The store could not be read or written (permissions, disk full, keychain error...).
     case unavailable(String)
 
+    /// A sentence for logs and error messages: the removed record and what to do, or the store failure.
     public var description: String {
         switch self {
         case .recordRemoved(let key, let reason):

@@ -71,6 +71,8 @@ public actor EncryptedFileCredentialStore: CredentialStore {
 
     // MARK: CredentialStore
 
+    /// Decrypts the record's file; `nil` when there is none. A file that does not open with this key
+    /// is deleted and reported as ``CredentialStoreError/recordRemoved(key:reason:)``.
     public func load(_ recordKey: String) async throws(CredentialStoreError) -> Data? {
         let fileName = try CredentialFileName.fileName(for: recordKey)
         let path = directory.appendingPathComponent(fileName).path
@@ -84,18 +86,21 @@ public actor EncryptedFileCredentialStore: CredentialStore {
         }
     }
 
+    /// Seals `data` and atomically replaces the record's file (temporary file, `fsync`, `rename`).
     public func save(_ data: Data, for recordKey: String) async throws(CredentialStoreError) {
         let fileName = try CredentialFileName.fileName(for: recordKey)
         let sealed = try CredentialFileFormat.seal(data, name: recordKey, using: key)
         try CredentialFileIO.replaceAtomically(directory: directory, fileName: fileName, data: sealed)
     }
 
+    /// Deletes the record's file, if any, and syncs the directory so the removal survives a crash.
     public func remove(_ recordKey: String) async throws(CredentialStoreError) {
         let fileName = try CredentialFileName.fileName(for: recordKey)
         try CredentialFileIO.remove(directory.appendingPathComponent(fileName).path)
         try CredentialFileIO.syncDirectory(directory)
     }
 
+    /// The keys of the record files in `directory`; temporary and foreign files are skipped.
     public func keys() async throws(CredentialStoreError) -> [String] {
         try CredentialFileIO.list(directory).compactMap(CredentialFileName.key(forFileName:))
     }

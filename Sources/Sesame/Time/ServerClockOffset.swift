@@ -10,6 +10,7 @@ import SesameProtocol
 public final class ServerClockOffset: Sendable {
     private let offset = LockedState<TimeInterval>(0)
 
+    /// An offset of zero until the first response's `Date` header is learned.
     public init() {}
 
     /// The current estimate, in seconds (server minus device).

@@ -9,6 +9,8 @@ public protocol SesameClock: Sendable {
 
 /// The device clock.
 public struct SystemClock: SesameClock {
+    /// The device clock; the default of ``SesameClient``.
     public init() {}
+    /// `Date()`: the device's wall-clock time, as the user may have set it (see ``ServerClockOffset``).
     public func now() -> Date { Date() }
 }

@@ -12,29 +12,54 @@ import SesameProtocol
 /// `aud` decodes from a single string or an array (§2). A missing `sub` decodes as `""` and is
 /// rejected by validation with ``IDTokenRule/subject``.
 public struct IDTokenClaims: Codable, Sendable, Equatable {
+    /// `iss`: the issuer identifier of the provider that issued the token (§2).
     public var iss: String
+    /// `sub`: the user's identifier, unique and never reassigned within ``iss`` (§2).
     public var sub: String
+    /// `aud`: the audiences, which include this app's client id (§2).
     public var aud: [String]
+    /// `exp`: when the ID token expires (§2); after validation always set.
     public var exp: Date?
+    /// `iat`: when the ID token was issued (§2); after validation always set.
     public var iat: Date?
+    /// `auth_time`: when the user last actively authenticated (§2); required when `max_age` was sent.
     public var authTime: Date?
+    /// `nonce`: the value from the authorization request, binding the token to it (§2, §3.1.3.7 step 11).
     public var nonce: String?
+    /// `acr`: the authentication context class the provider says it satisfied, e.g. a multi-factor one (§2).
     public var acr: String?
+    /// `amr`: how the user authenticated, e.g. `pwd`, `otp`, `hwk` (§2; values from RFC 8176).
     public var amr: [String]?
+    /// `azp`: the party the token was issued to; when present it must be this app's client id (§2).
     public var azp: String?
+    /// `sid`: the provider's session id (OpenID Connect Front-Channel Logout §3); with single
+    /// sign-on, the shared device session's (Native SSO §3.4.1).
     public var sid: String?
+    /// `at_hash`: half of the access token's hash, binding the two (§3.1.3.6, checked per §3.1.3.8).
     public var atHash: String?
+    /// `name`: the user's full name for display (§5.1); needs the `profile` scope.
     public var name: String?
+    /// `given_name`: first name(s) (§5.1).
     public var givenName: String?
+    /// `family_name`: surname(s) (§5.1).
     public var familyName: String?
+    /// `nickname`: a casual name (§5.1).
     public var nickname: String?
+    /// `preferred_username`: the name the user goes by at the provider (§5.1); not unique or stable,
+    /// so never a key (use ``sub``).
     public var preferredUsername: String?
+    /// `picture`: the URL of a profile image (§5.1).
     public var picture: String?
+    /// `email`: the user's preferred address (§5.1); needs the `email` scope, and may be unverified.
     public var email: String?
+    /// `email_verified`: whether the provider verified ``email`` (§5.1).
     public var emailVerified: Bool?
+    /// `locale`: the user's locale as a BCP 47 tag, e.g. `de-CH` (§5.1).
     public var locale: String?
+    /// `updated_at`: when the profile claims last changed (§5.1); dropped when malformed.
     public var updatedAt: Date?
 
+    /// Claims built in code (tests, previews); the profile claims start as `nil` and can be set after.
     public init(
         iss: String, sub: String, aud: [String], exp: Date? = nil, iat: Date? = nil,
         authTime: Date? = nil, nonce: String? = nil, acr: String? = nil, amr: [String]? = nil,
@@ -66,6 +91,8 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes a JWT claims set by the rules above: a malformed `exp`, `iat` or `auth_time` throws, an
+    /// oddly typed profile claim is dropped, unknown claims are ignored.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         iss = ""
@@ -107,6 +134,8 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
         }
     }
 
+    /// Encodes the claims under their JSON names, dates as whole seconds since the epoch (clamped);
+    /// `nil` claims are left out.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(iss, forKey: .iss)

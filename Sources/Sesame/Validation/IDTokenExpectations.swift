@@ -30,6 +30,9 @@ public struct IDTokenExpectations: Sendable {
     /// The current time (device clock corrected by the learned server offset).
     public var now: Date
 
+    /// Expectations for one ID token; each parameter sets the property of the same name. The SDK
+    /// builds these itself; build one to call ``IDTokenValidator`` directly. `now` should be the
+    /// server-corrected time (``ServerClockOffset/serverNow(_:)``).
     public init(
         issuer: String, clientID: String, nonce: String? = nil, maxAge: Int? = nil,
         acrValues: [String]? = nil, claims: ClaimsRequest? = nil, accessToken: String? = nil,

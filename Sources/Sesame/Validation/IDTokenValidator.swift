@@ -25,7 +25,10 @@ public struct IDTokenValidator: Sendable {
         RequestedSubjectValidator(),
     ]
 
+    /// The `alg` values a token may be signed with: the asymmetric ones asked for, never `none`, plus
+    /// ``hmacAlgorithms`` only when a client secret was given (§3.1.3.7 steps 6–8).
     public let allowedAlgorithms: Set<String>
+    /// The claim rules run, in order, after the signature verified; the first failure is thrown.
     public let rules: [any IDTokenClaimValidator]
     private let hmacKey: SymmetricKey?
 

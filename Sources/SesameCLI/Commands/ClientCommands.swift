@@ -68,6 +68,16 @@ struct ClientCommand: AsyncParsableCommand {
                 "The client's public keys (a JSON Web Key Set, e.g. from `sesame client-key`): it authenticates with private_key_jwt (RFC 7523) instead of a secret.",
                 valueName: "file"))
         var jwksFile: String?
+        @Option(
+            name: .customLong("id-token-alg"),
+            help: ArgumentHelp("The ID tokens' signature algorithm: RS256 (default) or ES256.", valueName: "alg"))
+        var idTokenAlgorithm: String?
+        @Option(
+            name: .customLong("access-token-alg"),
+            help: ArgumentHelp(
+                "The access tokens' signature algorithm: RS256 (default) or ES256, whose signature costs a fraction of an RSA one; the client's APIs must accept it.",
+                valueName: "alg"))
+        var accessTokenAlgorithm: String?
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
 
@@ -121,6 +131,8 @@ struct ClientCommand: AsyncParsableCommand {
                 if let mfaPolicy { spec.mfaPolicy = try Self.mfaPolicy(mfaPolicy) }
                 spec.firstParty = firstParty
                 spec.appGroup = appGroup
+                if let idTokenAlgorithm { spec.idTokenSigningAlg = idTokenAlgorithm }
+                if let accessTokenAlgorithm { spec.accessTokenSigningAlg = accessTokenAlgorithm }
                 if let jwksFile {
                     spec.jwks = try InputFile.text(
                         jwksFile, what: "--jwks-file", hint: "Give the path of a JSON Web Key Set file.")
@@ -226,6 +238,8 @@ struct ClientSummary: Encodable {
     var grantTypes: [String]
     var scopes: [String]
     var tokenEndpointAuthMethod: String
+    var idTokenSigningAlg: String
+    var accessTokenSigningAlg: String
     var mfaPolicy: String
     var firstParty: Bool
     var appGroup: String?
@@ -240,6 +254,8 @@ struct ClientSummary: Encodable {
         grantTypes = client.grantTypes.map(\.rawValue)
         scopes = client.allowedScopes
         tokenEndpointAuthMethod = client.tokenEndpointAuthMethod.rawValue
+        idTokenSigningAlg = client.idTokenSigningAlg
+        accessTokenSigningAlg = client.accessTokenSigningAlg
         mfaPolicy = client.mfaPolicy.rawValue
         firstParty = client.firstParty
         appGroup = client.appGroup
@@ -255,6 +271,8 @@ struct ClientSummary: Encodable {
         case grantTypes = "grant_types"
         case scopes
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
+        case idTokenSigningAlg = "id_token_signed_response_alg"
+        case accessTokenSigningAlg = "access_token_signed_response_alg"
         case mfaPolicy = "mfa_policy"
         case firstParty = "first_party"
         case appGroup = "app_group"

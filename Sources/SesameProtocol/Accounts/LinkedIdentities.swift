@@ -13,6 +13,7 @@ public struct LinkedIdentity: Codable, Sendable, Equatable {
     /// Seconds since 1970.
     public var linkedAt: Int
 
+    /// A linked identity as `GET /api/identities` lists it; `linkedAt` is seconds since 1970.
     public init(provider: String, subject: String, email: String? = nil, linkedAt: Int) {
         self.provider = provider
         self.subject = subject
@@ -28,8 +29,10 @@ public struct LinkedIdentity: Codable, Sendable, Equatable {
 
 /// `GET /api/identities` answer, oldest link first.
 public struct LinkedIdentityList: Codable, Sendable, Equatable {
+    /// The account's linked identities, oldest link first.
     public var identities: [LinkedIdentity]
 
+    /// A list of `identities`.
     public init(identities: [LinkedIdentity]) {
         self.identities = identities
     }

@@ -27,6 +27,7 @@ public struct Passkey: Codable, Sendable, Equatable {
     /// Absent from servers before the lock existed.
     public var locked: Bool?
 
+    /// A passkey as the account API describes it; the times are seconds since 1970.
     public init(
         id: String, name: String, createdAt: Int, lastUsedAt: Int?, backupEligible: Bool, backedUp: Bool, keyKind: String,
         locked: Bool? = nil
@@ -54,15 +55,22 @@ public struct Passkey: Codable, Sendable, Equatable {
 
 /// `GET /api/passkeys`, oldest first.
 public struct PasskeyList: Codable, Sendable, Equatable {
+    /// The account's passkeys, oldest first.
     public var passkeys: [Passkey]
+    /// A list of `passkeys`.
     public init(passkeys: [Passkey]) { self.passkeys = passkeys }
 }
 
 /// `POST /api/passkeys`: the authenticator's answer to the options, and an optional name
 /// (at most 64 characters).
 public struct PasskeyRegistration: Codable, Sendable, Equatable {
+    /// The authenticator's answer to the creation options (WebAuthn Level 3 §5.1.8
+    /// `RegistrationResponseJSON`), checked per §7.1.
     public var credential: RegistrationResponseJSON
+    /// The name to show (trimmed, at most 64 characters); `nil` or empty takes the default, the
+    /// authenticator's kind and the date.
     public var name: String?
+    /// A registration of `credential`, optionally named.
     public init(credential: RegistrationResponseJSON, name: String?) {
         self.credential = credential
         self.name = name
@@ -71,6 +79,8 @@ public struct PasskeyRegistration: Codable, Sendable, Equatable {
 
 /// `PATCH /api/passkeys/{id}`.
 public struct PasskeyRenameRequest: Codable, Sendable, Equatable {
+    /// The new name (trimmed, at most 64 characters).
     public var name: String
+    /// A rename to `name`.
     public init(name: String) { self.name = name }
 }

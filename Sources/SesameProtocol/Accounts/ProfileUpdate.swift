@@ -7,15 +7,25 @@ import Foundation
 /// server answers 400 `validation_failed` with an `error_details` entry `not_writable`; email
 /// changes go through `POST /api/email`). The answer is the updated ``StandardClaims``.
 public struct ProfileUpdate: Codable, Sendable, Equatable {
+    /// OIDC Core §5.1 `name`: full name for display, e.g. `Alice Smith`.
     public var name: String?
+    /// OIDC Core §5.1 `given_name`: first name(s).
     public var givenName: String?
+    /// OIDC Core §5.1 `family_name`: surname(s).
     public var familyName: String?
+    /// OIDC Core §5.1 `middle_name`: middle name(s).
     public var middleName: String?
+    /// OIDC Core §5.1 `nickname`: casual name, e.g. `Ali`.
     public var nickname: String?
+    /// OIDC Core §5.1 `preferred_username`: a handle to show; not the login name, and not unique.
     public var preferredUsername: String?
+    /// OIDC Core §5.1 `profile`: absolute `http(s)` URL of the user's profile page.
     public var profile: String?
+    /// OIDC Core §5.1 `picture`: absolute `http(s)` URL of a profile picture.
     public var picture: String?
+    /// OIDC Core §5.1 `website`: absolute `http(s)` URL of the user's web page or blog.
     public var website: String?
+    /// OIDC Core §5.1 `gender`: `female`, `male` or any other value (at most 64 characters).
     public var gender: String?
     /// `YYYY-MM-DD` or `YYYY` (OIDC Core §5.1).
     public var birthdate: String?
@@ -25,8 +35,10 @@ public struct ProfileUpdate: Codable, Sendable, Equatable {
     public var locale: String?
     /// E.164, e.g. `+4712345678`. Changing it clears `phone_number_verified`.
     public var phoneNumber: String?
+    /// OIDC Core §5.1.1 `address`; each of its members is absent, a value, or `""` to clear it.
     public var address: AddressClaim?
 
+    /// An update that sets the claims given and leaves every `nil` one unchanged; `""` clears one.
     public init(
         name: String? = nil, givenName: String? = nil, familyName: String? = nil,
         middleName: String? = nil, nickname: String? = nil, preferredUsername: String? = nil,

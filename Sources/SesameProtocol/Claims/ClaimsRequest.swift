@@ -14,6 +14,8 @@ public struct ClaimsRequest: Codable, Sendable, Equatable {
     /// Claims to return in the ID token (§5.5: `id_token`).
     public var idToken: [String: IndividualClaimRequest]
 
+    /// A request for the claims in `userinfo` (UserInfo endpoint) and `idToken` (ID token), keyed
+    /// by claim name.
     public init(
         userinfo: [String: IndividualClaimRequest] = [:], idToken: [String: IndividualClaimRequest] = [:]
     ) {
@@ -58,6 +60,8 @@ public struct ClaimsRequest: Codable, Sendable, Equatable {
         return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
+    /// Decodes the §5.5 object: an absent or `null` `userinfo` or `id_token` member requests
+    /// nothing, and unknown members are ignored.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         userinfo = try Self.members(container, .userinfo)
@@ -72,6 +76,7 @@ public struct ClaimsRequest: Codable, Sendable, Equatable {
         return try container.decode([String: IndividualClaimRequest].self, forKey: key)
     }
 
+    /// Encodes the §5.5 object, leaving out `userinfo` and `id_token` when they request nothing.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if !userinfo.isEmpty { try container.encode(userinfo, forKey: .userinfo) }
@@ -94,6 +99,7 @@ public struct IndividualClaimRequest: Codable, Sendable, Equatable {
     /// §5.5.1: the claim should have one of these values, in order of preference.
     public var values: [ClaimValue]?
 
+    /// A request for one claim; the defaults make the voluntary request, which encodes as `null`.
     public init(essential: Bool = false, value: ClaimValue? = nil, values: [ClaimValue]? = nil) {
         self.essential = essential
         self.value = value
@@ -108,6 +114,8 @@ public struct IndividualClaimRequest: Codable, Sendable, Equatable {
         acceptedValues.compactMap { if case .string(let text) = $0 { text } else { nil } }
     }
 
+    /// Decodes `null` (a voluntary request) or an object with `essential`, `value` and `values`;
+    /// other members are ignored.
     public init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         if single.decodeNil() {
@@ -141,10 +149,14 @@ public struct IndividualClaimRequest: Codable, Sendable, Equatable {
 
 /// A requested claim value (OIDC Core §5.5.1): a JSON string, number or boolean.
 public enum ClaimValue: Codable, Sendable, Equatable, Hashable {
+    /// A JSON string, e.g. an `acr` value or a `sub`.
     case string(String)
+    /// A JSON number.
     case number(Double)
+    /// A JSON boolean.
     case bool(Bool)
 
+    /// Decodes a JSON boolean, number or string; anything else (`null`, an array, an object) fails.
     public init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         if let bool = try? single.decode(Bool.self) {
@@ -156,6 +168,7 @@ public enum ClaimValue: Codable, Sendable, Equatable, Hashable {
         }
     }
 
+    /// Encodes the bare JSON value.
     public func encode(to encoder: any Encoder) throws {
         var single = encoder.singleValueContainer()
         switch self {
@@ -168,6 +181,9 @@ public enum ClaimValue: Codable, Sendable, Equatable, Hashable {
 
 /// Why a `claims` parameter was refused; the message names the rule.
 public struct ClaimsRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The message naming the broken rule, e.g. `claims is not valid JSON`; the server sends it as
+    /// the `error_description` of `invalid_request`.
     public let description: String
+    /// An error with the message `description`.
     public init(_ description: String) { self.description = description }
 }

@@ -51,6 +51,7 @@ public struct NumericDate: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The value as JSON would carry it: an integer when it is whole.
     public var description: String { Self.text(secondsSince1970) }
 
+    /// Whether `lhs` is the earlier instant.
     public static func < (lhs: NumericDate, rhs: NumericDate) -> Bool { lhs.secondsSince1970 < rhs.secondsSince1970 }
 
     /// A number as a message shows it: whole numbers in the 64-bit range without a fraction,
@@ -66,6 +67,7 @@ public struct NumericDate: Sendable, Hashable, Comparable, CustomStringConvertib
 /// Why a claim is not an acceptable ``NumericDate``. The description names the claim, the value
 /// and the rule, e.g. "exp 1e+30 is beyond year 9999 …".
 public struct NumericDateError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The rule of ``NumericDate`` a value broke.
     public enum Rule: String, Sendable {
         /// Not a JSON number (a string such as `"NaN"`, a boolean, an object, a number no
         /// `Double` can hold).
@@ -80,16 +82,19 @@ public struct NumericDateError: Error, Sendable, Equatable, CustomStringConverti
 
     /// The claim's name (`exp`, `iat`, `auth_time`, …).
     public let claim: String
+    /// Which rule the value broke.
     public let rule: Rule
     /// The value as received, shortened to 40 characters.
     public let value: String
 
+    /// An error for `claim`; `value` is kept as received, shortened to 40 characters.
     public init(claim: String, rule: Rule, value: String) {
         self.claim = claim
         self.rule = rule
         self.value = value.count > 40 ? String(value.prefix(40)) + "…" : value
     }
 
+    /// The message naming the claim, the value and the rule, citing RFC 7519 §2 where it applies.
     public var description: String {
         switch rule {
         case .notANumber:

@@ -3,30 +3,51 @@ import Foundation
 /// The OpenID Connect standard claims (OIDC Core §5.1), as returned by the UserInfo endpoint
 /// (§5.3.2) and read/updated through the profile API. `sub` is always present in responses.
 public struct StandardClaims: Codable, Sendable, Equatable {
+    /// OIDC Core §5.1 `sub`: the user's stable identifier at this issuer; never reassigned. Key
+    /// accounts by it (with the issuer), not by `email`.
     public var sub: String
+    /// OIDC Core §5.1 `name`: full name for display.
     public var name: String?
+    /// OIDC Core §5.1 `given_name`: first name(s).
     public var givenName: String?
+    /// OIDC Core §5.1 `family_name`: surname(s).
     public var familyName: String?
+    /// OIDC Core §5.1 `middle_name`: middle name(s).
     public var middleName: String?
+    /// OIDC Core §5.1 `nickname`: casual name.
     public var nickname: String?
+    /// OIDC Core §5.1 `preferred_username`: a handle to show; not unique, so never a key.
     public var preferredUsername: String?
+    /// OIDC Core §5.1 `profile`: URL of the user's profile page.
     public var profile: String?
+    /// OIDC Core §5.1 `picture`: URL of a profile picture.
     public var picture: String?
+    /// OIDC Core §5.1 `website`: URL of the user's web page or blog.
     public var website: String?
+    /// OIDC Core §5.1 `email`: preferred address; may change and is not necessarily verified (see
+    /// `emailVerified`).
     public var email: String?
+    /// OIDC Core §5.1 `email_verified`: `true` when the user proved control of `email`.
     public var emailVerified: Bool?
+    /// OIDC Core §5.1 `gender`: `female`, `male` or another value.
     public var gender: String?
     /// `YYYY-MM-DD` or `YYYY` (OIDC Core §5.1).
     public var birthdate: String?
+    /// OIDC Core §5.1 `zoneinfo`: IANA time zone, e.g. `Europe/Oslo`.
     public var zoneinfo: String?
+    /// OIDC Core §5.1 `locale`: BCP 47 language tag, e.g. `nb-NO`.
     public var locale: String?
+    /// OIDC Core §5.1 `phone_number`: E.164, e.g. `+4712345678`.
     public var phoneNumber: String?
+    /// OIDC Core §5.1 `phone_number_verified`: `true` when the number was confirmed (an SMS code).
     public var phoneNumberVerified: Bool?
+    /// OIDC Core §5.1.1 `address`: postal address.
     public var address: AddressClaim?
     /// Seconds since the epoch. Read as a ``NumericDate`` (RFC 7519 §2) and rounded down; a
     /// value that is none (`1e30`, `-1`, `"NaN"`) is dropped, as profile claims are informational.
     public var updatedAt: Int?
 
+    /// Claims with only `sub` set.
     public init(sub: String) { self.sub = sub }
 
     enum CodingKeys: String, CodingKey {
@@ -42,6 +63,8 @@ public struct StandardClaims: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
+    /// Decodes the claims; an `updated_at` that is not a valid NumericDate is dropped instead of
+    /// failing the whole object.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         sub = try c.decode(String.self, forKey: .sub)
@@ -69,13 +92,21 @@ public struct StandardClaims: Codable, Sendable, Equatable {
 
 /// OIDC Core §5.1.1 address claim.
 public struct AddressClaim: Codable, Sendable, Equatable {
+    /// OIDC Core §5.1.1 `formatted`: the full address for display; lines may be separated by `\n`.
     public var formatted: String?
+    /// OIDC Core §5.1.1 `street_address`: house number, street, and apartment or P.O. box; may
+    /// span lines.
     public var streetAddress: String?
+    /// OIDC Core §5.1.1 `locality`: city or locality.
     public var locality: String?
+    /// OIDC Core §5.1.1 `region`: state, province, prefecture or region.
     public var region: String?
+    /// OIDC Core §5.1.1 `postal_code`: zip or postal code.
     public var postalCode: String?
+    /// OIDC Core §5.1.1 `country`: country name.
     public var country: String?
 
+    /// An address with the components given; `nil` ones are absent.
     public init(
         formatted: String? = nil, streetAddress: String? = nil, locality: String? = nil,
         region: String? = nil, postalCode: String? = nil, country: String? = nil

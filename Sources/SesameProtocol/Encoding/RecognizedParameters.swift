@@ -8,6 +8,7 @@
 /// this set makes a request invalid; any other name is ignored, repeated or not
 /// (``FormURLEncoding/decode(_:recognized:)``).
 public enum RecognizedParameters {
+    /// Every recognized name; each may appear at most once in a request (RFC 6749 §3.1).
     public static let all: Set<String> = [
         // Authorization request (RFC 6749 §4.1.1, RFC 7636 §4.3, OIDC Core §3.1.2.1, §5.5, §6)
         "response_type", "client_id", "redirect_uri", "scope", "state", "response_mode", "nonce", "display",

@@ -13,6 +13,7 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
     public var error: String
     /// Developer-facing English text. Never contains secrets.
     public var errorDescription: String?
+    /// RFC 6749 §5.2 `error_uri`: a page about the error for developers; Sesame does not send it.
     public var errorURI: String?
     /// Unique id of this occurrence, also written to the server log.
     public var errorID: String?
@@ -44,6 +45,7 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
     /// `7.2 step 12 (origin)`.
     public var ceremonyStep: String?
 
+    /// An error body with the members given (`challenge`, `passkeyOptions`, `ceremonyStep`: `nil`).
     public init(
         error: String, errorDescription: String? = nil, errorURI: String? = nil,
         errorID: String? = nil, errorCode: Int? = nil, errorUserMessage: String? = nil,
@@ -79,6 +81,7 @@ public struct APIError: Codable, Sendable, Equatable, Error, CustomStringConvert
     /// The table entry for `errorCode`, when it is one Sesame knows.
     public var code: APIErrorCode? { errorCode.flatMap(APIErrorCode.init(rawValue:)) }
 
+    /// `error`, then `: error_description` and ` (error_id …)` when present; for logs.
     public var description: String {
         var text = error
         if let errorDescription { text += ": \(errorDescription)" }
@@ -114,6 +117,7 @@ public struct FieldError: Codable, Sendable, Equatable {
     /// Machine-readable reason, e.g. `required`, `too_short`, `invalid_format`, `taken`.
     public var code: String
 
+    /// A field error: `field` failed for the ``FieldErrorCode`` `code`, explained by `message`.
     public init(field: String, message: String, code: String) {
         self.field = field
         self.message = message

@@ -5,26 +5,53 @@
 /// 4xxx abuse protection, 5xxx server.
 public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     // 1xxx — RFC 6749 §4.1.2.1, §5.2; OIDC Core §3.1.2.6, §6, §7.2.1; RFC 6750 §3.1
+    /// RFC 6749 §5.2 `invalid_request`: a parameter is missing, invalid or repeated.
     case invalidRequest = 1000
+    /// RFC 6749 §5.2 `invalid_client`, 401: client authentication failed (secret or assertion).
     case invalidClient = 1001
+    /// RFC 6749 §5.2 `invalid_grant`: the code or refresh token is invalid, expired, revoked, used
+    /// or another client's; sign in again.
     case invalidGrant = 1002
+    /// RFC 6749 §5.2 `unauthorized_client`: this client may not use this grant type or endpoint,
+    /// e.g. `/authorize-challenge` when it is not first-party.
     case unauthorizedClient = 1003
+    /// RFC 6749 §5.2 `unsupported_grant_type`: the `grant_type` is not one of ``GrantType``.
     case unsupportedGrantType = 1004
+    /// RFC 6749 §5.2 `invalid_scope`: a scope is unknown or not allowed for this client.
     case invalidScope = 1005
+    /// RFC 6749 §4.1.2.1 `access_denied`, 403: the user or the server refused the request.
     case accessDenied = 1006
+    /// RFC 6749 §4.1.2.1 `unsupported_response_type`: only `response_type=code` is supported.
     case unsupportedResponseType = 1007
+    /// OIDC Core §3.1.2.6 `login_required`: `prompt=none` was sent, but the user must sign in (or
+    /// complete a second factor).
     case loginRequired = 1008
+    /// OIDC Core §3.1.2.6 `consent_required`: `prompt=none` was sent, but the user must consent.
     case consentRequired = 1009
+    /// OIDC Core §3.1.2.6 `interaction_required`: `prompt=none` was sent, but the user must act.
     case interactionRequired = 1010
+    /// RFC 6750 §3.1 `invalid_token`, 401: the access token is missing, expired, revoked or
+    /// malformed; refresh it or sign in again.
     case invalidToken = 1011
+    /// RFC 6750 §3.1 `insufficient_scope`, 403: the access token lacks a scope the resource needs.
     case insufficientScope = 1012
+    /// `invalid_request`: `redirect_uri` does not exactly match a registered one (RFC 6749 §3.1.2).
     case invalidRedirectURI = 1013
+    /// `invalid_request`: PKCE is missing or not `code_challenge_method=S256` (RFC 7636 §4.3).
     case pkceRequired = 1014
+    /// RFC 7009 §2.2.1 `unsupported_token_type`: the server cannot revoke this type of token.
     case unsupportedTokenType = 1015
+    /// `invalid_client`, 401: the `client_id` is not registered with this server.
     case unknownClient = 1016
+    /// `invalid_request`, 403: a hosted page's form came without its matching CSRF token (expired,
+    /// or not submitted from the page); reload it and try again.
     case csrfFailed = 1017
+    /// `invalid_request`, 405: the endpoint does not answer this HTTP method.
     case methodNotAllowed = 1018
+    /// `invalid_request`, 404: no such endpoint or resource.
     case notFound = 1019
+    /// `invalid_request`: Request Objects (OIDC Core §6) are not supported. The server answers
+    /// `request_not_supported` (1022) or `request_uri_not_supported` (1023) instead.
     case invalidRequestObject = 1020
     /// The access token belongs to a client that is not registered as first-party, so it may
     /// not call the account APIs (draft-ietf-oauth-first-party-apps, Security Considerations,
@@ -45,14 +72,30 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     case invalidTarget = 1026
 
     // 2xxx — authentication
+    /// `invalid_grant`: the username or password is wrong (unknown users get the same answer), or
+    /// the password confirming an account change is not the account's.
     case invalidCredentials = 2000
+    /// `access_denied`, 403: the account is temporarily locked after too many failed attempts.
+    /// Password throttling answers `too_many_attempts` (2009).
     case accountLocked = 2001
+    /// draft-ietf-oauth-first-party-apps §5.2.2 `insufficient_authorization`: a further step
+    /// (second factor or passkey) is needed; continue with `auth_session` and one of `mfa_methods`.
     case insufficientAuthorization = 2002
+    /// `invalid_grant`: the one-time code (email, SMS or TOTP) is wrong; `remaining_attempts` says
+    /// how many answers are left.
     case invalidMFACode = 2003
+    /// `invalid_grant`: the one-time code has expired; request a new one.
     case mfaCodeExpired = 2004
+    /// `invalid_grant`: the last allowed wrong code ended the `auth_session` (or discarded the
+    /// pending enrolment); start again.
     case mfaAttemptsExhausted = 2005
+    /// `insufficient_authorization`: the chosen `mfa_method` is not enrolled or not usable for this
+    /// user; choose one of `mfa_methods`.
     case mfaMethodUnavailable = 2006
+    /// `invalid_grant`: the `auth_session` is unknown, expired or used up; start the sign-in again.
     case invalidAuthSession = 2007
+    /// `access_denied`, 403: email codes need a verified address; verify it first
+    /// (`POST /api/signup/confirm`).
     case emailNotVerified = 2008
     /// Password guessing is throttled (OWASP Authentication Cheat Sheet, "Account Lockout";
     /// NIST SP 800-63B §5.2.2 rate limiting): too many wrong passwords for this login name or
@@ -75,6 +118,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     case federationTokenInvalid = 2014
     /// The provider's token was issued for another app (`aud`/`azp`).
     case federationAudienceMismatch = 2015
+    /// The provider's token has expired (`exp`); sign in with the provider again.
     case federationTokenExpired = 2016
     /// The provider's token lacks the claim the provider's registration requires (`email`).
     case federationClaimMissing = 2017
@@ -97,11 +141,21 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     case passkeyLocked = 2024
 
     // 3xxx — accounts and profile
+    /// `invalid_request`: one or more fields are invalid; `error_details` lists them, each with a
+    /// ``FieldErrorCode``.
     case validationFailed = 3000
+    /// `invalid_request`, 409: another account has this email address (sign-up or email change);
+    /// `error_details` marks the field `taken`.
     case emailTaken = 3001
+    /// `invalid_request`: only the password failed the password policy (too short or long, the
+    /// email or username, or too common); see `error_details`.
     case weakPassword = 3002
+    /// `not_found`, 404: no such user.
     case userNotFound = 3003
+    /// `invalid_request`: an emailed account code (sign-up, password reset, email change) is wrong,
+    /// expired or used up; `remaining_attempts` says how many answers are left.
     case invalidVerificationCode = 3004
+    /// `not_found`, 404: no device with this `device_id` is registered to the account.
     case deviceNotFound = 3005
     /// The account has the most devices it may register (``DevicesEndpoint``); remove one
     /// first. HTTP 409.
@@ -113,14 +167,22 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     case passkeyAlreadyRegistered = 3008
 
     // 4xxx — abuse protection
+    /// `slow_down`, 429: too many requests that send email or codes (per client address, or per
+    /// `auth_session`); wait `Retry-After` seconds.
     case rateLimited = 4000
+    /// `proof_of_work_required`, 429: solve the `challenge` in the body and send the same request
+    /// again with the solution (docs/abuse-protection.md).
     case proofOfWorkRequired = 4001
     /// The `Sesame-Challenge-Solution` sent was refused (expired, forged, already used, issued
     /// for another request, or a wrong nonce); the answer carries a fresh challenge.
     case invalidChallengeSolution = 4002
 
     // 5xxx — server
+    /// RFC 6749 §4.1.2.1 `server_error`, 500: an unexpected failure; retry later and quote
+    /// `error_id` to support.
     case serverError = 5000
+    /// RFC 6749 §4.1.2.1 `temporarily_unavailable`, 503: e.g. the data store is down or an email
+    /// could not be sent; retry later.
     case temporarilyUnavailable = 5001
 
     /// The RFC 6749 §5.2 / OIDC / draft `error` string sent with this code.

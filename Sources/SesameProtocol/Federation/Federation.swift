@@ -15,6 +15,8 @@ public enum Federation {
     public enum Kind: String, Codable, Sendable, CaseIterable {
         /// Any OpenID provider, a vendor's own included: ID tokens checked against its JWKS.
         case oidc
+        /// Google Sign-In: ID tokens from `https://accounts.google.com`, checked against Google's JWKS;
+        /// with several audiences, `azp` must be a registered one.
         case google
         /// Sign in with Apple: `nonce` is SHA-256 of the app's raw nonce, hex.
         case apple

@@ -8,16 +8,26 @@ import Foundation
 /// ``AuthorizationChallengeResponse``; a continuation is HTTP 400 ``APIError`` with
 /// `error: "insufficient_authorization"`, `auth_session` and `mfa_methods` (draft §5.2.2).
 public enum AuthorizationChallengeParameter {
+    /// draft §5.1 `client_id`: names a public client (a confidential one authenticates as at `/token`).
     public static let clientID = OAuthParameter.clientID
+    /// draft §5.1 `scope`: the scopes wanted, space-separated, each allowed to the client; required
+    /// for a sign-in (a step-up keeps the bearer token's).
     public static let scope = OAuthParameter.scope
+    /// RFC 7636 §4.2 `code_challenge` (draft §5.1): required; the verifier redeems the code at `/token`.
     public static let codeChallenge = OAuthParameter.codeChallenge
+    /// RFC 7636 §4.3 `code_challenge_method`: must be `S256`; absent means `plain`, which is refused.
     public static let codeChallengeMethod = OAuthParameter.codeChallengeMethod
     /// Username or email.
     public static let username = "username"
+    /// The user's password, sent with `username`; in the form body only, never in the URL.
     public static let password = "password"
+    /// OIDC Core §3.1.2.1 `acr_values`: `urn:sesame:acr:mfa` asks for a second factor; with a
+    /// bearer token it starts a step-up.
     public static let acrValues = OAuthParameter.acrValues
     /// `0` asks for re-authentication: a short-lived access token and no refresh token.
     public static let maxAge = OAuthParameter.maxAge
+    /// OIDC Core §3.1.2.1 `ui_locales`: BCP 47 tags, preferred first, for the language of error
+    /// messages and of the codes sent by email or SMS.
     public static let uiLocales = OAuthParameter.uiLocales
     /// draft §5.1: continues an exchange that answered `insufficient_authorization`.
     public static let authSession = "auth_session"
@@ -38,8 +48,11 @@ public enum AuthorizationChallengeParameter {
 /// draft-ietf-oauth-first-party-apps §5.2.1: the successful answer. The code is redeemed at
 /// `/token` (grant `authorization_code`, `code_verifier`, no `redirect_uri`).
 public struct AuthorizationChallengeResponse: Codable, Sendable, Equatable {
+    /// §5.2.1 `authorization_code`: single use and short-lived; redeem it at `/token` with the
+    /// PKCE verifier.
     public var authorizationCode: String
 
+    /// A successful answer carrying `authorizationCode`.
     public init(authorizationCode: String) {
         self.authorizationCode = authorizationCode
     }

@@ -25,6 +25,8 @@ public struct PINPolicy: Codable, Sendable, Equatable {
     /// Frequent PINs that pass the other rules (from published PIN-frequency studies).
     public static let commonPINs = ["13579", "24680", "02468", "97531", "12321", "10203", "14725", "25836", "36925"]
 
+    /// A policy; the defaults are the bank SDK's: 5 digits, no sequences, no digit more than twice,
+    /// `commonPINs` refused, 3 wrong attempts.
     public init(
         minimumLength: Int = 5, forbidsSequences: Bool = true, maximumRepeatedDigits: Int = 2,
         blacklist: [String] = PINPolicy.commonPINs, maximumAttempts: Int = 3
@@ -66,6 +68,7 @@ public struct PINPolicy: Codable, Sendable, Equatable {
 public enum PINViolation: Sendable, Equatable {
     /// Not only the digits 0–9, or more than ``PINPolicy/maximumLength`` of them.
     case notNumeric
+    /// Fewer digits than the policy's `minimum`.
     case tooShort(minimum: Int)
     /// All digits ascend or all descend by one (`12345`, `98765`).
     case sequence

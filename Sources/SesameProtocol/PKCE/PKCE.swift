@@ -55,8 +55,10 @@ public struct PKCE: Sendable, Equatable {
 
 /// Why a PKCE value was refused.
 public enum PKCEError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The verifier is not 43–128 characters of the RFC 7636 §4.1 alphabet.
     case malformedVerifier
 
+    /// The rule broken, for logs and error messages.
     public var description: String {
         switch self {
         case .malformedVerifier:

@@ -18,10 +18,13 @@ import Foundation
 public struct ProofOfWorkChallenge: Codable, Sendable, Equatable {
     /// `proof_of_work` or `clear_pass`.
     public enum Kind: String, Codable, Sendable {
+        /// `proof_of_work`: find a nonce whose hash has `difficulty` leading zero bits (``ProofOfWork``).
         case proofOfWork = "proof_of_work"
+        /// `clear_pass`: no work; repeat the request with the token and nonce 0.
         case clearPass = "clear_pass"
     }
 
+    /// What is asked: work or a bare round-trip (JSON member `type`).
     public var kind: Kind
     /// Opaque; sent back unchanged with the solution.
     public var token: String
@@ -34,6 +37,7 @@ public struct ProofOfWorkChallenge: Codable, Sendable, Equatable {
     /// When the token stops being accepted (seconds since 1970).
     public var expiresAt: Int
 
+    /// A challenge as the server issues it; `algorithm` is always `SHA-256`.
     public init(kind: Kind, token: String, seed: String, difficulty: Int, expiresAt: Int) {
         self.kind = kind
         self.token = token
@@ -63,9 +67,12 @@ public struct ProofOfWorkSolution: Sendable, Equatable {
     /// The request header that carries a solution.
     public static let headerName = "Sesame-Challenge-Solution"
 
+    /// The challenge's `token`, unchanged.
     public var token: String
+    /// The nonce found; 0 for a clear pass.
     public var nonce: UInt64
 
+    /// The solution of the challenge that carried `token`.
     public init(token: String, nonce: UInt64) {
         self.token = token
         self.nonce = nonce

@@ -2,21 +2,40 @@ import Foundation
 
 /// RFC 7662 §2.2 token introspection response. An inactive token is `{"active": false}` only.
 public struct IntrospectionResponse: Codable, Sendable, Equatable {
+    /// RFC 7662 §2.2 `active`: `true` only while the token is valid (known, unexpired, unrevoked);
+    /// when `false`, nothing else is sent.
     public var active: Bool
+    /// RFC 7662 §2.2 `scope`: the token's space-separated scopes.
     public var scope: String?
+    /// RFC 7662 §2.2 `client_id`: the client the token was issued to.
     public var clientID: String?
+    /// RFC 7662 §2.2 `username`: the user's human-readable name; Sesame leaves it out.
     public var username: String?
+    /// RFC 7662 §2.2 `token_type`: at Sesame `Bearer` for an access token, `refresh_token` for a
+    /// refresh token.
     public var tokenType: String?
+    /// RFC 7662 §2.2 `exp`: when the token expires, in seconds since 1970.
     public var exp: Int?
+    /// RFC 7662 §2.2 `iat`: when the token was issued, in seconds since 1970.
     public var iat: Int?
+    /// RFC 7662 §2.2 `nbf`: not valid before, in seconds since 1970; Sesame leaves it out.
     public var nbf: Int?
+    /// RFC 7662 §2.2 `sub`: the user the token is for; the client itself for a client-credentials
+    /// token.
     public var sub: String?
+    /// RFC 7662 §2.2 `aud`: the token's audiences (access tokens).
     public var aud: [String]?
+    /// RFC 7662 §2.2 `iss`: the issuer of the token.
     public var iss: String?
+    /// RFC 7662 §2.2 `jti`: the token's identifier (access tokens).
     public var jti: String?
+    /// OIDC Core §2 `acr` of the sign-in behind the token, e.g. `urn:sesame:acr:mfa`; an extension
+    /// member, as RFC 7662 §2.2 allows.
     public var acr: String?
+    /// RFC 8176 `amr` of the sign-in behind the token, e.g. `["pwd", "otp", "mfa"]`.
     public var amr: [String]?
 
+    /// An answer for an active token with the members given; for an inactive one use `inactive`.
     public init(
         active: Bool, scope: String? = nil, clientID: String? = nil, username: String? = nil,
         tokenType: String? = nil, exp: Int? = nil, iat: Int? = nil, nbf: Int? = nil,

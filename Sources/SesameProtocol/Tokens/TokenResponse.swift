@@ -3,6 +3,7 @@ import Foundation
 /// A successful token endpoint response, RFC 6749 §5.1 and OIDC Core §3.1.3.3, with the
 /// RFC 8693 §2.2.1 `issued_token_type` and the Native SSO `device_secret`.
 public struct TokenResponse: Codable, Sendable, Equatable {
+    /// RFC 6749 §5.1 `access_token` (at Sesame an RFC 9068 JWT): send it as `Authorization: Bearer`.
     public var accessToken: String
     /// `Bearer` (compared case-insensitively, RFC 6749 §5.1).
     public var tokenType: String
@@ -12,12 +13,21 @@ public struct TokenResponse: Codable, Sendable, Equatable {
 
     /// The longest `expires_in` a client believes: one year. A longer lifetime is read as this.
     public static let maximumExpiresIn = 31_536_000
+    /// RFC 6749 §5.1 `refresh_token`: present when the client may refresh. Each use returns a new
+    /// one; store it, as reusing a spent one revokes the whole family.
     public var refreshToken: String?
+    /// OIDC Core §3.1.3.3 `id_token`: present when the `openid` scope was granted.
     public var idToken: String?
+    /// RFC 6749 §5.1 `scope`: the scopes granted, space-separated; may be fewer than requested.
     public var scope: String?
+    /// RFC 8693 §2.2.1 `issued_token_type`: after a token exchange, the type of `access_token`
+    /// (`TokenExchange.TokenType.accessToken`).
     public var issuedTokenType: String?
+    /// Native SSO 1.0 §3.4 `device_secret`: with the `device_sso` scope, the secret the vendor's
+    /// other apps present to sign in without the browser.
     public var deviceSecret: String?
 
+    /// A token response; `tokenType` defaults to `Bearer`.
     public init(
         accessToken: String, tokenType: String = "Bearer", expiresIn: Int? = nil,
         refreshToken: String? = nil, idToken: String? = nil, scope: String? = nil,
@@ -44,6 +54,7 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         case deviceSecret = "device_secret"
     }
 
+    /// Decodes the response; `expires_in` is read leniently (see `expiresIn`) and never fails it.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try c.decode(String.self, forKey: .accessToken)

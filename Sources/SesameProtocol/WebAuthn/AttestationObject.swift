@@ -4,10 +4,15 @@ import Foundation
 /// (bytes), decoded strictly (``CBORDecoder``'s bounds; no other members; `authData` parsed by
 /// ``AuthenticatorData``).
 public struct AttestationObject: Sendable, Equatable {
+    /// §6.5.4 `fmt`: the attestation statement format identifier (§8: `packed`, `none`, `apple`, …).
     public var format: String
+    /// §6.5.4 `attStmt`: the format's attestation statement, a CBOR map, checked by that format's
+    /// verification procedure.
     public var statement: CBOR
+    /// §6.5.4 `authData`, parsed; its attested credential data holds the new credential.
     public var authenticatorData: AuthenticatorData
 
+    /// Parses attestation object bytes (a registration's base64url-decoded `attestationObject`).
     public init(_ data: Data) throws(AttestationObjectError) {
         let item: CBOR
         do {
@@ -42,9 +47,13 @@ public struct AttestationObject: Sendable, Equatable {
 
 /// Why an attestation object was refused.
 public enum AttestationObjectError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not a CBOR map of exactly `fmt` (text), `attStmt` (map) and `authData` (bytes); the detail
+    /// says what is wrong.
     case malformed(String)
+    /// `authData` is not valid authenticator data (§6.1).
     case authenticatorData(AuthenticatorDataError)
 
+    /// The rule broken, for logs and error messages.
     public var description: String {
         switch self {
         case .malformed(let detail): detail

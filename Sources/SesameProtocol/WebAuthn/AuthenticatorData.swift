@@ -7,7 +7,9 @@ import Foundation
 public struct AuthenticatorData: Sendable, Equatable {
     /// §6.1 flags.
     public struct Flags: OptionSet, Sendable, Equatable {
+        /// The flags byte as written (byte 32 of the authenticator data); reserved bits are kept.
         public let rawValue: UInt8
+        /// Flags from a flags byte.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// User present.
         public static let userPresent = Flags(rawValue: 0x01)
@@ -25,10 +27,16 @@ public struct AuthenticatorData: Sendable, Equatable {
 
     /// §6.5.1.
     public struct AttestedCredential: Sendable, Equatable {
+        /// §6.5.1 `aaguid`: 16 bytes naming the authenticator model (Sesame's software authenticator:
+        /// `WebAuthn.softwareAuthenticatorAAGUID`); all zeros when the model is not disclosed.
         public var aaguid: Data
+        /// §6.5.1 `credentialId`: at most 1023 bytes; what the relying party stores and later lists
+        /// in `allowCredentials`.
         public var credentialID: Data
+        /// §6.5.1 `credentialPublicKey` (COSE_Key, §6.5.1.1): the key assertions are verified with.
         public var publicKey: COSEKey
 
+        /// Attested credential data from its members.
         public init(aaguid: Data, credentialID: Data, publicKey: COSEKey) {
             self.aaguid = aaguid
             self.credentialID = credentialID
@@ -38,9 +46,14 @@ public struct AuthenticatorData: Sendable, Equatable {
 
     /// SHA-256 of the RP ID.
     public var rpIDHash: Data
+    /// §6.1 `flags`: user presence and verification, backup state, and which optional parts follow.
     public var flags: Flags
+    /// §6.1 `signCount`: the signature counter; 0 from an authenticator that keeps none (§6.1.1).
     public var signCount: UInt32
+    /// §6.5.1 attested credential data: present when the `AT` flag is set (a registration).
     public var attestedCredential: AttestedCredential?
+    /// §6.1 `extensions`: the authenticator extension outputs (a CBOR map), present when the `ED`
+    /// flag is set.
     public var extensions: CBOR?
     /// The bytes as received (they are what the signature covers).
     public var raw: Data
@@ -48,6 +61,7 @@ public struct AuthenticatorData: Sendable, Equatable {
     /// Credential ids are at most 1023 bytes (§6.5.1).
     public static let maximumCredentialIDLength = 1023
 
+    /// Parses authenticator data bytes, throwing the first rule they break.
     public init(_ data: Data) throws(AuthenticatorDataError) {
         let bytes = [UInt8](data)
         guard bytes.count >= 37 else { throw .tooShort }
@@ -97,13 +111,20 @@ public struct AuthenticatorData: Sendable, Equatable {
 
 /// Why authenticator data was refused.
 public enum AuthenticatorDataError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Fewer bytes than the 37 fixed ones, or than the flags announce.
     case tooShort
+    /// A credential id longer than `maximumCredentialIDLength` (1023) bytes.
     case credentialIDTooLong
+    /// The credential public key is not well-formed CBOR; the detail is the decoder's reason.
     case malformedPublicKey(String)
+    /// The credential public key is CBOR but not a COSE_Key Sesame accepts.
     case unsupportedPublicKey(COSEKeyError)
+    /// The `ED` flag is set but no well-formed CBOR map follows; the detail says why.
     case malformedExtensions(String)
+    /// Bytes follow the last member the flags announce.
     case trailingBytes
 
+    /// The rule broken, for logs and error messages.
     public var description: String {
         switch self {
         case .tooShort: "the authenticator data is shorter than its flags say"

@@ -12,15 +12,23 @@ import Foundation
 public struct AuthenticatorResponseFactory: Sendable {
     /// What goes into a response; the defaults are an honest, user-verified authenticator.
     public struct Parameters: Sendable {
+        /// Client data `origin` (§5.8.1), e.g. `https://example.com`: where the ceremony says it ran.
         public var origin: String
+        /// The RP ID whose SHA-256 opens the authenticator data (§6.1 `rpIdHash`).
         public var rpID: String
+        /// §6.1 flags; `AT` is set for a registration and cleared for an assertion.
         public var flags: AuthenticatorData.Flags
+        /// §6.1 signature counter; 0 says the authenticator keeps none.
         public var signCount: UInt32
+        /// §6.5.1 AAGUID written into a registration.
         public var aaguid: Data
         /// Overrides `type` of the client data (tests).
         public var clientDataType: String?
+        /// Client data `crossOrigin` (§5.8.1); `nil` writes `false`.
         public var crossOrigin: Bool?
 
+        /// Parameters for `origin` and `rpID`; by default user present and verified, counter 0, and
+        /// Sesame's software authenticator AAGUID.
         public init(
             origin: String, rpID: String, flags: AuthenticatorData.Flags = [.userPresent, .userVerified],
             signCount: UInt32 = 0, aaguid: Data = WebAuthn.softwareAuthenticatorAAGUID
@@ -35,12 +43,16 @@ public struct AuthenticatorResponseFactory: Sendable {
 
     /// `none`, or `packed` self attestation (§8.2, signed with the credential key itself).
     public enum Attestation: Sendable {
+        /// Format `none` with an empty `attStmt` (§8.7).
         case none
+        /// Format `packed`, self attestation: `alg` and `sig` by the credential key, no `x5c` (§8.2).
         case packedSelf
     }
 
     /// The credential public key (COSE_Key, §6.5.1.1).
     public let publicKey: COSEKey
+    /// The credential id: written into the attested credential data and as the responses' `id`
+    /// and `rawId`.
     public let credentialID: Data
     private let sign: @Sendable (Data) throws -> Data
 

@@ -7,17 +7,25 @@ public indirect enum CBOR: Sendable, Hashable {
     case unsigned(UInt64)
     /// Major type 1: the value `-1 - n`.
     case negative(UInt64)
+    /// Major type 2: a byte string.
     case bytes(Data)
+    /// Major type 3: a text string, valid UTF-8.
     case text(String)
+    /// Major type 4: an array of data items.
     case array([CBOR])
     /// Major type 5, in the order the encoding gave (keys unique in a well-formed map).
     case map([(key: CBOR, value: CBOR)])
+    /// Major type 6 (§3.4): a tag number and the item it tags.
     case tagged(UInt64, CBOR)
+    /// Simple values 20 (`false`) and 21 (`true`) (§3.3).
     case bool(Bool)
+    /// Simple value 22 (§3.3).
     case null
+    /// Simple value 23 (§3.3).
     case undefined
     /// Simple values other than false, true, null and undefined.
     case simple(UInt8)
+    /// Major type 7 half-, single- or double-precision float (§3.3), widened to a `Double`.
     case float(Double)
 
     /// The integer value of major types 0 and 1 when it fits an `Int64`.
@@ -35,6 +43,7 @@ public indirect enum CBOR: Sendable, Hashable {
         return pairs.first { $0.key == key }?.value
     }
 
+    /// Structural equality: maps compare pair by pair in encoded order, and NaN equals NaN.
     public static func == (lhs: CBOR, rhs: CBOR) -> Bool {
         switch (lhs, rhs) {
         case (.unsigned(let a), .unsigned(let b)), (.negative(let a), .negative(let b)): a == b
@@ -51,6 +60,7 @@ public indirect enum CBOR: Sendable, Hashable {
         }
     }
 
+    /// Hashes what `==` compares (every NaN alike), so items can serve as set members and keys.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .unsigned(let value): hasher.combine(0); hasher.combine(value)
@@ -71,24 +81,33 @@ public indirect enum CBOR: Sendable, Hashable {
 
 /// Why CBOR input was refused; each names the rule (RFC 8949 §3, §5.3 "not well-formed").
 public enum CBORError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The input ends inside an item.
     case truncated(at: Int)
     /// Additional information 28–30 (§3).
     case reservedAdditionalInformation(at: Int)
     /// A length larger than what is left of the input: refused before anything is allocated.
     case lengthBeyondInput(at: Int)
+    /// Nesting deeper than the decoder's `maximumDepth`.
     case tooDeep(limit: Int)
+    /// More data items than the decoder's `maximumItems`.
     case tooManyItems(limit: Int)
+    /// A text string (major type 3) that is not valid UTF-8 (§3.1).
     case invalidUTF8(at: Int)
     /// A "break" outside an indefinite-length item, or an indefinite length where not allowed.
     case unexpectedBreak(at: Int)
+    /// An indefinite-length string, array or map (§3.2.2, §3.2.3) while the decoder
+    /// does not allow them.
     case indefiniteLengthNotAllowed(at: Int)
     /// A chunk of an indefinite-length string of another major type (§3.2.3).
     case badChunk(at: Int)
     /// Simple value 24 with a value below 32 (§3.3).
     case badSimpleValue(at: Int)
+    /// A map key equal to an earlier key of the same map (§5.6).
     case duplicateMapKey(at: Int)
+    /// Bytes after the one item the input must hold.
     case trailingBytes(at: Int)
 
+    /// The rule broken and the byte offset, for logs and error messages.
     public var description: String {
         switch self {
         case .truncated(let at): "CBOR ends early (at byte \(at))"

@@ -6,12 +6,15 @@ import Foundation
 /// allocated; nesting depth and the number of items are capped, so hostile input costs at most
 /// a linear pass. Duplicate map keys are refused (§5.6: a valid map has unique keys).
 public struct CBORDecoder: Sendable {
+    /// Deepest nesting of arrays, maps and tags accepted (the top-level item is depth 0); default 16.
     public var maximumDepth: Int
+    /// Most data items in one input, map keys and string chunks included; default 10,000.
     public var maximumItems: Int
     /// Whether indefinite-length strings, arrays and maps are accepted (CTAP2's canonical form,
     /// which WebAuthn authenticators use, has none).
     public var allowsIndefiniteLengths: Bool
 
+    /// A decoder with these bounds; the defaults suit attestation objects and COSE keys.
     public init(maximumDepth: Int = 16, maximumItems: Int = 10_000, allowsIndefiniteLengths: Bool = false) {
         self.maximumDepth = maximumDepth
         self.maximumItems = maximumItems

@@ -5,6 +5,7 @@ import Foundation
 /// writes (the SDK's software authenticator, tests); floats are written as doubles, which
 /// WebAuthn never uses.
 public enum CBOREncoder {
+    /// The deterministic encoding of `item` (RFC 8949 §4.2.1).
     public static func encode(_ item: CBOR) -> Data {
         var out: [UInt8] = []
         write(item, into: &out)

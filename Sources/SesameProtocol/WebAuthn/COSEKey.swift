@@ -8,17 +8,26 @@ import Foundation
 /// - RSA (kty 3) with RS256 (alg -257): `n` (at least 2048 bits) and `e`.
 /// Anything else is refused with the member at fault (``COSEKeyError``).
 public enum COSEKey: Sendable, Equatable {
+    /// EC2 (kty 2) on P-256 for ES256 (RFC 9053 §2.1, §7.1): the big-endian coordinates,
+    /// 32 bytes each.
     case es256(x: Data, y: Data)
+    /// OKP (kty 1) on Ed25519 for EdDSA (RFC 9053 §2.2, §7.2): `x` is the 32-byte public key
+    /// (RFC 8032).
     case ed25519(x: Data)
+    /// RSA (kty 3, RFC 8230 §4) for RS256 (RFC 8812 §2): the big-endian modulus `n` and exponent `e`.
     case rs256(n: Data, e: Data)
 
     /// COSE algorithm identifiers (IANA "COSE Algorithms").
     public enum Algorithm: Int64, Sendable, CaseIterable {
+        /// -7: ECDSA with SHA-256 (RFC 9053 §2.1).
         case es256 = -7
+        /// -8: EdDSA (RFC 9053 §2.2); Ed25519 is the only curve read.
         case edDSA = -8
+        /// -257: RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8812 §2).
         case rs256 = -257
     }
 
+    /// The key's COSE `alg` (label 3): what its signatures are verified as.
     public var algorithm: Algorithm {
         switch self {
         case .es256: .es256
@@ -80,13 +89,20 @@ public enum COSEKey: Sendable, Equatable {
 
 /// Why a COSE_Key was refused.
 public enum COSEKeyError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The key is not a CBOR map.
     case notAMap
+    /// A required member is absent or of the wrong type; names it, e.g. `x (-2)`.
     case missing(String)
+    /// `alg` is none of ES256 (-7), EdDSA (-8) and RS256 (-257).
     case unsupportedAlgorithm(Int64)
+    /// `kty` is not the key type `alg` needs (2 for ES256, 1 for EdDSA, 3 for RS256).
     case keyTypeMismatch(kty: Int64, alg: Int64)
+    /// `crv` is not the curve the algorithm needs (P-256 for ES256, Ed25519 for EdDSA).
     case wrongCurve(String)
+    /// A coordinate or RSA member has the wrong size for its algorithm.
     case badLength(String)
 
+    /// The rule broken, for logs and error messages.
     public var description: String {
         switch self {
         case .notAMap: "the credential public key is not a COSE_Key map"

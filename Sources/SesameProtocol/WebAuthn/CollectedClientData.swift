@@ -4,13 +4,18 @@ import Foundation
 /// Decoded after UTF-8 decoding with a leading byte order mark stripped (§7.1 step 5, §7.2
 /// step 8). Unknown members are ignored (§5.8.1.2: the format is extensible).
 public struct CollectedClientData: Codable, Sendable, Equatable {
+    /// §5.8.1 `type`: `webauthn.create` for a registration, `webauthn.get` for an authentication.
     public var type: String
     /// base64url of the challenge the relying party sent.
     public var challenge: String
+    /// §5.8.1 `origin`: the origin of the caller, checked against the relying party's origins.
     public var origin: String
+    /// §5.8.1 `crossOrigin`: `true` when called from a cross-origin iframe; absent means `false`.
     public var crossOrigin: Bool?
+    /// §5.8.1 `topOrigin`: the top-level origin, present only when `crossOrigin` is `true`.
     public var topOrigin: String?
 
+    /// Client data from its members; `serialized` writes it as a browser does.
     public init(type: String, challenge: String, origin: String, crossOrigin: Bool? = nil, topOrigin: String? = nil) {
         self.type = type
         self.challenge = challenge

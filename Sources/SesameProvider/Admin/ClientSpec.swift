@@ -19,6 +19,9 @@ public struct ClientSpec: Sendable, Equatable {
     public var tokenEndpointAuthMethod: ClientAuthenticationMethod?
     /// `RS256` (default) or `ES256` (OIDC Core §3.1.3.7 step 7, `id_token_signed_response_alg`).
     public var idTokenSigningAlg: String
+    /// `RS256` (default) or `ES256` for the client's JWT access tokens (RFC 9068 §2.1,
+    /// ``ClientRecord/accessTokenSigningAlg``).
+    public var accessTokenSigningAlg: String
     public var accessTokenLifetime: Int
     public var idTokenLifetime: Int
     public var refreshTokenLifetime: Int
@@ -37,7 +40,7 @@ public struct ClientSpec: Sendable, Equatable {
         grantTypes: [GrantType] = [.authorizationCode, .refreshToken],
         scopes: [String] = ClientRecord.defaultAllowedScopes,
         tokenEndpointAuthMethod: ClientAuthenticationMethod? = nil,
-        idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
+        idTokenSigningAlg: String = "RS256", accessTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
         mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false, appGroup: String? = nil,
         jwks: String? = nil
@@ -51,6 +54,7 @@ public struct ClientSpec: Sendable, Equatable {
         self.scopes = scopes
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
         self.idTokenSigningAlg = idTokenSigningAlg
+        self.accessTokenSigningAlg = accessTokenSigningAlg
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime

@@ -18,7 +18,7 @@ public enum ClientValidation {
         clientID: String, name: String, confidential: Bool, secretHash: String?,
         redirectURIs: [String], postLogoutRedirectURIs: [String], grantTypes: [String],
         scopes: [String], tokenEndpointAuthMethod: String?, idTokenSigningAlg: String,
-        accessTokenLifetime: Int, idTokenLifetime: Int, refreshTokenLifetime: Int,
+        accessTokenSigningAlg: String = "RS256", accessTokenLifetime: Int, idTokenLifetime: Int, refreshTokenLifetime: Int,
         createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
         appGroup: String? = nil, jwks: String? = nil
     ) throws(Issue) -> ClientRecord {
@@ -57,6 +57,11 @@ public enum ClientValidation {
                 field: "id_token_signed_response_alg",
                 reason: "\"\(idTokenSigningAlg)\" is not supported; use RS256 or ES256")
         }
+        guard SigningAlgorithm(rawValue: accessTokenSigningAlg) != nil else {
+            throw Issue(
+                field: "access_token_signed_response_alg",
+                reason: "\"\(accessTokenSigningAlg)\" is not supported; use RS256 or ES256")
+        }
         try checkLifetime(accessTokenLifetime, field: "access_token_lifetime", max: maxAccessOrIDTokenLifetime)
         try checkLifetime(idTokenLifetime, field: "id_token_lifetime", max: maxAccessOrIDTokenLifetime)
         try checkLifetime(refreshTokenLifetime, field: "refresh_token_lifetime", max: maxRefreshTokenLifetime)
@@ -67,7 +72,8 @@ public enum ClientValidation {
             clientID: clientID, name: name, secretHash: confidential ? secretHash : nil,
             redirectURIs: redirectURIs, postLogoutRedirectURIs: postLogoutRedirectURIs,
             grantTypes: grants, allowedScopes: scopes, tokenEndpointAuthMethod: method,
-            idTokenSigningAlg: idTokenSigningAlg, accessTokenLifetime: accessTokenLifetime,
+            idTokenSigningAlg: idTokenSigningAlg, accessTokenSigningAlg: accessTokenSigningAlg,
+            accessTokenLifetime: accessTokenLifetime,
             idTokenLifetime: idTokenLifetime, refreshTokenLifetime: refreshTokenLifetime,
             createdAt: createdAt, mfaPolicy: mfaPolicy, firstParty: firstParty, appGroup: appGroup, jwks: jwks)
     }

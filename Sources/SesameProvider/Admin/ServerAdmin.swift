@@ -77,7 +77,7 @@ public struct ServerAdmin: Sendable {
                 postLogoutRedirectURIs: spec.postLogoutRedirectURIs,
                 grantTypes: spec.grantTypes.map(\.rawValue), scopes: spec.scopes,
                 tokenEndpointAuthMethod: spec.tokenEndpointAuthMethod?.rawValue,
-                idTokenSigningAlg: spec.idTokenSigningAlg,
+                idTokenSigningAlg: spec.idTokenSigningAlg, accessTokenSigningAlg: spec.accessTokenSigningAlg,
                 accessTokenLifetime: spec.accessTokenLifetime, idTokenLifetime: spec.idTokenLifetime,
                 refreshTokenLifetime: spec.refreshTokenLifetime, mfaPolicy: spec.mfaPolicy,
                 firstParty: spec.firstParty, appGroup: spec.appGroup, jwks: spec.jwks)

@@ -17,6 +17,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     public var scopes: [String]?
     public var tokenEndpointAuthMethod: String?
     public var idTokenSigningAlg: String?
+    /// `RS256` (default) or `ES256` for the client's JWT access tokens.
+    public var accessTokenSigningAlg: String?
     public var accessTokenLifetime: Int?
     public var idTokenLifetime: Int?
     public var refreshTokenLifetime: Int?
@@ -51,6 +53,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         case scopes
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
         case idTokenSigningAlg = "id_token_signing_alg"
+        case accessTokenSigningAlg = "access_token_signing_alg"
         case accessTokenLifetime = "access_token_lifetime"
         case idTokenLifetime = "id_token_lifetime"
         case refreshTokenLifetime = "refresh_token_lifetime"
@@ -74,6 +77,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             grantTypes: grantTypes ?? defaults.grantTypes.map(\.rawValue),
             scopes: scopes ?? defaults.scopes, tokenEndpointAuthMethod: tokenEndpointAuthMethod,
             idTokenSigningAlg: idTokenSigningAlg ?? defaults.idTokenSigningAlg,
+            accessTokenSigningAlg: accessTokenSigningAlg ?? defaults.accessTokenSigningAlg,
             accessTokenLifetime: accessTokenLifetime ?? defaults.accessTokenLifetime,
             idTokenLifetime: idTokenLifetime ?? defaults.idTokenLifetime,
             refreshTokenLifetime: refreshTokenLifetime ?? defaults.refreshTokenLifetime,

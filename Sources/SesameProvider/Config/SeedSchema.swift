@@ -58,7 +58,8 @@ extension ClientSeed.CodingKeys: SeedEntryKeys {
     package var rule: SeedKeyRule {
         switch self {
         case .clientID: SeedKeyRule(shape: .text, isRequired: true)
-        case .name, .secret, .tokenEndpointAuthMethod, .idTokenSigningAlg, .mfaPolicy, .appGroup, .jwks:
+        case .name, .secret, .tokenEndpointAuthMethod, .idTokenSigningAlg, .accessTokenSigningAlg, .mfaPolicy, .appGroup,
+            .jwks:
             SeedKeyRule(shape: .text)
         case .redirectURIs, .postLogoutRedirectURIs, .grantTypes, .scopes: SeedKeyRule(shape: .texts)
         case .accessTokenLifetime, .idTokenLifetime, .refreshTokenLifetime: SeedKeyRule(shape: .number)

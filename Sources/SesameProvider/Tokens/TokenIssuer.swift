@@ -16,10 +16,9 @@ package struct TokenIssuer: Sendable {
         self.now = now
     }
 
-    /// Access tokens are always RS256, which every resource server supports (RFC 9068 §2.1).
-    package static let accessTokenAlgorithm = "RS256"
-
-    /// A new access token and its claims. `claims` is the grant's `claims` request parameter
+    /// A new access token and its claims, signed with the client's `accessTokenSigningAlg`
+    /// (`RS256` unless the client opted into `ES256`; RFC 9068 §2.1 lets the AS choose, and every
+    /// resource server reading the JWKS supports both). `claims` is the grant's `claims` request parameter
     /// (OIDC Core §5.5): the user claims it asks the UserInfo endpoint for travel in the token.
     package func accessToken(
         client: ClientRecord, subject: String, scope: String,
@@ -34,7 +33,7 @@ package struct TokenIssuer: Sendable {
             authTime: authentication.map { Int($0.authTime.timeIntervalSince1970) },
             acr: authentication?.acr, amr: authentication?.amr, sid: sessionID, fid: familyID,
             userinfoClaims: claims.flatMap { $0.userinfoClaims.isEmpty ? nil : $0.userinfoClaims.sorted() })
-        let token = try await keyRing.sign(claims, algorithm: Self.accessTokenAlgorithm, type: "at+jwt")
+        let token = try await keyRing.sign(claims, algorithm: client.accessTokenSigningAlg, type: "at+jwt")
         return (token, claims)
     }
 

@@ -21,6 +21,10 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     public var tokenEndpointAuthMethod: ClientAuthenticationMethod
     /// `RS256` (default) or `ES256`.
     public var idTokenSigningAlg: String
+    /// The algorithm of this client's JWT access tokens (RFC 9068 §2.1): `RS256` (default) or
+    /// `ES256`, whose signature costs a fraction of an RSA one (docs/benchmarks.md), for APIs
+    /// that accept it. Metadata name `access_token_signed_response_alg`.
+    public var accessTokenSigningAlg: String
     public var accessTokenLifetime: Int
     public var idTokenLifetime: Int
     public var refreshTokenLifetime: Int
@@ -54,7 +58,7 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         grantTypes: [GrantType] = [.authorizationCode, .refreshToken],
         allowedScopes: [String] = ClientRecord.defaultAllowedScopes,
         tokenEndpointAuthMethod: ClientAuthenticationMethod = .none,
-        idTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
+        idTokenSigningAlg: String = "RS256", accessTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
         createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
         appGroup: String? = nil, jwks: String? = nil
@@ -68,6 +72,7 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         self.allowedScopes = allowedScopes
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
         self.idTokenSigningAlg = idTokenSigningAlg
+        self.accessTokenSigningAlg = accessTokenSigningAlg
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime

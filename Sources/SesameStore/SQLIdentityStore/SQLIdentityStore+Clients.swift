@@ -9,7 +9,7 @@ extension SQLIdentityStore {
             "client_id", "name", "secret_hash", "redirect_uris", "post_logout_redirect_uris",
             "grant_types", "allowed_scopes", "token_endpoint_auth_method", "id_token_signing_alg",
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "created_at",
-            "mfa_policy", "first_party", "app_group", "jwks",
+            "mfa_policy", "first_party", "app_group", "jwks", "access_token_signing_alg",
         ]
         let values: [any Encodable & Sendable] = [
             client.clientID, client.name, client.secretHash, try StoreValue.json(client.redirectURIs),
@@ -18,7 +18,7 @@ extension SQLIdentityStore {
             try StoreValue.json(client.allowedScopes), client.tokenEndpointAuthMethod.rawValue,
             client.idTokenSigningAlg, client.accessTokenLifetime, client.idTokenLifetime,
             client.refreshTokenLifetime, StoreValue.time(client.createdAt), client.mfaPolicy.rawValue,
-            client.firstParty, client.appGroup, client.jwks,
+            client.firstParty, client.appGroup, client.jwks, client.accessTokenSigningAlg,
         ]
         try await database.insert(into: "clients")
             .columns(columns)
@@ -95,6 +95,7 @@ extension SQLIdentityStore {
             allowedScopes: try row.json("allowed_scopes", as: [String].self),
             tokenEndpointAuthMethod: method,
             idTokenSigningAlg: try row.string("id_token_signing_alg"),
+            accessTokenSigningAlg: try row.string("access_token_signing_alg"),
             accessTokenLifetime: try row.decode(column: "access_token_lifetime", as: Int.self),
             idTokenLifetime: try row.decode(column: "id_token_lifetime", as: Int.self),
             refreshTokenLifetime: try row.decode(column: "refresh_token_lifetime", as: Int.self),

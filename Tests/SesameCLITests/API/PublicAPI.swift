@@ -121,8 +121,13 @@ struct PublicAPI {
         let declaration = fragments.joined().split(whereSeparator: \.isNewline).map {
             $0.trimmingCharacters(in: .whitespaces)
         }.joined(separator: " ")
-        let documented = ((symbol["docComment"] as? [String: Any])?["lines"] as? [Any])?.isEmpty == false
-        return Declaration(line: "\(kind) \(path): \(declaration)", documented: documented)
+        let commented = ((symbol["docComment"] as? [String: Any])?["lines"] as? [Any])?.isEmpty == false
+        // A declaration without a source location is the compiler's (a synthesized `==`,
+        // `hashValue`, `init(rawValue:)`, coding keys), and one located in a dependency's
+        // checkout is that package's default implementation: nothing of ours to comment.
+        let uri = (symbol["location"] as? [String: Any])?["uri"] as? String
+        let synthesized = uri == nil || uri?.contains("/.build/checkouts/") == true
+        return Declaration(line: "\(kind) \(path): \(declaration)", documented: commented || synthesized)
     }
 
     static func tool(_ name: String) -> String? {
