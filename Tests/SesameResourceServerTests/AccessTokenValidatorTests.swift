@@ -30,7 +30,7 @@ struct AccessTokenValidatorTests {
         }
     }
 
-    @Test("a client registered for ES256 access tokens gets them signed by the EC key; they validate here, at /introspect and /userinfo; the default stays RS256")
+    @Test("a client registered for ES256 access tokens gets them signed by the EC key; they validate here and at /introspect; the default stays RS256")
     func es256AccessTokens() async throws {
         try await withTestServer { server in
             let secret = "an-es256-client-secret-of-at-least-32-characters"

@@ -7,12 +7,12 @@ import Foundation
 /// Apple's AuthenticationServices adapter maps to, and what the SDK's software authenticator
 /// writes: one shape on every path.
 
-/// §5.4.1 `PublicKeyCredentialRpEntity`.
+/// §5.4.2 `PublicKeyCredentialRpEntity`.
 public struct RelyingPartyEntity: Codable, Sendable, Equatable {
     /// The RP ID: the domain credentials are scoped to, e.g. `example.com`; the origin's host or
     /// a registrable suffix of it.
     public var id: String
-    /// §5.4.1 `name`: the relying party's name, which an authenticator may show.
+    /// §5.4.1 `name` (of `PublicKeyCredentialEntity`): the relying party's name, which an authenticator may show.
     public var name: String
     /// A relying party with RP ID `id` and display name `name`.
     public init(id: String, name: String) { self.id = id; self.name = name }

@@ -7,6 +7,8 @@ import SesameProtocol
 /// The document is encoded once at start.
 struct DiscoveryEndpoint: Sendable {
     let document: Data
+    /// `document` in a buffer shared by every response (no copy per request).
+    private let body: ByteBuffer
 
     /// - Parameter issuer: the issuer identifier (no trailing slash); every endpoint is under it.
     init(issuer: String) throws {
@@ -14,6 +16,7 @@ struct DiscoveryEndpoint: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.document = try encoder.encode(metadata)
+        self.body = ByteBuffer(bytes: document)
     }
 
     static func metadata(issuer: String) -> ProviderMetadata {
@@ -67,7 +70,7 @@ struct DiscoveryEndpoint: Sendable {
     }
 
     func handle(_ request: Request, context: SesameRequestContext) -> Response {
-        var response = JSONResponse.make(data: document, noStore: false)
+        var response = JSONResponse.make(buffer: body, noStore: false)
         response.headers[.cacheControl] = "public, max-age=300"
         response.headers[.accessControlAllowOrigin] = "*"
         return response

@@ -13,6 +13,11 @@ enum JSONResponse {
     }
 
     static func make(data: Data, status: HTTPResponse.Status = .ok, noStore: Bool = true) -> Response {
+        make(buffer: ByteBuffer(bytes: data), status: status, noStore: noStore)
+    }
+
+    /// A response whose body is `buffer` itself: a document encoded once is shared, not copied.
+    static func make(buffer: ByteBuffer, status: HTTPResponse.Status = .ok, noStore: Bool = true) -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
         if noStore {
             headers[.cacheControl] = "no-store"
@@ -20,6 +25,6 @@ enum JSONResponse {
         }
         return Response(
             status: status, headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            body: ResponseBody(byteBuffer: buffer))
     }
 }

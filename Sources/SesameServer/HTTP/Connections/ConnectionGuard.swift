@@ -27,7 +27,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let limits: ConnectionLimits
-    private var deadline: Scheduled<Void>?
+    /// When the current wait ends (`nil`: none, the handler is working on a request).
+    private var deadline: NIODeadline?
+    /// The one scheduled check, due at `timerDue` (at or before `deadline` while there is one).
+    /// Arming and disarming only move `deadline`: a request costs two clock reads instead of two
+    /// scheduled tasks and two cancellations (perf: 4% of the CPU of a small response), and the
+    /// check reschedules itself when it finds the deadline moved later.
+    private var timer: Scheduled<Void>?
+    private var timerDue: NIODeadline?
     /// Requests whose head arrived and whose response has not ended.
     private var inFlight = 0
     private var failed = false
@@ -43,7 +50,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelActive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { disarm() }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        disarm()
+        timer?.cancel()
+        timer = nil
+        timerDue = nil
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // After a refusal the rest of what the client sends is dropped until the close.
@@ -117,17 +129,40 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Starts a wait of `timeout`: past it the connection is closed.
     private func arm(_ timeout: TimeInterval, context: ChannelHandlerContext) {
-        disarm()
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {
-            channel.close(promise: nil)
+        let due = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
+        deadline = due
+        // A check due no later than the new deadline looks again when it runs.
+        if let timerDue, timerDue <= due { return }
+        schedule(due, channel: context.channel, eventLoop: context.eventLoop)
+    }
+
+    /// Ends the wait; a pending check then finds nothing to do.
+    private func disarm() {
+        deadline = nil
+    }
+
+    private func schedule(_ due: NIODeadline, channel: any Channel, eventLoop: any EventLoop) {
+        timer?.cancel()
+        timerDue = due
+        let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        timer = eventLoop.scheduleTask(deadline: due) {
+            handler.value.check(channel: channel, eventLoop: eventLoop)
         }
     }
 
-    private func disarm() {
-        deadline?.cancel()
-        deadline = nil
+    /// The scheduled check: closes the connection past its deadline, or waits for the later
+    /// deadline the connection has moved on to.
+    private func check(channel: any Channel, eventLoop: any EventLoop) {
+        timer = nil
+        timerDue = nil
+        guard let deadline else { return }
+        if NIODeadline.now() >= deadline {
+            channel.close(promise: nil)
+            return
+        }
+        schedule(deadline, channel: channel, eventLoop: eventLoop)
     }
 }
 
