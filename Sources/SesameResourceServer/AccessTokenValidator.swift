@@ -77,7 +77,7 @@ public struct AccessTokenValidator: Sendable {
         try await verifySignature(signature, of: jws, kid: header.kid, alg: alg)
         let claims = try VerifiedAccessToken(jwtPayload: payload)
         try check(claims)
-        let missing = requiredScopes.filter { !claims.scopes.contains($0) }
+        let missing = requiredScopes.filter { !claims.hasScope($0) }
         guard missing.isEmpty else {
             throw AccessTokenError(
                 .scope, "the token lacks the scope \(missing.joined(separator: " "))", requiredScopes: Array(requiredScopes))

@@ -13,8 +13,15 @@ public struct VerifiedAccessToken: Sendable, Hashable {
     public var audience: [String]
     /// `client_id` (RFC 8693 §4.3): the app the token was issued to.
     public var clientID: String
-    /// `scope` split at spaces (RFC 9068 §2.2.3): what the token allows.
-    public var scopes: Set<String>
+    /// `scope` as the token carries it (RFC 9068 §2.2.3): space-separated scope tokens, empty
+    /// when the token has none.
+    public var scope: String
+    /// `scope` split at spaces (RFC 6749 §3.3): what the token allows. Built when read; checks
+    /// of a few scopes are cheaper with ``hasScopes(_:)``, which reads `scope` in place.
+    public var scopes: Set<String> {
+        get { Self.scopes(scope) }
+        set { scope = newValue.sorted().joined(separator: " ") }
+    }
     /// `exp`.
     public var expiresAt: Date
     /// `iat`.
@@ -32,9 +39,20 @@ public struct VerifiedAccessToken: Sendable, Hashable {
     /// `sid`: the sign-in session.
     public var sessionID: String?
 
-    /// Whether the token carries every scope in `required`.
+    /// Whether the token carries every scope in `required`, read from `scope` without
+    /// splitting it.
     public func hasScopes(_ required: some Sequence<String>) -> Bool {
-        required.allSatisfy(scopes.contains)
+        required.allSatisfy(hasScope)
+    }
+
+    /// Whether `name` is one of the space-separated tokens of `scope`.
+    func hasScope(_ name: String) -> Bool {
+        let wanted = name.utf8
+        guard !wanted.isEmpty else { return false }
+        for part in scope.utf8.split(separator: UInt8(ascii: " ")) where part.elementsEqual(wanted) {
+            return true
+        }
+        return false
     }
 }
 
@@ -53,6 +71,26 @@ extension VerifiedAccessToken {
     /// (RFC 7519 §4).
     private enum Member: String {
         case iss, sub, aud, clientID = "client_id", scope, exp, iat, nbf, jti, authTime = "auth_time", acr, amr, sid
+
+        /// This member's bit in the set of members read so far (a bit mask, not a `Set`: no
+        /// hashing and no allocation per token).
+        var bit: UInt16 {
+            switch self {
+            case .iss: 1 << 0
+            case .sub: 1 << 1
+            case .aud: 1 << 2
+            case .clientID: 1 << 3
+            case .scope: 1 << 4
+            case .exp: 1 << 5
+            case .iat: 1 << 6
+            case .nbf: 1 << 7
+            case .jti: 1 << 8
+            case .authTime: 1 << 9
+            case .acr: 1 << 10
+            case .amr: 1 << 11
+            case .sid: 1 << 12
+            }
+        }
     }
 
     /// Reads a claims set with the strict single-pass reader. The claims RFC 9068 §2.2 requires
@@ -62,13 +100,14 @@ extension VerifiedAccessToken {
         var iss: String?, sub: String?, aud: [String]?, clientID: String?, scope: String?
         var exp: Date?, iat: Date?, nbf: Date?, jti: String?, authTime: Date?
         var acr: String?, amr: [String]?, sid: String?
-        var seen = Set<Member>()
+        var seen: UInt16 = 0
         do {
             try JWTJSONReader.forEachMember(in: bytes) { key, value in
                 guard let member = Member(rawValue: key) else { return }
-                guard seen.insert(member).inserted else {
+                guard seen & member.bit == 0 else {
                     throw JWTJSONReader.Malformed(reason: "the claim \(key) appears twice")
                 }
+                seen |= member.bit
                 switch member {
                 case .iss: iss = try value.string(claim: key)
                 case .sub: sub = try value.string(claim: key)
@@ -101,7 +140,7 @@ extension VerifiedAccessToken {
         }
         self.init(
             issuer: iss, subject: sub, audience: aud, clientID: clientID,
-            scopes: Self.scopes(scope), expiresAt: exp, issuedAt: iat,
+            scope: scope ?? "", expiresAt: exp, issuedAt: iat,
             notBefore: nbf, tokenID: jti, authTime: authTime, acr: acr, amr: amr, sessionID: sid)
     }
 }

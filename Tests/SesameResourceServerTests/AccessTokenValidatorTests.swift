@@ -130,6 +130,23 @@ struct AccessTokenValidatorTests {
         }
     }
 
+    @Test("a scope matches a whole space-separated token only: not a prefix, not the empty name; extra spaces are ignored")
+    func scopeTokens() async throws {
+        try await withTestServer { server in
+            let validator = validator(for: server)
+            var claims = CraftedClaims(server: server)
+            claims.scope = " openid  profile api.read "
+            let token = try await server.keyRing.sign(claims, algorithm: "RS256", type: "at+jwt")
+            #expect(await rule(validator, token, scopes: ["profile", "api.read", "openid"]) == nil)
+            for missing in ["pro", "profile2", "api", "read", "", " "] {
+                #expect(await rule(validator, token, scopes: [missing]) == .scope, "'\(missing)'")
+            }
+            let verified = try await validator.validate(token)
+            #expect(verified.scopes == ["openid", "profile", "api.read"])
+            #expect(verified.hasScopes(["openid", "api.read"]) && !verified.hasScopes(["openid", "admin"]))
+        }
+    }
+
     @Test("scopes: required ones present pass; a missing one is insufficient_scope with 403")
     func scopes() async throws {
         try await withTestServer { server in
