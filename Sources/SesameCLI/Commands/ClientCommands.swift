@@ -78,6 +78,10 @@ struct ClientCommand: AsyncParsableCommand {
                 "The access tokens' signature algorithm: RS256 (default) or ES256, whose signature costs a fraction of an RSA one; the client's APIs must accept it.",
                 valueName: "alg"))
         var accessTokenAlgorithm: String?
+        @Flag(
+            name: .customLong("require-par"),
+            help: "The client must push its authorization requests to /par first (RFC 9126); /authorize refuses it otherwise.")
+        var requirePushedRequests = false
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
 
@@ -133,6 +137,7 @@ struct ClientCommand: AsyncParsableCommand {
                 spec.appGroup = appGroup
                 if let idTokenAlgorithm { spec.idTokenSigningAlg = idTokenAlgorithm }
                 if let accessTokenAlgorithm { spec.accessTokenSigningAlg = accessTokenAlgorithm }
+                spec.requirePushedRequests = requirePushedRequests
                 if let jwksFile {
                     spec.jwks = try InputFile.text(
                         jwksFile, what: "--jwks-file", hint: "Give the path of a JSON Web Key Set file.")

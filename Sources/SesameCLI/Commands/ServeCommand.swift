@@ -53,6 +53,10 @@ struct ServeCommand: AsyncParsableCommand {
     var bodyTimeout: Double = ConnectionLimits().bodyTimeout
     @Option(help: "Connections open at once; past it new connections are closed at once.")
     var maxConnections: Int = ConnectionLimits().maximumConnections
+    @Flag(
+        name: .customLong("require-par"),
+        help: "Every client must push its authorization requests to /par first (RFC 9126); discovery says so.")
+    var requirePushedRequests = false
     @OptionGroup var dataDir: DataDirOption
     @OptionGroup var smtp: SMTPOptions
     @OptionGroup var metrics: MetricsOptions
@@ -110,6 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.nativeSSO = try nativeSSO.policy()
             configuration.passkeys = try passkeys.policy(issuerHost: issuerURL?.host ?? host)
             configuration.sessionLimits = try sessions.limits()
+            configuration.requirePushedRequests = requirePushedRequests
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout

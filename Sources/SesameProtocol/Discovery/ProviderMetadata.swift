@@ -84,6 +84,12 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     /// OpenID Connect Discovery 1.0 §3 `request_uri_parameter_supported` (OIDC Core §6.2); absent
     /// means `true`, as §3 defines the default.
     public var requestURIParameterSupported: Bool?
+    /// RFC 9126 §5 `pushed_authorization_request_endpoint`: where a client pushes its
+    /// authorization request before sending the browser to `/authorize` with a `request_uri`.
+    public var pushedAuthorizationRequestEndpoint: URL?
+    /// RFC 9126 §5 `require_pushed_authorization_requests`: `true` when every client must push
+    /// its requests (a client may be required to even when this is absent or `false`).
+    public var requirePushedAuthorizationRequests: Bool?
     /// RFC 9207 §3: when `true`, clients MUST check the `iss` authorization response parameter.
     public var authorizationResponseIssParameterSupported: Bool?
     /// OpenID Connect Discovery 1.0 §3 `service_documentation`: a page for developers about the
@@ -111,7 +117,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         claimsParameterSupported: Bool? = nil, requestParameterSupported: Bool? = nil,
         requestURIParameterSupported: Bool? = nil,
         authorizationResponseIssParameterSupported: Bool? = nil, serviceDocumentation: URL? = nil,
-        nativeSSOSupported: Bool? = nil
+        nativeSSOSupported: Bool? = nil, pushedAuthorizationRequestEndpoint: URL? = nil,
+        requirePushedAuthorizationRequests: Bool? = nil
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -144,6 +151,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
         self.serviceDocumentation = serviceDocumentation
         self.nativeSSOSupported = nativeSSOSupported
+        self.pushedAuthorizationRequestEndpoint = pushedAuthorizationRequestEndpoint
+        self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
     }
 
     enum CodingKeys: String, CodingKey {
@@ -175,6 +184,8 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case claimsParameterSupported = "claims_parameter_supported"
         case requestParameterSupported = "request_parameter_supported"
         case requestURIParameterSupported = "request_uri_parameter_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case serviceDocumentation = "service_documentation"
         case nativeSSOSupported = "native_sso_supported"

@@ -33,6 +33,9 @@ public struct ClientSpec: Sendable, Equatable {
     public var appGroup: String?
     /// The public keys of a `private_key_jwt` client (RFC 7523), a JSON Web Key Set.
     public var jwks: String?
+    /// Whether the client's authorization requests must be pushed to `/par` first (RFC 9126 §6,
+    /// ``ClientRecord/requirePushedRequests``).
+    public var requirePushedRequests = false
 
     public init(
         clientID: String, name: String? = nil, confidential: Bool = false,

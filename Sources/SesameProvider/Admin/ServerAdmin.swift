@@ -80,7 +80,8 @@ public struct ServerAdmin: Sendable {
                 idTokenSigningAlg: spec.idTokenSigningAlg, accessTokenSigningAlg: spec.accessTokenSigningAlg,
                 accessTokenLifetime: spec.accessTokenLifetime, idTokenLifetime: spec.idTokenLifetime,
                 refreshTokenLifetime: spec.refreshTokenLifetime, mfaPolicy: spec.mfaPolicy,
-                firstParty: spec.firstParty, appGroup: spec.appGroup, jwks: spec.jwks)
+                firstParty: spec.firstParty, appGroup: spec.appGroup, jwks: spec.jwks,
+                requirePushedRequests: spec.requirePushedRequests)
         } catch {
             throw AdminError.invalidClient(field: error.field, reason: error.reason)
         }

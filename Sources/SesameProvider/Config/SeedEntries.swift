@@ -19,6 +19,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     public var idTokenSigningAlg: String?
     /// `RS256` (default) or `ES256` for the client's JWT access tokens.
     public var accessTokenSigningAlg: String?
+    /// Whether the client must push its authorization requests (RFC 9126 §6).
+    public var requirePushedAuthorizationRequests: Bool?
     public var accessTokenLifetime: Int?
     public var idTokenLifetime: Int?
     public var refreshTokenLifetime: Int?
@@ -54,6 +56,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
         case idTokenSigningAlg = "id_token_signing_alg"
         case accessTokenSigningAlg = "access_token_signing_alg"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case accessTokenLifetime = "access_token_lifetime"
         case idTokenLifetime = "id_token_lifetime"
         case refreshTokenLifetime = "refresh_token_lifetime"
@@ -83,7 +86,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             refreshTokenLifetime: refreshTokenLifetime ?? defaults.refreshTokenLifetime,
             createdAt: createdAt,
             mfaPolicy: try mfaPolicy.map(ClientValidation.checkMFAPolicy) ?? defaults.mfaPolicy,
-            firstParty: firstParty ?? defaults.firstParty, appGroup: appGroup, jwks: jwks)
+            firstParty: firstParty ?? defaults.firstParty, appGroup: appGroup, jwks: jwks,
+            requirePushedRequests: requirePushedAuthorizationRequests ?? false)
     }
 }
 

@@ -13,6 +13,10 @@ import SesameProtocol
 /// `login_required` with `prompt=none`, otherwise the login form (nothing pre-filled from the
 /// hint). A `claims` parameter naming a `sub` value (§5.5.1) is treated the same way, and
 /// an essential `acr` in it asks for a second factor like `acr_values` (``RequestedClaims``).
+///
+/// A pushed request (RFC 9126 §4) arrives as `client_id` and `request_uri` only: the stored
+/// parameters replace the query, once. A client that must push (or every client, when the
+/// server requires it) is refused without one.
 struct AuthorizationEndpoint: Sendable {
     let services: ServerServices
 
@@ -32,8 +36,26 @@ struct AuthorizationEndpoint: Sendable {
     private var responder: AuthorizationResponder { AuthorizationResponder(services: services) }
 
     private func authorize(
-        _ parameters: [String: String], request: Request, context: SesameRequestContext
+        _ query: [String: String], request: Request, context: SesameRequestContext
     ) async throws -> Response {
+        var parameters = query
+        var pushed = false
+        if let requestURI = query[OAuthParameter.requestURI] {
+            // RFC 9126 §4: the request_uri names the whole request; nothing else is read.
+            guard let clientID = query[OAuthParameter.clientID],
+                let stored = try await services.pushedRequests.take(requestURI: requestURI, clientID: clientID)
+            else {
+                if let clientID = query[OAuthParameter.clientID] { context.annotations.record(clientID: clientID) }
+                return responder.refuse(
+                    .page(
+                        code: .invalidRequest,
+                        description:
+                            "request_uri is unknown, expired, already used or not this client's; push the request to /par again."),
+                    request: request, context: context, uiLocales: query[OAuthParameter.uiLocales])
+            }
+            parameters = stored
+            pushed = true
+        }
         let authorization: AuthorizationRequest
         let client: ClientRecord
         do {
@@ -43,6 +65,14 @@ struct AuthorizationEndpoint: Sendable {
             return responder.refuse(error, request: request, context: context, uiLocales: parameters[OAuthParameter.uiLocales])
         }
         context.annotations.record(clientID: client.clientID)
+        if !pushed, services.requirePushedRequests || client.requirePushedRequests {
+            return responder.refuse(
+                .redirect(
+                    code: .invalidRequest,
+                    description: "This client must push its authorization requests to /par first (RFC 9126).",
+                    redirectURI: authorization.redirectURI, state: authorization.state),
+                request: request, context: context)
+        }
 
         let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
         var session = try await resolver.current(request)

@@ -11,8 +11,11 @@ struct DiscoveryEndpoint: Sendable {
     private let body: ByteBuffer
 
     /// - Parameter issuer: the issuer identifier (no trailing slash); every endpoint is under it.
-    init(issuer: String) throws {
-        let metadata = Self.metadata(issuer: issuer)
+    /// - Parameter requirePushedRequests: whether every client must use `/par` (RFC 9126 §5).
+    init(issuer: String, requirePushedRequests: Bool = false) throws {
+        var metadata = Self.metadata(issuer: issuer)
+        metadata.pushedAuthorizationRequestEndpoint = URL(string: issuer + "/par")
+        metadata.requirePushedAuthorizationRequests = requirePushedRequests
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.document = try encoder.encode(metadata)

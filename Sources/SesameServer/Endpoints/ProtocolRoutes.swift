@@ -10,9 +10,11 @@ struct ProtocolRoutes: FeatureRoutes {
     let revocation: RevocationEndpoint
     let introspection: IntrospectionEndpoint
     let userInfo: UserInfoEndpoint
+    let pushedRequests: PushedAuthorizationEndpoint
 
     init(services: ServerServices) throws {
-        discovery = try DiscoveryEndpoint(issuer: services.issuerIdentifier)
+        discovery = try DiscoveryEndpoint(
+            issuer: services.issuerIdentifier, requirePushedRequests: services.requirePushedRequests)
         jwks = JWKSEndpoint(keyRing: services.keyRing)
         token = TokenEndpoint(services: services)
         revocation = RevocationEndpoint(
@@ -22,6 +24,8 @@ struct ProtocolRoutes: FeatureRoutes {
             clientAuthenticator: services.clientAuthenticator, accessTokenVerifier: services.accessTokenVerifier,
             store: services.store, issuer: services.issuerIdentifier, now: services.now)
         userInfo = UserInfoEndpoint(bearer: services.bearerAuthentication)
+        pushedRequests = PushedAuthorizationEndpoint(
+            clientAuthenticator: services.clientAuthenticator, requests: services.pushedRequests)
     }
 
     func register(on router: Router<SesameRequestContext>) {
@@ -29,6 +33,7 @@ struct ProtocolRoutes: FeatureRoutes {
         router.get("/.well-known/oauth-authorization-server", use: discovery.handle)
         router.get("/jwks", use: jwks.handle)
         router.post("/token", use: token.post)
+        router.post("/par", use: pushedRequests.post)
         router.post("/revoke", use: revocation.post)
         router.post("/introspect", use: introspection.post)
         router.get("/userinfo", use: userInfo.handle)

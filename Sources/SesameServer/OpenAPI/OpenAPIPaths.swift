@@ -169,6 +169,18 @@ enum OpenAPIPaths {
                         "401": .error("invalid_client (1001): client authentication failed."),
                     ],
                     security: clientAuthentication)),
+            "/par": OpenAPI.PathItem(
+                post: OpenAPI.Operation(
+                    "postPushedAuthorizationRequest", tag: "OAuth 2.0",
+                    summary: "Pushed authorization request (RFC 9126)",
+                    description: "Checks the request as /authorize would and answers a request_uri, valid for 60 s and once; then send the browser to /authorize?client_id=…&request_uri=….",
+                    requestBody: .form("PushedAuthorizationRequest"),
+                    responses: [
+                        "201": .json("PushedAuthorizationResponse", "The request_uri; Cache-Control: no-store."),
+                        "400": .error("The error /authorize would answer (invalid_request, unsupported_response_type, invalid_scope, …)."),
+                        "401": .error("invalid_client (1001): client authentication failed."),
+                    ],
+                    security: clientAuthentication)),
             "/revoke": OpenAPI.PathItem(
                 post: OpenAPI.Operation(
                     "postRevoke", tag: "OAuth 2.0", summary: "Token revocation (RFC 7009)",

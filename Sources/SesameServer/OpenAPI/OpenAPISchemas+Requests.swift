@@ -147,6 +147,19 @@ extension OpenAPISchemas {
             ["token": .string("The token to revoke."), "token_type_hint": hint, "client_id": clientID,
              "client_secret": clientSecret],
             required: ["token"], description: "RFC 7009 §2.1 revocation request.")
+        catalog.schemas["PushedAuthorizationRequest"] = .object(
+            [
+                "client_id": clientID, "client_secret": clientSecret,
+                "response_type": .string("Only code.", values: ["code"]),
+                "redirect_uri": .string("A registered redirect URI, matched exactly."),
+                "scope": .string("Space-separated scopes."),
+                "state": .string("Returned with the code."), "nonce": .string("Put in the ID token."),
+                "code_challenge": .string("RFC 7636 S256 challenge."),
+                "code_challenge_method": .string("Only S256.", values: [PKCE.method]),
+            ],
+            required: ["response_type", "redirect_uri", "code_challenge", "code_challenge_method"],
+            description:
+                "RFC 9126 §2.1 pushed authorization request: any parameter /authorize accepts except request_uri, with client authentication as at /token.")
         catalog.schemas["IntrospectionRequest"] = .object(
             ["token": .string("The token to inspect."), "token_type_hint": hint, "client_secret": clientSecret,
              "client_id": clientID],

@@ -76,6 +76,11 @@ enum OpenAPISchemas {
                 active: true, scope: "s", clientID: "c", username: "u", tokenType: "t", exp: 1, iat: 1,
                 nbf: 1, sub: "s", aud: ["a"], iss: "i", jti: "j", acr: "a", amr: ["pwd"]),
             .inactive, "RFC 7662 §2.2 introspection response; inactive tokens are `{\"active\":false}`.")
+        catalog.add(
+            "PushedAuthorizationResponse",
+            PushedAuthorizationResponse(requestURI: "urn:ietf:params:oauth:request_uri:r", expiresIn: 60),
+            PushedAuthorizationResponse(requestURI: "urn:ietf:params:oauth:request_uri:r", expiresIn: 60),
+            "RFC 9126 §2.2: the request_uri for /authorize, usable once.")
         catalog.add("StandardClaims", fullClaims, StandardClaims(sub: "s"), "OIDC Core §5.1 standard claims.")
         catalog.add(
             "APIError",

@@ -166,6 +166,7 @@ public enum IdentityServer {
             services.nativeSSO = configuration.nativeSSO
             services.passkeyPolicy = configuration.passkeys
             services.sessionLimits = configuration.sessionLimits
+            services.requirePushedRequests = configuration.requirePushedRequests
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }
             let router = try SesameRouter.build(services, metricsToken: metricsToken)

@@ -78,6 +78,10 @@ public struct ServerConfiguration: Sendable {
     public var passkeys = PasskeyPolicy()
     /// How many live sessions (refresh-token families) a user keeps (``SessionLimits``).
     public var sessionLimits = SessionLimits()
+    /// Whether every client must push its authorization requests to `/par` first (RFC 9126 §5);
+    /// a client can be required to on its own (``ClientRecord/requirePushedRequests``). Default
+    /// `false`.
+    public var requirePushedRequests = false
     /// Whether the rate-limit counters are shared with other processes through the store
     /// (``RateLimiter``). Default: when the store is PostgreSQL, the only store several processes share.
     public var sharesRateLimits: Bool { database != nil }

@@ -101,6 +101,15 @@ struct ServerServices: Sendable {
         AuthorizationRequestValidator(store: store)
     }
 
+    /// Whether every client must push its authorization requests (RFC 9126 §5
+    /// `require_pushed_authorization_requests`); a client can require it on its own too.
+    var requirePushedRequests = false
+
+    /// Pushed authorization requests (RFC 9126), checked as `/authorize` checks requests.
+    var pushedRequests: PushedAuthorizationRequests {
+        PushedAuthorizationRequests(store: store, validator: requestValidator, now: now)
+    }
+
     /// An endpoint URL under the issuer.
     func endpoint(_ path: String) -> URL {
         URL(string: issuerIdentifier + path)!

@@ -43,6 +43,10 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     /// The JSON Web Key Set (RFC 7517 §5) of a `private_key_jwt` client (RFC 7523 §2.2): the
     /// public keys its client assertions are checked with.
     public var jwks: String?
+    /// Whether this client's authorization requests must be pushed first (RFC 9126 §6
+    /// `require_pushed_authorization_requests`): `/authorize` then accepts only a `request_uri`
+    /// from `/par`. Default `false`.
+    public var requirePushedRequests: Bool
 
     /// Whether the client authenticates: with a secret or with a registered key.
     public var isConfidential: Bool { secretHash != nil || jwks != nil }
@@ -61,7 +65,7 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         idTokenSigningAlg: String = "RS256", accessTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
         createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
-        appGroup: String? = nil, jwks: String? = nil
+        appGroup: String? = nil, jwks: String? = nil, requirePushedRequests: Bool = false
     ) {
         self.clientID = clientID
         self.name = name
@@ -81,5 +85,6 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         self.firstParty = firstParty
         self.appGroup = appGroup
         self.jwks = jwks
+        self.requirePushedRequests = requirePushedRequests
     }
 }

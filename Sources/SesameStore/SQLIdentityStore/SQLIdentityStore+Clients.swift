@@ -9,7 +9,7 @@ extension SQLIdentityStore {
             "client_id", "name", "secret_hash", "redirect_uris", "post_logout_redirect_uris",
             "grant_types", "allowed_scopes", "token_endpoint_auth_method", "id_token_signing_alg",
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "created_at",
-            "mfa_policy", "first_party", "app_group", "jwks", "access_token_signing_alg",
+            "mfa_policy", "first_party", "app_group", "jwks", "access_token_signing_alg", "require_pushed_requests",
         ]
         let values: [any Encodable & Sendable] = [
             client.clientID, client.name, client.secretHash, try StoreValue.json(client.redirectURIs),
@@ -18,7 +18,7 @@ extension SQLIdentityStore {
             try StoreValue.json(client.allowedScopes), client.tokenEndpointAuthMethod.rawValue,
             client.idTokenSigningAlg, client.accessTokenLifetime, client.idTokenLifetime,
             client.refreshTokenLifetime, StoreValue.time(client.createdAt), client.mfaPolicy.rawValue,
-            client.firstParty, client.appGroup, client.jwks, client.accessTokenSigningAlg,
+            client.firstParty, client.appGroup, client.jwks, client.accessTokenSigningAlg, client.requirePushedRequests,
         ]
         try await database.insert(into: "clients")
             .columns(columns)
@@ -102,6 +102,7 @@ extension SQLIdentityStore {
             createdAt: try row.date("created_at"),
             mfaPolicy: mfaPolicy,
             firstParty: try row.decode(column: "first_party", as: Bool.self),
-            appGroup: try row.optionalString("app_group"), jwks: try row.optionalString("jwks"))
+            appGroup: try row.optionalString("app_group"), jwks: try row.optionalString("jwks"),
+            requirePushedRequests: try row.decode(column: "require_pushed_requests", as: Bool.self))
     }
 }

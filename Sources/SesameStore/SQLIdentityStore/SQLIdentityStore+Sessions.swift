@@ -61,6 +61,7 @@ extension SQLIdentityStore {
         try await purgeRateWindows(now: now)
         try await purgeRedeemedChallenges(now: now)
         try await purgeNativeSSO(now: now)
+        try await purgePushedRequests(now: now)
         let cutoff = StoreValue.time(now)
         for table in [
             "authorization_codes", "revoked_refresh_families", "revoked_access_tokens", "browser_sessions",
