@@ -22,10 +22,13 @@ public struct HostedLogin: Sendable {
     }
 
     /// Signs in from `authorizationURL` in `browser` (a new one unless given, so its cookies
-    /// can be kept for later requests); the redirect to the app's `redirect_uri`.
-    public func signIn(at authorizationURL: URL, in browser: ScriptedBrowser = ScriptedBrowser()) async throws -> URL {
-        guard let redirectURI = Self.queryValue("redirect_uri", in: authorizationURL),
-            let redirect = URL(string: redirectURI)
+    /// can be kept for later requests); the redirect to the app's `redirect_uri`, which is read
+    /// from the URL unless given (a pushed request's URL carries only `client_id` and
+    /// `request_uri`, RFC 9126 §4).
+    public func signIn(
+        at authorizationURL: URL, redirectURI known: URL? = nil, in browser: ScriptedBrowser = ScriptedBrowser()
+    ) async throws -> URL {
+        guard let redirect = known ?? Self.queryValue("redirect_uri", in: authorizationURL).flatMap(URL.init(string:))
         else {
             throw ScriptedBrowserError("the authorization URL has no redirect_uri")
         }
@@ -59,7 +62,7 @@ public struct HostedLogin: Sendable {
             page = try await browser.post(action, fields: fields)
             say("POST \(Self.pathOnly(action)) (\(Self.summary(of: fields, in: form))) → \(Self.describe(page))")
         }
-        throw ScriptedBrowserError("the login did not come back to \(redirectURI) after \(Self.maximumHops) hops")
+        throw ScriptedBrowserError("the login did not come back to \(redirect.absoluteString) after \(Self.maximumHops) hops")
     }
 
     /// `username=alice, password=<hidden>, 10 hidden fields incl. csrf_token`: what a person

@@ -24,6 +24,8 @@ public struct AuthorizationRequest: Sendable {
     public let options: SignInOptions
     /// The full URL to open in the browser.
     public let url: URL
+    /// The parameters in `url`'s query, in order: what a pushed request sends (RFC 9126 §2.1).
+    let parameters: [(String, String)]
 
     /// Parameters the app may not override through ``SignInOptions/extraParameters``.
     static let reservedParameters: Set<String> = [
@@ -74,8 +76,13 @@ public struct AuthorizationRequest: Sendable {
             }
             parameters.append((name, value))
         }
-        guard var components = URLComponents(url: metadata.authorizationEndpoint, resolvingAgainstBaseURL: false)
-        else {
+        self.parameters = parameters
+        url = try Self.url(metadata.authorizationEndpoint, parameters)
+    }
+
+    /// `/authorize` with `parameters` appended to the endpoint's own query.
+    static func url(_ endpoint: URL, _ parameters: [(String, String)]) throws(SesameError) -> URL {
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
             throw .protocolViolation("the authorization_endpoint is not a valid URL")
         }
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
@@ -83,6 +90,11 @@ public struct AuthorizationRequest: Sendable {
         guard let url = components.url else {
             throw .protocolViolation("could not build the authorization URL")
         }
-        self.url = url
+        return url
+    }
+
+    /// RFC 9126 §4: the URL for a pushed request, carrying only `client_id` and `requestURI`.
+    func pushedURL(_ metadata: ProviderMetadata, requestURI: String) throws(SesameError) -> URL {
+        try Self.url(metadata.authorizationEndpoint, [(OAuthParameter.clientID, clientID), (OAuthParameter.requestURI, requestURI)])
     }
 }

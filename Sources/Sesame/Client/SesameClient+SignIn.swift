@@ -27,9 +27,10 @@ extension SesameClient {
             request = try AuthorizationRequest(
                 metadata: metadata, clientID: configuration.clientID, redirectURI: session.redirectURI,
                 scopes: scopes, options: options)
+            let url = try await authorizationURL(for: request, metadata: metadata)
             pending.register(state: request.state, redirectURI: session.redirectURI, session: session)
             logger.info("sign-in started", metadata: ["issuer": "\(metadata.issuer)"])
-            redirect = try await session.authorize(request.url)
+            redirect = try await session.authorize(url)
             pending.remove(state: request.state)
             await session.cancel()
         } catch {
@@ -51,6 +52,25 @@ extension SesameClient {
                 metadata: metadata, nonce: request.nonce, maxAge: options.maxAge,
                 acrValues: options.acrValues, claims: options.claims, accessToken: tokens.accessToken),
             metadata: metadata, username: nil)
+    }
+
+    /// The URL the browser opens: `request.url`, or after a push (RFC 9126) the authorization
+    /// endpoint with `client_id` and the `request_uri` only
+    /// (``SesameConfiguration/pushedAuthorization``).
+    func authorizationURL(for request: AuthorizationRequest, metadata: ProviderMetadata) async throws(SesameError) -> URL {
+        let push: Bool
+        switch configuration.pushedAuthorization {
+        case .never: push = false
+        case .whenRequired: push = metadata.requirePushedAuthorizationRequests == true
+        case .always: push = true
+        }
+        guard push else { return request.url }
+        guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else {
+            throw .invalidConfiguration(
+                "pushed_authorization is set but the provider advertises no pushed_authorization_request_endpoint; set it to when_required or never")
+        }
+        let pushed = try await tokenEndpoint.push(request.parameters, endpoint: endpoint, metadata: metadata)
+        return try request.pushedURL(metadata, requestURI: pushed.requestURI)
     }
 
     /// Token response of a code exchange → validated session, stored, made current and

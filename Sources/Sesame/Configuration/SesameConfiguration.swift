@@ -49,6 +49,23 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// ``SesameClient/Federation/signIn(withProviderToken:provider:nonce:)`` refuses other names before
     /// any request.
     public var federationProviders: [String] = []
+    /// Whether browser sign-ins push their authorization request to the server first (RFC 9126,
+    /// ``PushedAuthorization``). Default ``PushedAuthorization/whenRequired``.
+    public var pushedAuthorization: PushedAuthorization = .whenRequired
+
+    /// When the SDK pushes its authorization requests (RFC 9126): the parameters then go to the
+    /// server over the back channel, and the browser carries only `client_id` and a one-time
+    /// `request_uri`.
+    public enum PushedAuthorization: String, Sendable, Codable {
+        /// When discovery says `require_pushed_authorization_requests`.
+        case whenRequired = "when_required"
+        /// Always; a server without a `pushed_authorization_request_endpoint` is refused with
+        /// ``SesameError/Code-swift.struct/invalidConfiguration`` (use it for a client registered
+        /// with `--require-par`, which discovery cannot announce).
+        case always
+        /// Never: the request is in the browser's URL.
+        case never
+    }
 
     /// The scopes requested when none are configured.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
@@ -82,6 +99,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case maximumChallengeDifficulty = "max_challenge_difficulty"
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
         case federationProviders = "federation_providers"
+        case pushedAuthorization = "pushed_authorization"
     }
 
     /// Decodes the snake_case JSON form shown above: `issuer`, `client_id` and `redirect_uri` are
@@ -106,6 +124,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         maximumChallengeDifficulty = try c.decodeIfPresent(Int.self, forKey: .maximumChallengeDifficulty) ?? 24
         tokenEndpointAuthMethod = try c.decodeIfPresent(ClientAuthenticationMethod.self, forKey: .tokenEndpointAuthMethod)
         federationProviders = try c.decodeIfPresent([String].self, forKey: .federationProviders) ?? []
+        pushedAuthorization = try c.decodeIfPresent(PushedAuthorization.self, forKey: .pushedAuthorization) ?? .whenRequired
     }
 
     /// Reads and validates a configuration file shipped with the app.

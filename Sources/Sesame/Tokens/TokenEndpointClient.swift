@@ -108,6 +108,27 @@ struct TokenEndpointClient: Sendable {
             metadata: metadata)
     }
 
+    /// RFC 9126 §2: pushes the authorization request's parameters with the client's
+    /// authentication and returns the `request_uri` (HTTP 201). The server's refusal (the error
+    /// `/authorize` would have given) is thrown as the server's error.
+    func push(_ parameters: [(String, String)], endpoint: URL, metadata: ProviderMetadata) async throws(SesameError)
+        -> PushedAuthorizationResponse
+    {
+        // The client authentication adds client_id itself (RFC 9126 §2.1 requires it for public
+        // clients); the request's own copy is left out so it is not sent twice.
+        let request = try await makeRequest(endpoint, parameters.filter { $0.0 != OAuthParameter.clientID }, metadata: metadata)
+        let (data, response) = try await http.send(request)
+        guard response.statusCode == 201 else {
+            throw ProviderHTTP.error(data: data, status: response.statusCode, what: "pushed authorization request")
+        }
+        let pushed = try ProviderHTTP.decode(
+            PushedAuthorizationResponse.self, data: data, response: response, what: "pushed authorization request")
+        guard pushed.requestURI.hasPrefix("urn:") || pushed.requestURI.hasPrefix("https:"), pushed.requestURI.count <= 2048 else {
+            throw .protocolViolation("the pushed authorization response's request_uri is not a URN or https URI")
+        }
+        return pushed
+    }
+
     /// RFC 7009 §2.1. Throws ``SesameError/Code-swift.struct/invalidConfiguration`` when the provider has no
     /// revocation endpoint.
     func revoke(token: String, hint: TokenTypeHint, metadata: ProviderMetadata) async throws(SesameError) {

@@ -1,7 +1,7 @@
+import SesameProtocol
 import SesameStore
 import Foundation
 import Logging
-import Synchronization
 
 /// Records security decisions (``AuditEvent``) in the store's audit log (``AuditStore``),
 /// without making a request wait for a database write: records are buffered in memory and
@@ -21,10 +21,10 @@ final package class AuditLog: Sendable {
     private let now: @Sendable () -> Date
     private let logger: Logger
     package let capacity: Int
-    private let buffer = Mutex(Buffer())
+    private let buffer = LockedState(Buffer())
     /// The latest write; each flush waits for the one before it, so a flush that finds the
     /// buffer already taken by a write in flight still returns only once that write is done.
-    private let lastWrite = Mutex<Task<Void, Never>?>(nil)
+    private let lastWrite = LockedState<Task<Void, Never>?>(nil)
 
     package init(store: (any AuditStore)?, now: @escaping @Sendable () -> Date, logger: Logger, capacity: Int = 10_000) {
         self.store = store

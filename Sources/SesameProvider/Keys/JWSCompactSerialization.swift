@@ -2,7 +2,6 @@ import SesameStore
 import Foundation
 import JWTKit
 import SesameProtocol
-import Synchronization
 
 /// JWS Compact Serialization (RFC 7515 §7.1) around jwt-kit's signing algorithms, so that
 /// signing and verification run on the caller's task, in parallel, instead of queueing on one
@@ -58,7 +57,7 @@ package enum JWSCompactSerialization {
 /// The base64url-encoded protected headers in use (RFC 7515 §4.1): one per algorithm, key and
 /// token type, so each is encoded once instead of once per token.
 package enum ProtectedHeaders {
-    private static let cache = Mutex<[String: String]>([:])
+    private static let cache = LockedState<[String: String]>([:])
     /// More distinct headers than this means keys rotated many times in one process: start over.
     private static let capacity = 64
 

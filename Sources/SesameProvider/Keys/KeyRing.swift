@@ -1,9 +1,9 @@
+import SesameProtocol
 import SesameStore
 import Crypto
 import Foundation
 import JWTKit
 import Logging
-import Synchronization
 
 /// The server's signing keys: creation at first start, the JWKS (RFC 7517 §5, OIDC Discovery
 /// `jwks_uri`), signing and verification of JWTs, and rotation with overlap (OIDC Core §10.1.1).
@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// Performance: ``sign(_:algorithm:type:)`` and ``verify(_:as:)`` never touch the database and
 /// do not queue on this actor; they read an immutable snapshot of the parsed keys (behind a
-/// `Mutex`) and sign on the caller's task. The snapshot is reloaded after ``rotate(overlap:publishAhead:)``,
+/// lock (`LockedState`)) and sign on the caller's task. The snapshot is reloaded after ``rotate(overlap:publishAhead:)``,
 /// when a token names an unknown `kid` (at most every 5 s), when ``KeyChangeWatcher`` sees the
 /// key table change (another process rotated: within a second or two), and otherwise at most
 /// every 60 s. A key whose activation time
@@ -26,7 +26,7 @@ public actor KeyRing {
     private let sealer: KeySealer
     private let generator: SigningKeyGenerator
 
-    private let snapshot = Mutex<KeyRingSnapshot?>(nil)
+    private let snapshot = LockedState<KeyRingSnapshot?>(nil)
     /// Parsed keys by kid, so a reload parses only new keys.
     private var parsed: [String: SigningKeyMaterial] = [:]
     private var inFlightReload: Task<KeyRingSnapshot, any Error>?

@@ -1,6 +1,6 @@
+import SesameProtocol
 import SesameStore
 import Foundation
-import Synchronization
 
 /// Limits the account mail a sender can cause (sign-up confirmation, password reset, email
 /// change codes), so that neither one mailbox nor the server's mail reputation can be flooded
@@ -14,7 +14,7 @@ import Synchronization
 ///   reveals nothing either.
 ///
 /// The counts live in the store (``RateWindowStore``) when the server has one, so every process
-/// of a deployment shares them; otherwise in memory behind a `Mutex`, bounded to
+/// of a deployment shares them; otherwise in memory behind a lock (`LockedState`), bounded to
 /// ``Policy/maximumEntries`` keys (the oldest window is dropped first).
 public final class MailQuota: Sendable {
     public struct Policy: Sendable {
@@ -36,7 +36,7 @@ public final class MailQuota: Sendable {
     private let policy: Policy
     private let now: @Sendable () -> Date
     private let shared: (any RateWindowStore)?
-    private let windows = Mutex<[String: Window]>([:])
+    private let windows = LockedState<[String: Window]>([:])
 
     package init(policy: Policy = Policy(), now: @escaping @Sendable () -> Date = Date.init, shared: (any RateWindowStore)? = nil) {
         self.policy = policy

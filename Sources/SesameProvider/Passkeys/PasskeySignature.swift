@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import SesameProtocol
 import SesameStore
-import Synchronization
 import _CryptoExtras
 
 /// WebAuthn §6.5.6 signature formats, verified with the credential public key:
@@ -60,7 +59,7 @@ final package class VerifyingKeyCache: Sendable {
     package static let shared = VerifyingKeyCache(capacity: 4096)
 
     private let capacity: Int
-    private let entries = Mutex<(keys: [Data: PasskeySignature.VerifyingKey], order: [Data])>(([:], []))
+    private let entries = LockedState<(keys: [Data: PasskeySignature.VerifyingKey], order: [Data])>(([:], []))
 
     package init(capacity: Int) {
         self.capacity = capacity

@@ -1,7 +1,6 @@
 import Foundation
 import SesameProtocol
 import SesameStore
-import Synchronization
 
 /// Checks passwords and client secrets against their PHC hashes without blocking an event
 /// task: memory-hard hashing (tens of milliseconds) runs on a ``BlockingWorkPool``.
@@ -23,7 +22,7 @@ final package class CredentialVerifier: Sendable {
     private let hasher: any PasswordHasher
     private let pool: any BlockingWorkPool
     private let dummyHash: String
-    private let verifiedSecrets = Mutex<[String: VerifiedSecret]>([:])
+    private let verifiedSecrets = LockedState<[String: VerifiedSecret]>([:])
     private static let cacheLimit = 4096
 
     private struct VerifiedSecret {

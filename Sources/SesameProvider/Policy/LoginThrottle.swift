@@ -1,7 +1,7 @@
+import SesameProtocol
 import Crypto
 import Foundation
 import SesameStore
-import Synchronization
 
 /// How hard password guessing is throttled (``LoginThrottle``). The defaults follow the OWASP
 /// Authentication Cheat Sheet ("Account Lockout": a failure threshold, an observation window and
@@ -87,7 +87,7 @@ public struct LoginThrottlePolicy: Sendable, Equatable {
 /// - Attempts are admitted before the hash is checked and counted while in flight, so parallel
 ///   requests cannot overshoot the limits: a name below its threshold admits at most the
 ///   remaining failures at once, a name past it one attempt at a time.
-/// - State is in memory (a restart forgets it) behind a `Mutex`; operations are O(1) amortized
+/// - State is in memory (a restart forgets it) behind a lock (`LockedState`); operations are O(1) amortized
 ///   and never wait. The clock is the server's injectable one.
 final package class LoginThrottle: Sendable {
     /// What is counted: a login name (its SHA-256 digest) or a client address.
@@ -147,7 +147,7 @@ final package class LoginThrottle: Sendable {
 
     package let policy: LoginThrottlePolicy
     package let now: @Sendable () -> Date
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     package init(policy: LoginThrottlePolicy = LoginThrottlePolicy(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.policy = policy

@@ -1,10 +1,10 @@
+import SesameProtocol
 import Foundation
 import Logging
 import SesameStore
-import Synchronization
 
 /// Fixed-window request counters for ``RateLimitPolicy``, decided in memory (a dictionary
-/// lookup under a `Mutex`) and shared with the other processes of a deployment through the
+/// lookup under a lock (`LockedState`)) and shared with the other processes of a deployment through the
 /// store (``RateWindowStore/addRequests(key:count:windowStart:)``):
 /// - the first request of a key in a window, in this process, is counted in the store at once,
 ///   so the process starts from the deployment's count (one statement per key and window, not
@@ -47,7 +47,7 @@ final package class RateLimiter: Sendable {
     private let now: @Sendable () -> Date
     private let shared: (any RateWindowStore)?
     private let logger: Logger
-    private let windows = Mutex<[String: Window]>([:])
+    private let windows = LockedState<[String: Window]>([:])
 
     package init(
         policy: RateLimitPolicy, now: @escaping @Sendable () -> Date, shared: (any RateWindowStore)?, logger: Logger

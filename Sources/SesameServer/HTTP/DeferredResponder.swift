@@ -1,10 +1,10 @@
+import SesameProtocol
 import Hummingbird
-import Synchronization
 
 /// The slot for the router's responder, filled once the bound port (and so the default issuer,
 /// which the router's endpoints need) is known.
 final class RouterResponderSlot: Sendable {
-    private let responder = Mutex<RouterResponder<SesameRequestContext>?>(nil)
+    private let responder = LockedState<RouterResponder<SesameRequestContext>?>(nil)
 
     func set(_ value: RouterResponder<SesameRequestContext>) { responder.withLock { $0 = value } }
     var current: RouterResponder<SesameRequestContext>? { responder.withLock { $0 } }

@@ -1,6 +1,6 @@
+import SesameProtocol
 import HTTPTypes
 import Hummingbird
-import Synchronization
 
 /// RFC 9110 §15.5.6: a request whose path exists but not for its method is answered
 /// `405 Method Not Allowed` with an `Allow` header listing the methods the path has (`HEAD`
@@ -32,7 +32,7 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
 
 /// The methods of each registered path pattern (`/api/devices/{device_id}`).
 final class RouteMethods: Sendable {
-    private let table = Mutex<[(segments: [Substring], methods: Set<HTTPRequest.Method>)]>([])
+    private let table = LockedState<[(segments: [Substring], methods: Set<HTTPRequest.Method>)]>([])
 
     /// Takes the router's routes: each path pattern with the methods registered for it.
     func load(_ routes: [(path: String, method: HTTPRequest.Method)]) {

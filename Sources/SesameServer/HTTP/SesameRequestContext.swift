@@ -1,7 +1,7 @@
+import SesameProtocol
 import Hummingbird
 import Logging
 import NIOCore
-import Synchronization
 
 /// Per-request facts that endpoints record and the request log line reports: which client the
 /// request was for and how it ended. Never holds a token, code, password or secret.
@@ -12,7 +12,7 @@ final class RequestAnnotations: Sendable {
         var errorID: String?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     var clientID: String? { state.withLock { $0.clientID } }
     var outcome: String? { state.withLock { $0.outcome } }

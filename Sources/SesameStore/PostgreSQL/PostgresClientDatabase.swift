@@ -1,9 +1,9 @@
+import SesameProtocol
 import Logging
 import NIOCore
 import PostgresKit
 import PostgresNIO
 import SQLKit
-import Synchronization
 
 /// SQLKit over PostgresNIO's `PostgresClient` (its connection pool): every statement leases a
 /// connection for its own duration. The store needs nothing more, because every write that must
@@ -98,7 +98,7 @@ struct PostgresClientDatabase: SQLDatabase {
 
 /// Whether a statement got its pooled connection (set once, read from the timer task).
 private final class LeaseFlag: Sendable {
-    private let state = Mutex(false)
+    private let state = LockedState(false)
     func mark() { state.withLock { $0 = true } }
     var isSet: Bool { state.withLock { $0 } }
 }

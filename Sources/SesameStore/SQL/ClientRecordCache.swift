@@ -1,6 +1,5 @@
 import Foundation
 import SesameProtocol
-import Synchronization
 
 /// Registered clients as last read from the store, for a short time.
 ///
@@ -30,7 +29,7 @@ final class ClientRecordCache: Sendable {
         var generation: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private let clock = ContinuousClock()
 
     init(lifetime: Duration = .seconds(2)) {

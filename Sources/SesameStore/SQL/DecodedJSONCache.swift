@@ -1,5 +1,5 @@
+import SesameProtocol
 import Foundation
-import Synchronization
 
 /// JSON column values already decoded, keyed by their text.
 ///
@@ -9,7 +9,7 @@ import Synchronization
 /// different key. At most ``capacity`` entries; when full, the cache starts over.
 final class DecodedJSONCache<Value: Decodable & Sendable>: Sendable {
     static var capacity: Int { 4_096 }
-    private let entries = Mutex<[String: Value]>([:])
+    private let entries = LockedState<[String: Value]>([:])
 
     /// `text` decoded, from the cache when it was decoded before.
     func value(of text: String, column: String) throws -> Value {

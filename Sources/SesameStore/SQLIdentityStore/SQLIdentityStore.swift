@@ -6,7 +6,6 @@ import NIOPosix
 import SQLKit
 import SQLiteKit
 import SesameProtocol
-import Synchronization
 
 /// The one ``IdentityStore`` implementation, written against SQLKit's `any SQLDatabase` so the
 /// same queries serve SQLite (the embedded default, ``openSQLite(at:logger:)``) and PostgreSQL
@@ -29,7 +28,7 @@ public final class SQLIdentityStore: IdentityStore {
     /// Decoded `authentication` columns of refresh tokens (``DecodedJSONCache``).
     let authentications = DecodedJSONCache<AuthenticationContext>()
     private let onClose: @Sendable () async throws -> Void
-    private let closed = Mutex(false)
+    private let closed = LockedState(false)
 
     /// Wraps an open database and runs the migrations before returning.
     /// - Parameter onClose: releases whatever the caller created for `database` (connections,

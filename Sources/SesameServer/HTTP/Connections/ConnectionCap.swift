@@ -1,3 +1,4 @@
+import SesameProtocol
 import Foundation
 import Logging
 import Synchronization
@@ -10,7 +11,7 @@ final class ConnectionCap: Sendable {
     let maximum: Int
     private let logger: Logger
     private let open = Atomic<Int>(0)
-    private let lastWarning = Mutex<Date?>(nil)
+    private let lastWarning = LockedState<Date?>(nil)
 
     init(maximum: Int, logger: Logger) {
         self.maximum = maximum
