@@ -71,7 +71,10 @@ struct PushedAuthorizationTests {
             let spent = try await flow.browser.get("/authorize", query: ["client_id": Fixtures.nativeApp, "request_uri": foreign])
             #expect(spent.status == 400, "a request_uri presented with another client_id is spent")
 
-            for bogus in ["urn:ietf:params:oauth:request_uri:", "urn:ietf:params:oauth:request_uri:nope", "https://evil.example/r",
+            // Not one of ours: an OIDC Request Object by reference, which is not supported.
+            let byReference = try await flow.authorize(OAuthFlow.Attempt(), extra: ["request_uri": "https://evil.example/r"])
+            #expect(byReference.status == 303 && byReference.locationQuery["error"] == "request_uri_not_supported")
+            for bogus in ["urn:ietf:params:oauth:request_uri:", "urn:ietf:params:oauth:request_uri:nope",
                           "urn:ietf:params:oauth:request_uri:" + String(repeating: "a", count: 5000)] {
                 let response = try await flow.browser.get(
                     "/authorize", query: ["client_id": Fixtures.nativeApp, "request_uri": bogus])

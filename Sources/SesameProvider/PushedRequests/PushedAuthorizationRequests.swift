@@ -32,7 +32,7 @@ package struct PushedAuthorizationRequests: Sendable {
             throw PushedRequestError(.invalidRequest, "client_id in the body names another client than the one authenticated.")
         }
         if parameters[OAuthParameter.requestURI] != nil {
-            throw PushedRequestError(.invalidRequest, "A pushed request must not contain request_uri (RFC 9126 §2.1).")
+            throw PushedRequestError(.invalidRequest, "A pushed request must not contain request_uri (RFC 9126 section 2.1).")
         }
         var request = parameters
         request[OAuthParameter.clientID] = client.clientID

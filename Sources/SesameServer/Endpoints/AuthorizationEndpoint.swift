@@ -40,8 +40,12 @@ struct AuthorizationEndpoint: Sendable {
     ) async throws -> Response {
         var parameters = query
         var pushed = false
-        if let requestURI = query[OAuthParameter.requestURI] {
-            // RFC 9126 §4: the request_uri names the whole request; nothing else is read.
+        // RFC 9126 §4: a request_uri of ours names the whole pushed request; nothing else is read.
+        // Any other request_uri (an OIDC Core §6.2 Request Object by reference) goes on to the
+        // validator, which answers request_uri_not_supported.
+        if let requestURI = query[OAuthParameter.requestURI],
+            requestURI.hasPrefix(PushedAuthorizationResponse.requestURIPrefix)
+        {
             guard let clientID = query[OAuthParameter.clientID],
                 let stored = try await services.pushedRequests.take(requestURI: requestURI, clientID: clientID)
             else {

@@ -13,7 +13,7 @@ struct PushedAuthorizationEndpoint: Sendable {
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
         if request.uri.query?.isEmpty == false {
-            throw EndpointFailure(.invalidRequest, "Send the pushed request's parameters in the body only (RFC 9126 §2.1).")
+            throw EndpointFailure(.invalidRequest, "Send the pushed request's parameters in the body only (RFC 9126 section 2.1).")
         }
         let client = try await clientAuthenticator.authenticate(request, form: form)
         context.annotations.record(clientID: client.clientID)

@@ -33,7 +33,7 @@ enum DeclaredLayers {
         ],
         "SesameProvider": [
             "Failures", "Keys", "Maintenance", "Security", "Users", "Audit", "Messaging", "Protection", "Admin", "PIN",
-            "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "Grants",
+            "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "Grants", "PushedRequests",
         ],
         "SesameServer": [
             "Adapters", "Localization", "Messaging", "HTTP", "Observability", "Pages", "Protection", "Authentication",
