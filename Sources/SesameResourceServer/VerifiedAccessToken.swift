@@ -46,7 +46,7 @@ public struct VerifiedAccessToken: Sendable, Hashable {
     }
 
     /// Whether `name` is one of the space-separated tokens of `scope`.
-    func hasScope(_ name: String) -> Bool {
+    package func hasScope(_ name: String) -> Bool {
         let wanted = name.utf8
         guard !wanted.isEmpty else { return false }
         for part in scope.utf8.split(separator: UInt8(ascii: " ")) where part.elementsEqual(wanted) {

@@ -71,7 +71,7 @@ public struct RequireScopes<Context: AccessTokenRequestContext>: RouterMiddlewar
             return BearerRefusal.response(
                 for: AccessTokenError(.missing, "RequireScopes runs behind AccessTokenMiddleware"), realm: realm)
         }
-        let missing = scopes.filter { !token.hasScopes([$0]) }
+        let missing = scopes.filter { !token.hasScope($0) }
         guard missing.isEmpty else {
             return BearerRefusal.response(
                 for: AccessTokenError(
