@@ -149,7 +149,7 @@ let package = Package(
         .target(
             name: "SesameProvider",
             dependencies: [
-                "SesameProtocol", "SesameStore",
+                "SesameProtocol", "SesameJOSE", "SesameStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -243,6 +243,7 @@ let package = Package(
             dependencies: [
                 "SesameProtocol", "SesameServer", "StoreTesting", "TestSupport", "ScriptedBrowser",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/Support/SesameTesting",
             swiftSettings: strict
@@ -284,6 +285,7 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             exclude: ["Messaging/smtp_sink.py"],  // a real SMTP server the tests start
             swiftSettings: strict),

@@ -90,6 +90,9 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     /// RFC 9126 §5 `require_pushed_authorization_requests`: `true` when every client must push
     /// its requests (a client may be required to even when this is absent or `false`).
     public var requirePushedAuthorizationRequests: Bool?
+    /// RFC 9449 §5.1 `dpop_signing_alg_values_supported`: the algorithms the server accepts in
+    /// DPoP proofs; present when it binds tokens to DPoP keys.
+    public var dpopSigningAlgValuesSupported: [String]?
     /// RFC 9207 §3: when `true`, clients MUST check the `iss` authorization response parameter.
     public var authorizationResponseIssParameterSupported: Bool?
     /// OpenID Connect Discovery 1.0 §3 `service_documentation`: a page for developers about the
@@ -186,6 +189,7 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case requestURIParameterSupported = "request_uri_parameter_supported"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case serviceDocumentation = "service_documentation"
         case nativeSSOSupported = "native_sso_supported"

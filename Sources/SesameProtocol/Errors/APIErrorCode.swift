@@ -70,6 +70,14 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// RFC 8693 §2.2.2 `invalid_target`: the token exchange names an `audience` or `resource`
     /// this server does not issue tokens for (Native SSO 1.0 §4.1: the audience is the issuer).
     case invalidTarget = 1026
+    /// RFC 9449 §5.1, §7.1 `invalid_dpop_proof`: the DPoP proof is missing where this client or
+    /// grant needs one, malformed, refused by a rule of §4.3 (the description names it),
+    /// replayed, or signed by another key than the one the code, refresh token or access token
+    /// is bound to. Sign a fresh proof with the bound key.
+    case dpopProofInvalid = 1027
+    /// RFC 9449 §8 `use_dpop_nonce`: the server requires a nonce in DPoP proofs; sign the proof
+    /// again with the nonce from the `DPoP-Nonce` response header and retry.
+    case dpopNonceRequired = 1028
 
     // 2xxx — authentication
     /// `invalid_grant`: the username or password is wrong (unknown users get the same answer), or
@@ -204,6 +212,8 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
             "invalid_grant"
         case .unauthorizedClient: "unauthorized_client"
         case .invalidTarget: "invalid_target"
+        case .dpopProofInvalid: "invalid_dpop_proof"
+        case .dpopNonceRequired: "use_dpop_nonce"
         case .unsupportedGrantType: "unsupported_grant_type"
         case .invalidScope: "invalid_scope"
         case .accessDenied, .accountLocked, .emailNotVerified: "access_denied"
@@ -321,6 +331,8 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .passkeyLocked:
             "This passkey is locked after too many failed attempts. Sign in another way, then remove it and add it again."
         case .invalidTarget: "The audience or resource is not one this server issues tokens for; use the issuer identifier."
+        case .dpopProofInvalid: "The DPoP proof is missing, invalid, replayed or signed by another key than the bound one."
+        case .dpopNonceRequired: "Retry with a DPoP proof carrying the nonce from the DPoP-Nonce header."
         case .emailNotVerified: "The email address has not been verified yet."
         case .tooManyAttempts:
             "Too many failed password attempts for this login name or from this address; the password was not checked. Wait Retry-After seconds, then try again."

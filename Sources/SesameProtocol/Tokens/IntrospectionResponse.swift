@@ -11,8 +11,8 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
     public var clientID: String?
     /// RFC 7662 §2.2 `username`: the user's human-readable name; Sesame leaves it out.
     public var username: String?
-    /// RFC 7662 §2.2 `token_type`: at Sesame `Bearer` for an access token, `refresh_token` for a
-    /// refresh token.
+    /// RFC 7662 §2.2 `token_type`: at Sesame `Bearer` for an access token, `DPoP` for one bound
+    /// to a DPoP key (RFC 9449 §6.2), `refresh_token` for a refresh token.
     public var tokenType: String?
     /// RFC 7662 §2.2 `exp`: when the token expires, in seconds since 1970.
     public var exp: Int?
@@ -34,13 +34,25 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
     public var acr: String?
     /// RFC 8176 `amr` of the sign-in behind the token, e.g. `["pwd", "otp", "mfa"]`.
     public var amr: [String]?
+    /// RFC 9449 §6.2 `cnf`: the confirmation of a DPoP-bound token, whose `jkt` member is the
+    /// key's RFC 7638 thumbprint; a resource server checks the request's proof against it.
+    public var cnf: Confirmation?
+
+    /// The confirmation member of a sender-constrained token (RFC 7800 §3.1, RFC 9449 §6).
+    public struct Confirmation: Codable, Sendable, Equatable {
+        /// RFC 9449 §6.1 `jkt`: the base64url SHA-256 JWK thumbprint of the DPoP key.
+        public var jkt: String
+
+        /// A confirmation naming the DPoP key thumbprint `jkt`.
+        public init(jkt: String) { self.jkt = jkt }
+    }
 
     /// An answer for an active token with the members given; for an inactive one use `inactive`.
     public init(
         active: Bool, scope: String? = nil, clientID: String? = nil, username: String? = nil,
         tokenType: String? = nil, exp: Int? = nil, iat: Int? = nil, nbf: Int? = nil,
         sub: String? = nil, aud: [String]? = nil, iss: String? = nil, jti: String? = nil,
-        acr: String? = nil, amr: [String]? = nil
+        acr: String? = nil, amr: [String]? = nil, cnf: Confirmation? = nil
     ) {
         self.active = active
         self.scope = scope
@@ -56,13 +68,14 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
         self.jti = jti
         self.acr = acr
         self.amr = amr
+        self.cnf = cnf
     }
 
     /// The RFC 7662 §2.2 answer for an unknown, expired or revoked token.
     public static let inactive = IntrospectionResponse(active: false)
 
     enum CodingKeys: String, CodingKey {
-        case active, scope, username, exp, iat, nbf, sub, aud, iss, jti, acr, amr
+        case active, scope, username, exp, iat, nbf, sub, aud, iss, jti, acr, amr, cnf
         case clientID = "client_id"
         case tokenType = "token_type"
     }

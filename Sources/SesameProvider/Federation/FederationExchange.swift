@@ -46,7 +46,8 @@ package struct FederationExchange: Sendable {
     package static let defaultScopes = ["openid", "profile", "email", "offline_access"]
 
     package func exchange(
-        _ request: TokenExchangeRequest, subjectToken: String, client: ClientRecord, origin: RequestOrigin
+        _ request: TokenExchangeRequest, subjectToken: String, client: ClientRecord, origin: RequestOrigin,
+        dpopJKT: String? = nil
     ) async throws -> TokenResponse {
         let named = request.subjectIssuer ?? ""
         do {
@@ -73,7 +74,8 @@ package struct FederationExchange: Sendable {
             var tokens = try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
                 client: client, authentication: authentication, scope: scope, sessionID: nil,
                 familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil,
-                withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), origin: origin)
+                withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), origin: origin,
+                dpopJKT: dpopJKT)
             tokens.issuedTokenType = TokenExchange.TokenType.accessToken
             return tokens
         } catch let refusal as FederationRefusal {

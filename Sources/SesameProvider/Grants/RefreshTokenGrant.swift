@@ -54,7 +54,7 @@ package struct RefreshTokenGrant: Sendable {
         "The session was ended for every app on this device (sign out everywhere); forget the account and sign in again.")
 
     package func exchange(
-        _ request: RefreshTokenRequest, client: ClientRecord, origin: RequestOrigin? = nil
+        _ request: RefreshTokenRequest, client: ClientRecord, origin: RequestOrigin? = nil, dpopJKT: String? = nil
     ) async throws -> TokenResponse {
         guard let presented = request.refreshToken, !presented.isEmpty, presented.utf8.count <= 256 else {
             throw ProviderFailure(.invalidRequest, "refresh_token is required.")
@@ -83,6 +83,15 @@ package struct RefreshTokenGrant: Sendable {
                 userID: record.authentication.userID, detail: ["family_revoked": "true", "owner_client_id": record.clientID])
             throw ProviderFailure(.invalidGrant, "The refresh token was issued to another client.")
         }
+        if let bound = record.dpopJKT {
+            // RFC 9449 §5: a public client's refresh token is bound to its DPoP key.
+            guard let dpopJKT, ConstantTime.equals(bound, dpopJKT) else {
+                try await store.withdrawRefreshToken(successorDigest: refresh.digest)
+                throw DPoPFailure.invalidProof(
+                    "This refresh token is bound to a DPoP key; send a DPoP proof signed with that key.")
+                    .providerFailure
+            }
+        }
         let granted = ScopeList.parse(record.scope)
         var scopes = granted
         if let requested = request.scope {
@@ -101,7 +110,7 @@ package struct RefreshTokenGrant: Sendable {
         let access = try await issuer.accessToken(
             client: client, subject: record.authentication.userID, scope: scope,
             authentication: record.authentication, sessionID: record.sessionID,
-            familyID: record.familyID, claims: claims)
+            familyID: record.familyID, claims: claims, dpopJKT: dpopJKT)
         var idToken: String?
         if scopes.contains("openid") {
             idToken = try await issuer.idToken(
@@ -112,8 +121,8 @@ package struct RefreshTokenGrant: Sendable {
                 deviceSecretHash: device.map { DeviceSecret.hash($0.secret) })
         }
         return TokenResponse(
-            accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,
-            refreshToken: refresh.token, idToken: idToken, scope: scope, deviceSecret: device?.secret)
+            accessToken: access.token, tokenType: TokenIssuer.tokenType(dpopJKT: dpopJKT),
+            expiresIn: client.accessTokenLifetime, refreshToken: refresh.token, idToken: idToken, scope: scope, deviceSecret: device?.secret)
     }
 
     /// For a family of a device session: refuses when the session ended (its families are

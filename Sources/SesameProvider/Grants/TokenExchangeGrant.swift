@@ -15,8 +15,9 @@ package struct TokenExchangeGrant: Sendable {
         self.federation = federation
     }
 
-    package func exchange(_ request: TokenExchangeRequest, client: ClientRecord, origin: RequestOrigin) async throws
-        -> TokenResponse
+    package func exchange(
+        _ request: TokenExchangeRequest, client: ClientRecord, origin: RequestOrigin, dpopJKT: String? = nil
+    ) async throws -> TokenResponse
     {
         guard let subject = request.subjectToken, !subject.isEmpty else {
             throw ProviderFailure(.invalidRequest, "subject_token is required (RFC 8693 section 2.1).")
@@ -28,14 +29,17 @@ package struct TokenExchangeGrant: Sendable {
         switch subjectType {
         case TokenExchange.TokenType.idToken:
             if request.actorToken == nil, request.actorTokenType == nil, request.subjectIssuer != nil {
-                return try await federation.exchange(request, subjectToken: subject, client: client, origin: origin)
+                return try await federation.exchange(
+                    request, subjectToken: subject, client: client, origin: origin, dpopJKT: dpopJKT)
             }
-            return try await nativeSSO.exchange(request, subjectToken: subject, client: client, origin: origin)
+            return try await nativeSSO.exchange(
+                request, subjectToken: subject, client: client, origin: origin, dpopJKT: dpopJKT)
         case "":
             throw ProviderFailure(.invalidRequest, "subject_token_type is required (RFC 8693 section 2.1).")
         case TokenExchange.TokenType.accessToken where request.subjectIssuer != nil:
             // Facebook Login's access tokens (federation).
-            return try await federation.exchange(request, subjectToken: subject, client: client, origin: origin)
+            return try await federation.exchange(
+                request, subjectToken: subject, client: client, origin: origin, dpopJKT: dpopJKT)
         default:
             throw ProviderFailure(
                 .invalidRequest,

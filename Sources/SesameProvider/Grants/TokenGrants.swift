@@ -1,3 +1,4 @@
+import SesameJOSE
 import SesameProtocol
 import SesameStore
 
@@ -24,10 +25,18 @@ package struct TokenGrants: Sendable {
         self.pinUnlock = pinUnlock
     }
 
-    /// The tokens `request` earns `client`, which has authenticated.
-    package func issue(_ request: TokenRequest, client: ClientRecord, origin: RequestOrigin) async throws
-        -> TokenResponse
-    {
+    /// The tokens `request` earns `client`, which has authenticated. `dpop` is the request's
+    /// verified DPoP proof (RFC 9449 §5): the tokens are bound to its key. A client registered
+    /// with `dpop_bound_access_tokens` must send one (§5.2).
+    package func issue(
+        _ request: TokenRequest, client: ClientRecord, origin: RequestOrigin, dpop: VerifiedDPoPProof? = nil
+    ) async throws -> TokenResponse {
+        let jkt = dpop?.thumbprint
+        if client.dpopBoundAccessTokens, jkt == nil {
+            throw DPoPFailure.invalidProof(
+                "This client is registered with dpop_bound_access_tokens: send a DPoP proof with every token request (RFC 9449 section 5).")
+                .providerFailure
+        }
         // The PIN grant has no registered grant type: first-party clients only, whatever grants
         // they registered (docs/pin-devices.md).
         if let grant = request.grantType, !client.grantTypes.contains(grant) {
@@ -35,15 +44,15 @@ package struct TokenGrants: Sendable {
         }
         switch request {
         case .authorizationCode(let code):
-            return try await authorizationCode.exchange(code, client: client, origin: origin)
+            return try await authorizationCode.exchange(code, client: client, origin: origin, dpopJKT: jkt)
         case .refreshToken(let refresh):
-            return try await refreshToken.exchange(refresh, client: client, origin: origin)
+            return try await refreshToken.exchange(refresh, client: client, origin: origin, dpopJKT: jkt)
         case .clientCredentials(let credentials):
-            return try await clientCredentials.exchange(credentials, client: client)
+            return try await clientCredentials.exchange(credentials, client: client, dpopJKT: jkt)
         case .tokenExchange(let exchange):
-            return try await tokenExchange.exchange(exchange, client: client, origin: origin)
+            return try await tokenExchange.exchange(exchange, client: client, origin: origin, dpopJKT: jkt)
         case .pinUnlock(let unlock):
-            return try await pinUnlock.exchange(unlock, client: client, origin: origin)
+            return try await pinUnlock.exchange(unlock, client: client, origin: origin, dpopJKT: jkt)
         }
     }
 }

@@ -51,10 +51,12 @@ package struct NativeSSOExchange: Sendable {
     package static let defaultScopes = ["openid", "profile", "email", "offline_access", NativeSSO.scope]
 
     package func exchange(
-        _ request: TokenExchangeRequest, subjectToken: String, client: ClientRecord, origin: RequestOrigin
+        _ request: TokenExchangeRequest, subjectToken: String, client: ClientRecord, origin: RequestOrigin,
+        dpopJKT: String? = nil
     ) async throws -> TokenResponse {
         do {
-            return try await checkedExchange(request, subjectToken: subjectToken, client: client, origin: origin)
+            return try await checkedExchange(
+                request, subjectToken: subjectToken, client: client, origin: origin, dpopJKT: dpopJKT)
         } catch let failure as Refusal {
             sessions.audit.record(
                 .ssoRefused, reason: failure.rule, origin: origin, clientID: client.clientID, userID: failure.userID)
@@ -63,7 +65,8 @@ package struct NativeSSOExchange: Sendable {
     }
 
     private func checkedExchange(
-        _ request: TokenExchangeRequest, subjectToken: String, client: ClientRecord, origin: RequestOrigin
+        _ request: TokenExchangeRequest, subjectToken: String, client: ClientRecord, origin: RequestOrigin,
+        dpopJKT: String?
     ) async throws -> TokenResponse {
         // 1. audience (RFC 8693 §2.1, Native SSO §4.1)
         let audience = request.audience ?? ""
@@ -132,7 +135,7 @@ package struct NativeSSOExchange: Sendable {
             client: client, authentication: session.authentication, scope: scope, sessionID: session.id,
             familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil,
             withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), deviceSecretHash: DeviceSecret.hash(secret),
-            origin: origin)
+            origin: origin, dpopJKT: dpopJKT)
         sessions.audit.record(
             .ssoExchanged, origin: origin, clientID: client.clientID, userID: session.userID,
             detail: ["from_client_id": claims.aud, "app_group": appGroup])

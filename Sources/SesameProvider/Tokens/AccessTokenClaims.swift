@@ -28,9 +28,12 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     package var sid: String?
     package var fid: String?
     package var userinfoClaims: [String]?
+    /// RFC 9449 §6.1 `cnf.jkt`: the thumbprint of the DPoP key the token is bound to; `nil` for a
+    /// bearer token.
+    package var cnf: TokenConfirmation?
 
     package enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, jti, scope, acr, amr, sid, fid
+        case iss, sub, aud, exp, iat, jti, scope, acr, amr, sid, fid, cnf
         case clientID = "client_id"
         case authTime = "auth_time"
         case userinfoClaims = "userinfo_claims"
@@ -38,6 +41,17 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
 
     package var scopes: Set<String> { Set(ScopeList.parse(scope)) }
 
+    /// The DPoP key thumbprint the token is bound to, if any.
+    package var boundThumbprint: String? { cnf?.jkt }
+
     /// Claim checks are made by ``AccessTokenVerifier``; JWTKit only checks the signature.
     package func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// The confirmation claim of a sender-constrained token (RFC 7800 §3.1), with the DPoP member
+/// `jkt` (RFC 9449 §6.1).
+package struct TokenConfirmation: Codable, Equatable, Sendable {
+    package var jkt: String
+
+    package init(jkt: String) { self.jkt = jkt }
 }

@@ -7,6 +7,10 @@ import SesameStore
 /// new family) when asked for, and an ID token when `openid` was granted. Shared by the
 /// authorization code, PIN unlock and token exchange grants.
 ///
+/// With `dpopJKT` (RFC 9449 §5) the access token is bound to that key (`token_type` `DPoP`), and
+/// so is the refresh token of a public client; a confidential client's refresh token is bound to
+/// its client authentication already (§5).
+///
 /// In a Native SSO device session, `deviceSecretHash` is the `ds_hash` of the session's secret
 /// (§3.4.1; ``DeviceSecret``) for the ID token, and `sid` is the device session.
 package struct GrantTokens: Sendable {
@@ -20,12 +24,12 @@ package struct GrantTokens: Sendable {
     package func issue(
         client: ClientRecord, authentication: AuthenticationContext, scope: String, sessionID: String?,
         familyID: String, nonce: String?, claims stored: ClaimsRequest?, withRefreshToken: Bool, now: Date,
-        deviceSecretHash: String? = nil, origin: RequestOrigin? = nil
+        deviceSecretHash: String? = nil, origin: RequestOrigin? = nil, dpopJKT: String?
     ) async throws -> TokenResponse {
         let claims = stored.map(RequestedClaims.init(stored:))
         let access = try await tokenIssuer.accessToken(
             client: client, subject: authentication.userID, scope: scope, authentication: authentication,
-            sessionID: sessionID, familyID: familyID, claims: claims)
+            sessionID: sessionID, familyID: familyID, claims: claims, dpopJKT: dpopJKT)
         var refreshToken: String?
         if withRefreshToken {
             let refresh = TokenIssuer.newRefreshToken()
@@ -33,7 +37,8 @@ package struct GrantTokens: Sendable {
                 RefreshTokenRecord(
                     tokenDigest: refresh.digest, familyID: familyID, clientID: client.clientID, scope: scope,
                     authentication: authentication, sessionID: sessionID, issuedAt: now,
-                    expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)), claims: stored))
+                    expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)), claims: stored,
+                    dpopJKT: client.isConfidential ? nil : dpopJKT))
             refreshToken = refresh.token
             try await sessionCap.enforce(
                 userID: authentication.userID, clientID: client.clientID, newFamily: familyID, origin: origin, now: now)
@@ -47,7 +52,7 @@ package struct GrantTokens: Sendable {
                 deviceSecretHash: deviceSecretHash)
         }
         return TokenResponse(
-            accessToken: access.token, tokenType: "Bearer", expiresIn: client.accessTokenLifetime,
+            accessToken: access.token, tokenType: TokenIssuer.tokenType(dpopJKT: dpopJKT), expiresIn: client.accessTokenLifetime,
             refreshToken: refreshToken, idToken: idToken, scope: scope)
     }
 }

@@ -20,10 +20,11 @@ package struct TokenIssuer: Sendable {
     /// (`RS256` unless the client opted into `ES256`; RFC 9068 §2.1 lets the AS choose, and every
     /// resource server reading the JWKS supports both). `claims` is the grant's `claims` request parameter
     /// (OIDC Core §5.5): the user claims it asks the UserInfo endpoint for travel in the token.
+    /// With `dpopJKT` the token is bound to that DPoP key (RFC 9449 §6.1 `cnf.jkt`).
     package func accessToken(
         client: ClientRecord, subject: String, scope: String,
         authentication: AuthenticationContext?, sessionID: String?, familyID: String?,
-        claims: RequestedClaims? = nil
+        claims: RequestedClaims? = nil, dpopJKT: String?
     ) async throws -> (token: String, claims: AccessTokenClaims) {
         let issuedAt = Int(now().timeIntervalSince1970)
         let claims = AccessTokenClaims(
@@ -32,7 +33,8 @@ package struct TokenIssuer: Sendable {
             scope: scope,
             authTime: authentication.map { Int($0.authTime.timeIntervalSince1970) },
             acr: authentication?.acr, amr: authentication?.amr, sid: sessionID, fid: familyID,
-            userinfoClaims: claims.flatMap { $0.userinfoClaims.isEmpty ? nil : $0.userinfoClaims.sorted() })
+            userinfoClaims: claims.flatMap { $0.userinfoClaims.isEmpty ? nil : $0.userinfoClaims.sorted() },
+            cnf: dpopJKT.map(TokenConfirmation.init(jkt:)))
         let token = try await keyRing.sign(claims, algorithm: client.accessTokenSigningAlg, type: "at+jwt")
         return (token, claims)
     }
@@ -56,6 +58,9 @@ package struct TokenIssuer: Sendable {
         claims.dsHash = deviceSecretHash
         return try await keyRing.sign(claims, algorithm: client.idTokenSigningAlg, type: "JWT")
     }
+
+    /// RFC 6749 §5.1 `token_type`: `DPoP` for a bound token (RFC 9449 §5), else `Bearer`.
+    package static func tokenType(dpopJKT: String?) -> String { dpopJKT == nil ? "Bearer" : DPoP.scheme }
 
     /// A new refresh token: 256 random bits (RFC 6749 §10.10), stored only as a digest.
     package static func newRefreshToken() -> (token: String, digest: String) {

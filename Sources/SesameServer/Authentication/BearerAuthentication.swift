@@ -9,16 +9,22 @@ import SesameProtocol
 /// The token must be one this server issued (RFC 9068 `at+jwt`), unexpired, not revoked, and
 /// its user must still exist. Tokens are never accepted from a query string or form body
 /// (RFC 9700 §4.3.2).
+///
+/// A token bound to a DPoP key (`cnf.jkt`, RFC 9449 §6) is accepted only as
+/// `Authorization: DPoP <token>` with a proof signed by that key, carrying the token's `ath`
+/// (§7.1); presented as `Bearer` it is refused, so a stolen bound token is useless without the
+/// key (§7.2). A bearer token presented with the DPoP scheme is refused as well.
 struct BearerAuthentication: Sendable {
     let verifier: AccessTokenVerifier
     let store: any IdentityStore
+    let dpop: DPoPRequests
 
     /// The verified token claims and the user they name; throws `invalid_token` (401 with
     /// `WWW-Authenticate`) otherwise.
     func authenticate(
         _ request: Request, context: SesameRequestContext
     ) async throws -> (claims: AccessTokenClaims, user: UserRecord) {
-        guard let token = Self.bearerToken(request) else {
+        guard let (scheme, token) = Self.credentials(request) else {
             // RFC 6750 §3.1: a request without supported credentials gets a challenge without
             // an error code (a token in the body or query is not supported, RFC 9700 §4.3.2).
             throw EndpointFailure(
@@ -29,6 +35,17 @@ struct BearerAuthentication: Sendable {
             throw Self.invalidToken("The access token is invalid, expired or revoked.")
         }
         context.annotations.record(clientID: claims.clientID)
+        switch (scheme, claims.boundThumbprint) {
+        case (.dpop, let thumbprint?):
+            try await dpop.resourceProof(request, accessToken: token, boundTo: thumbprint)
+        case (.bearer, _?):
+            throw dpop.challenge(
+                .invalidToken, "This access token is bound to a DPoP key: send it as Authorization: DPoP with a DPoP proof (RFC 9449 section 7.1).")
+        case (.dpop, nil):
+            throw Self.invalidToken("This access token is not bound to a DPoP key: send it as Authorization: Bearer.")
+        case (.bearer, nil):
+            break
+        }
         guard let user = try await store.user(id: claims.sub) else {
             throw Self.invalidToken("The token's user no longer exists.")
         }
@@ -61,13 +78,34 @@ struct BearerAuthentication: Sendable {
         return (claims, user)
     }
 
-    /// RFC 6750 §2.1 `Authorization: Bearer <token>`.
-    static func bearerToken(_ request: Request) -> String? {
+    /// The schemes an access token is presented with.
+    enum Scheme {
+        /// RFC 6750 §2.1.
+        case bearer
+        /// RFC 9449 §7.1.
+        case dpop
+    }
+
+    /// RFC 6750 §2.1 `Authorization: Bearer <token>` or RFC 9449 §7.1 `Authorization: DPoP <token>`
+    /// (scheme names are case-insensitive, RFC 9110 §11.1).
+    static func credentials(_ request: Request) -> (Scheme, String)? {
         guard let header = request.headers[.authorization] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        guard parts.count == 2 else { return nil }
+        let scheme: Scheme
+        switch parts[0].lowercased() {
+        case "bearer": scheme = .bearer
+        case "dpop": scheme = .dpop
+        default: return nil
+        }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        return token.isEmpty ? nil : (scheme, token)
+    }
+
+    /// RFC 6750 §2.1 `Authorization: Bearer <token>`.
+    static func bearerToken(_ request: Request) -> String? {
+        guard let (scheme, token) = credentials(request), scheme == .bearer else { return nil }
+        return token
     }
 
     /// RFC 6750 §3: 401 with `WWW-Authenticate: Bearer error="invalid_token"`.

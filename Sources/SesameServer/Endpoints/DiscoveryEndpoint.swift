@@ -12,8 +12,10 @@ struct DiscoveryEndpoint: Sendable {
 
     /// - Parameter issuer: the issuer identifier (no trailing slash); every endpoint is under it.
     /// - Parameter requirePushedRequests: whether every client must use `/par` (RFC 9126 §5).
-    init(issuer: String, requirePushedRequests: Bool = false) throws {
+    /// - Parameter dpopAlgorithms: the algorithms accepted in DPoP proofs (RFC 9449 §5.1).
+    init(issuer: String, requirePushedRequests: Bool = false, dpopAlgorithms: [String] = DPoP.signingAlgorithms) throws {
         var metadata = Self.metadata(issuer: issuer)
+        metadata.dpopSigningAlgValuesSupported = dpopAlgorithms
         metadata.pushedAuthorizationRequestEndpoint = URL(string: issuer + "/par")
         metadata.requirePushedAuthorizationRequests = requirePushedRequests
         let encoder = JSONEncoder()

@@ -31,8 +31,9 @@ struct IntrospectionEndpoint: Sendable {
         if let claims = try await accessTokenVerifier.activeClaims(token) {
             return IntrospectionResponse(
                 active: true, scope: claims.scope, clientID: claims.clientID,
-                tokenType: "Bearer", exp: claims.exp, iat: claims.iat, sub: claims.sub,
-                aud: [claims.aud], iss: claims.iss, jti: claims.jti, acr: claims.acr, amr: claims.amr)
+                tokenType: TokenIssuer.tokenType(dpopJKT: claims.boundThumbprint), exp: claims.exp, iat: claims.iat,
+                sub: claims.sub, aud: [claims.aud], iss: claims.iss, jti: claims.jti, acr: claims.acr, amr: claims.amr,
+                cnf: claims.boundThumbprint.map(IntrospectionResponse.Confirmation.init(jkt:)))
         }
         if hint != .refreshToken, let response = try await refreshToken(token) { return response }
         return .inactive

@@ -14,7 +14,8 @@ struct ProtocolRoutes: FeatureRoutes {
 
     init(services: ServerServices) throws {
         discovery = try DiscoveryEndpoint(
-            issuer: services.issuerIdentifier, requirePushedRequests: services.requirePushedRequests)
+            issuer: services.issuerIdentifier, requirePushedRequests: services.requirePushedRequests,
+            dpopAlgorithms: services.dpopAlgorithms)
         jwks = JWKSEndpoint(keyRing: services.keyRing)
         token = TokenEndpoint(services: services)
         revocation = RevocationEndpoint(

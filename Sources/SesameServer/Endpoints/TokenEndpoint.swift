@@ -11,6 +11,8 @@ struct TokenEndpoint: Sendable {
     let clientAuthenticator: ClientAuthenticator
     let grants: TokenGrants
     let metrics: ServerMetrics
+    /// DPoP proofs (RFC 9449 §5): tokens are bound to the key of a valid proof.
+    let dpop: DPoPRequests
 
     /// The endpoint with its grants, built once from the server's parts.
     init(services: ServerServices) {
@@ -33,6 +35,7 @@ struct TokenEndpoint: Sendable {
                 store: services.store, pin: PINServices(services).registrations, tokenIssuer: tokenIssuer,
                 sessionCap: services.sessionCap, now: services.now))
         metrics = services.metrics
+        dpop = services.dpop
     }
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -43,9 +46,13 @@ struct TokenEndpoint: Sendable {
         let client = try await clientAuthenticator.authenticate(request, form: form)
         context.annotations.record(clientID: client.clientID)
         let tokenRequest = try TokenRequest(parameters: form)
-        let response = try await grants.issue(tokenRequest, client: client, origin: RequestOrigin(context))
+        let proof = try await dpop.tokenRequestProof(request)
+        let response = try await grants.issue(tokenRequest, client: client, origin: RequestOrigin(context), dpop: proof)
         context.annotations.record(outcome: "issued_\(tokenRequest.metricName)")
         metrics.tokenIssued(grantType: tokenRequest.metricName)
-        return JSONResponse.make(response)
+        var answer = JSONResponse.make(response)
+        // RFC 9449 §8.2: a fresh nonce for the client's next proof.
+        if proof != nil, let nonce = dpop.check.freshNonce() { answer.headers[.dpopNonce] = nonce }
+        return answer
     }
 }

@@ -17,4 +17,8 @@ extension HTTPField.Name {
     static let rateLimitPolicy = Self("RateLimit-Policy")!
     /// draft-ietf-httpapi-ratelimit-headers: what is left of it and when it resets.
     static let rateLimit = Self("RateLimit")!
+    /// RFC 9449 §4.1: the DPoP proof of a request.
+    static let dpop = Self("DPoP")!
+    /// RFC 9449 §8.1: a server-provided nonce for DPoP proofs.
+    static let dpopNonce = Self("DPoP-Nonce")!
 }

@@ -158,6 +158,9 @@ public enum IdentityServer {
                 logger: logger, trustedProxies: configuration.trustedProxies,
                 mailQuota: MailQuota(policy: configuration.mailQuota, now: configuration.now, shared: store),
                 pinNonces: PINNonceIssuer(masterKey: masterKey, redemptions: store, now: configuration.now),
+                dpopProofs: DPoPProofCheck(
+                    policy: configuration.dpop, masterKey: masterKey, store: store, now: configuration.now),
+                dpopAlgorithms: configuration.dpop.algorithms,
                 federationClients: FederationClients(now: configuration.now))
             services.metrics = metrics
             services.rateLimits = rateLimits

@@ -82,6 +82,9 @@ public struct ServerConfiguration: Sendable {
     /// a client can be required to on its own (``ClientRecord/requirePushedRequests``). Default
     /// `false`.
     public var requirePushedRequests = false
+    /// DPoP (RFC 9449): whether proofs must carry a server nonce, and how old they may be.
+    /// Tokens are bound whenever a client sends a proof.
+    public var dpop = DPoPPolicy()
     /// Whether the rate-limit counters are shared with other processes through the store
     /// (``RateLimiter``). Default: when the store is PostgreSQL, the only store several processes share.
     public var sharesRateLimits: Bool { database != nil }

@@ -38,6 +38,10 @@ struct ServerServices: Sendable {
     var audit = AuditLog.off
     /// Single-use nonces for PIN unlock (``PINNonceIssuer``).
     let pinNonces: PINNonceIssuer
+    /// DPoP proofs (RFC 9449): their stateless rules, the nonce when required, `jti` seen once.
+    let dpopProofs: DPoPProofCheck
+    /// `dpop_signing_alg_values_supported`.
+    let dpopAlgorithms: [String]
     /// Federation providers: how the server reaches them, their keys and endpoints
     /// (``FederationClients``), kept for the server's life.
     let federationClients: FederationClients
@@ -94,7 +98,7 @@ struct ServerServices: Sendable {
 
     /// RFC 6750 bearer-token authentication of `/userinfo` and the account APIs.
     var bearerAuthentication: BearerAuthentication {
-        BearerAuthentication(verifier: accessTokenVerifier, store: store)
+        BearerAuthentication(verifier: accessTokenVerifier, store: store, dpop: dpop)
     }
 
     var requestValidator: AuthorizationRequestValidator {
@@ -108,6 +112,11 @@ struct ServerServices: Sendable {
     /// Pushed authorization requests (RFC 9126), checked as `/authorize` checks requests.
     var pushedRequests: PushedAuthorizationRequests {
         PushedAuthorizationRequests(store: store, validator: requestValidator, now: now)
+    }
+
+    /// The `DPoP` headers of requests to this server's own endpoints.
+    var dpop: DPoPRequests {
+        DPoPRequests(check: dpopProofs, issuer: issuerIdentifier, algorithms: dpopAlgorithms)
     }
 
     /// An endpoint URL under the issuer.

@@ -34,7 +34,7 @@ enum StoreMigrations {
         Migration(version: 7, name: "fixed-window request counters shared by every process", apply: createRateWindows),
     ] + FirstPartyMigrations.all + AccountMigrations.all + ProtectionMigrations.all
         + PINMigrations.all + NativeSSOMigrations.all + FederationMigrations.all + PasskeyMigrations.all
-        + TokenSigningMigrations.all + PushedRequestMigrations.all
+        + TokenSigningMigrations.all + PushedRequestMigrations.all + DPoPMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
         do {

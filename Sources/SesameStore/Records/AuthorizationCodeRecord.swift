@@ -38,12 +38,15 @@ public struct AuthorizationCodeRecord: Sendable, Codable, Equatable {
     public var familyID: String?
     /// The granted `claims` request parameter (OIDC Core §5.5), if one was sent.
     public var claims: ClaimsRequest?
+    /// RFC 9449 §10 `dpop_jkt`: the thumbprint of the DPoP key the code is bound to; the token
+    /// request must carry a proof signed with that key. `nil`: not bound.
+    public var dpopJKT: String?
 
     public init(
         codeDigest: String, clientID: String, redirectURI: String, scope: String,
         nonce: String?, codeChallenge: String?, authentication: AuthenticationContext,
         sessionID: String?, expiresAt: Date, consumedAt: Date? = nil, familyID: String? = nil,
-        claims: ClaimsRequest? = nil
+        claims: ClaimsRequest? = nil, dpopJKT: String? = nil
     ) {
         self.codeDigest = codeDigest
         self.clientID = clientID
@@ -57,5 +60,6 @@ public struct AuthorizationCodeRecord: Sendable, Codable, Equatable {
         self.consumedAt = consumedAt
         self.familyID = familyID
         self.claims = claims
+        self.dpopJKT = dpopJKT
     }
 }

@@ -47,6 +47,10 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     /// `require_pushed_authorization_requests`): `/authorize` then accepts only a `request_uri`
     /// from `/par`. Default `false`.
     public var requirePushedRequests: Bool
+    /// Whether every token request of this client must carry a DPoP proof, so that all its
+    /// access tokens are sender-constrained (RFC 9449 §5.2 `dpop_bound_access_tokens`).
+    /// Default `false`: a proof is optional, and binds the tokens when sent.
+    public var dpopBoundAccessTokens: Bool
 
     /// Whether the client authenticates: with a secret or with a registered key.
     public var isConfidential: Bool { secretHash != nil || jwks != nil }
@@ -65,7 +69,8 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         idTokenSigningAlg: String = "RS256", accessTokenSigningAlg: String = "RS256", accessTokenLifetime: Int = 900,
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
         createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
-        appGroup: String? = nil, jwks: String? = nil, requirePushedRequests: Bool = false
+        appGroup: String? = nil, jwks: String? = nil, requirePushedRequests: Bool = false,
+        dpopBoundAccessTokens: Bool = false
     ) {
         self.clientID = clientID
         self.name = name
@@ -86,5 +91,6 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         self.appGroup = appGroup
         self.jwks = jwks
         self.requirePushedRequests = requirePushedRequests
+        self.dpopBoundAccessTokens = dpopBoundAccessTokens
     }
 }

@@ -17,11 +17,15 @@ public struct RefreshTokenRecord: Sendable, Codable, Equatable {
     public var revokedAt: Date?
     /// The granted `claims` request parameter (OIDC Core §5.5) of the grant, kept by rotation.
     public var claims: ClaimsRequest?
+    /// The RFC 7638 thumbprint of the DPoP key this token is bound to (RFC 9449 §5: refresh
+    /// tokens of public clients), kept by rotation; `nil`: not bound.
+    public var dpopJKT: String?
 
     public init(
         tokenDigest: String, familyID: String, clientID: String, scope: String,
         authentication: AuthenticationContext, sessionID: String?, issuedAt: Date,
-        expiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil, claims: ClaimsRequest? = nil
+        expiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil, claims: ClaimsRequest? = nil,
+        dpopJKT: String? = nil
     ) {
         self.tokenDigest = tokenDigest
         self.familyID = familyID
@@ -34,6 +38,7 @@ public struct RefreshTokenRecord: Sendable, Codable, Equatable {
         self.rotatedAt = rotatedAt
         self.revokedAt = revokedAt
         self.claims = claims
+        self.dpopJKT = dpopJKT
     }
 }
 

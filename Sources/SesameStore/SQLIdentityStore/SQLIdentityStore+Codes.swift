@@ -9,14 +9,14 @@ extension SQLIdentityStore {
             .columns(
                 "code_digest", "client_id", "user_id", "redirect_uri", "scope", "nonce",
                 "code_challenge", "authentication", "session_id", "expires_at", "consumed_at",
-                "family_id", "claims_request"
+                "family_id", "claims_request", "dpop_jkt"
             )
             .values(
                 code.codeDigest, code.clientID, code.authentication.userID, code.redirectURI,
                 code.scope, code.nonce, StoredCodeChallenge.column(code.codeChallenge),
                 try StoreValue.json(code.authentication),
                 code.sessionID, StoreValue.time(code.expiresAt), StoreValue.time(code.consumedAt),
-                code.familyID, try code.claims.map(StoreValue.json)
+                code.familyID, try code.claims.map(StoreValue.json), code.dpopJKT
             )
             .run()
     }
@@ -72,6 +72,7 @@ extension SQLIdentityStore {
             expiresAt: try row.date("expires_at"),
             consumedAt: try row.optionalDate("consumed_at"),
             familyID: try row.optionalString("family_id"),
-            claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self))
+            claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self),
+            dpopJKT: try row.optionalString("dpop_jkt"))
     }
 }

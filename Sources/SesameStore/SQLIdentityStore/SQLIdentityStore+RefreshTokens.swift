@@ -10,14 +10,14 @@ extension SQLIdentityStore {
         try await database.insert(into: "refresh_tokens")
             .columns(
                 "token_digest", "family_id", "client_id", "user_id", "scope", "authentication",
-                "session_id", "issued_at", "expires_at", "rotated_at", "revoked_at", "claims_request"
+                "session_id", "issued_at", "expires_at", "rotated_at", "revoked_at", "claims_request", "dpop_jkt"
             )
             .values(
                 token.tokenDigest, token.familyID, token.clientID, token.authentication.userID,
                 token.scope, try StoreValue.json(token.authentication), token.sessionID,
                 StoreValue.time(token.issuedAt), StoreValue.time(token.expiresAt),
                 StoreValue.time(token.rotatedAt), StoreValue.time(token.revokedAt),
-                try token.claims.map(StoreValue.json)
+                try token.claims.map(StoreValue.json), token.dpopJKT
             )
             .run()
     }
@@ -77,7 +77,7 @@ extension SQLIdentityStore {
     /// The columns a successor copies from the token it replaces, and all the rotation
     /// statement returns: the caller already knows the rest (``successorRecord(_:_:)``).
     static let inheritedColumns = [
-        "family_id", "client_id", "user_id", "scope", "authentication", "session_id", "claims_request",
+        "family_id", "client_id", "user_id", "scope", "authentication", "session_id", "claims_request", "dpop_jkt",
     ]
 
     /// The successor a rotation inserted, from the inherited columns it returned.
@@ -94,7 +94,8 @@ extension SQLIdentityStore {
             issuedAt: successor.issuedAt,
             expiresAt: successor.expiresAt,
             rotatedAt: nil, revokedAt: nil,
-            claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self))
+            claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self),
+            dpopJKT: try row.optionalString("dpop_jkt"))
     }
 
     public func withdrawRefreshToken(successorDigest: String) async throws {
@@ -236,6 +237,7 @@ extension SQLIdentityStore {
             expiresAt: try row.date("expires_at"),
             rotatedAt: try row.optionalDate("rotated_at"),
             revokedAt: try row.optionalDate("revoked_at"),
-            claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self))
+            claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self),
+            dpopJKT: try row.optionalString("dpop_jkt"))
     }
 }

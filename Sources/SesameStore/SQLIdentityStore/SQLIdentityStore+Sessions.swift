@@ -62,6 +62,7 @@ extension SQLIdentityStore {
         try await purgeRedeemedChallenges(now: now)
         try await purgeNativeSSO(now: now)
         try await purgePushedRequests(now: now)
+        try await purgeDPoPProofs(now: now)
         let cutoff = StoreValue.time(now)
         for table in [
             "authorization_codes", "revoked_refresh_families", "revoked_access_tokens", "browser_sessions",

@@ -13,7 +13,7 @@ enum DeclaredLayers {
     /// Each module's top-level folders, bottom-up ("." is the module folder itself).
     static let folders: [String: [String]] = [
         "SesameProtocol": [
-            "Concurrency", "Claims", "Discovery", "Encoding", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
+            "Concurrency", "Claims", "Discovery", "Encoding", "DPoP", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
             "WebAuthn", "Accounts", "Errors", "PKCE",
         ],
         "SesameJOSE": ["."],
@@ -32,7 +32,7 @@ enum DeclaredLayers {
             "AtRest", "Records", "Location", "Protocols", "SQL", "Migrations", "PostgreSQL", "SQLite", "SQLIdentityStore",
         ],
         "SesameProvider": [
-            "Failures", "Keys", "Maintenance", "Security", "Users", "Audit", "Messaging", "Protection", "Admin", "PIN",
+            "Failures", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin", "PIN",
             "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "Grants", "PushedRequests",
         ],
         "SesameServer": [

@@ -38,7 +38,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
             if form[AuthorizationChallengeParameter.challengeType] == AuthorizationChallengeParameter.passkeyChallenge {
                 return try await PasskeySignIn(services: services).start(form, request: request, context: context)
             }
-            if BearerAuthentication.bearerToken(request) != nil {
+            if BearerAuthentication.credentials(request) != nil {
                 return try await StepUp(services: services).start(form, request: request, context: context)
             }
             return try await signIn(form, request: request, context: context)
