@@ -82,6 +82,10 @@ struct ClientCommand: AsyncParsableCommand {
             name: .customLong("require-par"),
             help: "The client must push its authorization requests to /par first (RFC 9126); /authorize refuses it otherwise.")
         var requirePushedRequests = false
+        @Flag(
+            name: .customLong("dpop"),
+            help: "Every token request must carry a DPoP proof (RFC 9449 dpop_bound_access_tokens): the client's tokens are bound to its key.")
+        var dpopBoundAccessTokens = false
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
 
@@ -138,6 +142,7 @@ struct ClientCommand: AsyncParsableCommand {
                 if let idTokenAlgorithm { spec.idTokenSigningAlg = idTokenAlgorithm }
                 if let accessTokenAlgorithm { spec.accessTokenSigningAlg = accessTokenAlgorithm }
                 spec.requirePushedRequests = requirePushedRequests
+                spec.dpopBoundAccessTokens = dpopBoundAccessTokens
                 if let jwksFile {
                     spec.jwks = try InputFile.text(
                         jwksFile, what: "--jwks-file", hint: "Give the path of a JSON Web Key Set file.")

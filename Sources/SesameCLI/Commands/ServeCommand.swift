@@ -57,6 +57,10 @@ struct ServeCommand: AsyncParsableCommand {
         name: .customLong("require-par"),
         help: "Every client must push its authorization requests to /par first (RFC 9126); discovery says so.")
     var requirePushedRequests = false
+    @Flag(
+        name: .customLong("dpop-nonce"),
+        help: "DPoP proofs must carry a nonce from the server's DPoP-Nonce header (RFC 9449 section 8).")
+    var requireDPoPNonce = false
     @OptionGroup var dataDir: DataDirOption
     @OptionGroup var smtp: SMTPOptions
     @OptionGroup var metrics: MetricsOptions
@@ -115,6 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.passkeys = try passkeys.policy(issuerHost: issuerURL?.host ?? host)
             configuration.sessionLimits = try sessions.limits()
             configuration.requirePushedRequests = requirePushedRequests
+            configuration.dpop.requireNonce = requireDPoPNonce
             configuration.smtp = try smtp.configuration()
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout

@@ -14,6 +14,8 @@ public enum RecognizedParameters {
         "response_type", "client_id", "redirect_uri", "scope", "state", "response_mode", "nonce", "display",
         "prompt", "max_age", "ui_locales", "claims_locales", "id_token_hint", "login_hint", "acr_values",
         "claims", "request", "request_uri", "registration", "code_challenge", "code_challenge_method",
+        // DPoP (RFC 9449 §10): the key a code is bound to
+        "dpop_jkt",
         // Token request (RFC 6749 §4.1.3, §6, §2.3.1; RFC 7636 §4.5)
         "grant_type", "code", "code_verifier", "refresh_token", "client_secret",
         // Revocation and introspection (RFC 7009 §2.1, RFC 7662 §2.1)

@@ -36,6 +36,9 @@ public struct ClientSpec: Sendable, Equatable {
     /// Whether the client's authorization requests must be pushed to `/par` first (RFC 9126 §6,
     /// ``ClientRecord/requirePushedRequests``).
     public var requirePushedRequests = false
+    /// Whether every token request must carry a DPoP proof, so all the client's tokens are
+    /// sender-constrained (RFC 9449 §5.2, ``ClientRecord/dpopBoundAccessTokens``).
+    public var dpopBoundAccessTokens = false
 
     public init(
         clientID: String, name: String? = nil, confidential: Bool = false,

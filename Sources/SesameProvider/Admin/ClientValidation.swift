@@ -20,7 +20,8 @@ public enum ClientValidation {
         scopes: [String], tokenEndpointAuthMethod: String?, idTokenSigningAlg: String,
         accessTokenSigningAlg: String = "RS256", accessTokenLifetime: Int, idTokenLifetime: Int, refreshTokenLifetime: Int,
         createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
-        appGroup: String? = nil, jwks: String? = nil, requirePushedRequests: Bool = false
+        appGroup: String? = nil, jwks: String? = nil, requirePushedRequests: Bool = false,
+        dpopBoundAccessTokens: Bool = false
     ) throws(Issue) -> ClientRecord {
         try checkClientID(clientID)
         if let appGroup { try checkAppGroup(appGroup) }
@@ -76,7 +77,7 @@ public enum ClientValidation {
             accessTokenLifetime: accessTokenLifetime,
             idTokenLifetime: idTokenLifetime, refreshTokenLifetime: refreshTokenLifetime,
             createdAt: createdAt, mfaPolicy: mfaPolicy, firstParty: firstParty, appGroup: appGroup, jwks: jwks,
-            requirePushedRequests: requirePushedRequests)
+            requirePushedRequests: requirePushedRequests, dpopBoundAccessTokens: dpopBoundAccessTokens)
     }
 
     /// `app_group`: 1–64 characters from a-z 0-9 - . _ (a vendor's name, e.g. `acme`).

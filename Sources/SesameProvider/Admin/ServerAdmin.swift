@@ -81,7 +81,7 @@ public struct ServerAdmin: Sendable {
                 accessTokenLifetime: spec.accessTokenLifetime, idTokenLifetime: spec.idTokenLifetime,
                 refreshTokenLifetime: spec.refreshTokenLifetime, mfaPolicy: spec.mfaPolicy,
                 firstParty: spec.firstParty, appGroup: spec.appGroup, jwks: spec.jwks,
-                requirePushedRequests: spec.requirePushedRequests)
+                requirePushedRequests: spec.requirePushedRequests, dpopBoundAccessTokens: spec.dpopBoundAccessTokens)
         } catch {
             throw AdminError.invalidClient(field: error.field, reason: error.reason)
         }

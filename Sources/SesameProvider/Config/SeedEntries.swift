@@ -21,6 +21,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     public var accessTokenSigningAlg: String?
     /// Whether the client must push its authorization requests (RFC 9126 §6).
     public var requirePushedAuthorizationRequests: Bool?
+    /// RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof.
+    public var dpopBoundAccessTokens: Bool?
     public var accessTokenLifetime: Int?
     public var idTokenLifetime: Int?
     public var refreshTokenLifetime: Int?
@@ -57,6 +59,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         case idTokenSigningAlg = "id_token_signing_alg"
         case accessTokenSigningAlg = "access_token_signing_alg"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
         case accessTokenLifetime = "access_token_lifetime"
         case idTokenLifetime = "id_token_lifetime"
         case refreshTokenLifetime = "refresh_token_lifetime"
@@ -87,7 +90,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             createdAt: createdAt,
             mfaPolicy: try mfaPolicy.map(ClientValidation.checkMFAPolicy) ?? defaults.mfaPolicy,
             firstParty: firstParty ?? defaults.firstParty, appGroup: appGroup, jwks: jwks,
-            requirePushedRequests: requirePushedAuthorizationRequests ?? false)
+            requirePushedRequests: requirePushedAuthorizationRequests ?? false,
+            dpopBoundAccessTokens: dpopBoundAccessTokens ?? false)
     }
 }
 

@@ -63,7 +63,7 @@ extension ClientSeed.CodingKeys: SeedEntryKeys {
             SeedKeyRule(shape: .text)
         case .redirectURIs, .postLogoutRedirectURIs, .grantTypes, .scopes: SeedKeyRule(shape: .texts)
         case .accessTokenLifetime, .idTokenLifetime, .refreshTokenLifetime: SeedKeyRule(shape: .number)
-        case .firstParty, .requirePushedAuthorizationRequests: SeedKeyRule(shape: .flag)
+        case .firstParty, .requirePushedAuthorizationRequests, .dpopBoundAccessTokens: SeedKeyRule(shape: .flag)
         }
     }
 }

@@ -21,6 +21,8 @@ package struct AuthorizationRequest: Sendable, Equatable {
     package var uiLocales: String?
     /// The granted `claims` parameter (OIDC Core §5.5), `nil` when none was sent.
     package var claims: RequestedClaims?
+    /// RFC 9449 §10 `dpop_jkt`: the thumbprint of the DPoP key the code will be bound to.
+    package var dpopJKT: String?
 
     package init(
         clientID: String,
@@ -33,7 +35,8 @@ package struct AuthorizationRequest: Sendable, Equatable {
         loginHint: String? = nil,
         acrValues: String? = nil,
         uiLocales: String? = nil,
-        claims: RequestedClaims? = nil
+        claims: RequestedClaims? = nil,
+        dpopJKT: String? = nil
     ) {
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -46,6 +49,7 @@ package struct AuthorizationRequest: Sendable, Equatable {
         self.acrValues = acrValues
         self.uiLocales = uiLocales
         self.claims = claims
+        self.dpopJKT = dpopJKT
     }
 
     package var scope: String { ScopeList.format(scopes) }
@@ -69,6 +73,7 @@ package struct AuthorizationRequest: Sendable, Equatable {
         if let acrValues { result.append((OAuthParameter.acrValues, acrValues)) }
         if let uiLocales { result.append((OAuthParameter.uiLocales, uiLocales)) }
         if let claims { result.append((OAuthParameter.claims, claims.request.json)) }
+        if let dpopJKT { result.append((DPoP.jktParameter, dpopJKT)) }
         return result.map { (name: $0.0, value: $0.1) }
     }
 
@@ -82,7 +87,7 @@ package struct AuthorizationRequest: Sendable, Equatable {
     package static let parameterNames: Set<String> = [
         "client_id", "redirect_uri", "response_type", "scope", "code_challenge",
         "code_challenge_method", "state", "nonce", "prompt", "max_age", "login_hint",
-        "acr_values", "ui_locales", "claims",
+        "acr_values", "ui_locales", "claims", "dpop_jkt",
     ]
 
     /// The authentication context classes asked for: `claims.id_token.acr` when it names values

@@ -86,11 +86,17 @@ package struct AuthorizationRequestValidator: Sendable {
             }
         }
 
+        // 10. dpop_jkt (RFC 9449 §10): a SHA-256 JWK thumbprint, 43 base64url characters.
+        let dpopJKT = parameters[DPoP.jktParameter].flatMap { $0.isEmpty ? nil : $0 }
+        if let dpopJKT, dpopJKT.utf8.count != 43 || Base64URL.decode(dpopJKT)?.count != 32 {
+            throw fail(.invalidRequest, "dpop_jkt must be the base64url SHA-256 JWK thumbprint (RFC 7638) of the DPoP key: 43 characters.")
+        }
+
         let request = AuthorizationRequest(
             clientID: client.clientID, redirectURI: redirectURI, scopes: scopes, state: state,
             nonce: parameters[OAuthParameter.nonce], codeChallenge: challenge, prompt: prompt,
             loginHint: parameters[OAuthParameter.loginHint], acrValues: parameters[OAuthParameter.acrValues],
-            uiLocales: parameters[OAuthParameter.uiLocales], claims: claims)
+            uiLocales: parameters[OAuthParameter.uiLocales], claims: claims, dpopJKT: dpopJKT)
         return (request, client)
     }
 

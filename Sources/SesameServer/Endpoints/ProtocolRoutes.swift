@@ -26,7 +26,7 @@ struct ProtocolRoutes: FeatureRoutes {
             store: services.store, issuer: services.issuerIdentifier, now: services.now)
         userInfo = UserInfoEndpoint(bearer: services.bearerAuthentication)
         pushedRequests = PushedAuthorizationEndpoint(
-            clientAuthenticator: services.clientAuthenticator, requests: services.pushedRequests)
+            clientAuthenticator: services.clientAuthenticator, requests: services.pushedRequests, dpop: services.dpop)
     }
 
     func register(on router: Router<SesameRequestContext>) {

@@ -9,6 +9,8 @@ import SesameProtocol
 struct PushedAuthorizationEndpoint: Sendable {
     let clientAuthenticator: ClientAuthenticator
     let requests: PushedAuthorizationRequests
+    /// A DPoP proof sent with the push binds the code to its key (RFC 9449 §10.1).
+    let dpop: DPoPRequests
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
@@ -17,7 +19,14 @@ struct PushedAuthorizationEndpoint: Sendable {
         }
         let client = try await clientAuthenticator.authenticate(request, form: form)
         context.annotations.record(clientID: client.clientID)
-        let parameters = form.filter { !Self.authenticationParameters.contains($0.key) }
+        var parameters = form.filter { !Self.authenticationParameters.contains($0.key) }
+        if let proof = try await dpop.tokenRequestProof(request) {
+            // §10.1: with both, the proof's key and dpop_jkt must agree.
+            if let named = parameters[DPoP.jktParameter], !ConstantTime.equals(named, proof.thumbprint) {
+                throw EndpointFailure(.dpopProofInvalid, "dpop_jkt names another key than the DPoP proof's (RFC 9449 section 10.1).")
+            }
+            parameters[DPoP.jktParameter] = proof.thumbprint
+        }
         let pushed: PushedAuthorizationResponse
         do {
             pushed = try await requests.push(parameters, client: client)

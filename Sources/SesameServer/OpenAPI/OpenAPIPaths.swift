@@ -35,6 +35,12 @@ enum OpenAPIPaths {
         description: "The answer to a challenge of an earlier 429 proof_of_work_required answer: `<challenge.token>:<nonce>` (0 for a clear pass); the nonce makes SHA-256(seed || 8-byte big-endian nonce) start with `difficulty` zero bits.",
         schema: .string())
 
+    /// RFC 9449 §4.1: the proof of possession of a DPoP key.
+    static let dpopProof = OpenAPI.Parameter(
+        name: "DPoP", in: "header", required: false,
+        description: "A DPoP proof JWT (RFC 9449 §4.2): typ dpop+jwt, an asymmetric alg, the public jwk; claims jti (once), htm, htu (this URL without query), iat (within 5 minutes), ath with an access token, nonce when the server requires one. At /token it binds the tokens to the key (token_type DPoP, cnf.jkt).",
+        schema: .string())
+
     static let challenged: Responses = [
         "429": .error(
             "proof_of_work_required (4001): the request looks automated (ChallengePolicy); `challenge` holds the puzzle (type, token, algorithm, seed, difficulty, expires_at): solve it and send the same request again with the Sesame-Challenge-Solution header. invalid_challenge_solution (4002): the solution sent was expired, forged, already used, for another request, or wrong; `challenge` holds a new one.")
@@ -108,7 +114,8 @@ enum OpenAPIPaths {
         rfc8414.operationId = "getAuthorizationServerMetadata"
         let userInfo = OpenAPI.Operation(
             "getUserInfo", tag: "OpenID Connect", summary: "UserInfo (OIDC Core §5.3)",
-            description: "Claims released for the token's scopes (OIDC Core §5.4). Bearer header only (RFC 6750 §2.1).",
+            description: "Claims released for the token's scopes (OIDC Core §5.4). Authorization header only: `Bearer <token>` (RFC 6750 §2.1), or `DPoP <token>` with a DPoP proof for a DPoP-bound token (RFC 9449 §7.1).",
+            parameters: [dpopProof],
             responses: merged(
                 ["200": .json("StandardClaims", "The user's claims.")], invalidToken,
                 ["403": .error("insufficient_scope (1012): the token lacks openid.")]),
@@ -161,11 +168,12 @@ enum OpenAPIPaths {
             "/token": OpenAPI.PathItem(
                 post: OpenAPI.Operation(
                     "postToken", tag: "OAuth 2.0", summary: "Token endpoint (RFC 6749 §3.2)",
-                    description: "Grants: authorization_code (PKCE S256), refresh_token (rotated), client_credentials. No password grant (RFC 9700 §2.4).",
+                    description: "Grants: authorization_code (PKCE S256), refresh_token (rotated), client_credentials. No password grant (RFC 9700 §2.4). With a DPoP header the tokens are bound to its key (RFC 9449 §5).",
+                    parameters: [dpopProof],
                     requestBody: .form("TokenRequest"),
                     responses: [
                         "200": .json("TokenResponse", "Tokens; Cache-Control: no-store."),
-                        "400": .error("invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, unauthorized_client; for the PIN grant invalid_pin (2010, remaining_attempts) or pin_registration_revoked (2011), each guess counted before its signature is checked."),
+                        "400": .error("invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, unauthorized_client; invalid_dpop_proof (1027) or use_dpop_nonce (1028, with a DPoP-Nonce header) for DPoP; for the PIN grant invalid_pin (2010, remaining_attempts) or pin_registration_revoked (2011), each guess counted before its signature is checked."),
                         "401": .error("invalid_client (1001): client authentication failed."),
                     ],
                     security: clientAuthentication)),

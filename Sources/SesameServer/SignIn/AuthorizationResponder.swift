@@ -30,7 +30,7 @@ struct AuthorizationResponder: Sendable {
                 codeChallenge: request.codeChallenge, authentication: authentication,
                 sessionID: sessionID,
                 expiresAt: now.addingTimeInterval(services.authorizationCodeLifetime),
-                claims: request.claims?.request))
+                claims: request.claims?.request, dpopJKT: request.dpopJKT))
         var parameters = [(OAuthParameter.code, code)]
         if let state = request.state { parameters.append((OAuthParameter.state, state)) }
         parameters.append((OAuthParameter.issuer, services.issuerIdentifier))

@@ -179,3 +179,69 @@ struct DPoPTokenBindingTests {
         }
     }
 }
+
+/// RFC 9449 §10: the code bound to a key at `/authorize` (`dpop_jkt`) or at `/par` (the push's
+/// own proof).
+@Suite("DPoP: codes bound at the authorization request (RFC 9449 §10)")
+struct DPoPAuthorizationCodeBindingTests {
+    static func exchange(_ server: TestServer, _ flow: OAuthFlow, code: String, attempt: OAuthFlow.Attempt, proof: String?)
+        async throws -> TestResponse
+    {
+        try await server.client().postForm(
+            "/token",
+            [
+                "grant_type": "authorization_code", "code": code, "redirect_uri": flow.redirectURI,
+                "client_id": flow.clientID, "code_verifier": attempt.pkce.verifier,
+            ], headers: proof.map { ["DPoP": $0] } ?? [:])
+    }
+
+    @Test("dpop_jkt at /authorize: the code is redeemed only with a proof of that key")
+    func authorizeParameter() async throws {
+        try await withTestServer { server in
+            let maker = DPoPProofMaker()
+            let url = server.issuer + "/token"
+            let flow = OAuthFlow(browser: server.client())
+            for (name, proof) in [("no proof", nil), ("another key", DPoPProofMaker().proof("POST", url, issuedAt: server.clock.now()))] {
+                let attempt = OAuthFlow.Attempt()
+                let code = try await flow.signIn(attempt, extra: ["dpop_jkt": maker.thumbprint])
+                let refused = try await Self.exchange(server, flow, code: code, attempt: attempt, proof: proof)
+                #expect(refused.status == 400, "\(name): \(refused.text)")
+                #expect(refused.jsonObject["error"] as? String == "invalid_dpop_proof", "\(name)")
+            }
+            let attempt = OAuthFlow.Attempt()
+            let code = try await flow.signIn(attempt, extra: ["dpop_jkt": maker.thumbprint])
+            let good = try await Self.exchange(
+                server, flow, code: code, attempt: attempt, proof: maker.proof("POST", url, issuedAt: server.clock.now()))
+            #expect(good.status == 200, "\(good.text)")
+            #expect(try good.json(TokenResponse.self).tokenType == "DPoP")
+            // A malformed dpop_jkt goes back to the client as invalid_request.
+            let malformed = try await flow.authorize(OAuthFlow.Attempt(), extra: ["dpop_jkt": "short"])
+            #expect(malformed.status == 303 && malformed.locationQuery["error"] == "invalid_request")
+        }
+    }
+
+    @Test("a proof sent with the push binds the code; a dpop_jkt naming another key is refused")
+    func pushedRequestProof() async throws {
+        try await withTestServer { server in
+            let maker = DPoPProofMaker()
+            let flow = OAuthFlow(browser: server.client())
+            let attempt = OAuthFlow.Attempt()
+            let pushed = try await PushedAuthorizationTests.push(
+                flow, attempt, headers: ["DPoP": maker.proof("POST", server.issuer + "/par", issuedAt: server.clock.now())])
+            #expect(pushed.status == 201, "\(pushed.text)")
+            let requestURI = try pushed.json(PushedAuthorizationResponse.self).requestURI
+            let page = try await flow.browser.get("/authorize", query: ["client_id": Fixtures.nativeApp, "request_uri": requestURI])
+            #expect(HTMLForm(html: page.text).fields["dpop_jkt"] == maker.thumbprint)
+            let redirect = try await flow.submitLogin(page: page)
+            let code = try #require(redirect.locationQuery["code"])
+            let unbound = try await Self.exchange(server, flow, code: code, attempt: attempt, proof: nil)
+            #expect(unbound.jsonObject["error"] as? String == "invalid_dpop_proof")
+
+            let mismatch = try await PushedAuthorizationTests.push(
+                flow, OAuthFlow.Attempt(), extra: ["dpop_jkt": DPoPProofMaker().thumbprint],
+                headers: ["DPoP": maker.proof("POST", server.issuer + "/par", issuedAt: server.clock.now())])
+            #expect(mismatch.status == 400)
+            #expect(mismatch.jsonObject["error"] as? String == "invalid_dpop_proof")
+        }
+    }
+}
