@@ -31,12 +31,12 @@ public struct AuthorizationRequest: Sendable {
     static let reservedParameters: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "prompt", "login_hint", "max_age", "acr_values", "claims",
-        "ui_locales", "response_mode", "request", "request_uri",
+        "ui_locales", "response_mode", "request", "request_uri", "dpop_jkt",
     ]
 
     init(
         metadata: ProviderMetadata, clientID: String, redirectURI: URL, scopes: [String],
-        options: SignInOptions
+        options: SignInOptions, dpopJKT: String? = nil
     ) throws(SesameError) {
         issuer = metadata.issuer
         self.clientID = clientID
@@ -70,6 +70,8 @@ public struct AuthorizationRequest: Sendable {
         if let locales = options.uiLocales, !locales.isEmpty {
             parameters.append((OAuthParameter.uiLocales, locales.joined(separator: " ")))
         }
+        // RFC 9449 §10: the code is bound to the account's DPoP key.
+        if let dpopJKT { parameters.append((DPoP.jktParameter, dpopJKT)) }
         for (name, value) in options.extraParameters.sorted(by: { $0.key < $1.key }) {
             guard !Self.reservedParameters.contains(name) else {
                 throw .invalidConfiguration("the extra parameter \"\(name)\" is set by Sesame itself; use the matching SignInOptions property instead")

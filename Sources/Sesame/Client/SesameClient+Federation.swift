@@ -29,13 +29,15 @@ extension SesameClient {
         }
         return try await analytics.signIn("federation") { () async throws(SesameError) -> Account in
             let metadata = try await metadata()
+            let dpopKey = try dpopKeyForSignIn(metadata)
             let tokens = try await tokenEndpoint.exchangeProviderToken(
-                idToken, provider: provider, nonce: nonce, scopes: configuration.scopes, metadata: metadata)
+                idToken, provider: provider, nonce: nonce, scopes: configuration.scopes, metadata: metadata,
+                dpopKey: dpopKey)
             return try await establishSession(
                 tokens,
                 expected: expectations(
                     metadata: metadata, nonce: nil, maxAge: nil, acrValues: nil, accessToken: tokens.accessToken),
-                metadata: metadata, username: nil)
+                metadata: metadata, username: nil, dpopKey: dpopKey)
         }
     }
 

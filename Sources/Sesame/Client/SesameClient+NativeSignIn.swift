@@ -134,16 +134,18 @@ extension SesameClient {
         code: String, verifier: String, metadata: ProviderMetadata, username: String?,
         options: NativeLoginOptions
     ) async throws(SesameError) -> Account {
+        let dpopKey = try dpopKeyForSignIn(metadata)
         let tokens = try await tokenEndpoint.exchange(
             code: code, verifier: verifier, redirectURI: nil, metadata: metadata,
-            deviceSecret: ssoShare != nil && metadata.nativeSSOSupported == true ? await deviceSecretForSignIn() : nil)
+            deviceSecret: ssoShare != nil && metadata.nativeSSOSupported == true ? await deviceSecretForSignIn() : nil,
+            dpopKey: dpopKey)
         // No nonce in this flow (draft-ietf-oauth-first-party-apps): every other rule applies.
         return try await establishSession(
             tokens,
             expected: expectations(
                 metadata: metadata, nonce: nil, maxAge: nil, acrValues: options.acrValues,
                 accessToken: tokens.accessToken),
-            metadata: metadata, username: username)
+            metadata: metadata, username: username, dpopKey: dpopKey)
     }
 
     /// Step-up's code → the account's tokens replaced by ones with the requested `acr`.
@@ -151,14 +153,18 @@ extension SesameClient {
         code: String, verifier: String, metadata: ProviderMetadata, account id: Account.ID,
         generation: UInt64, acr: String
     ) async throws(SesameError) -> Account {
+        // The stepped-up tokens stay bound to the account's DPoP key (RFC 9449 §5).
+        let dpopKey = try (try? await registry.session(for: id)).flatMap { (session, _) throws(SesameError) in
+            try self.dpopKey(of: session)
+        }
         let tokens = try await tokenEndpoint.exchange(
             code: code, verifier: verifier, redirectURI: nil, metadata: metadata,
-            deviceSecret: await ssoShare?.entry(for: id)?.deviceSecret)
+            deviceSecret: await ssoShare?.entry(for: id)?.deviceSecret, dpopKey: dpopKey)
         var stepped = try await validatedSession(
             tokens,
             expected: expectations(
                 metadata: metadata, nonce: nil, maxAge: nil, acrValues: [acr], accessToken: tokens.accessToken),
-            metadata: metadata, username: nil)
+            metadata: metadata, username: nil, dpopKey: dpopKey)
         guard stepped.account.id == id else {
             throw .invalidIDToken(.subject, detail: "the step-up tokens are for another user than the account")
         }

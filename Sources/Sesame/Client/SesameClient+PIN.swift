@@ -170,6 +170,7 @@ extension SesameClient {
     private func unlockSession(_ record: PINVaultRecord, seed: [UInt8]) async throws(SesameError) -> [UInt8] {
         let metadata = try await metadata()
         let key = try PINVault.signingKey(seed)
+        let dpopKey = try dpopKeyForSignIn(metadata)
         let tokens: TokenResponse
         do throws(SesameError) {
             let body = PINNonceRequest(clientID: configuration.clientID, registrationID: record.registrationID)
@@ -183,7 +184,8 @@ extension SesameClient {
                 throw .technical(.platform("could not sign the PIN nonce: \(error)"))
             }
             tokens = try await tokenEndpoint.pinUnlock(
-                registrationID: record.registrationID, nonce: nonce, signature: signature, metadata: metadata)
+                registrationID: record.registrationID, nonce: nonce, signature: signature, metadata: metadata,
+                dpopKey: dpopKey)
         } catch {
             switch error.apiError?.code {
             case .invalidPIN?:
@@ -200,7 +202,7 @@ extension SesameClient {
         var session = try await validatedSession(
             tokens,
             expected: expectations(metadata: metadata, nonce: nil, maxAge: nil, acrValues: nil, accessToken: tokens.accessToken),
-            metadata: metadata, username: nil)
+            metadata: metadata, username: nil, dpopKey: dpopKey)
         guard session.account.id == record.accountID else {
             throw .protocolViolation("the PIN unlock returned tokens for another account")
         }

@@ -51,9 +51,11 @@ extension SesameClient {
             throw .ssoUnavailable("the other app's sign-in is no longer shared on this device")
         }
         let tokens: TokenResponse
+        let dpopKey = try dpopKeyForSignIn(metadata)
         do {
             tokens = try await tokenEndpoint.exchangeForSSO(
-                idToken: entry.idToken, deviceSecret: entry.deviceSecret, scopes: ssoScopes(configuration.scopes, metadata: metadata), metadata: metadata)
+                idToken: entry.idToken, deviceSecret: entry.deviceSecret,
+                scopes: ssoScopes(configuration.scopes, metadata: metadata), metadata: metadata, dpopKey: dpopKey)
         } catch {
             // A refusal (any 4xx) means the shared material is of no use any more.
             if let apiError = error.apiError {
@@ -67,7 +69,7 @@ extension SesameClient {
             tokens,
             expected: expectations(
                 metadata: metadata, nonce: nil, maxAge: nil, acrValues: nil, accessToken: tokens.accessToken),
-            metadata: metadata, username: nil)
+            metadata: metadata, username: nil, dpopKey: dpopKey)
         guard signedIn.id == account.id else {
             await registry.remove(signedIn.id)
             throw .invalidIDToken(.subject, detail: "the single sign-on tokens are for another user than the shared account")

@@ -20,14 +20,15 @@ extension SesameClient {
         guard scopes.contains("openid") else {
             throw .invalidConfiguration("the sign-in scopes must include \"openid\"")
         }
+        let dpopKey = try dpopKeyForSignIn(metadata)
         let session = try await agent.start(redirectURI: configuration.redirectURI, ephemeral: options.ephemeral)
         let redirect: URL
         let request: AuthorizationRequest
         do {
             request = try AuthorizationRequest(
                 metadata: metadata, clientID: configuration.clientID, redirectURI: session.redirectURI,
-                scopes: scopes, options: options)
-            let url = try await authorizationURL(for: request, metadata: metadata)
+                scopes: scopes, options: options, dpopJKT: dpopKey?.thumbprint)
+            let url = try await authorizationURL(for: request, metadata: metadata, dpopKey: dpopKey)
             pending.register(state: request.state, redirectURI: session.redirectURI, session: session)
             logger.info("sign-in started", metadata: ["issuer": "\(metadata.issuer)"])
             redirect = try await session.authorize(url)
@@ -44,20 +45,23 @@ extension SesameClient {
             issRequired: metadata.authorizationResponseIssParameterSupported == true)
         let tokens = try await tokenEndpoint.exchange(
             code: response.code, verifier: request.pkce.verifier, redirectURI: session.redirectURI,
-            metadata: metadata, deviceSecret: scopes.contains(NativeSSO.scope) ? await deviceSecretForSignIn() : nil)
+            metadata: metadata, deviceSecret: scopes.contains(NativeSSO.scope) ? await deviceSecretForSignIn() : nil,
+            dpopKey: dpopKey)
         // RFC 9700 §4.5.3.2: disregard all tokens until the nonce check passed.
         return try await establishSession(
             tokens,
             expected: expectations(
                 metadata: metadata, nonce: request.nonce, maxAge: options.maxAge,
                 acrValues: options.acrValues, claims: options.claims, accessToken: tokens.accessToken),
-            metadata: metadata, username: nil)
+            metadata: metadata, username: nil, dpopKey: dpopKey)
     }
 
     /// The URL the browser opens: `request.url`, or after a push (RFC 9126) the authorization
     /// endpoint with `client_id` and the `request_uri` only
     /// (``SesameConfiguration/pushedAuthorization``).
-    func authorizationURL(for request: AuthorizationRequest, metadata: ProviderMetadata) async throws(SesameError) -> URL {
+    func authorizationURL(for request: AuthorizationRequest, metadata: ProviderMetadata, dpopKey: (any DPoPKey)? = nil)
+        async throws(SesameError) -> URL
+    {
         let push: Bool
         switch configuration.pushedAuthorization {
         case .never: push = false
@@ -69,7 +73,7 @@ extension SesameClient {
             throw .invalidConfiguration(
                 "pushed_authorization is set but the provider advertises no pushed_authorization_request_endpoint; set it to when_required or never")
         }
-        let pushed = try await tokenEndpoint.push(request.parameters, endpoint: endpoint, metadata: metadata)
+        let pushed = try await tokenEndpoint.push(request.parameters, endpoint: endpoint, metadata: metadata, dpopKey: dpopKey)
         return try request.pushedURL(metadata, requestURI: pushed.requestURI)
     }
 
@@ -78,11 +82,13 @@ extension SesameClient {
     ///
     /// - Parameter username: the login name the user typed (native sign-in), remembered for
     ///   re-authentication; else the ID token's `preferred_username` or `email`.
+    /// - Parameter dpopKey: the key the token request's proof was signed with (RFC 9449 §5).
     func establishSession(
         _ tokens: TokenResponse, expected: IDTokenExpectations, metadata: ProviderMetadata,
-        username: String?
+        username: String?, dpopKey: (any DPoPKey)? = nil
     ) async throws(SesameError) -> Account {
-        let stored = try await validatedSession(tokens, expected: expected, metadata: metadata, username: username)
+        let stored = try await validatedSession(
+            tokens, expected: expected, metadata: metadata, username: username, dpopKey: dpopKey)
         try await registry.signIn(stored)
         await share(tokens, session: stored, fetchLabel: true)
         logger.info("signed in", metadata: ["account": "\(stored.account.id)"])
@@ -94,7 +100,7 @@ extension SesameClient {
     /// to store, without storing it.
     func validatedSession(
         _ tokens: TokenResponse, expected: IDTokenExpectations, metadata: ProviderMetadata,
-        username: String?
+        username: String?, dpopKey: (any DPoPKey)? = nil
     ) async throws(SesameError) -> StoredSession {
         guard let idToken = tokens.idToken else {
             throw .protocolViolation("the token response has no id_token although the openid scope was requested")
@@ -108,7 +114,8 @@ extension SesameClient {
             account: account, accessToken: tokens.accessToken,
             accessTokenExpiresAt: tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) },
             refreshToken: tokens.refreshToken, idToken: idToken, idTokenClaims: claims, scope: tokens.scope,
-            username: username ?? claims.preferredUsername ?? claims.email)
+            username: username ?? claims.preferredUsername ?? claims.email, tokenType: tokens.tokenType,
+            dpopKey: tokens.tokenType.lowercased() == "dpop" ? dpopKey?.material : nil)
     }
 
     /// Hands a redirect received by the app (custom scheme, universal link) to the pending

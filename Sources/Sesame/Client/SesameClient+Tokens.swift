@@ -106,9 +106,13 @@ extension SesameClient {
     ) async throws(SesameError) -> TokenResponse {
         let deviceSecret =
             ScopeList.parse(session.scope ?? "").contains(NativeSSO.scope) ? await deviceSecret(for: session.account) : nil
+        // RFC 9449 §5: the refresh carries a proof of the account's key, and the new tokens
+        // are bound to it again.
+        let key = session.dpopKey == nil ? nil : try dpopKey(of: session)
         do {
             return try await retryPolicy.run { () async throws(SesameError) -> TokenResponse in
-                try await tokenEndpoint.refresh(refreshToken: refreshToken, metadata: metadata, deviceSecret: deviceSecret)
+                try await tokenEndpoint.refresh(
+                    refreshToken: refreshToken, metadata: metadata, deviceSecret: deviceSecret, dpopKey: key)
             }
         } catch {
             if case .authenticationFailed(let apiError, _) = error.reason, apiError.error == "invalid_grant" {

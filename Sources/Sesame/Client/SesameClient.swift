@@ -38,6 +38,9 @@ public actor SesameClient {
     let assertionSigner: ClientAssertionSigner
     /// The cached app-level token (``appAccessToken(forceRefresh:)``).
     nonisolated let appTokens = AppTokenCache()
+    /// Makes and loads the accounts' DPoP keys (RFC 9449): the Secure Enclave where the device
+    /// has one, software keys otherwise.
+    let dpopKeys: any DPoPKeyFactory = DPoPKeys.platformDefault
 
     /// - Parameters:
     ///   - configuration: issuer, client and redirect settings (checked on first use).

@@ -67,6 +67,23 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case never
     }
 
+    /// Whether the account's tokens are bound to a key of the device with DPoP (RFC 9449), so a
+    /// copy of the tokens is useless without it. Default ``DPoPBinding/off``.
+    public var dpop: DPoPBinding = .off
+
+    /// When the SDK binds tokens to a DPoP key (RFC 9449): a key is made for each account at
+    /// sign-in (in the Secure Enclave where the device has one), every token request carries a
+    /// proof signed with it, and so does every ``SesameClient/data(for:account:)`` call.
+    public enum DPoPBinding: String, Sendable, Codable {
+        /// Bearer tokens, no proofs.
+        case off
+        /// When discovery announces `dpop_signing_alg_values_supported` with `ES256`.
+        case whenSupported = "when_supported"
+        /// Always; a server that does not announce DPoP is refused with
+        /// ``SesameError/Code-swift.struct/invalidConfiguration`` before any sign-in.
+        case required
+    }
+
     /// The scopes requested when none are configured.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
 
@@ -100,6 +117,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case tokenEndpointAuthMethod = "token_endpoint_auth_method"
         case federationProviders = "federation_providers"
         case pushedAuthorization = "pushed_authorization"
+        case dpop
     }
 
     /// Decodes the snake_case JSON form shown above: `issuer`, `client_id` and `redirect_uri` are
@@ -125,6 +143,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         tokenEndpointAuthMethod = try c.decodeIfPresent(ClientAuthenticationMethod.self, forKey: .tokenEndpointAuthMethod)
         federationProviders = try c.decodeIfPresent([String].self, forKey: .federationProviders) ?? []
         pushedAuthorization = try c.decodeIfPresent(PushedAuthorization.self, forKey: .pushedAuthorization) ?? .whenRequired
+        dpop = try c.decodeIfPresent(DPoPBinding.self, forKey: .dpop) ?? .off
     }
 
     /// Reads and validates a configuration file shipped with the app.

@@ -22,6 +22,14 @@ struct StoredSession: Codable, Sendable, Equatable {
     /// A session unlocked with a device PIN (docs/pin-devices.md): kept in memory only, never
     /// written to the credential store, gone when the app ends.
     var memoryOnly: Bool?
+    /// RFC 6749 §5.1 `token_type`: `DPoP` when the tokens are bound to ``dpopKey`` (RFC 9449 §5);
+    /// absent (records written before) or `Bearer` otherwise.
+    var tokenType: String?
+    /// The account's DPoP key (RFC 9449 §2), stored with its tokens; `nil` for bearer tokens.
+    var dpopKey: DPoPKeyMaterial?
+
+    /// Whether the access token must be sent with `Authorization: DPoP` and a proof.
+    var isDPoPBound: Bool { tokenType?.lowercased() == "dpop" && dpopKey != nil }
 
     /// Whether the access token is still usable `margin` seconds from `now`.
     func accessTokenIsFresh(at now: Date, margin: TimeInterval) -> Bool {
@@ -37,6 +45,7 @@ struct StoredSession: Codable, Sendable, Equatable {
     /// Applies a refresh response (RFC 6749 §6): a missing `refresh_token` keeps the old one.
     mutating func apply(_ tokens: TokenResponse, claims: IDTokenClaims?, now: Date) {
         accessToken = tokens.accessToken
+        tokenType = tokens.tokenType
         accessTokenExpiresAt = tokens.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
         if let refreshToken = tokens.refreshToken { self.refreshToken = refreshToken }
         if let idToken = tokens.idToken, let claims {

@@ -19,6 +19,8 @@ struct TokenEndpointClient: Sendable {
     let logger: Logger
     /// Signs RFC 7523 client assertions when the app uses `private_key_jwt`.
     var assertionSigner: ClientAssertionSigner? = nil
+    /// Builds DPoP proofs (RFC 9449) and keeps the servers' nonces.
+    var dpop = DPoPProofSigner()
 
     /// RFC 6749 §4.1.3 + RFC 7636 §4.5. `redirectURI` is `nil` for codes from the
     /// authorization challenge endpoint (draft-ietf-oauth-first-party-apps §5.2.1), which had no
@@ -27,35 +29,36 @@ struct TokenEndpointClient: Sendable {
     /// - Parameter deviceSecret: the Native SSO `device_secret` the device already has (draft 07
     ///   §3.2: the app MUST send it when it asks for `device_sso` and has one).
     func exchange(
-        code: String, verifier: String, redirectURI: URL?, metadata: ProviderMetadata, deviceSecret: String? = nil
+        code: String, verifier: String, redirectURI: URL?, metadata: ProviderMetadata, deviceSecret: String? = nil,
+        dpopKey: (any DPoPKey)? = nil
     ) async throws(SesameError) -> TokenResponse {
         logger.debug("exchanging authorization code", metadata: ["code": "\(Redaction.redact(code))"])
         var parameters = [(OAuthParameter.grantType, GrantType.authorizationCode.rawValue), (OAuthParameter.code, code)]
         if let redirectURI { parameters.append((OAuthParameter.redirectURI, redirectURI.absoluteString)) }
         parameters.append((OAuthParameter.codeVerifier, verifier))
         if let deviceSecret { parameters.append((NativeSSO.deviceSecretParameter, deviceSecret)) }
-        return try await tokenRequest(parameters, metadata: metadata)
+        return try await tokenRequest(parameters, metadata: metadata, dpopKey: dpopKey)
     }
 
     /// RFC 6749 §6, with the Native SSO device secret when the session has one (draft 07 §3.2:
     /// SHOULD, so the server can rotate it).
-    func refresh(refreshToken: String, metadata: ProviderMetadata, deviceSecret: String? = nil) async throws(SesameError)
-        -> TokenResponse
-    {
+    func refresh(
+        refreshToken: String, metadata: ProviderMetadata, deviceSecret: String? = nil, dpopKey: (any DPoPKey)? = nil
+    ) async throws(SesameError) -> TokenResponse {
         logger.debug("refreshing tokens", metadata: ["refresh_token": "\(Redaction.redact(refreshToken))"])
         var parameters = [
             (OAuthParameter.grantType, GrantType.refreshToken.rawValue), (OAuthParameter.refreshToken, refreshToken),
         ]
         if let deviceSecret { parameters.append((NativeSSO.deviceSecretParameter, deviceSecret)) }
-        return try await tokenRequest(parameters, metadata: metadata)
+        return try await tokenRequest(parameters, metadata: metadata, dpopKey: dpopKey)
     }
 
     /// Native SSO 1.0 §4.1: the sibling app's ID token (subject) and the device secret (actor)
     /// for this app's own tokens, at the token endpoint (RFC 8693 §2.1). The audience is the
     /// issuer; the scopes include `openid`.
-    func exchangeForSSO(idToken: String, deviceSecret: String, scopes: [String], metadata: ProviderMetadata)
-        async throws(SesameError) -> TokenResponse
-    {
+    func exchangeForSSO(
+        idToken: String, deviceSecret: String, scopes: [String], metadata: ProviderMetadata, dpopKey: (any DPoPKey)? = nil
+    ) async throws(SesameError) -> TokenResponse {
         logger.debug("exchanging a sibling app's sign-in", metadata: ["device_secret": "\(Redaction.redact(deviceSecret))"])
         let tokens = try await tokenRequest(
             [
@@ -66,7 +69,7 @@ struct TokenEndpointClient: Sendable {
                 (TokenExchange.Parameter.actorTokenType, TokenExchange.TokenType.deviceSecret),
                 (OAuthParameter.scope, ScopeList.format(scopes)),
             ],
-            metadata: metadata)
+            metadata: metadata, dpopKey: dpopKey)
         // §4.4: issued_token_type is REQUIRED and names an access token.
         guard tokens.issuedTokenType == TokenExchange.TokenType.accessToken else {
             throw .protocolViolation(
@@ -78,7 +81,8 @@ struct TokenEndpointClient: Sendable {
     /// Federation (docs/federation.md): another provider's ID token exchanged for this app's
     /// tokens (RFC 8693 §2.1), the provider named by `subject_issuer`.
     func exchangeProviderToken(
-        _ idToken: String, provider: String, nonce: String?, scopes: [String], metadata: ProviderMetadata
+        _ idToken: String, provider: String, nonce: String?, scopes: [String], metadata: ProviderMetadata,
+        dpopKey: (any DPoPKey)? = nil
     ) async throws(SesameError) -> TokenResponse {
         var parameters = [
             (OAuthParameter.grantType, TokenExchange.grantType), (TokenExchange.Parameter.subjectToken, idToken),
@@ -86,7 +90,7 @@ struct TokenEndpointClient: Sendable {
             (Federation.subjectIssuerParameter, provider), (OAuthParameter.scope, ScopeList.format(scopes)),
         ]
         if let nonce { parameters.append((Federation.nonceParameter, nonce)) }
-        return try await tokenRequest(parameters, metadata: metadata)
+        return try await tokenRequest(parameters, metadata: metadata, dpopKey: dpopKey)
     }
 
     /// RFC 6749 §4.4 client credentials: a token for the app itself.
@@ -97,27 +101,29 @@ struct TokenEndpointClient: Sendable {
     }
 
     /// The PIN unlock grant (docs/pin-devices.md): the nonce signed with the PIN-unsealed key.
-    func pinUnlock(registrationID: String, nonce: String, signature: Data, metadata: ProviderMetadata)
-        async throws(SesameError) -> TokenResponse
-    {
+    func pinUnlock(
+        registrationID: String, nonce: String, signature: Data, metadata: ProviderMetadata, dpopKey: (any DPoPKey)? = nil
+    ) async throws(SesameError) -> TokenResponse {
         try await tokenRequest(
             [
                 (OAuthParameter.grantType, PINUnlock.grantType), (PINUnlock.registrationIDParameter, registrationID),
                 (PINUnlock.nonceParameter, nonce), (PINUnlock.signatureParameter, Base64URL.encode(signature)),
             ],
-            metadata: metadata)
+            metadata: metadata, dpopKey: dpopKey)
     }
 
     /// RFC 9126 §2: pushes the authorization request's parameters with the client's
     /// authentication and returns the `request_uri` (HTTP 201). The server's refusal (the error
     /// `/authorize` would have given) is thrown as the server's error.
-    func push(_ parameters: [(String, String)], endpoint: URL, metadata: ProviderMetadata) async throws(SesameError)
-        -> PushedAuthorizationResponse
-    {
+    /// With `dpopKey` the push carries a proof, which binds the code to the key (RFC 9449 §10.1).
+    func push(
+        _ parameters: [(String, String)], endpoint: URL, metadata: ProviderMetadata, dpopKey: (any DPoPKey)? = nil
+    ) async throws(SesameError) -> PushedAuthorizationResponse {
         // The client authentication adds client_id itself (RFC 9126 §2.1 requires it for public
         // clients); the request's own copy is left out so it is not sent twice.
-        let request = try await makeRequest(endpoint, parameters.filter { $0.0 != OAuthParameter.clientID }, metadata: metadata)
-        let (data, response) = try await http.send(request)
+        let (data, response) = try await sendWithProof(dpopKey) { () async throws(SesameError) -> URLRequest in
+            try await makeRequest(endpoint, parameters.filter { $0.0 != OAuthParameter.clientID }, metadata: metadata)
+        }
         guard response.statusCode == 201 else {
             throw ProviderHTTP.error(data: data, status: response.statusCode, what: "pushed authorization request")
         }
@@ -144,15 +150,19 @@ struct TokenEndpointClient: Sendable {
         }
     }
 
-    private func tokenRequest(_ parameters: [(String, String)], metadata: ProviderMetadata)
+    private func tokenRequest(_ parameters: [(String, String)], metadata: ProviderMetadata, dpopKey: (any DPoPKey)? = nil)
         async throws(SesameError) -> TokenResponse
     {
-        let request = try await makeRequest(metadata.tokenEndpoint, parameters, metadata: metadata)
-        let (data, response) = try await http.send(request)
+        let (data, response) = try await sendWithProof(dpopKey) { () async throws(SesameError) -> URLRequest in
+            try await makeRequest(metadata.tokenEndpoint, parameters, metadata: metadata)
+        }
         clockOffset.learn(dateHeader: response.value(forHTTPHeaderField: "Date"), localNow: clock.now())
         let tokens = try ProviderHTTP.decode(TokenResponse.self, data: data, response: response, what: "token")
-        guard tokens.tokenType.lowercased() == "bearer" else {
-            throw .protocolViolation("the token endpoint returned token_type \"\(tokens.tokenType)\"; only Bearer is supported")
+        // RFC 9449 §5: a server that does not do DPoP answers Bearer; one that does, DPoP.
+        let type = tokens.tokenType.lowercased()
+        guard type == "bearer" || (type == "dpop" && dpopKey != nil) else {
+            throw .protocolViolation(
+                "the token endpoint returned token_type \"\(tokens.tokenType)\"; only Bearer (and DPoP with a proof) is supported")
         }
         guard !tokens.accessToken.isEmpty else {
             throw .technical(.malformedResponse("the token response has an empty access_token"))
@@ -203,6 +213,28 @@ struct TokenEndpointClient: Sendable {
         }
         request.httpBody = Data(FormURLEncoding.encode(body).utf8)
         return request
+    }
+
+    /// Sends the request `make` builds, with a DPoP proof of `key` when there is one; when the
+    /// server asks for its nonce (RFC 9449 §8: `use_dpop_nonce` and a `DPoP-Nonce` header) the
+    /// request is built and sent once more with a proof carrying it. `make` runs again for the
+    /// retry, so a client assertion is never sent twice.
+    func sendWithProof(_ key: (any DPoPKey)?, _ make: () async throws(SesameError) -> URLRequest)
+        async throws(SesameError) -> (Data, HTTPURLResponse)
+    {
+        guard let key else { return try await http.send(try await make()) }
+        var attempt = 0
+        while true {
+            var request = try await make()
+            request.setValue(
+                try dpop.proof(for: request, key: key, accessToken: nil, now: clockOffset.serverNow(clock)),
+                forHTTPHeaderField: DPoP.proofHeader)
+            let (data, response) = try await http.send(request)
+            let fresh = dpop.learn(from: response)
+            attempt += 1
+            guard attempt == 1, fresh, DPoPProofSigner.asksForNonce(response, body: data) else { return (data, response) }
+            logger.debug("the server asked for a DPoP nonce; signing the proof again with it")
+        }
     }
 
     private func authenticationMethod(_ metadata: ProviderMetadata) -> ClientAuthenticationMethod {

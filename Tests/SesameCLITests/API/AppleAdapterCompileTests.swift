@@ -5,7 +5,7 @@ import Testing
 /// cannot be built on Linux, so a wrong name, type or actor isolation in them would only show on
 /// a Mac. This suite type-checks the whole `Sesame` module as the debug build compiled it, plus
 /// `-D SESAME_APPLE_DECLARATIONS` and the declaration files of `Tests/AppleDeclarations/`
-/// (`Security`, `LocalAuthentication`, `AuthenticationServices`: exactly the Apple APIs the
+/// (`Security`, `LocalAuthentication`, `AuthenticationServices`, CryptoKit's Secure Enclave: exactly the Apple APIs the
 /// adapters call, as Apple's headers declare them), so the adapters are compiled here in every
 /// `swift test` and in CI.
 ///
@@ -15,7 +15,7 @@ import Testing
 @Suite("Apple adapters compile against Apple's declarations (Tests/AppleDeclarations)", .serialized)
 struct AppleAdapterCompileTests {
     static let declarations = PackageLayoutTests.root.appendingPathComponent("Tests/AppleDeclarations")
-    static let frameworks = ["Security", "LocalAuthentication", "AuthenticationServices"]
+    static let frameworks = ["Security", "LocalAuthentication", "AuthenticationServices", "CryptoKit"]
 
     @Test("every adapter type-checks against the declaration files, and each one is compiled (not skipped by its #if)")
     func adaptersTypeCheck() async throws {
@@ -31,6 +31,7 @@ struct AppleAdapterCompileTests {
             let adapters: [Any.Type] = [
                 WebAuthenticationSessionAgent.self, KeychainCredentialStore.self, KeychainBiometricUnlocker.self,
                 PlatformPasskeyAuthenticator.self, PlatformSignInSheet.self, SignInWithAppleProvider.self,
+                SecureEnclaveDPoPKey.self, SecureEnclaveDPoPKeys.self,
             ]
             """.utf8
         ).write(to: probe)
