@@ -131,6 +131,7 @@ let package = Package(
             dependencies: [
                 "SesameResourceServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strict
         ),

@@ -39,6 +39,14 @@ public struct AccessTokenRule: RawRepresentable, Sendable, Hashable, CustomStrin
     public static let scope = AccessTokenRule(rawValue: "scope")
     /// The issuer's keys could not be fetched: the token cannot be checked now (not its fault).
     public static let keysUnavailable = AccessTokenRule(rawValue: "keys_unavailable")
+    /// The token is bound to a DPoP key (RFC 9449 §7.1) and the request's proof is missing,
+    /// refused by a rule of §4.3, replayed or signed by another key; or a bound token was sent
+    /// as a bearer token, or a bearer token with the DPoP scheme (`invalid_dpop_proof` or
+    /// `invalid_token` in a `WWW-Authenticate: DPoP` challenge).
+    public static let dpopProof = AccessTokenRule(rawValue: "dpop_proof")
+    /// The scheme does not fit the token (RFC 9449 §7.1-7.2): a DPoP-bound token sent as
+    /// `Bearer`, or a bearer token sent as `DPoP` (`invalid_token` in a `DPoP` challenge).
+    public static let dpopBinding = AccessTokenRule(rawValue: "dpop_binding")
 }
 
 /// Why an access token was refused, with what an API answers: the HTTP status and the RFC 6750
@@ -50,6 +58,9 @@ public struct AccessTokenError: Error, Sendable, Hashable, CustomStringConvertib
     public var message: String
     /// For ``AccessTokenRule/scope``: the scopes the request needed.
     public var requiredScopes: [String]
+    /// The authentication scheme of the challenge: `Bearer` (RFC 6750 §3), or `DPoP` (RFC 9449
+    /// §7.1) when the token is DPoP-bound or was sent with that scheme.
+    public var scheme: String = "Bearer"
 
     /// A refusal by `rule`, with a message for logs (never the token) and, for a missing
     /// scope, the scopes the request needed.
@@ -69,6 +80,7 @@ public struct AccessTokenError: Error, Sendable, Hashable, CustomStringConvertib
         case .request: "invalid_request"
         case .scope: "insufficient_scope"
         case .keysUnavailable: "temporarily_unavailable"
+        case .dpopProof: "invalid_dpop_proof"
         default: "invalid_token"
         }
     }

@@ -30,7 +30,9 @@ public struct AccessTokenValidator: Sendable {
     public let maximumTokenLength: Int
     /// The issuer's keys.
     public let keys: JWKSCache
-    private let now: @Sendable () -> Date
+    /// The checks of DPoP proofs for DPoP-bound tokens (RFC 9449 §7.1).
+    public let dpop: DPoPValidation
+    let now: @Sendable () -> Date
 
     /// The asymmetric algorithms Sesame and most providers sign with.
     public static let asymmetricAlgorithms: Set<String> = [
@@ -44,12 +46,14 @@ public struct AccessTokenValidator: Sendable {
     ///   - leeway: the clock skew tolerated on `exp`, `nbf` and `iat`, in seconds.
     ///   - allowedAlgorithms: the `alg` values accepted; only asymmetric ones are kept.
     ///   - maximumTokenLength: tokens longer than this many bytes are refused unread.
+    ///   - dpop: how DPoP proofs are checked (their age, the replay cache).
     ///   - now: the clock (tests pass their own).
     public init(
         issuer: String, audience: String, keys: JWKSCache? = nil, leeway: TimeInterval = 30,
         allowedAlgorithms: Set<String> = asymmetricAlgorithms, maximumTokenLength: Int = 16 * 1024,
-        now: @escaping @Sendable () -> Date = Date.init
+        dpop: DPoPValidation = DPoPValidation(), now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.dpop = dpop
         self.issuer = issuer
         self.audience = audience
         self.keys = keys ?? JWKSCache(discoveringFrom: issuer, now: now)

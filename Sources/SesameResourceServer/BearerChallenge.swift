@@ -1,4 +1,5 @@
 import Foundation
+import SesameProtocol
 
 /// The `WWW-Authenticate: Bearer` challenge of RFC 6750 §3 for a refused request.
 public struct BearerChallenge: Sendable, Hashable {
@@ -10,6 +11,10 @@ public struct BearerChallenge: Sendable, Hashable {
     public var errorDescription: String?
     /// `scope` (RFC 6750 §3): the scopes the resource needs, for `insufficient_scope`.
     public var scope: [String]
+    /// `Bearer`, or `DPoP` for a DPoP-bound token (RFC 9449 §7.1).
+    public var scheme: String = "Bearer"
+    /// RFC 9449 §7.1 `algs`: the proof algorithms accepted, in a `DPoP` challenge.
+    public var algorithms: [String] = []
 
     /// A challenge with the given parameters; absent ones are left out of the header.
     public init(realm: String? = nil, error: String? = nil, errorDescription: String? = nil, scope: [String] = []) {
@@ -26,6 +31,8 @@ public struct BearerChallenge: Sendable, Hashable {
         self.init(
             realm: realm, error: code, errorDescription: code == nil ? nil : error.message,
             scope: error.rule == .scope ? error.requiredScopes : [])
+        scheme = error.scheme
+        if scheme == DPoP.scheme { algorithms = DPoPValidation.defaultAlgorithms }
     }
 
     /// The header value: `Bearer realm="…", error="…", error_description="…", scope="…"`.
@@ -38,7 +45,8 @@ public struct BearerChallenge: Sendable, Hashable {
         if let error { parameters.append("error=\"\(Self.quotable(error))\"") }
         if let errorDescription { parameters.append("error_description=\"\(Self.quotable(errorDescription))\"") }
         if !scope.isEmpty { parameters.append("scope=\"\(Self.quotable(scope.joined(separator: " ")))\"") }
-        return parameters.isEmpty ? "Bearer" : "Bearer " + parameters.joined(separator: ", ")
+        if !algorithms.isEmpty { parameters.append("algs=\"\(Self.quotable(algorithms.joined(separator: " ")))\"") }
+        return parameters.isEmpty ? scheme : scheme + " " + parameters.joined(separator: ", ")
     }
 
     private static func quotable(_ text: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import SesameProtocol
 
 /// Reads the access token from an `Authorization` header (RFC 6750 §2.1), the only way this
 /// library accepts one: never a form body or query parameter (RFC 9700 §2.4 forbids the query).
@@ -9,21 +10,49 @@ public enum BearerCredentials {
     /// API answers with a bare challenge), and ``AccessTokenRule/request`` when the header names
     /// Bearer but its token is not `b64token` syntax.
     public static func token(fromAuthorization header: String?) throws(AccessTokenError) -> String {
-        guard let header else { throw AccessTokenError(.missing, "no Authorization header") }
-        let trimmed = header.drop { $0 == " " }
-        guard trimmed.count >= 6, trimmed.prefix(6).lowercased() == "bearer" else {
+        let (scheme, token) = try credentials(fromAuthorization: header)
+        guard scheme == .bearer else {
             throw AccessTokenError(.missing, "the Authorization header is not the Bearer scheme")
         }
-        let rest = trimmed.dropFirst(6)
+        return token
+    }
+
+    /// The schemes an access token is presented with.
+    public enum Scheme: String, Sendable {
+        /// RFC 6750 §2.1 `Authorization: Bearer`.
+        case bearer = "Bearer"
+        /// RFC 9449 §7.1 `Authorization: DPoP`, with a `DPoP` proof header.
+        case dpop = "DPoP"
+    }
+
+    /// The scheme and token of `Authorization: Bearer <token>` or `Authorization: DPoP <token>`
+    /// (scheme names compared without regard to case, RFC 9110 §11.1).
+    ///
+    /// Throws ``AccessTokenRule/missing`` when there is no header or it has another scheme, and
+    /// ``AccessTokenRule/request`` when the token is not `b64token` syntax.
+    public static func credentials(fromAuthorization header: String?) throws(AccessTokenError) -> (Scheme, String) {
+        guard let header else { throw AccessTokenError(.missing, "no Authorization header") }
+        let trimmed = header.drop { $0 == " " }
+        let scheme: Scheme
+        let rest: Substring
+        if trimmed.count >= 6, trimmed.prefix(6).lowercased() == "bearer" {
+            scheme = .bearer
+            rest = trimmed.dropFirst(6)
+        } else if trimmed.count >= 4, trimmed.prefix(4).lowercased() == "dpop" {
+            scheme = .dpop
+            rest = trimmed.dropFirst(4)
+        } else {
+            throw AccessTokenError(.missing, "the Authorization header is neither the Bearer nor the DPoP scheme")
+        }
         guard rest.first == " " else {
-            throw AccessTokenError(.request, "Authorization: Bearer needs a space and then the token")
+            throw AccessTokenError(.request, "Authorization: \(scheme.rawValue) needs a space and then the token")
         }
         var token = rest.drop { $0 == " " }
         while token.last == " " { token = token.dropLast() }
         guard !token.isEmpty, token.utf8.allSatisfy(isB64TokenByte) else {
-            throw AccessTokenError(.request, "the Bearer token is empty or not b64token syntax (RFC 6750 §2.1)")
+            throw AccessTokenError(.request, "the \(scheme.rawValue) token is empty or not b64token syntax (RFC 6750 §2.1)")
         }
-        return String(token)
+        return (scheme, String(token))
     }
 
     /// `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`: the checked
@@ -44,10 +73,56 @@ public enum BearerCredentials {
 extension AccessTokenValidator {
     /// Reads the token from an `Authorization` header value and validates it: what a middleware
     /// of any framework calls.
+    ///
+    /// A DPoP-bound token is refused here, since there is no proof to check: an API that accepts
+    /// DPoP calls ``authenticate(authorization:dpopProofs:method:url:requiredScopes:)``.
     public func authenticate(authorization: String?, requiredScopes: some Collection<String> = [String]())
         async throws(AccessTokenError) -> VerifiedAccessToken
     {
         let token = try BearerCredentials.token(fromAuthorization: authorization)
-        return try await validate(token, requiredScopes: requiredScopes)
+        let verified = try await validate(token, requiredScopes: requiredScopes)
+        guard verified.confirmationThumbprint == nil else {
+            var error = AccessTokenError(.dpopBinding, "the token is bound to a DPoP key; this API checks no DPoP proofs")
+            error.scheme = DPoP.scheme
+            throw error
+        }
+        return verified
+    }
+
+    /// Reads the token from the `Authorization` header and validates it, with DPoP (RFC 9449
+    /// §7.1): a token bound to a key (`cnf.jkt`) must come as `Authorization: DPoP` with one
+    /// `DPoP` proof of that key for this request (method, URL, `ath`), seen once
+    /// (``DPoPValidation``); a bound token sent as `Bearer`, or a bearer token sent as `DPoP`, is
+    /// refused. Bearer tokens are accepted as ``authenticate(authorization:requiredScopes:)``
+    /// accepts them.
+    /// - Parameters:
+    ///   - dpopProofs: every `DPoP` header value of the request.
+    ///   - method: the request's method.
+    ///   - url: the request's absolute URL as the client addressed it (the API's public origin
+    ///     and the path).
+    public func authenticate(
+        authorization: String?, dpopProofs: [String], method: String, url: String,
+        requiredScopes: some Collection<String> = [String]()
+    ) async throws(AccessTokenError) -> VerifiedAccessToken {
+        let (scheme, token) = try BearerCredentials.credentials(fromAuthorization: authorization)
+        let verified: VerifiedAccessToken
+        do {
+            verified = try await validate(token, requiredScopes: requiredScopes)
+        } catch {
+            var error = error
+            if scheme == .dpop { error.scheme = DPoP.scheme }
+            throw error
+        }
+        switch (scheme, verified.confirmationThumbprint) {
+        case (.bearer, nil):
+            return verified
+        case (.bearer, _?):
+            throw DPoPValidation.refusal(.invalidToken, "the token is bound to a DPoP key: send it as Authorization: DPoP with a proof")
+        case (.dpop, nil):
+            throw DPoPValidation.refusal(.invalidToken, "the token is not bound to a DPoP key: send it as Authorization: Bearer")
+        case (.dpop, let thumbprint?):
+            try dpop.check(dpopProofs, method: method, url: url, accessToken: token, boundTo: thumbprint, now: now())
+            return verified
+        }
     }
 }

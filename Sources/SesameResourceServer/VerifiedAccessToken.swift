@@ -38,6 +38,9 @@ public struct VerifiedAccessToken: Sendable, Hashable {
     public var amr: [String]?
     /// `sid`: the sign-in session.
     public var sessionID: String?
+    /// RFC 9449 §6.1 `cnf.jkt`: the thumbprint of the DPoP key the token is bound to; the
+    /// validator then requires a proof of that key with every request. `nil` for bearer tokens.
+    public var confirmationThumbprint: String?
 
     /// Whether the token carries every scope in `required`, read from `scope` without
     /// splitting it.
@@ -70,7 +73,7 @@ extension VerifiedAccessToken {
     /// The members the reader recognizes, by their claim names; a repeated one is rejected
     /// (RFC 7519 §4).
     private enum Member: String {
-        case iss, sub, aud, clientID = "client_id", scope, exp, iat, nbf, jti, authTime = "auth_time", acr, amr, sid
+        case iss, sub, aud, clientID = "client_id", scope, exp, iat, nbf, jti, authTime = "auth_time", acr, amr, sid, cnf
 
         /// This member's bit in the set of members read so far (a bit mask, not a `Set`: no
         /// hashing and no allocation per token).
@@ -89,6 +92,7 @@ extension VerifiedAccessToken {
             case .acr: 1 << 10
             case .amr: 1 << 11
             case .sid: 1 << 12
+            case .cnf: 1 << 13
             }
         }
     }
@@ -122,6 +126,7 @@ extension VerifiedAccessToken {
                 case .acr: acr = try value.optionalString(claim: key)
                 case .amr: amr = try value.optionalStringArray(claim: key)
                 case .sid: sid = try value.optionalString(claim: key)
+                case .cnf: break  // an object: read below, only for tokens that have one
                 }
             }
         } catch let error as JWTJSONReader.Malformed {
@@ -138,9 +143,23 @@ extension VerifiedAccessToken {
             throw AccessTokenError(
                 .malformed, "the token lacks the claims RFC 9068 §2.2 requires: \(missing.joined(separator: ", "))")
         }
+        var thumbprint: String?
+        if seen & Member.cnf.bit != 0 {
+            // RFC 7800 §3.1: `cnf` is an object; RFC 9449 §6.1: its `jkt` a string.
+            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+                let confirmation = object["cnf"] as? [String: Any]
+            else { throw AccessTokenError(.malformed, "cnf is not a JSON object") }
+            if let jkt = confirmation["jkt"] {
+                guard let text = jkt as? String, !text.isEmpty else {
+                    throw AccessTokenError(.malformed, "cnf.jkt is not a string")
+                }
+                thumbprint = text
+            }
+        }
         self.init(
             issuer: iss, subject: sub, audience: aud, clientID: clientID,
             scope: scope ?? "", expiresAt: exp, issuedAt: iat,
-            notBefore: nbf, tokenID: jti, authTime: authTime, acr: acr, amr: amr, sessionID: sid)
+            notBefore: nbf, tokenID: jti, authTime: authTime, acr: acr, amr: amr, sessionID: sid,
+            confirmationThumbprint: thumbprint)
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import SesameResourceServer
 
 /// Requires a valid Sesame access token on every request it guards (RFC 6750 §2.1
-/// `Authorization: Bearer`), and the given scopes; puts the verified token in the context.
+/// `Authorization: Bearer`, or for a DPoP-bound token RFC 9449 §7.1 `Authorization: DPoP` with a
+/// proof), and the given scopes; puts the verified token in the context.
 ///
 /// Refusals are answered here, never passed on: `401` with `WWW-Authenticate: Bearer …` for a
 /// missing or invalid token, `403 insufficient_scope` naming the scopes, `400 invalid_request`
@@ -23,12 +25,21 @@ public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
     public let requiredScopes: [String]
     /// The `realm` of the challenge (RFC 6750 §3), if the API names one.
     public let realm: String?
+    /// The API's origin as clients address it (`https://api.example.com`), for the `htu` of DPoP
+    /// proofs (RFC 9449 §4.3); `nil`: `http://` and the request's `Host` header, right for an API
+    /// reached directly, not behind a TLS proxy.
+    public let publicOrigin: String?
 
     /// Guards the routes behind it with `validator`, requiring `requiredScopes` on every request.
-    public init(validator: AccessTokenValidator, requiredScopes: [String] = [], realm: String? = nil) {
+    public init(
+        validator: AccessTokenValidator, requiredScopes: [String] = [], realm: String? = nil, publicOrigin: String? = nil
+    ) {
         self.validator = validator
         self.requiredScopes = requiredScopes
         self.realm = realm
+        var origin = publicOrigin
+        while origin?.hasSuffix("/") == true { origin?.removeLast() }
+        self.publicOrigin = origin
     }
 
     /// Validates the request's token and passes the request on with it in the context, or
@@ -39,13 +50,23 @@ public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
         var context = context
         do {
             context.accessToken = try await validator.authenticate(
-                authorization: request.headers[.authorization], requiredScopes: requiredScopes)
+                authorization: request.headers[.authorization], dpopProofs: request.headers[values: Self.dpop],
+                method: request.method.rawValue, url: url(of: request), requiredScopes: requiredScopes)
         } catch {
             context.logger.info(
                 "access token refused", metadata: ["rule": "\(error.rule)", "reason": "\(error.message)"])
             return BearerRefusal.response(for: error, realm: realm)
         }
         return try await next(request, context)
+    }
+
+    /// RFC 9449 §4.1 `DPoP`.
+    static var dpop: HTTPTypes.HTTPField.Name { HTTPTypes.HTTPField.Name("DPoP")! }
+
+    /// The URL the client addressed: the public origin (or the `Host`) and the path.
+    private func url(of request: Request) -> String {
+        let origin = publicOrigin ?? "http://" + (request.head.authority ?? "localhost")
+        return origin + request.uri.path
     }
 }
 
