@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameProtocol
 import SesameTesting
 import Testing
 
@@ -52,14 +53,19 @@ struct PasswordLoginCommandTests {
         #expect(status == 0, "serve should exit cleanly: \(server.stderr())")
     }
 
-    @Test("sesame curl against sesame example-api: the API checks the token itself; a missing scope is 403")
-    func curlExampleAPI() async throws {
+    @Test("sesame curl against sesame example-api: the API checks the token itself; a missing scope is 403; with login --dpop the token is bound and curl sends proofs", arguments: [false, true])
+    func curlExampleAPI(dpop: Bool) async throws {
         try await withServe { served in
             let config = served.temp.path("config")
             let login = try await CLIProcess.run(
                 ["login", "--password", "--username", "alice", "--issuer", served.issuer, "--client-id", "cli-test",
-                 "--config-dir", config], stdin: "\(served.password)\n")
+                 "--config-dir", config] + (dpop ? ["--dpop"] : []), stdin: "\(served.password)\n")
             try #require(login.status == 0, "\(login)")
+            let token = try await CLIProcess.run(["token"], environment: ["SESAME_CONFIG_DIR": config])
+            let accessToken = token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let payload = accessToken.split(separator: ".").dropFirst().first.flatMap { Base64URL.decode(String($0)) }
+            let claims = payload.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            #expect((claims?["cnf"] != nil) == dpop, "\(token)")
             let api = try CLIProcess.Started(["example-api", "--issuer", served.issuer, "--port", "0"])
             try await api.whileRunning {
                 let base = String(try await api.firstLine(startingWith: "Example API: ").dropFirst("Example API: ".count))

@@ -64,6 +64,8 @@ struct LoginCommand: AsyncParsableCommand {
     var providerTokenFile: String?
     @Option(name: .customLong("provider-nonce"), help: "With --provider: the nonce given to the provider, if any.")
     var providerNonce: String?
+    @Flag(help: "Bind the tokens to a key of this machine with DPoP (RFC 9449): a copy of them is useless without the key. Remembered.")
+    var dpop = false
     @OptionGroup var configDir: ConfigDirOption
     @OptionGroup var json: JSONOption
 
@@ -100,6 +102,7 @@ struct LoginCommand: AsyncParsableCommand {
             var profile = try makeProfile(
                 remembered: remembered, fallbackIssuer: directory.isApp ? rememberedTop?.issuer : nil)
             profile.sso = sso || (remembered?.sso ?? false)
+            profile.dpop = dpop || (remembered?.dpop ?? false)
             try await refuseProviderChange(from: remembered, to: profile, directory: directory)
             let session = try ClientSession.open(directory: directory, profile: profile)
             // Discovery first: an unreachable or wrong issuer fails here, before any progress.

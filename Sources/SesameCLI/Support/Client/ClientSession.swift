@@ -42,6 +42,7 @@ struct ClientSession: Sendable {
         var configuration = SesameConfiguration(
             issuer: profile.issuer, clientID: profile.clientID, redirectURI: profile.redirectURI,
             scopes: profile.scopes, allowedOrigins: origins)
+        configuration.dpop = profile.dpop ? .required : .off
         switch authentication {
         case .none: break
         case .secret(let secret): configuration.clientSecret = secret

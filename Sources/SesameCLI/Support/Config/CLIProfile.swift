@@ -13,6 +13,9 @@ struct CLIProfile: Codable, Sendable, Equatable {
     /// Whether the client takes part in single sign-on with the other apps of the directory
     /// (`sesame login --sso`; docs/native-sso.md).
     var sso: Bool
+    /// Whether the tokens are bound to a DPoP key of this machine (`sesame login --dpop`,
+    /// RFC 9449): `whoami`, `token` refreshes and `sesame curl` then send proofs.
+    var dpop: Bool
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -21,11 +24,12 @@ struct CLIProfile: Codable, Sendable, Equatable {
         case scopes
         case allowedOrigins = "allowed_origins"
         case sso
+        case dpop
     }
 
     init(
         issuer: URL, clientID: String, redirectURI: URL, scopes: [String],
-        allowedOrigins: [String] = [], sso: Bool = false
+        allowedOrigins: [String] = [], sso: Bool = false, dpop: Bool = false
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -33,6 +37,7 @@ struct CLIProfile: Codable, Sendable, Equatable {
         self.scopes = scopes
         self.allowedOrigins = allowedOrigins
         self.sso = sso
+        self.dpop = dpop
     }
 
     init(from decoder: any Decoder) throws {
@@ -43,6 +48,7 @@ struct CLIProfile: Codable, Sendable, Equatable {
         scopes = try container.decodeIfPresent([String].self, forKey: .scopes) ?? Self.defaultScopes
         allowedOrigins = try container.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
         sso = try container.decodeIfPresent(Bool.self, forKey: .sso) ?? false
+        dpop = try container.decodeIfPresent(Bool.self, forKey: .dpop) ?? false
     }
 
     static let defaultScopes = ["openid", "profile", "email", "offline_access"]
