@@ -86,6 +86,12 @@ struct ClientCommand: AsyncParsableCommand {
             name: .customLong("dpop"),
             help: "Every token request must carry a DPoP proof (RFC 9449 dpop_bound_access_tokens): the client's tokens are bound to its key.")
         var dpopBoundAccessTokens = false
+        @Option(
+            name: .customLong("profile"),
+            help: ArgumentHelp(
+                "The security profile: standard (default) or fapi2 (FAPI 2.0: private_key_jwt with --jwks-file, ES256, PAR and DPoP required, PKCE, 60 s codes; docs/fapi2.md).",
+                valueName: "profile"))
+        var securityProfile: String?
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
 
@@ -143,6 +149,18 @@ struct ClientCommand: AsyncParsableCommand {
                 if let accessTokenAlgorithm { spec.accessTokenSigningAlg = accessTokenAlgorithm }
                 spec.requirePushedRequests = requirePushedRequests
                 spec.dpopBoundAccessTokens = dpopBoundAccessTokens
+                if let securityProfile {
+                    do throws(ClientValidation.Issue) {
+                        spec.securityProfile = try ClientValidation.checkSecurityProfile(securityProfile)
+                    } catch {
+                        throw CLIError("--profile: \(error.reason)")
+                    }
+                    if spec.securityProfile == .fapi2 {
+                        // §5.4: never RS256; ES256 unless the command names an algorithm.
+                        if idTokenAlgorithm == nil { spec.idTokenSigningAlg = "ES256" }
+                        if accessTokenAlgorithm == nil { spec.accessTokenSigningAlg = "ES256" }
+                    }
+                }
                 if let jwksFile {
                     spec.jwks = try InputFile.text(
                         jwksFile, what: "--jwks-file", hint: "Give the path of a JSON Web Key Set file.")

@@ -39,6 +39,9 @@ public struct ClientSpec: Sendable, Equatable {
     /// Whether every token request must carry a DPoP proof, so all the client's tokens are
     /// sender-constrained (RFC 9449 §5.2, ``ClientRecord/dpopBoundAccessTokens``).
     public var dpopBoundAccessTokens = false
+    /// The security profile (``ClientRecord/securityProfile``): `fapi2` requires keys
+    /// (`private_key_jwt`) and ES256, and turns on PAR and DPoP (docs/fapi2.md).
+    public var securityProfile: ClientSecurityProfile = .standard
 
     public init(
         clientID: String, name: String? = nil, confidential: Bool = false,

@@ -21,7 +21,7 @@ public enum ClientValidation {
         accessTokenSigningAlg: String = "RS256", accessTokenLifetime: Int, idTokenLifetime: Int, refreshTokenLifetime: Int,
         createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
         appGroup: String? = nil, jwks: String? = nil, requirePushedRequests: Bool = false,
-        dpopBoundAccessTokens: Bool = false
+        dpopBoundAccessTokens: Bool = false, securityProfile: ClientSecurityProfile = .standard
     ) throws(Issue) -> ClientRecord {
         try checkClientID(clientID)
         if let appGroup { try checkAppGroup(appGroup) }
@@ -69,7 +69,7 @@ public enum ClientValidation {
         if confidential, secretHash == nil {
             throw Issue(field: "client_secret", reason: "a confidential client needs a secret")
         }
-        return ClientRecord(
+        var record = ClientRecord(
             clientID: clientID, name: name, secretHash: confidential ? secretHash : nil,
             redirectURIs: redirectURIs, postLogoutRedirectURIs: postLogoutRedirectURIs,
             grantTypes: grants, allowedScopes: scopes, tokenEndpointAuthMethod: method,
@@ -78,6 +78,18 @@ public enum ClientValidation {
             idTokenLifetime: idTokenLifetime, refreshTokenLifetime: refreshTokenLifetime,
             createdAt: createdAt, mfaPolicy: mfaPolicy, firstParty: firstParty, appGroup: appGroup, jwks: jwks,
             requirePushedRequests: requirePushedRequests, dpopBoundAccessTokens: dpopBoundAccessTokens)
+        if securityProfile == .fapi2 { try FAPI2ClientRules.apply(to: &record) }
+        return record
+    }
+
+    /// `security_profile`: `standard` or `fapi2`.
+    public static func checkSecurityProfile(_ name: String) throws(Issue) -> ClientSecurityProfile {
+        guard let profile = ClientSecurityProfile(rawValue: name) else {
+            throw Issue(
+                field: "security_profile",
+                reason: "\"\(name.prefix(40))\" is not a security profile; use standard or fapi2")
+        }
+        return profile
     }
 
     /// `app_group`: 1–64 characters from a-z 0-9 - . _ (a vendor's name, e.g. `acme`).

@@ -81,7 +81,8 @@ public struct ServerAdmin: Sendable {
                 accessTokenLifetime: spec.accessTokenLifetime, idTokenLifetime: spec.idTokenLifetime,
                 refreshTokenLifetime: spec.refreshTokenLifetime, mfaPolicy: spec.mfaPolicy,
                 firstParty: spec.firstParty, appGroup: spec.appGroup, jwks: spec.jwks,
-                requirePushedRequests: spec.requirePushedRequests, dpopBoundAccessTokens: spec.dpopBoundAccessTokens)
+                requirePushedRequests: spec.requirePushedRequests, dpopBoundAccessTokens: spec.dpopBoundAccessTokens,
+                securityProfile: spec.securityProfile)
         } catch {
             throw AdminError.invalidClient(field: error.field, reason: error.reason)
         }

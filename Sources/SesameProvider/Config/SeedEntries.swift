@@ -23,6 +23,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     public var requirePushedAuthorizationRequests: Bool?
     /// RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof.
     public var dpopBoundAccessTokens: Bool?
+    /// `standard` (default) or `fapi2` (docs/fapi2.md).
+    public var securityProfile: String?
     public var accessTokenLifetime: Int?
     public var idTokenLifetime: Int?
     public var refreshTokenLifetime: Int?
@@ -60,6 +62,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         case accessTokenSigningAlg = "access_token_signing_alg"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+        case securityProfile = "security_profile"
         case accessTokenLifetime = "access_token_lifetime"
         case idTokenLifetime = "id_token_lifetime"
         case refreshTokenLifetime = "refresh_token_lifetime"
@@ -72,6 +75,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     /// The validated record, defaults filled in as for ``ClientSpec``.
     package func record(secretHash: String?, createdAt: Date = Date()) throws(ClientValidation.Issue) -> ClientRecord {
         let defaults = ClientSpec(clientID: clientID)
+        let profile = try securityProfile.map(ClientValidation.checkSecurityProfile) ?? .standard
         if let secret, secret.utf8.count < 32 {
             throw ClientValidation.Issue(
                 field: "secret", reason: "is too short; use at least 32 random characters (RFC 6749 §10.10)")
@@ -82,8 +86,9 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             postLogoutRedirectURIs: postLogoutRedirectURIs ?? [],
             grantTypes: grantTypes ?? defaults.grantTypes.map(\.rawValue),
             scopes: scopes ?? defaults.scopes, tokenEndpointAuthMethod: tokenEndpointAuthMethod,
-            idTokenSigningAlg: idTokenSigningAlg ?? defaults.idTokenSigningAlg,
-            accessTokenSigningAlg: accessTokenSigningAlg ?? defaults.accessTokenSigningAlg,
+            idTokenSigningAlg: idTokenSigningAlg ?? (profile == .fapi2 ? "ES256" : defaults.idTokenSigningAlg),
+            accessTokenSigningAlg: accessTokenSigningAlg
+                ?? (profile == .fapi2 ? "ES256" : defaults.accessTokenSigningAlg),
             accessTokenLifetime: accessTokenLifetime ?? defaults.accessTokenLifetime,
             idTokenLifetime: idTokenLifetime ?? defaults.idTokenLifetime,
             refreshTokenLifetime: refreshTokenLifetime ?? defaults.refreshTokenLifetime,
@@ -91,7 +96,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             mfaPolicy: try mfaPolicy.map(ClientValidation.checkMFAPolicy) ?? defaults.mfaPolicy,
             firstParty: firstParty ?? defaults.firstParty, appGroup: appGroup, jwks: jwks,
             requirePushedRequests: requirePushedAuthorizationRequests ?? false,
-            dpopBoundAccessTokens: dpopBoundAccessTokens ?? false)
+            dpopBoundAccessTokens: dpopBoundAccessTokens ?? false, securityProfile: profile)
     }
 }
 

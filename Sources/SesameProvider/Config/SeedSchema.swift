@@ -59,7 +59,7 @@ extension ClientSeed.CodingKeys: SeedEntryKeys {
         switch self {
         case .clientID: SeedKeyRule(shape: .text, isRequired: true)
         case .name, .secret, .tokenEndpointAuthMethod, .idTokenSigningAlg, .accessTokenSigningAlg, .mfaPolicy, .appGroup,
-            .jwks:
+            .jwks, .securityProfile:
             SeedKeyRule(shape: .text)
         case .redirectURIs, .postLogoutRedirectURIs, .grantTypes, .scopes: SeedKeyRule(shape: .texts)
         case .accessTokenLifetime, .idTokenLifetime, .refreshTokenLifetime: SeedKeyRule(shape: .number)

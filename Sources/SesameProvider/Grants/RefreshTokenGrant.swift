@@ -59,6 +59,9 @@ package struct RefreshTokenGrant: Sendable {
         guard let presented = request.refreshToken, !presented.isEmpty, presented.utf8.count <= 256 else {
             throw ProviderFailure(.invalidRequest, "refresh_token is required.")
         }
+        if client.securityProfile == .fapi2 {
+            return try await exchangeWithoutRotation(request, presented: presented, client: client, origin: origin, dpopJKT: dpopJKT)
+        }
         let now = self.now()
         let refresh = TokenIssuer.newRefreshToken()
         let successor = RefreshTokenSuccessor(
@@ -123,6 +126,50 @@ package struct RefreshTokenGrant: Sendable {
         return TokenResponse(
             accessToken: access.token, tokenType: TokenIssuer.tokenType(dpopJKT: dpopJKT),
             expiresIn: client.accessTokenLifetime, refreshToken: refresh.token, idToken: idToken, scope: scope, deviceSecret: device?.secret)
+    }
+
+    /// FAPI 2.0 §5.3.2.1 item 9: a FAPI client's refresh token is not rotated (the client
+    /// authenticates with its key and the tokens are DPoP-bound, so a leaked refresh token is
+    /// useless alone); the response carries no new one and the client keeps its token.
+    private func exchangeWithoutRotation(
+        _ request: RefreshTokenRequest, presented: String, client: ClientRecord, origin: RequestOrigin?, dpopJKT: String?
+    ) async throws -> TokenResponse {
+        let now = self.now()
+        guard let record = try await store.refreshToken(digest: SecretDigest.of(presented)), record.rotatedAt == nil,
+            record.revokedAt == nil, record.expiresAt > now, try await !store.isRefreshFamilyRevoked(record.familyID)
+        else {
+            throw ProviderFailure(.invalidGrant, "The refresh token is unknown, expired or revoked.")
+        }
+        guard ConstantTime.equals(record.clientID, client.clientID) else {
+            try await store.revokeRefreshFamily(record.familyID, now: now, reason: .presentedByAnotherClient)
+            audit.record(
+                .refreshReuseDetected, reason: "presented_by_another_client", origin: origin, clientID: client.clientID,
+                userID: record.authentication.userID, detail: ["family_revoked": "true", "owner_client_id": record.clientID])
+            throw ProviderFailure(.invalidGrant, "The refresh token was issued to another client.")
+        }
+        let granted = ScopeList.parse(record.scope)
+        var scopes = granted
+        if let requested = request.scope {
+            scopes = ScopeList.parse(requested)
+            if scopes.isEmpty || scopes.contains(where: { !granted.contains($0) }) {
+                throw ProviderFailure(.invalidScope, "The scope may only narrow the original grant.")
+            }
+        }
+        let scope = ScopeList.format(scopes)
+        let claims = record.claims.map(RequestedClaims.init(stored:))
+        let access = try await tokenIssuer.accessToken(
+            client: client, subject: record.authentication.userID, scope: scope, authentication: record.authentication,
+            sessionID: record.sessionID, familyID: record.familyID, claims: claims, dpopJKT: dpopJKT)
+        var idToken: String?
+        if scopes.contains("openid") {
+            idToken = try await tokenIssuer.idToken(
+                client: client, authentication: record.authentication, nonce: nil, sessionID: record.sessionID,
+                accessToken: access.token, claims: claims,
+                userClaims: try await ClaimRelease.idTokenClaims(for: claims, userID: record.authentication.userID, store: store))
+        }
+        return TokenResponse(
+            accessToken: access.token, tokenType: TokenIssuer.tokenType(dpopJKT: dpopJKT),
+            expiresIn: client.accessTokenLifetime, refreshToken: nil, idToken: idToken, scope: scope)
     }
 
     /// For a family of a device session: refuses when the session ended (its families are

@@ -63,7 +63,9 @@ package struct AuthorizationRequestValidator: Sendable {
         //    which is refused whenever a challenge is sent.
         let challenge: String?
         do throws(PKCEParameters.Refusal) {
-            challenge = try PKCEParameters.challenge(in: parameters, required: !client.isConfidential)
+            // FAPI 2.0 §5.3.2.2 item 4: PKCE S256 from every client of the profile.
+            challenge = try PKCEParameters.challenge(
+                in: parameters, required: !client.isConfidential || client.securityProfile == .fapi2)
         } catch {
             throw fail(error.code, error.description)
         }

@@ -76,6 +76,15 @@ package struct ClientAssertionVerifier: Sendable {
         return object["iss"] as? String
     }
 
+    /// The assertion's `aud` when it is one string (not an array).
+    static func audienceString(_ assertion: String) -> String? {
+        let parts = assertion.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])),
+            let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
+        else { return nil }
+        return object["aud"] as? String
+    }
+
     /// Throws `invalid_client` naming the rule that failed.
     package func verify(_ assertion: String, client: ClientRecord) async throws {
         func refuse(_ rule: String) -> ProviderFailure {
@@ -97,6 +106,12 @@ package struct ClientAssertionVerifier: Sendable {
         }
         guard claims.iss == client.clientID, claims.sub == client.clientID else {
             throw refuse("iss and sub must both be the client id")
+        }
+        if client.securityProfile == .fapi2 {
+            // FAPI 2.0 §5.3.2.1 item 8: the issuer identifier, as a string, and nothing else.
+            guard Self.audienceString(assertion) == issuer else {
+                throw refuse("aud must be the issuer identifier \(issuer) as a single string (FAPI 2.0 section 5.3.2.1)")
+            }
         }
         let audiences = [issuer, issuer + "/token"]
         guard claims.aud.value.contains(where: audiences.contains) else {

@@ -23,13 +23,18 @@ struct AuthorizationResponder: Sendable {
         }
         let code = SecureRandom.token()
         let now = services.now()
+        var lifetime = services.authorizationCodeLifetime
+        if try await services.store.client(id: request.clientID)?.securityProfile == .fapi2 {
+            // FAPI 2.0 §5.3.2.1 item 13: codes live at most 60 seconds.
+            lifetime = min(lifetime, 60)
+        }
         try await services.store.insertAuthorizationCode(
             AuthorizationCodeRecord(
                 codeDigest: SecretDigest.of(code), clientID: request.clientID,
                 redirectURI: request.redirectURI, scope: request.scope, nonce: request.nonce,
                 codeChallenge: request.codeChallenge, authentication: authentication,
                 sessionID: sessionID,
-                expiresAt: now.addingTimeInterval(services.authorizationCodeLifetime),
+                expiresAt: now.addingTimeInterval(lifetime),
                 claims: request.claims?.request, dpopJKT: request.dpopJKT))
         var parameters = [(OAuthParameter.code, code)]
         if let state = request.state { parameters.append((OAuthParameter.state, state)) }

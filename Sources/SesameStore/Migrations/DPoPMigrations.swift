@@ -9,7 +9,8 @@ enum DPoPMigrations {
 
     /// `used_dpop_proofs` (one row per proof until it is too old to be accepted),
     /// `authorization_codes.dpop_jkt` (§10), `refresh_tokens.dpop_jkt` (§5) and
-    /// `clients.dpop_bound_access_tokens` (§5.2), false for every client registered before.
+    /// `clients.dpop_bound_access_tokens` (§5.2), false for every client registered before, and
+    /// `clients.security_profile` (`standard`, or `fapi2`: docs/fapi2.md).
     private static func createDPoP(_ db: any SQLDatabase) async throws {
         try await db.create(table: "used_dpop_proofs").ifNotExists()
             .column("proof_digest", type: .text, .primaryKey(autoIncrement: false))
@@ -22,6 +23,11 @@ enum DPoPMigrations {
         if await !StoreMigrations.hasColumn("dpop_bound_access_tokens", in: "clients", db) {
             try await db.alter(table: "clients")
                 .column("dpop_bound_access_tokens", type: StoreDialect.boolean, .notNull, .default(false))
+                .run()
+        }
+        if await !StoreMigrations.hasColumn("security_profile", in: "clients", db) {
+            try await db.alter(table: "clients")
+                .column("security_profile", type: .text, .notNull, .default(SQLLiteral.string("standard")))
                 .run()
         }
     }

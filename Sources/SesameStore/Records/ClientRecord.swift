@@ -51,6 +51,10 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     /// access tokens are sender-constrained (RFC 9449 §5.2 `dpop_bound_access_tokens`).
     /// Default `false`: a proof is optional, and binds the tokens when sent.
     public var dpopBoundAccessTokens: Bool
+    /// The security profile the client is held to: ``ClientSecurityProfile/fapi2`` adds the
+    /// authorization server rules of the FAPI 2.0 Security Profile (docs/fapi2.md). Default
+    /// ``ClientSecurityProfile/standard``.
+    public var securityProfile: ClientSecurityProfile
 
     /// Whether the client authenticates: with a secret or with a registered key.
     public var isConfidential: Bool { secretHash != nil || jwks != nil }
@@ -70,7 +74,7 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         idTokenLifetime: Int = 900, refreshTokenLifetime: Int = 30 * 24 * 3600,
         createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
         appGroup: String? = nil, jwks: String? = nil, requirePushedRequests: Bool = false,
-        dpopBoundAccessTokens: Bool = false
+        dpopBoundAccessTokens: Bool = false, securityProfile: ClientSecurityProfile = .standard
     ) {
         self.clientID = clientID
         self.name = name
@@ -92,5 +96,17 @@ public struct ClientRecord: Sendable, Codable, Equatable {
         self.jwks = jwks
         self.requirePushedRequests = requirePushedRequests
         self.dpopBoundAccessTokens = dpopBoundAccessTokens
+        self.securityProfile = securityProfile
     }
+}
+
+/// The security profile a client is registered under.
+public enum ClientSecurityProfile: String, Sendable, Codable, CaseIterable {
+    /// Sesame's defaults: RFC 9700 best current practice.
+    case standard
+    /// FAPI 2.0 Security Profile (final), what open-banking regulators require: pushed
+    /// authorization requests, PKCE S256, `private_key_jwt` only, DPoP-bound tokens, ES256
+    /// signatures, codes of at most 60 s, client assertions for the issuer only, refresh tokens
+    /// not rotated (docs/fapi2.md).
+    case fapi2
 }

@@ -10,7 +10,7 @@ extension SQLIdentityStore {
             "grant_types", "allowed_scopes", "token_endpoint_auth_method", "id_token_signing_alg",
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "created_at",
             "mfa_policy", "first_party", "app_group", "jwks", "access_token_signing_alg", "require_pushed_requests",
-            "dpop_bound_access_tokens",
+            "dpop_bound_access_tokens", "security_profile",
         ]
         let values: [any Encodable & Sendable] = [
             client.clientID, client.name, client.secretHash, try StoreValue.json(client.redirectURIs),
@@ -20,7 +20,7 @@ extension SQLIdentityStore {
             client.idTokenSigningAlg, client.accessTokenLifetime, client.idTokenLifetime,
             client.refreshTokenLifetime, StoreValue.time(client.createdAt), client.mfaPolicy.rawValue,
             client.firstParty, client.appGroup, client.jwks, client.accessTokenSigningAlg, client.requirePushedRequests,
-            client.dpopBoundAccessTokens,
+            client.dpopBoundAccessTokens, client.securityProfile.rawValue,
         ]
         try await database.insert(into: "clients")
             .columns(columns)
@@ -106,6 +106,8 @@ extension SQLIdentityStore {
             firstParty: try row.decode(column: "first_party", as: Bool.self),
             appGroup: try row.optionalString("app_group"), jwks: try row.optionalString("jwks"),
             requirePushedRequests: try row.decode(column: "require_pushed_requests", as: Bool.self),
-            dpopBoundAccessTokens: try row.decode(column: "dpop_bound_access_tokens", as: Bool.self))
+            dpopBoundAccessTokens: try row.decode(column: "dpop_bound_access_tokens", as: Bool.self),
+            // A profile this version does not know (written by a newer one): the strictest.
+            securityProfile: ClientSecurityProfile(rawValue: try row.string("security_profile")) ?? .fapi2)
     }
 }
