@@ -27,6 +27,10 @@ package struct DPoPProofVerifier: Sendable {
     package let maximumFutureSkew: TimeInterval
     /// Proofs longer than this are refused unread (an RSA 4096 key's proof is about 1.5 KB).
     package static let maximumLength = 8 * 1024
+    /// The keys of recent proof headers: a client signs every proof with the same key and the
+    /// same header bytes, so the header's JSON and the key's point are checked once, not per
+    /// request. The signature is verified every time.
+    private let keys = DPoPKeyCache()
 
     package init(
         algorithms: Set<String> = Set(DPoP.signingAlgorithms), maximumAge: TimeInterval = 300,
@@ -70,14 +74,19 @@ package struct DPoPProofVerifier: Sendable {
         if let critical = header.crit, !critical.isEmpty {
             throw DPoPProofRefusal(.malformed, "the DPoP proof names critical header parameters this server does not understand")
         }
-        let key = try DPoPPublicKey(header: headerBytes, alg: alg)
+        let key = try keys.key(forHeader: jws.header) { () throws(DPoPProofRefusal) in
+            try DPoPPublicKey(header: headerBytes, alg: alg)
+        }
         let valid = jws.signingInput.withUnsafeBytes { key.verifier.verify(signature, over: $0) }
         guard valid else { throw DPoPProofRefusal(.signature, "the DPoP proof's \(alg) signature does not verify with its jwk") }
         let claims = try DPoPProofClaims(payload)
         guard claims.htm == method else {
             throw DPoPProofRefusal(.method, "htm is '\(claims.htm.prefix(20))', but the request is \(method)")
         }
-        guard let expected = DPoPTargetURI.normalized(url), DPoPTargetURI.normalized(claims.htu) == expected else {
+        // The client's own spelling of the URL is nearly always the server's: compared as bytes
+        // first, normalized only when they differ.
+        guard claims.htu == url || DPoPTargetURI.normalized(claims.htu).map({ $0 == DPoPTargetURI.normalized(url) }) == true
+        else {
             throw DPoPProofRefusal(.uri, "htu '\(claims.htu.prefix(200))' is not this request's URI \(DPoPTargetURI.normalized(url) ?? url)")
         }
         let age = now.timeIntervalSince(claims.iat)
@@ -149,5 +158,24 @@ package enum DPoPTargetURI {
         components.user = nil
         components.password = nil
         return components.string
+    }
+}
+
+/// The parsed keys of recent DPoP proof headers, by the header's exact bytes (which name `alg`
+/// and the `jwk`): bounded, emptied when full.
+final class DPoPKeyCache: Sendable {
+    private let entries = LockedState<[ArraySlice<UInt8>: DPoPPublicKey]>([:])
+    static let capacity = 1024
+
+    func key(forHeader header: ArraySlice<UInt8>, parse: () throws(DPoPProofRefusal) -> DPoPPublicKey)
+        throws(DPoPProofRefusal) -> DPoPPublicKey
+    {
+        if let cached = entries.withLock({ $0[header] }) { return cached }
+        let key = try parse()
+        entries.withLock { table in
+            if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
+            table[header] = key
+        }
+        return key
     }
 }

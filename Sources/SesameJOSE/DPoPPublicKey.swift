@@ -7,7 +7,7 @@ import SesameProtocol
 /// The key type and curve must fit `alg` (RFC 7518 §3.1: RS*/PS* an RSA key, ES256/384/512 a
 /// P-256/384/521 key, EdDSA an Ed25519 key, RFC 8037 §3.1), and no private member may be present
 /// (§4.3 item 7: `d`, the RSA primes and CRT values, `oth`, or a symmetric `k`).
-struct DPoPPublicKey {
+struct DPoPPublicKey: Sendable {
     let verifier: SignatureVerifier
     let thumbprint: String
 

@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import SesameProtocol
 import Testing
 
 /// Failures a user can hit: one clear line on stderr and a non-zero exit status.
@@ -84,6 +86,38 @@ struct CLIErrorTests {
         ])
         #expect(result.status == 1)
         #expect(result.stderrLines.count == 1 && result.stderr.contains("RFC 9700"), "\(result)")
+    }
+
+    @Test("client add --profile fapi2: refused without keys or with an unknown profile; with keys it is stored with PAR, DPoP and ES256")
+    func fapi2Profile() async throws {
+        let temp = try TempDirectory("fapi2")
+        defer { temp.remove() }
+        let noKeys = try await CLIProcess.run([
+            "client", "add", "bank", "--redirect-uri", "https://bank.example.com/cb", "--confidential", "--profile", "fapi2",
+            "--data-dir", temp.path("data"),
+        ])
+        #expect(noKeys.status == 1 && noKeys.stderr.contains("private_key_jwt"), "\(noKeys)")
+        let unknown = try await CLIProcess.run([
+            "client", "add", "bank", "--redirect-uri", "https://bank.example.com/cb", "--profile", "fapi3",
+            "--data-dir", temp.path("data"),
+        ])
+        #expect(unknown.status != 0 && unknown.stderr.contains("fapi2"), "\(unknown)")
+        let point = P256.Signing.PrivateKey().publicKey.x963Representation
+        let jwks = temp.path("keys.json")
+        try Data(
+            #"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"\#(Base64URL.encode(point.dropFirst().prefix(32)))","y":"\#(Base64URL.encode(point.suffix(32)))"}]}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: jwks))
+        let added = try await CLIProcess.run([
+            "client", "add", "bank", "--redirect-uri", "https://bank.example.com/cb", "--profile", "fapi2",
+            "--jwks-file", jwks, "--data-dir", temp.path("data"), "--json",
+        ])
+        #expect(added.status == 0, "\(added)")
+        let rs256 = try await CLIProcess.run([
+            "client", "add", "bank2", "--redirect-uri", "https://bank.example.com/cb", "--profile", "fapi2",
+            "--jwks-file", jwks, "--id-token-alg", "RS256", "--data-dir", temp.path("data"),
+        ])
+        #expect(rs256.status == 1 && rs256.stderr.contains("RS256"), "\(rs256)")
     }
 
     @Test("a grant the token endpoint does not implement cannot be registered (device code)", arguments: [

@@ -34,6 +34,8 @@ struct Deployment: Sendable {
     /// The refresh client's access-token algorithm (`RS256`, or `ES256` as a client may opt in).
     var accessTokenAlgorithm = "RS256"
     /// RSA signatures a refresh makes: the ID token's, and the access token's when it is RS256.
+    /// Whether the refresh families are DPoP-bound and every refresh carries a proof (RFC 9449).
+    var dpop = false
     var rsaSignaturesPerRefresh: Double { accessTokenAlgorithm == "RS256" ? 2 : 1 }
 }
 
@@ -46,7 +48,8 @@ final class Fixture: Sendable {
         let (servers, files) = try await ServerProcess.start(
             refreshBatches: refreshBatches, familiesPerBatch: connections / deployment.processes + 8,
             database: deployment.database, processes: deployment.processes, extraArguments: deployment.extraArguments,
-            accessTokenAlgorithm: deployment.accessTokenAlgorithm)
+            accessTokenAlgorithm: deployment.accessTokenAlgorithm,
+            dpopJKT: deployment.dpop ? BenchmarkDPoPProofs.thumbprint : nil)
         state.withLock { $0 = (servers, files, 0) }
     }
 
@@ -133,8 +136,14 @@ func refreshBenchmark(_ name: String, _ deployment: Deployment) {
         // before and just after the load, averaged, because this VM's speed drifts over seconds.
         let before = try await SigningBound.signaturesPerSecond(signaturesPerThread: 500)
         let files = try Fixture.shared.nextTokenFiles()
-        let result = try await measureLoad(benchmark) { _, index in
-            (WrkScripts.refresh(clientID: ServerProcess.refreshClientID), ["SESAME_TOKENS": files[index].path])
+        let result = try await measureLoad(benchmark) { server, index in
+            var environment = ["SESAME_TOKENS": files[index].path]
+            if deployment.dpop {
+                // One fresh proof per request, signed before the clock starts (the client's cost).
+                environment["SESAME_PROOFS"] = try BenchmarkDPoPProofs.file(
+                    count: BenchmarkDPoPProofs.perIteration, url: server.issuer + "/token").path
+            }
+            return (WrkScripts.refresh(clientID: ServerProcess.refreshClientID, dpop: deployment.dpop), environment)
         }
         let after = try await SigningBound.signaturesPerSecond(signaturesPerThread: 500)
         let bound = (before + after) / 2 / deployment.rsaSignaturesPerRefresh
@@ -164,6 +173,11 @@ let benchmarks: @Sendable () -> Void = {
     // (its bound is the RSA signatures per second, the ES256 signature counted as free).
     refreshBenchmark(
         "Token endpoint: refresh_token grant (32 connections, ES256 access tokens)", Deployment(accessTokenAlgorithm: "ES256"))
+    // DPoP (RFC 9449): every refresh carries a proof the server checks (an ES256 verification,
+    // the jti recorded once) and the new tokens are bound; compare with the line above.
+    refreshBenchmark(
+        "Token endpoint: refresh_token grant (32 connections, ES256 access tokens, DPoP)",
+        Deployment(accessTokenAlgorithm: "ES256", dpop: true))
     clientCredentialsBenchmark("Token endpoint: client_credentials grant (32 connections)", Deployment())
     // The cost of /metrics: the same grant with the Prometheus registry on.
     clientCredentialsBenchmark(

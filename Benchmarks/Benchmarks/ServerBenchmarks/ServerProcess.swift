@@ -28,7 +28,8 @@ final class ServerProcess: Sendable {
     /// per process (`familiesPerBatch` tokens per file), so no two load generators share a family.
     static func start(
         refreshBatches: Int = 0, familiesPerBatch: Int = 0, database: BenchmarkDatabase = .sqlite,
-        processes: Int = 1, extraArguments: [String] = [], accessTokenAlgorithm: String = "RS256"
+        processes: Int = 1, extraArguments: [String] = [], accessTokenAlgorithm: String = "RS256",
+        dpopJKT: String? = nil
     ) async throws -> (servers: [ServerProcess], tokenFiles: [[URL]]) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sesame-bench-\(UUID().uuidString)")
@@ -57,7 +58,7 @@ final class ServerProcess: Sendable {
                 for process in 0..<processes {
                     var tokens: [String] = []
                     for _ in 0..<familiesPerBatch {
-                        tokens.append(try await mintRefreshFamily(store: admin.store, userID: user.id))
+                        tokens.append(try await mintRefreshFamily(store: admin.store, userID: user.id, dpopJKT: dpopJKT))
                     }
                     let file = directory.appendingPathComponent("refresh-\(batch)-\(process).txt")
                     try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: file)
@@ -82,7 +83,11 @@ final class ServerProcess: Sendable {
 
     /// One refresh-token family, as a signed-in app holds it (the sign-in that would create it
     /// is not what is measured).
-    private static func mintRefreshFamily(store: any IdentityStore, userID: String) async throws -> String {
+    /// With `dpopJKT` the family is bound to that DPoP key, as a public client's is after a
+    /// sign-in with a proof (RFC 9449 §5).
+    private static func mintRefreshFamily(store: any IdentityStore, userID: String, dpopJKT: String? = nil) async throws
+        -> String
+    {
         let token = SecureRandom.token()
         let now = Date()
         try await store.insertRefreshToken(
@@ -90,7 +95,7 @@ final class ServerProcess: Sendable {
                 tokenDigest: SecretDigest.of(token), familyID: UUID().uuidString, clientID: refreshClientID,
                 scope: "openid profile offline_access",
                 authentication: AuthenticationContext(userID: userID, authTime: now),
-                sessionID: nil, issuedAt: now, expiresAt: now.addingTimeInterval(86_400)))
+                sessionID: nil, issuedAt: now, expiresAt: now.addingTimeInterval(86_400), dpopJKT: dpopJKT))
         return token
     }
 

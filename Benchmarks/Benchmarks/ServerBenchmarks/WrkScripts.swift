@@ -15,13 +15,25 @@ enum WrkScripts {
     /// refresh_token grant (RFC 6749 §6) with rotation: a queue of live refresh tokens, read
     /// from the file named by `SESAME_TOKENS` (one per line, at least one per connection).
     /// Each request takes the oldest; each response puts back the rotated one it carries.
-    static func refresh(clientID: String) -> String {
+    /// With `dpop`, each request also takes the next proof of `SESAME_PROOFS` (RFC 9449: one
+    /// proof per request, each used once).
+    static func refresh(clientID: String, dpop: Bool = false) -> String {
         """
         queue = {}
         for line in io.lines(os.getenv("SESAME_TOKENS")) do table.insert(queue, line) end
+        proofs = {}
+        proofIndex = 0
+        if \(dpop ? "true" : "false") then
+          for line in io.lines(os.getenv("SESAME_PROOFS")) do table.insert(proofs, line) end
+        end
         function request()
           local token = table.remove(queue, 1) or "exhausted"
-          return wrk.format("POST", "/token", {["Content-Type"] = "application/x-www-form-urlencoded"},
+          local headers = {["Content-Type"] = "application/x-www-form-urlencoded"}
+          if #proofs > 0 then
+            proofIndex = proofIndex + 1
+            headers["DPoP"] = proofs[proofIndex] or "exhausted"
+          end
+          return wrk.format("POST", "/token", headers,
             "grant_type=refresh_token&client_id=\(clientID)&refresh_token=" .. token)
         end
         function response(status, headers, body)

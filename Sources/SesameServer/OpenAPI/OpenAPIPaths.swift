@@ -181,7 +181,8 @@ enum OpenAPIPaths {
                 post: OpenAPI.Operation(
                     "postPushedAuthorizationRequest", tag: "OAuth 2.0",
                     summary: "Pushed authorization request (RFC 9126)",
-                    description: "Checks the request as /authorize would and answers a request_uri, valid for 60 s and once; then send the browser to /authorize?client_id=…&request_uri=….",
+                    description: "Checks the request as /authorize would and answers a request_uri, valid for 60 s and once; then send the browser to /authorize?client_id=…&request_uri=…. A DPoP header binds the code to its key (RFC 9449 §10.1).",
+                    parameters: [dpopProof],
                     requestBody: .form("PushedAuthorizationRequest"),
                     responses: [
                         "201": .json("PushedAuthorizationResponse", "The request_uri; Cache-Control: no-store."),
