@@ -96,10 +96,12 @@ extension AccessTokenValidator {
     /// refused. Bearer tokens are accepted as ``authenticate(authorization:requiredScopes:)``
     /// accepts them.
     /// - Parameters:
+    ///   - authorization: the request's `Authorization` header value.
     ///   - dpopProofs: every `DPoP` header value of the request.
     ///   - method: the request's method.
     ///   - url: the request's absolute URL as the client addressed it (the API's public origin
     ///     and the path).
+    ///   - requiredScopes: the scopes the request needs.
     public func authenticate(
         authorization: String?, dpopProofs: [String], method: String, url: String,
         requiredScopes: some Collection<String> = [String]()

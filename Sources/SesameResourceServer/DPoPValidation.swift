@@ -3,7 +3,7 @@ import SesameJOSE
 import SesameProtocol
 
 /// A resource server's checks of DPoP proofs (RFC 9449 §7.1): exactly one `DPoP` header, every
-/// rule of §4.3 (the shared ``DPoPProofVerifier``: typ, asymmetric alg, the header's public key,
+/// rule of §4.3 (the verifier the authorization server uses: typ, asymmetric alg, the header's public key,
 /// the signature, htm, htu, iat, ath), the key's thumbprint equal to the token's `cnf.jkt`, and
 /// the proof seen once (§11.1, ``DPoPReplayCache``).
 ///
