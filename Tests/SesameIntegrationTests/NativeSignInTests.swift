@@ -239,12 +239,11 @@ struct NativeSignInTests {
         }
     }
 
-    @Test("step up raises the access tokens ACR")
-
-    func stepUpRaisesTheAccessTokensACR() async throws {
+    @Test("step up raises the access tokens ACR, for bearer and for DPoP-bound sessions", arguments: [false, true])
+    func stepUpRaisesTheAccessTokensACR(dpop: Bool) async throws {
         try await withServer { server in
             let user = try await server.addUser("grace")
-            let client = server.sdk()
+            let client = server.sdk(dpop: dpop ? .required : .off)
             let account = try await passwordLogin(client, user)
             let before = try await client.validAccessToken()
             #expect(JWTParts.payload(before)["acr"] as? String == AuthenticationContextClass.password)
@@ -263,6 +262,10 @@ struct NativeSignInTests {
             // The replaced session keeps working: refresh and userinfo.
             _ = try await client.validAccessToken(forceRefresh: true)
             #expect(try await client.userInfo().sub == user.sub)
+            // A DPoP-bound session stays bound to its key through the step-up.
+            let cnf = JWTParts.payload(try await client.validAccessToken())["cnf"] as? [String: Any]
+            #expect((cnf?["jkt"] != nil) == dpop)
+            #expect((JWTParts.payload(before)["cnf"] as? [String: Any])?["jkt"] as? String == cnf?["jkt"] as? String)
         }
     }
 

@@ -82,7 +82,7 @@ extension SesameClient {
         parameters.append((AuthorizationChallengeParameter.acrValues, acr))
         logger.info("step-up started", metadata: ["account": "\(session.account.id)", "acr": "\(acr)"])
         analytics.record(.stepUp, ["acr": acr])
-        switch try await challenges.send(parameters, bearerToken: token) {
+        switch try await challenges.send(parameters, bearerToken: token, dpopKey: try dpopKey(of: session)) {
         case .authorizationCode:
             throw .protocolViolation(
                 "the provider issued a code for step-up without asking for a second factor")

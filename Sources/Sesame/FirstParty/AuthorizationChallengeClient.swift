@@ -47,9 +47,12 @@ struct AuthorizationChallengeClient: Sendable {
 
     /// Sends one challenge request. `bearerToken` is the current access token for step-up.
     /// Parameters may hold a password or code: they are never logged.
-    func send(_ parameters: [(String, String)], bearerToken: String? = nil) async throws(SesameError) -> Outcome {
+    /// With `bearerToken` (step-up) bound to `dpopKey`, the token goes with a DPoP proof.
+    func send(_ parameters: [(String, String)], bearerToken: String? = nil, dpopKey: (any DPoPKey)? = nil)
+        async throws(SesameError) -> Outcome
+    {
         let request = try await tokenEndpoint.makeRequest(
-            endpoint, parameters, metadata: metadata, bearerToken: bearerToken)
+            endpoint, parameters, metadata: metadata, bearerToken: bearerToken, dpopKey: dpopKey)
         logger.debug(
             "authorization challenge request",
             metadata: ["parameters": "\(parameters.map(\.0).joined(separator: ","))"])

@@ -173,10 +173,12 @@ struct TokenEndpointClient: Sendable {
     /// A form POST to `endpoint` carrying the client authentication (also used for the
     /// authorization challenge endpoint, where clients authenticate the same way). With a
     /// `bearerToken` (step-up, draft-ietf-oauth-first-party-apps §5.1) the `Authorization`
-    /// header carries it (RFC 6750 §2.1), so a client secret goes in the body instead.
+    /// header carries it (RFC 6750 §2.1), so a client secret goes in the body instead; a token
+    /// bound to `dpopKey` goes as `Authorization: DPoP` with a proof carrying its hash (RFC 9449
+    /// §7.1).
     func makeRequest(
         _ endpoint: URL, _ parameters: [(String, String)], metadata: ProviderMetadata,
-        bearerToken: String? = nil
+        bearerToken: String? = nil, dpopKey: (any DPoPKey)? = nil
     ) async throws(SesameError) -> URLRequest {
         var request = URLRequest(url: endpoint)
         request.httpMethod = "POST"
@@ -212,6 +214,12 @@ struct TokenEndpointClient: Sendable {
             body.append((OAuthParameter.clientID, configuration.clientID))
         }
         request.httpBody = Data(FormURLEncoding.encode(body).utf8)
+        if let bearerToken, let dpopKey {
+            request.setValue("\(DPoP.scheme) \(bearerToken)", forHTTPHeaderField: "Authorization")
+            request.setValue(
+                try dpop.proof(for: request, key: dpopKey, accessToken: bearerToken, now: clockOffset.serverNow(clock)),
+                forHTTPHeaderField: DPoP.proofHeader)
+        }
         return request
     }
 

@@ -32,11 +32,15 @@ extension IntegrationServer {
     }
 
     /// An SDK client of the test app (or of `clientID`) with an in-memory store and real HTTP.
-    func sdk(transport: any HTTPTransport = URLSessionTransport(), clientID: String? = nil) -> SesameClient {
+    func sdk(
+        transport: any HTTPTransport = URLSessionTransport(), clientID: String? = nil,
+        dpop: SesameConfiguration.DPoPBinding = .off
+    ) -> SesameClient {
         var logger = Logger(label: "sesame.it.native")
         logger.logLevel = .error
         var configuration = configuration()
         if let clientID { configuration.clientID = clientID }
+        configuration.dpop = dpop
         return SesameClient(
             configuration: configuration, store: InMemoryCredentialStore(), transport: transport,
             clock: SystemClock(), logger: logger, retryPolicy: .none)
