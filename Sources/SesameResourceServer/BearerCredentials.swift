@@ -82,9 +82,7 @@ extension AccessTokenValidator {
         let token = try BearerCredentials.token(fromAuthorization: authorization)
         let verified = try await validate(token, requiredScopes: requiredScopes)
         guard verified.confirmationThumbprint == nil else {
-            var error = AccessTokenError(.dpopBinding, "the token is bound to a DPoP key; this API checks no DPoP proofs")
-            error.scheme = DPoP.scheme
-            throw error
+            throw DPoPValidation.refusal(.dpopBinding, "the token is bound to a DPoP key; this API checks no DPoP proofs")
         }
         return verified
     }
@@ -119,9 +117,9 @@ extension AccessTokenValidator {
         case (.bearer, nil):
             return verified
         case (.bearer, _?):
-            throw DPoPValidation.refusal(.invalidToken, "the token is bound to a DPoP key: send it as Authorization: DPoP with a proof")
+            throw DPoPValidation.refusal(.dpopBinding, "the token is bound to a DPoP key: send it as Authorization: DPoP with a proof")
         case (.dpop, nil):
-            throw DPoPValidation.refusal(.invalidToken, "the token is not bound to a DPoP key: send it as Authorization: Bearer")
+            throw DPoPValidation.refusal(.dpopBinding, "the token is not bound to a DPoP key: send it as Authorization: Bearer")
         case (.dpop, let thumbprint?):
             try dpop.check(dpopProofs, method: method, url: url, accessToken: token, boundTo: thumbprint, now: now())
             return verified

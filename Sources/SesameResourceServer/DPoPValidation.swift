@@ -33,33 +33,29 @@ public struct DPoPValidation: Sendable {
         throws(AccessTokenError)
     {
         guard let proof = proofs.first else {
-            throw Self.refusal(.invalidProof, "the token is bound to a DPoP key and the request has no DPoP proof")
+            throw Self.refusal(.dpopProof, "the token is bound to a DPoP key and the request has no DPoP proof")
         }
-        guard proofs.count == 1 else { throw Self.refusal(.invalidProof, "the request has \(proofs.count) DPoP headers; send one") }
+        guard proofs.count == 1 else { throw Self.refusal(.dpopProof, "the request has \(proofs.count) DPoP headers; send one") }
         let verified: VerifiedDPoPProof
         do {
             verified = try verifier.verify(proof, method: method, url: url, accessToken: accessToken, now: now)
         } catch {
-            throw Self.refusal(.invalidProof, "the DPoP proof was refused: \(error.reason)")
+            throw Self.refusal(.dpopProof, "the DPoP proof was refused: \(error.reason)")
         }
         guard ConstantTime.equals(verified.thumbprint, thumbprint) else {
-            throw Self.refusal(.invalidProof, "the DPoP proof is signed by another key than the one the token is bound to")
+            throw Self.refusal(.dpopProof, "the DPoP proof is signed by another key than the one the token is bound to")
         }
         let key = verified.thumbprint + " " + verified.jti
         let expiry = max(verified.issuedAt, now).addingTimeInterval(verifier.maximumAge + 1)
         guard replays.record(key, until: expiry, now: now) else {
-            throw Self.refusal(.invalidProof, "the DPoP proof was used before (its jti was seen); sign a new proof for every request")
+            throw Self.refusal(.dpopProof, "the DPoP proof was used before (its jti was seen); sign a new proof for every request")
         }
     }
 
-    enum ChallengeError: String {
-        case invalidProof = "invalid_dpop_proof"
-        case invalidToken = "invalid_token"
-    }
-
-    /// A refusal answered with a `WWW-Authenticate: DPoP` challenge.
-    static func refusal(_ kind: ChallengeError, _ message: String) -> AccessTokenError {
-        var error = AccessTokenError(kind == .invalidProof ? .dpopProof : .dpopBinding, message)
+    /// A refusal by `rule` (``AccessTokenRule/dpopProof`` or ``AccessTokenRule/dpopBinding``),
+    /// answered with a `WWW-Authenticate: DPoP` challenge.
+    static func refusal(_ rule: AccessTokenRule, _ message: String) -> AccessTokenError {
+        var error = AccessTokenError(rule, message)
         error.scheme = DPoP.scheme
         return error
     }

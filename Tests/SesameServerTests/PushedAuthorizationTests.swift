@@ -91,31 +91,15 @@ struct PushedAuthorizationTests {
             if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired,
             "no PostgreSQL here (SESAME_TEST_DATABASE_URL); CI runs these"))
     func concurrentUse() async throws {
-        try await withTestServer(.postgres) { first in
-            let second = try await first.sibling()
-            do {
-                let flow = OAuthFlow(browser: first.client())
-                let response = try await Self.push(flow, OAuthFlow.Attempt())
-                let requestURI = try response.json(PushedAuthorizationResponse.self).requestURI
-                let clients = [first.client(), second.portClient()]
-                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                    for index in 0..<20 {
-                        let client = clients[index % 2]
-                        group.addTask {
-                            try await client.get(
-                                "/authorize", query: ["client_id": Fixtures.nativeApp, "request_uri": requestURI]
-                            ).status
-                        }
-                    }
-                    return try await group.reduce(into: [Int]()) { $0.append($1) }
-                }
-                #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
-                #expect(statuses.filter { $0 == 400 }.count == 19, "\(statuses)")
-                try await second.shutdown()
-            } catch {
-                try? await second.shutdown()
-                throw error
+        try await withTwoServers { first, second in
+            let flow = OAuthFlow(browser: first.client())
+            let response = try await Self.push(flow, OAuthFlow.Attempt())
+            let requestURI = try response.json(PushedAuthorizationResponse.self).requestURI
+            let statuses = try await statusesAtOnce(20, over: [first.client(), second.portClient()]) { client in
+                try await client.get("/authorize", query: ["client_id": Fixtures.nativeApp, "request_uri": requestURI]).status
             }
+            #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == 400 }.count == 19, "\(statuses)")
         }
     }
 

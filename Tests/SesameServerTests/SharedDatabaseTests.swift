@@ -17,20 +17,6 @@ import Testing
         if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired,
         "no PostgreSQL here (SESAME_TEST_DATABASE_URL); CI runs these"))
 struct SharedDatabaseTests {
-    /// Runs `body` with a server and its sibling on one fresh PostgreSQL database.
-    func withTwoServers(_ body: (TestServer, TestServer) async throws -> Void) async throws {
-        try await withTestServer(.postgres) { first in
-            let second = try await first.sibling()
-            do {
-                try await body(first, second)
-                try await second.shutdown()
-            } catch {
-                try? await second.shutdown()
-                throw error
-            }
-        }
-    }
-
     @Test("a code issued by one server is redeemed at the other, once; its tokens work at both")
     func codeAcrossServers() async throws {
         try await withTwoServers { first, second in
@@ -86,13 +72,7 @@ struct SharedDatabaseTests {
             let (tokens, _) = try await OAuthFlow(browser: first.client()).tokens()
             let token = try #require(tokens.refreshToken)
             let clients = [first.client(), second.portClient()]
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for index in 0..<50 {
-                    let client = clients[index % 2]
-                    group.addTask { try await client.refresh(token).status }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
+            let statuses = try await statusesAtOnce(50, over: clients) { try await $0.refresh(token).status }
             #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses.sorted())")
             #expect(statuses.filter { $0 == 400 }.count == 49)
         }

@@ -290,6 +290,6 @@ struct FirstPartyUnitTests {
             configuration: configuration, http: http, clock: clock, clockOffset: ServerClockOffset(),
             logger: Logger(label: "test"))
         return try AuthorizationChallengeClient(
-            metadata: challengeMetadata(), tokenEndpoint: tokens, http: http, logger: Logger(label: "test"))
+            metadata: challengeMetadata(), tokenEndpoint: tokens, logger: Logger(label: "test"))
     }
 }

@@ -19,8 +19,9 @@ extension SesameClient {
     {
         try originPolicy.check(request.url)
         let (session, _) = try await registry.session(for: account)
+        let key = try dpopKey(of: session)
         let token = try await validAccessToken(for: session.account.id)
-        let (data, response) = try await send(request, account: session.account.id, token: token)
+        let (data, response) = try await send(request, token: token, key: key)
         guard response.statusCode == 401 else { return (data, response) }
         if let challenge = StepUpChallenge(response) {
             // RFC 9470 §3: a fresh token would not help; the user must authenticate again.
@@ -29,33 +30,21 @@ extension SesameClient {
         }
         logger.debug("HTTP 401; refreshing once and retrying", metadata: ["host": "\(request.url?.host ?? "")"])
         let fresh = try await refresh(session.account.id, rejectedToken: token)
-        return try await send(request, account: session.account.id, token: fresh)
+        return try await send(request, token: fresh, key: key)
     }
 
-    /// `request` with `token` as the account's session presents it, sent; with a DPoP-bound
-    /// session sent again once when the server asks for its nonce (RFC 9449 §9).
-    private func send(_ request: URLRequest, account: Account.ID, token: String)
+    /// `request` with `token`: as a bearer token, or with the session's DPoP `key` as
+    /// `Authorization: DPoP` and a proof, sent again once when the server asks for its nonce
+    /// (RFC 9449 §9). The key stays the account's through refreshes.
+    private func send(_ request: URLRequest, token: String, key: (any DPoPKey)?)
         async throws(SesameError) -> (Data, HTTPURLResponse)
     {
-        let (session, _) = try await registry.session(for: account)
-        guard let key = try dpopKey(of: session) else {
+        guard let key else {
             var request = request
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
             return try await http.send(request)
         }
-        let signer = tokenEndpoint.dpop
-        var attempt = 0
-        while true {
-            var bound = request
-            bound.setValue("\(DPoP.scheme) \(token)", forHTTPHeaderField: "Authorization")
-            bound.setValue(
-                try signer.proof(for: bound, key: key, accessToken: token, now: clockOffset.serverNow(clock)),
-                forHTTPHeaderField: DPoP.proofHeader)
-            let (data, response) = try await http.send(bound)
-            let fresh = signer.learn(from: response)
-            attempt += 1
-            guard attempt == 1, fresh, DPoPProofSigner.asksForNonce(response, body: data) else { return (data, response) }
-        }
+        return try await tokenEndpoint.sendWithProof(key, accessToken: token) { () throws(SesameError) in request }
     }
 
     /// The UserInfo claims (OIDC Core §5.3) of the account; their `sub` must equal the ID
@@ -68,7 +57,7 @@ extension SesameClient {
         let (session, _) = try await registry.session(for: account)
         var request = URLRequest(url: endpoint)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, response) = try await dataAllowingIssuer(request, account: session.account.id)
+        let (data, response) = try await dataAllowingIssuer(request, session: session)
         let claims = try ProviderHTTP.decode(StandardClaims.self, data: data, response: response, what: "userinfo")
         guard claims.sub == session.account.subject else {
             throw .invalidIDToken(.userInfoSubject, detail: "userinfo sub does not match the ID token sub")
@@ -77,13 +66,14 @@ extension SesameClient {
     }
 
     /// Authenticated request to a provider endpoint (its origin may differ from the issuer's).
-    private func dataAllowingIssuer(_ request: URLRequest, account: Account.ID)
+    private func dataAllowingIssuer(_ request: URLRequest, session: StoredSession)
         async throws(SesameError) -> (Data, HTTPURLResponse)
     {
-        let token = try await validAccessToken(for: account)
-        let (data, response) = try await send(request, account: account, token: token)
+        let key = try dpopKey(of: session)
+        let token = try await validAccessToken(for: session.account.id)
+        let (data, response) = try await send(request, token: token, key: key)
         guard response.statusCode == 401 else { return (data, response) }
-        let fresh = try await refresh(account, rejectedToken: token)
-        return try await send(request, account: account, token: fresh)
+        let fresh = try await refresh(session.account.id, rejectedToken: token)
+        return try await send(request, token: fresh, key: key)
     }
 }

@@ -241,7 +241,7 @@ extension SesameClient {
     }
 
     func challengeClient(_ metadata: ProviderMetadata) throws(SesameError) -> AuthorizationChallengeClient {
-        try AuthorizationChallengeClient(metadata: metadata, tokenEndpoint: tokenEndpoint, http: http, logger: logger)
+        try AuthorizationChallengeClient(metadata: metadata, tokenEndpoint: tokenEndpoint, logger: logger)
     }
 
     /// `scope` and the PKCE S256 challenge (RFC 7636 §4.3) of a new exchange.

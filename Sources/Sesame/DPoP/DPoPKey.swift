@@ -56,9 +56,9 @@ public struct SoftwareDPoPKey: DPoPKey {
     /// `ES256`: ECDSA with P-256 and SHA-256 (RFC 7518 §3.4).
     public var algorithm: String { "ES256" }
     /// The public key as an EC JWK (RFC 7518 §6.2.1): `kty`, `crv`, `x`, `y`.
-    public var publicJWK: [String: String] { DPoPKeys.jwk(of: key.publicKey) }
+    public var publicJWK: [String: String] { DPoPKeys.jwk(raw: key.publicKey.rawRepresentation) }
     /// The RFC 7638 thumbprint of the public key.
-    public var thumbprint: String { DPoPKeys.thumbprint(of: key.publicKey) }
+    public var thumbprint: String { DPoPKeys.thumbprint(raw: key.publicKey.rawRepresentation) }
     /// The raw private scalar, kept with the session in the credential store.
     public var material: DPoPKeyMaterial { DPoPKeyMaterial(kind: Self.kind, data: key.rawRepresentation) }
 
@@ -92,14 +92,14 @@ public struct SoftwareDPoPKeys: DPoPKeyFactory {
 
 /// Shared helpers of the P-256 keys.
 enum DPoPKeys {
-    static func jwk(of key: P256.Signing.PublicKey) -> [String: String] {
-        let raw = key.rawRepresentation
-        return ["kty": "EC", "crv": "P-256", "x": Base64URL.encode(raw.prefix(32)), "y": Base64URL.encode(raw.suffix(32))]
+    /// The EC JWK (RFC 7518 §6.2.1) of a P-256 public key's raw `x || y`.
+    static func jwk(raw: Data) -> [String: String] {
+        ["kty": "EC", "crv": "P-256", "x": Base64URL.encode(raw.prefix(32)), "y": Base64URL.encode(raw.suffix(32))]
     }
 
-    static func thumbprint(of key: P256.Signing.PublicKey) -> String {
-        let raw = key.rawRepresentation
-        return JWKThumbprint.ec(curve: "P-256", x: Array(raw.prefix(32)), y: Array(raw.suffix(32)))
+    /// The RFC 7638 thumbprint of a P-256 public key's raw `x || y`.
+    static func thumbprint(raw: Data) -> String {
+        JWKThumbprint.ec(curve: "P-256", x: Array(raw.prefix(32)), y: Array(raw.suffix(32)))
     }
 
     /// The factory of this platform: the Secure Enclave where there is one, else software.

@@ -1,7 +1,6 @@
 #if canImport(CryptoKit) && (os(iOS) || os(macOS) || os(visionOS) || os(watchOS) || SESAME_APPLE_DECLARATIONS)
     import CryptoKit
     import Foundation
-    import SesameProtocol
 
     /// A DPoP key in the Secure Enclave (RFC 9449 §2 on Apple devices): created in the enclave,
     /// never leaves it, signs there. What the SDK stores is the enclave's wrapped blob
@@ -16,16 +15,10 @@
         public var algorithm: String { "ES256" }
 
         /// The public key as an EC JWK (RFC 7518 §6.2.1): `kty`, `crv`, `x`, `y`.
-        public var publicJWK: [String: String] {
-            let raw = key.publicKey.rawRepresentation
-            return ["kty": "EC", "crv": "P-256", "x": Base64URL.encode(raw.prefix(32)), "y": Base64URL.encode(raw.suffix(32))]
-        }
+        public var publicJWK: [String: String] { DPoPKeys.jwk(raw: key.publicKey.rawRepresentation) }
 
         /// The RFC 7638 thumbprint of the public key.
-        public var thumbprint: String {
-            let raw = key.publicKey.rawRepresentation
-            return JWKThumbprint.ec(curve: "P-256", x: Array(raw.prefix(32)), y: Array(raw.suffix(32)))
-        }
+        public var thumbprint: String { DPoPKeys.thumbprint(raw: key.publicKey.rawRepresentation) }
 
         /// The Secure Enclave's wrapped key blob: usable only on this device.
         public var material: DPoPKeyMaterial { DPoPKeyMaterial(kind: Self.kind, data: key.dataRepresentation) }

@@ -17,8 +17,8 @@ import SesameProtocol
 struct AuthorizationChallengeClient: Sendable {
     let endpoint: URL
     let metadata: ProviderMetadata
+    /// Builds and sends the requests: the client authentication of `/token`, and DPoP proofs.
     let tokenEndpoint: TokenEndpointClient
-    let http: ProviderHTTP
     let logger: Logger
 
     enum Outcome: Sendable {
@@ -31,7 +31,7 @@ struct AuthorizationChallengeClient: Sendable {
 
     /// The endpoint from discovery (`authorization_challenge_endpoint`, draft §4.1); a clear
     /// error when the provider does not offer native sign-in.
-    init(metadata: ProviderMetadata, tokenEndpoint: TokenEndpointClient, http: ProviderHTTP, logger: Logger)
+    init(metadata: ProviderMetadata, tokenEndpoint: TokenEndpointClient, logger: Logger)
         throws(SesameError)
     {
         guard let endpoint = metadata.authorizationChallengeEndpoint else {
@@ -41,22 +41,22 @@ struct AuthorizationChallengeClient: Sendable {
         self.endpoint = endpoint
         self.metadata = metadata
         self.tokenEndpoint = tokenEndpoint
-        self.http = http
         self.logger = logger
     }
 
-    /// Sends one challenge request. `bearerToken` is the current access token for step-up.
-    /// Parameters may hold a password or code: they are never logged.
-    /// With `bearerToken` (step-up) bound to `dpopKey`, the token goes with a DPoP proof.
+    /// Sends one challenge request. `bearerToken` is the current access token for step-up; when
+    /// it is bound to `dpopKey` it goes as `Authorization: DPoP` with a proof. Parameters may hold
+    /// a password or code: they are never logged.
     func send(_ parameters: [(String, String)], bearerToken: String? = nil, dpopKey: (any DPoPKey)? = nil)
         async throws(SesameError) -> Outcome
     {
-        let request = try await tokenEndpoint.makeRequest(
-            endpoint, parameters, metadata: metadata, bearerToken: bearerToken, dpopKey: dpopKey)
+        let (data, response) = try await tokenEndpoint.sendWithProof(dpopKey, accessToken: bearerToken) {
+            () async throws(SesameError) -> URLRequest in
+            try await tokenEndpoint.makeRequest(endpoint, parameters, metadata: metadata, bearerToken: bearerToken)
+        }
         logger.debug(
             "authorization challenge request",
             metadata: ["parameters": "\(parameters.map(\.0).joined(separator: ","))"])
-        let (data, response) = try await http.send(request)
         return try Self.outcome(data: data, status: response.statusCode)
     }
 

@@ -173,12 +173,11 @@ struct TokenEndpointClient: Sendable {
     /// A form POST to `endpoint` carrying the client authentication (also used for the
     /// authorization challenge endpoint, where clients authenticate the same way). With a
     /// `bearerToken` (step-up, draft-ietf-oauth-first-party-apps §5.1) the `Authorization`
-    /// header carries it (RFC 6750 §2.1), so a client secret goes in the body instead; a token
-    /// bound to `dpopKey` goes as `Authorization: DPoP` with a proof carrying its hash (RFC 9449
-    /// §7.1).
+    /// header carries it (RFC 6750 §2.1), so a client secret goes in the body instead; a
+    /// DPoP-bound token gets its scheme and proof from ``sendWithProof(_:accessToken:_:)``.
     func makeRequest(
         _ endpoint: URL, _ parameters: [(String, String)], metadata: ProviderMetadata,
-        bearerToken: String? = nil, dpopKey: (any DPoPKey)? = nil
+        bearerToken: String? = nil
     ) async throws(SesameError) -> URLRequest {
         var request = URLRequest(url: endpoint)
         request.httpMethod = "POST"
@@ -214,35 +213,36 @@ struct TokenEndpointClient: Sendable {
             body.append((OAuthParameter.clientID, configuration.clientID))
         }
         request.httpBody = Data(FormURLEncoding.encode(body).utf8)
-        if let bearerToken, let dpopKey {
-            request.setValue("\(DPoP.scheme) \(bearerToken)", forHTTPHeaderField: "Authorization")
-            request.setValue(
-                try dpop.proof(for: request, key: dpopKey, accessToken: bearerToken, now: clockOffset.serverNow(clock)),
-                forHTTPHeaderField: DPoP.proofHeader)
-        }
         return request
     }
 
-    /// Sends the request `make` builds, with a DPoP proof of `key` when there is one; when the
-    /// server asks for its nonce (RFC 9449 §8: `use_dpop_nonce` and a `DPoP-Nonce` header) the
-    /// request is built and sent once more with a proof carrying it. `make` runs again for the
-    /// retry, so a client assertion is never sent twice.
-    func sendWithProof(_ key: (any DPoPKey)?, _ make: () async throws(SesameError) -> URLRequest)
+    /// Sends the request `make` builds, with a DPoP proof of `key` when there is one: at the
+    /// token endpoint, and with `accessToken` at a resource (then `Authorization: DPoP` and the
+    /// token's `ath`, RFC 9449 §7.1). When the server asks for its nonce (§8, §9:
+    /// `use_dpop_nonce` and a `DPoP-Nonce` header) the request is built and sent once more with a
+    /// proof carrying it. `make` runs again for the retry, so a client assertion is never sent
+    /// twice.
+    func sendWithProof(
+        _ key: (any DPoPKey)?, accessToken: String? = nil, _ make: () async throws(SesameError) -> URLRequest
+    ) async throws(SesameError) -> (Data, HTTPURLResponse) {
+        guard let key else { return try await http.send(try await make()) }
+        let (data, response) = try await sendSigned(try await make(), key: key, accessToken: accessToken)
+        guard dpop.learn(from: response), DPoPProofSigner.asksForNonce(response, body: data) else { return (data, response) }
+        logger.debug("the server asked for a DPoP nonce; signing the proof again with it")
+        let retried = try await sendSigned(try await make(), key: key, accessToken: accessToken)
+        dpop.learn(from: retried.1)
+        return retried
+    }
+
+    private func sendSigned(_ request: URLRequest, key: any DPoPKey, accessToken: String?)
         async throws(SesameError) -> (Data, HTTPURLResponse)
     {
-        guard let key else { return try await http.send(try await make()) }
-        var attempt = 0
-        while true {
-            var request = try await make()
-            request.setValue(
-                try dpop.proof(for: request, key: key, accessToken: nil, now: clockOffset.serverNow(clock)),
-                forHTTPHeaderField: DPoP.proofHeader)
-            let (data, response) = try await http.send(request)
-            let fresh = dpop.learn(from: response)
-            attempt += 1
-            guard attempt == 1, fresh, DPoPProofSigner.asksForNonce(response, body: data) else { return (data, response) }
-            logger.debug("the server asked for a DPoP nonce; signing the proof again with it")
-        }
+        var request = request
+        if let accessToken { request.setValue("\(DPoP.scheme) \(accessToken)", forHTTPHeaderField: "Authorization") }
+        request.setValue(
+            try dpop.proof(for: request, key: key, accessToken: accessToken, now: clockOffset.serverNow(clock)),
+            forHTTPHeaderField: DPoP.proofHeader)
+        return try await http.send(request)
     }
 
     private func authenticationMethod(_ metadata: ProviderMetadata) -> ClientAuthenticationMethod {

@@ -69,12 +69,6 @@ package enum DPoPFailure: Error, Sendable, Equatable {
     /// `use_dpop_nonce` with the nonce to retry with (§8).
     case useNonce(String, nonce: String)
 
-    package var description: String {
-        switch self {
-        case .invalidProof(let text), .useNonce(let text, _): text
-        }
-    }
-
     /// The failure of the provider's logic, for the token endpoint's JSON body.
     package var providerFailure: ProviderFailure {
         switch self {

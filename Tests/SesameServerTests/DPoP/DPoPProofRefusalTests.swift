@@ -121,25 +121,13 @@ struct DPoPProofRefusalTests {
             if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired,
             "no PostgreSQL here (SESAME_TEST_DATABASE_URL); CI runs these"))
     func replayAcrossProcesses() async throws {
-        try await withTestServer(.postgres) { first in
-            let second = try await first.sibling()
-            do {
-                let proof = DPoPProofMaker().proof("POST", first.issuer + "/token", issuedAt: first.clock.now())
-                let clients = [first.client(), second.portClient()]
-                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                    for index in 0..<20 {
-                        let client = clients[index % 2]
-                        group.addTask { try await Self.token(first, proof: proof, client: client).status }
-                    }
-                    return try await group.reduce(into: [Int]()) { $0.append($1) }
-                }
-                #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
-                #expect(statuses.filter { $0 == 400 }.count == 19, "\(statuses)")
-                try await second.shutdown()
-            } catch {
-                try? await second.shutdown()
-                throw error
+        try await withTwoServers { first, second in
+            let proof = DPoPProofMaker().proof("POST", first.issuer + "/token", issuedAt: first.clock.now())
+            let statuses = try await statusesAtOnce(20, over: [first.client(), second.portClient()]) { client in
+                try await Self.token(first, proof: proof, client: client).status
             }
+            #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == 400 }.count == 19, "\(statuses)")
         }
     }
 

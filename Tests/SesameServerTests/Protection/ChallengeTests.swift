@@ -234,26 +234,19 @@ struct ChallengeTests {
     @Test("two servers on one PostgreSQL database: a solution redeemed at one is refused as reused at the other")
     func sharedSingleUse() async throws {
         guard StoreBackend.available.contains(.postgres) else { return }
-        try await withTestServer(.postgres, configure: {
+        try await withTwoServers(configure: {
             $0.challenges = ChallengePolicy(modes: [.signIn: .always], baseDifficulty: 6)
-        }) { first in
-            let second = try await first.sibling()
-            do {
-                let flowA = ChallengeFlow(first)
-                let flowB = ChallengeFlow(second, http: second.portClient())
-                let challenge = try Self.challenge(of: try await flowA.start())
-                let solution = try Self.solve(challenge)
-                let headers = [ProofOfWorkSolution.headerName: solution.headerValue]
-                // Issued by the first process, accepted by the second (one master key), once.
-                _ = try ChallengeFlow.code(try await flowB.start(headers: headers))
-                let replay = try await flowA.start(headers: headers)
-                _ = try Self.challenge(of: replay, code: .invalidChallengeSolution)
-                #expect(try replay.json(APIError.self).errorDescription?.contains("reused") == true)
-                try await second.shutdown()
-            } catch {
-                try? await second.shutdown()
-                throw error
-            }
+        }) { first, second in
+            let flowA = ChallengeFlow(first)
+            let flowB = ChallengeFlow(second, http: second.portClient())
+            let challenge = try Self.challenge(of: try await flowA.start())
+            let solution = try Self.solve(challenge)
+            let headers = [ProofOfWorkSolution.headerName: solution.headerValue]
+            // Issued by the first process, accepted by the second (one master key), once.
+            _ = try ChallengeFlow.code(try await flowB.start(headers: headers))
+            let replay = try await flowA.start(headers: headers)
+            _ = try Self.challenge(of: replay, code: .invalidChallengeSolution)
+            #expect(try replay.json(APIError.self).errorDescription?.contains("reused") == true)
         }
     }
 
