@@ -22,7 +22,7 @@ struct DiscoveryTests {
             #expect(
                 Set(metadata.grantTypesSupported ?? []) == [
                     "authorization_code", "refresh_token", "client_credentials",
-                    "urn:ietf:params:oauth:grant-type:token-exchange",
+                    "urn:ietf:params:oauth:grant-type:token-exchange", "urn:ietf:params:oauth:grant-type:device_code",
                 ])
             #expect(metadata.nativeSSOSupported == true)
             #expect(!(metadata.grantTypesSupported ?? []).contains("password"))

@@ -32,7 +32,7 @@ struct ClientCommand: AsyncParsableCommand {
         var postLogoutRedirectURIs: [String] = []
         @Option(
             name: .customLong("grant"),
-            help: "A grant type (repeatable): authorization_code, refresh_token, client_credentials, token-exchange (federation).")
+            help: "A grant type (repeatable): authorization_code, refresh_token, client_credentials, token-exchange (federation), device-code (RFC 8628: TVs, watches, shells).")
         var grants: [String] = []
         @Option(
             name: .customLong("scope"),
@@ -192,6 +192,7 @@ struct ClientCommand: AsyncParsableCommand {
             if let grant = GrantType(rawValue: text) { return grant }
             let normalized = text.lowercased().replacingOccurrences(of: "-", with: "_")
             if normalized == "token_exchange" { return .tokenExchange }
+            if normalized == "device_code" { return .deviceCode }
             if let grant = GrantType(rawValue: normalized) { return grant }
             if normalized == "password" {
                 throw CLIError(
@@ -200,7 +201,7 @@ struct ClientCommand: AsyncParsableCommand {
             }
             throw CLIError(
                 "unknown grant type '\(text)'",
-                hint: "Use authorization_code, refresh_token, client_credentials or token-exchange.")
+                hint: "Use authorization_code, refresh_token, client_credentials, token-exchange or device-code.")
         }
     }
 

@@ -90,6 +90,9 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     /// RFC 9126 §5 `require_pushed_authorization_requests`: `true` when every client must push
     /// its requests (a client may be required to even when this is absent or `false`).
     public var requirePushedAuthorizationRequests: Bool?
+    /// RFC 8628 §4 `device_authorization_endpoint`: where a device without a browser asks for a
+    /// device code and a user code.
+    public var deviceAuthorizationEndpoint: URL?
     /// RFC 9449 §5.1 `dpop_signing_alg_values_supported`: the algorithms the server accepts in
     /// DPoP proofs; present when it binds tokens to DPoP keys.
     public var dpopSigningAlgValuesSupported: [String]?
@@ -190,6 +193,7 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case serviceDocumentation = "service_documentation"
         case nativeSSOSupported = "native_sso_supported"

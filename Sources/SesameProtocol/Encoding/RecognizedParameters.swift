@@ -39,5 +39,8 @@ public enum RecognizedParameters {
         "challenge_token", "challenge_nonce",
         // Passkeys (docs/passkeys.md): native sign-in and the hosted pages' WebAuthn answers
         "challenge_type", "passkey_assertion", "passkey_registration",
+        // Device authorization grant (RFC 8628 §3.1, §3.4): the device code, the user code of the
+        // verification page, its decision, and Sesame's device_name
+        "device_code", "user_code", "decision", "device_name",
     ]
 }

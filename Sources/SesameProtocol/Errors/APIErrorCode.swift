@@ -78,6 +78,18 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// RFC 9449 §8 `use_dpop_nonce`: the server requires a nonce in DPoP proofs; sign the proof
     /// again with the nonce from the `DPoP-Nonce` response header and retry.
     case dpopNonceRequired = 1028
+    /// RFC 8628 §3.5 `authorization_pending`: the user has not yet approved the device
+    /// authorization request; keep polling at the `interval`.
+    case authorizationPending = 1029
+    /// RFC 8628 §3.5 `slow_down`: the device polled sooner than its `interval`; keep polling, with
+    /// the interval increased by 5 seconds from now on.
+    case slowDown = 1030
+    /// RFC 8628 §3.5 `expired_token`: the `device_code` has expired (or was used); start a new
+    /// device authorization request.
+    case expiredToken = 1031
+    /// RFC 8628 §3.5 `access_denied`, 400: the user denied the device authorization request; stop
+    /// polling.
+    case deviceAccessDenied = 1032
 
     // 2xxx — authentication
     /// `invalid_grant`: the username or password is wrong (unknown users get the same answer), or
@@ -214,6 +226,10 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .invalidTarget: "invalid_target"
         case .dpopProofInvalid: "invalid_dpop_proof"
         case .dpopNonceRequired: "use_dpop_nonce"
+        case .authorizationPending: "authorization_pending"
+        case .slowDown: "slow_down"
+        case .expiredToken: "expired_token"
+        case .deviceAccessDenied: "access_denied"
         case .unsupportedGrantType: "unsupported_grant_type"
         case .invalidScope: "invalid_scope"
         case .accessDenied, .accountLocked, .emailNotVerified: "access_denied"
@@ -333,6 +349,10 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .invalidTarget: "The audience or resource is not one this server issues tokens for; use the issuer identifier."
         case .dpopProofInvalid: "The DPoP proof is missing, invalid, replayed or signed by another key than the bound one."
         case .dpopNonceRequired: "Retry with a DPoP proof carrying the nonce from the DPoP-Nonce header."
+        case .authorizationPending: "The user has not approved the device yet; poll again after the interval."
+        case .slowDown: "The device polled too fast; add 5 seconds to the interval and keep polling."
+        case .expiredToken: "The device code has expired or was used; start a new device authorization."
+        case .deviceAccessDenied: "The user denied the device's request; stop polling."
         case .emailNotVerified: "The email address has not been verified yet."
         case .tooManyAttempts:
             "Too many failed password attempts for this login name or from this address; the password was not checked. Wait Retry-After seconds, then try again."

@@ -12,6 +12,9 @@ public enum GrantType: String, Codable, Sendable, CaseIterable {
     case clientCredentials = "client_credentials"
     /// RFC 8693 token exchange: single sign-on across a vendor's apps (``NativeSSO``).
     case tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+    /// RFC 8628 §3.4: a device without a browser (a TV, a watch, a shell) polls with the
+    /// `device_code` of its device authorization request until the user approves it elsewhere.
+    case deviceCode = "urn:ietf:params:oauth:grant-type:device_code"
 }
 
 /// How a client authenticates at the token endpoint (RFC 7591 §2, OIDC Core §9).

@@ -145,6 +145,8 @@ public enum ClientValidation {
 
     /// Grant types Sesame implements (``GrantType``). The password and implicit grants are
     /// refused with their RFC 9700 reason; `client_credentials` needs a confidential client.
+    /// `device_code` is accepted as short for RFC 8628's
+    /// `urn:ietf:params:oauth:grant-type:device_code`.
     public static func checkGrantTypes(_ names: [String], confidential: Bool) throws(Issue) -> [GrantType] {
         guard !names.isEmpty else {
             throw Issue(field: "grant_types", reason: "must not be empty; use authorization_code")
@@ -161,7 +163,7 @@ public enum ClientValidation {
                     field: "grant_types",
                     reason: "\"\(name)\" is not supported (RFC 9700 §2.1.2); use authorization_code with PKCE")
             }
-            guard let grant = GrantType(rawValue: name) else {
+            guard let grant = GrantType(rawValue: name == "device_code" ? GrantType.deviceCode.rawValue : name) else {
                 let supported = GrantType.allCases.map(\.rawValue).joined(separator: ", ")
                 throw Issue(field: "grant_types", reason: "\"\(name)\" is unknown; use one of \(supported)")
             }

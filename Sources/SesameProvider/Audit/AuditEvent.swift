@@ -41,6 +41,14 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case accountDeleted = "account.deleted"
     /// A one-time account code is dead after its last attempt was a wrong code (detail `purpose`).
     case verificationCodeExhausted = "account.code_exhausted"
+    // Device authorization grant (RFC 8628)
+    /// The user approved a device's request on the `/device` page (detail `device_name`).
+    case deviceApproved = "device.approved"
+    /// The user denied a device's request on the `/device` page.
+    case deviceDenied = "device.denied"
+    /// A typed user code was refused: too many wrong codes from the address or deployment-wide
+    /// (RFC 8628 §5.1). Reason: `address` or `deployment`.
+    case userCodeThrottled = "device.user_code_throttled"
     // PIN-protected devices
     case pinRegistered = "pin.registered"
     case pinUnlocked = "pin.unlocked"

@@ -13,16 +13,20 @@ package struct TokenGrants: Sendable {
     package let tokenExchange: TokenExchangeGrant
     /// The PIN unlock grant.
     package let pinUnlock: PINUnlockGrant
+    /// RFC 8628 device authorization grant.
+    package let deviceCode: DeviceCodeGrant
 
     package init(
         authorizationCode: AuthorizationCodeGrant, refreshToken: RefreshTokenGrant,
-        clientCredentials: ClientCredentialsGrant, tokenExchange: TokenExchangeGrant, pinUnlock: PINUnlockGrant
+        clientCredentials: ClientCredentialsGrant, tokenExchange: TokenExchangeGrant, pinUnlock: PINUnlockGrant,
+        deviceCode: DeviceCodeGrant
     ) {
         self.authorizationCode = authorizationCode
         self.refreshToken = refreshToken
         self.clientCredentials = clientCredentials
         self.tokenExchange = tokenExchange
         self.pinUnlock = pinUnlock
+        self.deviceCode = deviceCode
     }
 
     /// The tokens `request` earns `client`, which has authenticated. `dpop` is the request's
@@ -53,6 +57,8 @@ package struct TokenGrants: Sendable {
             return try await tokenExchange.exchange(exchange, client: client, origin: origin, dpopJKT: jkt)
         case .pinUnlock(let unlock):
             return try await pinUnlock.exchange(unlock, client: client, origin: origin, dpopJKT: jkt)
+        case .deviceCode(let poll):
+            return try await deviceCode.exchange(poll, client: client, origin: origin, dpopJKT: jkt)
         }
     }
 }

@@ -10,6 +10,7 @@ package enum TokenRequest: Sendable, Equatable {
     case clientCredentials(ClientCredentialsRequest)
     case tokenExchange(TokenExchangeRequest)
     case pinUnlock(PINUnlockRequest)
+    case deviceCode(DeviceCodeRequest)
 
     /// The request the form parameters of `/token` make.
     package init(parameters form: [String: String]) throws(ProviderFailure) {
@@ -25,6 +26,7 @@ package enum TokenRequest: Sendable, Equatable {
         case .refreshToken?: self = .refreshToken(RefreshTokenRequest(parameters: form))
         case .clientCredentials?: self = .clientCredentials(ClientCredentialsRequest(parameters: form))
         case .tokenExchange?: self = .tokenExchange(TokenExchangeRequest(parameters: form))
+        case .deviceCode?: self = .deviceCode(DeviceCodeRequest(parameters: form))
         case nil: throw ProviderFailure(.unsupportedGrantType, "grant_type '\(name.prefix(100))' is not supported.")
         }
     }
@@ -37,6 +39,7 @@ package enum TokenRequest: Sendable, Equatable {
         case .refreshToken: .refreshToken
         case .clientCredentials: .clientCredentials
         case .tokenExchange: .tokenExchange
+        case .deviceCode: .deviceCode
         case .pinUnlock: nil
         }
     }
@@ -46,6 +49,7 @@ package enum TokenRequest: Sendable, Equatable {
         switch self {
         case .pinUnlock: "pin"
         case .tokenExchange: "token_exchange"
+        case .deviceCode: "device_code"
         default: grantType?.rawValue ?? ""
         }
     }

@@ -5,11 +5,19 @@ import SesameStore
 /// Validates `/authorize` parameters (and the same parameters re-posted by the login form),
 /// in the order RFC 6749 §4.1.2.1 requires: first the client and redirect URI (failures show an
 /// error page), then everything else (failures redirect back with `error`).
+///
+/// The device verification page's own sign-in (RFC 8628 §3.3, ``DeviceAuthorizations``) is an
+/// authorization request for the device's client with the server's ``deviceCallbackURI``: that
+/// redirect URI is accepted for a client registered for the device grant, which needs no
+/// registered redirect URI or authorization code grant of its own.
 package struct AuthorizationRequestValidator: Sendable {
     package let store: any IdentityStore
+    /// `<issuer>/device/callback`, or `nil` when the server has no device verification page.
+    package let deviceCallbackURI: String?
 
-    package init(store: any IdentityStore) {
+    package init(store: any IdentityStore, deviceCallbackURI: String? = nil) {
         self.store = store
+        self.deviceCallbackURI = deviceCallbackURI
     }
     /// Longest accepted parameter value; keeps hidden fields and logs bounded.
     package static let maxParameterLength = 2048
@@ -27,8 +35,10 @@ package struct AuthorizationRequestValidator: Sendable {
         }
         // 2. redirect_uri is required (OIDC Core §3.1.2.1) and must match exactly, loopback
         //    port excepted (RFC 9700 §4.1.3, RFC 8252 §7.3).
-        guard let redirectURI = parameters[OAuthParameter.redirectURI], !redirectURI.isEmpty,
-            RedirectURIMatcher.match(redirectURI, registered: client.redirectURIs) != nil
+        let redirectURI = parameters[OAuthParameter.redirectURI] ?? ""
+        let deviceSignIn =
+            deviceCallbackURI != nil && redirectURI == deviceCallbackURI && client.grantTypes.contains(.deviceCode)
+        guard !redirectURI.isEmpty, deviceSignIn || RedirectURIMatcher.match(redirectURI, registered: client.redirectURIs) != nil
         else {
             throw AuthorizationRequestError.page(
                 code: .invalidRedirectURI,
@@ -55,7 +65,7 @@ package struct AuthorizationRequestValidator: Sendable {
         if let mode = parameters[OAuthParameter.responseMode], mode != "query" {
             throw fail(.invalidRequest, "response_mode must be query.")
         }
-        guard client.grantTypes.contains(.authorizationCode) else {
+        guard client.grantTypes.contains(.authorizationCode) || deviceSignIn else {
             throw fail(.unauthorizedClient, "This client may not use the authorization code grant.")
         }
         // 6. PKCE S256, required from public clients, optional for confidential ones

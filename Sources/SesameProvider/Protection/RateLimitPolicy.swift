@@ -10,10 +10,11 @@ import SesameStore
 public struct RateLimitPolicy: Sendable, Equatable {
     /// Endpoints that share a limit.
     public enum EndpointClass: String, Sendable, CaseIterable {
-        /// `/token`, `/revoke`, `/introspect`.
+        /// `/token`, `/revoke`, `/introspect`, `/device_authorization`.
         case token
         /// The password, passkey and MFA steps: `POST /login`, `/authorize-challenge`, `/authorize`,
-        /// and the routes that hand out passkey challenges.
+        /// the routes that hand out passkey challenges, and the device page's code and decision
+        /// forms (RFC 8628 §3.3).
         case signIn = "sign_in"
         /// Account creation: `POST /api/signup`, `POST /signup`.
         case accountCreation = "account_creation"
@@ -25,10 +26,11 @@ public struct RateLimitPolicy: Sendable, Equatable {
         /// The class of a route (the router's pattern), `nil` for routes without a limit.
         public static func of(route: String, method: String) -> EndpointClass? {
             switch route {
-            case "/token", "/revoke", "/introspect": return .token
+            case "/token", "/revoke", "/introspect", "/device_authorization": return .token
             case "/login", "/authorize-challenge", "/authorize": return .signIn
             // Each hands out a stored passkey challenge (docs/passkeys.md).
             case "/login/passkey", "/account/passkeys/options", "/api/passkeys/options": return .signIn
+            case "/device", "/device/decision": return method == "POST" ? .signIn : nil
             case "/api/signup": return .accountCreation
             case "/signup": return method == "POST" ? .accountCreation : nil
             case "/api/password/reset", "/api/email": return .mail

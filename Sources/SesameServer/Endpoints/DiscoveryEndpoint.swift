@@ -17,6 +17,7 @@ struct DiscoveryEndpoint: Sendable {
         var metadata = Self.metadata(issuer: issuer)
         metadata.dpopSigningAlgValuesSupported = dpopAlgorithms
         metadata.pushedAuthorizationRequestEndpoint = URL(string: issuer + "/par")
+        metadata.deviceAuthorizationEndpoint = URL(string: issuer + "/device_authorization")
         metadata.requirePushedAuthorizationRequests = requirePushedRequests
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -45,7 +46,7 @@ struct DiscoveryEndpoint: Sendable {
             responseModesSupported: ["query"],
             grantTypesSupported: [
                 GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue,
-                GrantType.clientCredentials.rawValue, GrantType.tokenExchange.rawValue,
+                GrantType.clientCredentials.rawValue, GrantType.tokenExchange.rawValue, GrantType.deviceCode.rawValue,
             ],
             subjectTypesSupported: ["public"],
             idTokenSigningAlgValuesSupported: ["RS256", "ES256"],

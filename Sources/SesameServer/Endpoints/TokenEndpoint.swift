@@ -4,7 +4,7 @@ import SesameProtocol
 
 /// The token endpoint, `POST /token` (RFC 6749 §3.2): authenticates the client and dispatches
 /// to the grant. Supported grants: `authorization_code`, `refresh_token`, `client_credentials`,
-/// RFC 8693 token exchange (Native SSO) and the PIN unlock grant.
+/// RFC 8693 token exchange (Native SSO), the RFC 8628 device code and the PIN unlock grant.
 /// There is no password grant (RFC 9700 §2.4). Responses carry `Cache-Control: no-store`
 /// and `Pragma: no-cache` (RFC 6749 §5.1).
 struct TokenEndpoint: Sendable {
@@ -33,7 +33,10 @@ struct TokenEndpoint: Sendable {
             tokenExchange: TokenExchangeGrant(nativeSSO: nativeSSO, federation: services.federationExchange),
             pinUnlock: PINUnlockGrant(
                 store: services.store, pin: PINServices(services).registrations, tokenIssuer: tokenIssuer,
-                sessionCap: services.sessionCap, now: services.now))
+                sessionCap: services.sessionCap, now: services.now),
+            deviceCode: DeviceCodeGrant(
+                store: services.store, tokenIssuer: tokenIssuer, sessionCap: services.sessionCap,
+                deviceSessions: deviceSessions, policy: services.deviceAuthorizations.policy, now: services.now))
         metrics = services.metrics
         dpop = services.dpop
     }

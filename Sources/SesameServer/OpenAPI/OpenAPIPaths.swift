@@ -168,7 +168,7 @@ enum OpenAPIPaths {
             "/token": OpenAPI.PathItem(
                 post: OpenAPI.Operation(
                     "postToken", tag: "OAuth 2.0", summary: "Token endpoint (RFC 6749 §3.2)",
-                    description: "Grants: authorization_code (PKCE S256), refresh_token (rotated), client_credentials. No password grant (RFC 9700 §2.4). With a DPoP header the tokens are bound to its key (RFC 9449 §5).",
+                    description: "Grants: authorization_code (PKCE S256), refresh_token (rotated), client_credentials, token exchange, the RFC 8628 device code (400 authorization_pending, slow_down, access_denied or expired_token while polling). No password grant (RFC 9700 §2.4). With a DPoP header the tokens are bound to its key (RFC 9449 §5).",
                     parameters: [dpopProof],
                     requestBody: .form("TokenRequest"),
                     responses: [
@@ -187,6 +187,18 @@ enum OpenAPIPaths {
                     responses: [
                         "201": .json("PushedAuthorizationResponse", "The request_uri; Cache-Control: no-store."),
                         "400": .error("The error /authorize would answer (invalid_request, unsupported_response_type, invalid_scope, …)."),
+                        "401": .error("invalid_client (1001): client authentication failed."),
+                    ],
+                    security: clientAuthentication)),
+            "/device_authorization": OpenAPI.PathItem(
+                post: OpenAPI.Operation(
+                    "postDeviceAuthorization", tag: "OAuth 2.0",
+                    summary: "Device authorization request (RFC 8628)",
+                    description: "For a client registered with the device_code grant: answers a device code and a user code; show the user code and verification_uri (or a QR code of verification_uri_complete), then poll /token with grant_type urn:ietf:params:oauth:grant-type:device_code at the interval until the person approves on /device (authorization_pending, slow_down, access_denied, expired_token).",
+                    requestBody: .form("DeviceAuthorizationRequest"),
+                    responses: [
+                        "200": .json("DeviceAuthorizationResponse", "The codes; Cache-Control: no-store."),
+                        "400": .error("unauthorized_client (no device grant), invalid_scope or invalid_request (device_name)."),
                         "401": .error("invalid_client (1001): client authentication failed."),
                     ],
                     security: clientAuthentication)),

@@ -111,7 +111,10 @@ extension OpenAPISchemas {
                     values: [
                         GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue,
                         GrantType.clientCredentials.rawValue, GrantType.tokenExchange.rawValue, PINUnlock.grantType,
+                        GrantType.deviceCode.rawValue,
                     ]),
+                "device_code": .string(
+                    "Device grant (RFC 8628 §3.4): the device_code from /device_authorization; poll at its interval."),
                 "subject_token": .string(
                     "Token exchange (RFC 8693 §2.1): the sibling app's ID token (Native SSO) or another provider's (federation)."),
                 "subject_issuer": .string("Federation: the registered provider's name or issuer."),
@@ -160,6 +163,14 @@ extension OpenAPISchemas {
             required: ["response_type", "redirect_uri", "code_challenge", "code_challenge_method"],
             description:
                 "RFC 9126 §2.1 pushed authorization request: any parameter /authorize accepts except request_uri, with client authentication as at /token.")
+        catalog.schemas["DeviceAuthorizationRequest"] = .object(
+            [
+                "client_id": clientID, "client_secret": clientSecret,
+                "scope": .string("Space-separated scopes the client may ask for."),
+                "device_name": .string(
+                    "Sesame's extension: the device's own name (at most 64 printable characters), shown to the approving person."),
+            ],
+            required: ["scope"], description: "RFC 8628 §3.1 device authorization request.")
         catalog.schemas["IntrospectionRequest"] = .object(
             ["token": .string("The token to inspect."), "token_type_hint": hint, "client_secret": clientSecret,
              "client_id": clientID],

@@ -81,6 +81,13 @@ enum OpenAPISchemas {
             PushedAuthorizationResponse(requestURI: "urn:ietf:params:oauth:request_uri:r", expiresIn: 60),
             PushedAuthorizationResponse(requestURI: "urn:ietf:params:oauth:request_uri:r", expiresIn: 60),
             "RFC 9126 §2.2: the request_uri for /authorize, usable once.")
+        let device = DeviceAuthorizationResponse(
+            deviceCode: "d", userCode: "BCDF-GHJK", verificationURI: URL(string: "https://id.example.com/device")!,
+            verificationURIComplete: URL(string: "https://id.example.com/device?user_code=BCDF-GHJK")!, expiresIn: 600,
+            interval: 5)
+        catalog.add(
+            "DeviceAuthorizationResponse", device, device,
+            "RFC 8628 §3.2: the device code to poll /token with, and the user code and page to show.")
         catalog.add("StandardClaims", fullClaims, StandardClaims(sub: "s"), "OIDC Core §5.1 standard claims.")
         catalog.add(
             "APIError",

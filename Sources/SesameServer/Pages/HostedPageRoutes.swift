@@ -12,7 +12,7 @@ enum HostedPageRoutes {
 
     static let patterns: Set<String> = [
         home, "/authorize", "/login", "/signup", "/verify-email", "/password-reset", "/password-reset/confirm", "/logout",
-        "/account/passkeys", "/federation/start", federationCallback,
+        "/account/passkeys", "/federation/start", federationCallback, "/device", "/device/callback", "/device/decision",
     ]
 
     /// Whether `route` (the router's pattern, `context.endpointPath`) is a hosted page.

@@ -18,6 +18,7 @@ struct PageRenderer: Sendable {
         try library.register(LogoutConfirmationTemplate.source, named: LogoutConfirmationTemplate.name)
         try library.register(AccountFormTemplate.source, named: AccountFormTemplate.name)
         try library.register(AccountPasskeysTemplate.source, named: AccountPasskeysTemplate.name)
+        try library.register(DeviceVerificationTemplate.source, named: DeviceVerificationTemplate.name)
         self.library = library
         self.localizer = localizer
     }

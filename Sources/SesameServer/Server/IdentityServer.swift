@@ -161,7 +161,10 @@ public enum IdentityServer {
                 dpopProofs: DPoPProofCheck(
                     policy: configuration.dpop, masterKey: masterKey, store: store, now: configuration.now),
                 dpopAlgorithms: configuration.dpop.algorithms,
-                federationClients: FederationClients(now: configuration.now))
+                federationClients: FederationClients(now: configuration.now),
+                deviceAuthorizations: DeviceAuthorizations(
+                    store: store, policy: configuration.deviceAuthorization, issuer: issuerIdentifier(issuer),
+                    masterKey: masterKey, now: configuration.now))
             services.metrics = metrics
             services.rateLimits = rateLimits
             services.challenges = challenges

@@ -85,6 +85,9 @@ public struct ServerConfiguration: Sendable {
     /// DPoP (RFC 9449): whether proofs must carry a server nonce, and how old they may be.
     /// Tokens are bound whenever a client sends a proof.
     public var dpop = DPoPPolicy()
+    /// The device authorization grant (RFC 8628): code lifetime, polling interval and the
+    /// user-code guessing limits. The grant is served to clients registered for it.
+    public var deviceAuthorization = DeviceAuthorizationPolicy()
     /// Whether the rate-limit counters are shared with other processes through the store
     /// (``RateLimiter``). Default: when the store is PostgreSQL, the only store several processes share.
     public var sharesRateLimits: Bool { database != nil }

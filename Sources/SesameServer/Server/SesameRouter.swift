@@ -38,6 +38,7 @@ enum SesameRouter {
                 broker: FederationBrokerEndpoint(services: services, upstream: services.federationClients.endpoints),
                 identities: IdentitiesEndpoint(services: accounts)),
             PINRoutes(endpoints: PINEndpoints(services: PINServices(services))),
+            DeviceAuthorizationRoutes(services: services),
             OpenAPIRoutes(endpoint: OpenAPIEndpoint(issuer: services.issuerIdentifier)),
         ]
         for feature in features { feature.register(on: router) }

@@ -45,6 +45,8 @@ struct ServerServices: Sendable {
     /// Federation providers: how the server reaches them, their keys and endpoints
     /// (``FederationClients``), kept for the server's life.
     let federationClients: FederationClients
+    /// The device authorization grant's requests (RFC 8628) and the verification page's rules.
+    let deviceAuthorizations: DeviceAuthorizations
     /// Single sign-on across a vendor's apps (``NativeSSOPolicy``).
     var nativeSSO = NativeSSOPolicy()
     /// Passkeys as a relying party (``PasskeyPolicy``).
@@ -102,7 +104,7 @@ struct ServerServices: Sendable {
     }
 
     var requestValidator: AuthorizationRequestValidator {
-        AuthorizationRequestValidator(store: store)
+        AuthorizationRequestValidator(store: store, deviceCallbackURI: deviceAuthorizations.callbackURI)
     }
 
     /// Whether every client must push its authorization requests (RFC 9126 §5

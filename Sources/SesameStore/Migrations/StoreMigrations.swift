@@ -35,6 +35,7 @@ enum StoreMigrations {
     ] + FirstPartyMigrations.all + AccountMigrations.all + ProtectionMigrations.all
         + PINMigrations.all + NativeSSOMigrations.all + FederationMigrations.all + PasskeyMigrations.all
         + TokenSigningMigrations.all + PushedRequestMigrations.all + DPoPMigrations.all
+        + DeviceAuthorizationMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
         do {

@@ -63,6 +63,7 @@ extension SQLIdentityStore {
         try await purgeNativeSSO(now: now)
         try await purgePushedRequests(now: now)
         try await purgeDPoPProofs(now: now)
+        try await purgeDeviceAuthorizations(now: now)
         let cutoff = StoreValue.time(now)
         for table in [
             "authorization_codes", "revoked_refresh_families", "revoked_access_tokens", "browser_sessions",

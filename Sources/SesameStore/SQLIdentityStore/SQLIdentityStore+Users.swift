@@ -97,6 +97,7 @@ extension SQLIdentityStore {
         try await database.delete(from: "authorization_codes").where("user_id", .equal, id).run()
         try await database.delete(from: "browser_sessions").where("user_id", .equal, id).run()
         try await database.delete(from: "device_sessions").where("user_id", .equal, id).run()
+        try await database.delete(from: "device_authorizations").where("user_id", .equal, id).run()
         try await database.delete(from: "federated_identities").where("user_id", .equal, id).run()
         try await removePasskeys(userID: id)
         try await database.delete(from: "users").where("id", .equal, id).run()

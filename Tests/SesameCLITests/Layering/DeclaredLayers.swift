@@ -14,13 +14,13 @@ enum DeclaredLayers {
     static let folders: [String: [String]] = [
         "SesameProtocol": [
             "Concurrency", "Claims", "Discovery", "Encoding", "DPoP", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
-            "WebAuthn", "Accounts", "Errors", "PKCE",
+            "DeviceAuthorization", "WebAuthn", "Accounts", "Errors", "PKCE",
         ],
         "SesameJOSE": ["."],
         "ChildProcess": ["."],
         "Sesame": [
             "Errors", "Logging", "Storage", "Time", "DPoP", "Analytics", "AppTokens", "Configuration", "Federation", "Browser",
-            "HTTP", "Accounts", "Discovery", "Tokens", "Validation", "Session", "PIN", "Protection", "SSO", "Passkeys",
+            "HTTP", "Accounts", "Discovery", "DeviceAuthorization", "Tokens", "Validation", "Session", "PIN", "Protection", "SSO", "Passkeys",
             "FirstParty", "Client", "Platform",
         ],
         "SesameLoopback": ["."],
@@ -33,11 +33,12 @@ enum DeclaredLayers {
         ],
         "SesameProvider": [
             "Failures", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin", "PIN",
-            "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "Grants", "PushedRequests",
+            "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "DeviceAuthorization", "Grants",
+            "PushedRequests",
         ],
         "SesameServer": [
             "Adapters", "Localization", "Messaging", "HTTP", "Observability", "Pages", "Protection", "Authentication",
-            "Services", "Accounts", "SignIn", "Federation", "FirstParty", "PIN", "Passkeys", "Endpoints", "OpenAPI",
+            "Services", "Accounts", "SignIn", "Federation", "FirstParty", "PIN", "Passkeys", "DeviceAuthorization", "Endpoints", "OpenAPI",
             "Server",
         ],
         "SesameCLI": ["Support", "Commands", "."],

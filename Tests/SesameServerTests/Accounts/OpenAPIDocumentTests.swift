@@ -20,6 +20,8 @@ struct OpenAPIDocumentTests {
         "GET /",
         // "Continue with …": the browser's round trip through a federation provider (docs/federation.md).
         "GET /federation/start", "GET /federation/callback",
+        // The device verification page (RFC 8628 §3.3, docs/device-authorization.md).
+        "GET /device", "POST /device", "GET /device/callback", "POST /device/decision",
     ]
 
     private func document(_ server: TestServer) async throws -> [String: Any] {
@@ -148,6 +150,7 @@ struct OpenAPIDocumentTests {
                 token["grant_type"]?["enum"] as? [String] == [
                     "authorization_code", "refresh_token", "client_credentials",
                     "urn:ietf:params:oauth:grant-type:token-exchange", "urn:sesame:params:oauth:grant-type:pin",
+                    "urn:ietf:params:oauth:grant-type:device_code",
                 ])
         }
     }

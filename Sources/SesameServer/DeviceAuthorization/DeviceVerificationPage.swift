@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SesameProtocol
+
+/// The device verification page, `/device` (RFC 8628 §3.3), in four steps:
+///
+/// 1. `GET /device` shows the code form, filled in from `verification_uri_complete`'s
+///    `user_code`; nothing is approved by opening the link (§5.4).
+/// 2. `POST /device` finds the pending request (wrong codes counted, §5.1,
+///    ``UserCodeThrottle``), pushes the page's own sign-in for the device's client
+///    (``DeviceAuthorizations/signInParameters(for:uiLocales:)``) and sends the browser to
+///    `/authorize`: the hosted login with password, passkey, second factor or a federation
+///    provider, or the browser's session.
+/// 3. `GET /device/callback` receives the sign-in's code and asks the user to allow or deny the
+///    device, naming the app, the device and the scopes.
+/// 4. `POST /device/decision` redeems that code and records the answer; the device's next poll
+///    gets its tokens or `access_denied`.
+struct DeviceVerificationPage: Sendable {
+    let services: ServerServices
+
+    private var requests: DeviceAuthorizations { services.deviceAuthorizations }
+    private var responder: AuthorizationResponder { AuthorizationResponder(services: services) }
+
+    /// Step 1.
+    func show(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let query = FormRequest.query(of: request) ?? [:]
+        let typed = query[DeviceAuthorization.userCodeParameter] ?? ""
+        let shown = UserCode(typed: typed)?.description ?? String(typed.prefix(64))
+        return entry(request, userCode: shown, uiLocales: query[OAuthParameter.uiLocales], errorText: nil)
+    }
+
+    /// Step 2.
+    func submit(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        guard let form = try await verifiedForm(request, context: context) else {
+            return csrfRefusal(request, context: context)
+        }
+        let typed = form[DeviceAuthorization.userCodeParameter] ?? ""
+        let uiLocales = form[OAuthParameter.uiLocales]
+        let locales = LocalePreference.from(request: request, uiLocales: uiLocales)
+        let shown = String(typed.prefix(64))
+        switch try await requests.lookUp(typed: typed, origin: RequestOrigin(context)) {
+        case .malformed:
+            context.annotations.record(outcome: "user_code_malformed")
+            return entry(request, userCode: shown, uiLocales: uiLocales, errorText: text("device.code_malformed", locales), status: .badRequest)
+        case .unknown:
+            context.annotations.record(outcome: "user_code_unknown")
+            return entry(request, userCode: shown, uiLocales: uiLocales, errorText: text("device.code_unknown", locales), status: .badRequest)
+        case .throttled(let retryAfter, let lock):
+            context.annotations.record(outcome: "user_code_throttled")
+            services.audit.record(.userCodeThrottled, reason: lock.rawValue, origin: RequestOrigin(context))
+            let message = services.localizer.string(
+                "device.code_throttled", locales: locales, arguments: ["seconds": String(retryAfter)])
+            var response = entry(request, userCode: shown, uiLocales: uiLocales, errorText: message, status: .tooManyRequests)
+            response.headers[.retryAfter] = String(retryAfter)
+            return response
+        case .pending(let record, let client):
+            context.annotations.record(clientID: client.clientID)
+            let pushed: PushedAuthorizationResponse
+            do {
+                pushed = try await services.pushedRequests.push(
+                    requests.signInParameters(for: record, uiLocales: uiLocales), client: client)
+            } catch {
+                return responder.errorPage(error.code, error.description, request: request, context: context, uiLocales: uiLocales)
+            }
+            context.annotations.record(outcome: "device_sign_in")
+            return AuthorizationResponder.redirect(
+                to: "/authorize",
+                parameters: [(OAuthParameter.clientID, client.clientID), (OAuthParameter.requestURI, pushed.requestURI)])
+        }
+    }
+
+    /// Step 3: the sign-in's answer (RFC 6749 §4.1.2, or §4.1.2.1 when it failed).
+    func callback(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let query = FormRequest.query(of: request) ?? [:]
+        guard let state = query[OAuthParameter.state], state.utf8.count <= 64,
+            let record = try await requests.pendingRecord(userCodeDigest: state),
+            let client = try await services.store.client(id: record.clientID)
+        else { return expired(request, context: context) }
+        context.annotations.record(clientID: client.clientID)
+        guard let code = query[OAuthParameter.code], !code.isEmpty, code.utf8.count <= 256 else {
+            // The sign-in was refused or abandoned (e.g. access_denied from a provider).
+            let error = query[OAuthParameter.error]
+            let failed = APIErrorCode.allCases.first { $0.error == error } ?? .accessDenied
+            return responder.errorPage(
+                failed, "The device's sign-in ended without a code.", request: request, context: context,
+                backLink: (DeviceAuthorizations.pagePath, "device.title"))
+        }
+        let csrf = services.csrf.token(for: request)
+        let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
+        var account: String?
+        if let session = try await resolver.current(request), let user = try await services.store.user(id: session.authentication.userID) {
+            account = user.email.isEmpty ? user.username : user.email
+        }
+        context.annotations.record(outcome: "device_confirmation")
+        var response = services.pages.deviceConfirmation(
+            PageRenderer.DeviceConfirmation(
+                clientName: client.name, deviceName: record.deviceName, scopes: ScopeList.parse(record.scope),
+                account: account, state: state, code: code, csrfToken: csrf.value, uiLocales: query[OAuthParameter.uiLocales]),
+            locales: LocalePreference.from(request: request, uiLocales: query[OAuthParameter.uiLocales]))
+        if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
+        return response
+    }
+
+    /// Step 4.
+    func decide(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        guard let form = try await verifiedForm(request, context: context) else {
+            return csrfRefusal(request, context: context)
+        }
+        let locales = LocalePreference.from(request: request, uiLocales: form[OAuthParameter.uiLocales])
+        let approve: Bool
+        switch form["decision"] {
+        case "approve": approve = true
+        case "deny": approve = false
+        default:
+            return responder.errorPage(
+                .invalidRequest, "decision must be approve or deny.", request: request, context: context)
+        }
+        guard let state = form[OAuthParameter.state], state.utf8.count <= 64,
+            try await requests.decide(
+                approve: approve, userCodeDigest: state, code: form[OAuthParameter.code] ?? "",
+                origin: RequestOrigin(context), audit: services.audit) != nil
+        else { return expired(request, context: context) }
+        context.annotations.record(outcome: approve ? "device_approved" : "device_denied")
+        return approve
+            ? services.pages.message(titleKey: "device.approved_title", bodyKey: "device.approved_body", locales: locales)
+            : services.pages.message(titleKey: "device.denied_title", bodyKey: "device.denied_body", locales: locales)
+    }
+
+    // MARK: Parts
+
+    private func entry(
+        _ request: Request, userCode: String, uiLocales: String?, errorText: String?, status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let csrf = services.csrf.token(for: request)
+        var response = services.pages.deviceCodeEntry(
+            PageRenderer.DeviceCodeEntry(userCode: userCode, csrfToken: csrf.value, uiLocales: uiLocales, errorText: errorText),
+            locales: LocalePreference.from(request: request, uiLocales: uiLocales), status: status)
+        if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
+        return response
+    }
+
+    private func text(_ key: String, _ locales: [String]) -> String { services.localizer.string(key, locales: locales) }
+
+    /// The form of a POST when its CSRF token holds; `nil` when it does not. A malformed body
+    /// throws the endpoint's error.
+    private func verifiedForm(_ request: Request, context: SesameRequestContext) async throws -> [String: String]? {
+        let form = try await FormRequest.body(of: request, context: context)
+        return services.csrf.verify(request: request, form: form) ? form : nil
+    }
+
+    private func csrfRefusal(_ request: Request, context: SesameRequestContext) -> Response {
+        responder.errorPage(
+            .csrfFailed, "The CSRF cookie and form field are missing or differ.", request: request, context: context,
+            backLink: (DeviceAuthorizations.pagePath, "device.title"))
+    }
+
+    /// The request expired, was answered already, or the sign-in's code is spent.
+    private func expired(_ request: Request, context: SesameRequestContext) -> Response {
+        context.annotations.record(outcome: "device_request_gone")
+        return responder.errorPage(
+            .expiredToken, "The device authorization request is no longer pending.", request: request, context: context,
+            messageKey: "device.expired", backLink: (DeviceAuthorizations.pagePath, "device.title"))
+    }
+}
