@@ -114,7 +114,7 @@ public struct HostedLogin: Sendable {
         return components.string?.removingPercentEncoding ?? pathOnly(url)
     }
 
-    private static func describe(_ page: ScriptedBrowser.Page) -> String {
+    static func describe(_ page: ScriptedBrowser.Page) -> String {
         if (300..<400).contains(page.status), let location = page.location {
             return "\(page.status) to \(redacted(location))"
         }

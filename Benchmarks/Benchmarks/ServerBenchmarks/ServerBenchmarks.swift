@@ -36,21 +36,23 @@ struct Deployment: Sendable {
     /// RSA signatures a refresh makes: the ID token's, and the access token's when it is RS256.
     /// Whether the refresh families are DPoP-bound and every refresh carries a proof (RFC 9449).
     var dpop = false
+    /// Pending device authorization requests stored before the server starts (RFC 8628).
+    var pendingDevices = 0
     var rsaSignaturesPerRefresh: Double { accessTokenAlgorithm == "RS256" ? 2 : 1 }
 }
 
 /// The servers of this benchmark process (each benchmark runs in a process of its own).
 final class Fixture: Sendable {
     static let shared = Fixture()
-    private let state = Mutex<(servers: [ServerProcess], tokenFiles: [[URL]], next: Int)>(([], [], 0))
+    private let state = Mutex<(servers: [ServerProcess], tokenFiles: [[URL]], next: Int, deviceCodes: URL?)>(([], [], 0, nil))
 
     func start(_ deployment: Deployment, refreshBatches: Int = 0) async throws {
-        let (servers, files) = try await ServerProcess.start(
+        let (servers, files, deviceCodes) = try await ServerProcess.start(
             refreshBatches: refreshBatches, familiesPerBatch: connections / deployment.processes + 8,
             database: deployment.database, processes: deployment.processes, extraArguments: deployment.extraArguments,
             accessTokenAlgorithm: deployment.accessTokenAlgorithm,
-            dpopJKT: deployment.dpop ? BenchmarkDPoPProofs.thumbprint : nil)
-        state.withLock { $0 = (servers, files, 0) }
+            dpopJKT: deployment.dpop ? BenchmarkDPoPProofs.thumbprint : nil, pendingDevices: deployment.pendingDevices)
+        state.withLock { $0 = (servers, files, 0, deviceCodes) }
     }
 
     var servers: [ServerProcess] {
@@ -58,6 +60,14 @@ final class Fixture: Sendable {
             let servers = state.withLock { $0.servers }
             guard !servers.isEmpty else { throw BenchmarkSetupError("no server") }
             return servers
+        }
+    }
+
+    /// The file of the pending device requests' device codes.
+    var deviceCodes: URL {
+        get throws {
+            guard let file = state.withLock({ $0.deviceCodes }) else { throw BenchmarkSetupError("no pending devices") }
+            return file
         }
     }
 
@@ -82,8 +92,11 @@ final class Fixture: Sendable {
 /// Runs one wrk iteration (one wrk per server, the connections split evenly, all at once) and
 /// records the common metrics; returns the combined result. With several servers the p50 and
 /// p99 reported are the worst of the servers'.
+///
+/// `refusals`: every answer is expected to be a 4xx (a device's poll before approval), so wrk's
+/// error count is not a failure; the caller checks an answer's body itself.
 func measureLoad(
-    _ benchmark: Benchmark, script: (ServerProcess, Int) throws -> (String, [String: String])
+    _ benchmark: Benchmark, refusals: Bool = false, script: (ServerProcess, Int) throws -> (String, [String: String])
 ) async throws -> WrkLoad.Result {
     let servers = try Fixture.shared.servers
     let loads = try servers.enumerated().map { index, server in
@@ -104,7 +117,7 @@ func measureLoad(
         requests: results.map(\.requests).reduce(0, +), seconds: results.map(\.seconds).max() ?? 1,
         non2xx: results.map(\.non2xx).reduce(0, +), socketErrors: results.map(\.socketErrors).reduce(0, +),
         p50: results.map(\.p50).max() ?? .zero, p99: results.map(\.p99).max() ?? .zero)
-    guard result.non2xx == 0, result.socketErrors == 0, result.requests > 0 else {
+    guard result.non2xx == 0 || refusals, result.socketErrors == 0, result.requests > 0 else {
         throw BenchmarkSetupError("\(result.non2xx) error responses, \(result.socketErrors) socket errors")
     }
     benchmark.measurement(requestsPerSecond, Int(result.requestsPerSecond))
@@ -205,5 +218,19 @@ let benchmarks: @Sendable () -> Void = {
         _ = try await measureLoad(benchmark) { _, _ in (WrkScripts.discovery, [:]) }
     }
 
+    // RFC 8628 polling: 5,000 TVs waiting for their users, each poll answered from the device
+    // code's primary key (authorization_pending), against the discovery line above.
+    Benchmark(
+        "Token endpoint: device_code polls, 5000 pending (32 connections)",
+        configuration: loadConfiguration(Deployment(pendingDevices: 5_000))
+    ) { benchmark in
+        let codes = try Fixture.shared.deviceCodes
+        try await DevicePollCheck.expectPending(server: try Fixture.shared.servers[0], codes: codes)
+        _ = try await measureLoad(benchmark, refusals: true) { _, _ in
+            (WrkScripts.devicePoll(clientID: ServerProcess.deviceClientID), ["SESAME_DEVICE_CODES": codes.path])
+        }
+    }
+
     registerStoreBenchmarks()
+    registerDevicePollBenchmarks()
 }

@@ -14,6 +14,8 @@ import Synchronization
 final class ServerProcess: Sendable {
     static let refreshClientID = "bench"
     static let confidentialClientID = "bench-cc"
+    /// A public client of the device grant (RFC 8628), whose pending requests the poll benchmark polls.
+    static let deviceClientID = "bench-tv"
 
     let issuer: String
     let clientSecret: String
@@ -26,11 +28,13 @@ final class ServerProcess: Sendable {
     /// `processes` servers on free ports, sharing the data directory's master key and the
     /// database. `refreshBatches` batches of refresh tokens are minted, each split into one file
     /// per process (`familiesPerBatch` tokens per file), so no two load generators share a family.
+    /// `pendingDevices` pending device authorization requests are stored, their device codes
+    /// written to `deviceCodes` (one per line).
     static func start(
         refreshBatches: Int = 0, familiesPerBatch: Int = 0, database: BenchmarkDatabase = .sqlite,
         processes: Int = 1, extraArguments: [String] = [], accessTokenAlgorithm: String = "RS256",
-        dpopJKT: String? = nil
-    ) async throws -> (servers: [ServerProcess], tokenFiles: [[URL]]) {
+        dpopJKT: String? = nil, pendingDevices: Int = 0
+    ) async throws -> (servers: [ServerProcess], tokenFiles: [[URL]], deviceCodes: URL?) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sesame-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -43,6 +47,7 @@ final class ServerProcess: Sendable {
             logger: logger)
         let secret: String
         var tokenFiles: [[URL]] = []
+        var deviceCodes: URL?
         do {
             _ = try await admin.addClient(
                 ClientSpec(
@@ -66,6 +71,9 @@ final class ServerProcess: Sendable {
                 }
                 tokenFiles.append(files)
             }
+            if pendingDevices > 0 {
+                deviceCodes = try await storePendingDevices(pendingDevices, admin: admin, directory: directory)
+            }
             try await admin.close()
         } catch {
             try? await admin.close()
@@ -78,7 +86,28 @@ final class ServerProcess: Sendable {
                 try launch(
                     dataDirectory: directory, databaseURL: databaseURL, clientSecret: secret, extraArguments: extraArguments))
         }
-        return (servers, tokenFiles)
+        return (servers, tokenFiles, deviceCodes)
+    }
+
+    /// `count` pending device requests of ``deviceClientID`` (interval 1 s, a day to live), as
+    /// TVs waiting for their users hold them; the file of their device codes.
+    private static func storePendingDevices(_ count: Int, admin: ServerAdmin, directory: URL) async throws -> URL {
+        _ = try await admin.addClient(
+            ClientSpec(clientID: deviceClientID, grantTypes: [.deviceCode], scopes: ["openid"]))
+        let now = Date()
+        var codes: [String] = []
+        for _ in 0..<count {
+            let code = SecureRandom.token()
+            codes.append(code)
+            try await admin.store.insertDeviceAuthorization(
+                DeviceAuthorizationRecord(
+                    deviceCodeDigest: SecretDigest.of(code), userCodeDigest: SecretDigest.of(SecureRandom.token()),
+                    clientID: deviceClientID, scope: "openid", deviceName: nil, createdAt: now,
+                    expiresAt: now.addingTimeInterval(86_400), interval: 1))
+        }
+        let file = directory.appendingPathComponent("device-codes.txt")
+        try Data((codes.joined(separator: "\n") + "\n").utf8).write(to: file)
+        return file
     }
 
     /// One refresh-token family, as a signed-in app holds it (the sign-in that would create it

@@ -55,12 +55,17 @@ func withStoreFixture() throws -> StoreFixture {
     return fixture
 }
 
-func registerStoreBenchmarks() {
-    let configuration = Benchmark.Configuration(
+/// The configuration of a store benchmark: a fresh ``StoreFixture`` (with what `prepare` adds)
+/// before the runs, closed after them.
+func storeBenchmarkConfiguration(
+    prepare: @escaping @Sendable (StoreFixture) async throws -> Void = { _ in }
+) -> Benchmark.Configuration {
+    Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal], warmupIterations: 1, scalingFactor: .kilo,
         maxDuration: .seconds(10), maxIterations: 10,
         setup: {
             let fixture = try await StoreFixture.open()
+            try await prepare(fixture)
             storeFixture.withLock { $0 = fixture }
         },
         teardown: {
@@ -70,6 +75,10 @@ func registerStoreBenchmarks() {
             }
             await fixture?.close()
         })
+}
+
+func registerStoreBenchmarks() {
+    let configuration = storeBenchmarkConfiguration()
 
     Benchmark("Store: indexed SELECT, no row (floor)", configuration: configuration) { benchmark in
         let store = try withStoreFixture().store

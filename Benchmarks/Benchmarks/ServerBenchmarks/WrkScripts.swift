@@ -44,6 +44,22 @@ enum WrkScripts {
         """
     }
 
+    /// RFC 8628 §3.4 polls: the device codes of `SESAME_DEVICE_CODES` in turn, each request
+    /// one poll of the next (every answer is a 400 `authorization_pending` while nobody approves).
+    static func devicePoll(clientID: String) -> String {
+        """
+        codes = {}
+        for line in io.lines(os.getenv("SESAME_DEVICE_CODES")) do table.insert(codes, line) end
+        index = 0
+        function request()
+          index = index % #codes + 1
+          return wrk.format("POST", "/token", {["Content-Type"] = "application/x-www-form-urlencoded"},
+            "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&client_id=\(clientID)&device_code=" .. codes[index])
+        end
+        \(summary)
+        """
+    }
+
     /// client_credentials grant with client_secret_basic (RFC 6749 §4.4, §2.3.1).
     static func clientCredentials(clientID: String, secret: String) -> String {
         let basic = Data("\(clientID):\(secret)".utf8).base64EncodedString()

@@ -8,7 +8,8 @@ import SesameProtocol
 public struct AnalyticsEvent: Sendable, Equatable {
     /// The kind of event; the raw value is the snake_case name to forward to an analytics backend.
     public enum Name: String, Sendable, CaseIterable {
-        /// A sign-in began; `method` says how (`browser`, `password`, `passkey`, `sso`, `federation`, `sheet`).
+        /// A sign-in began; `method` says how (`browser`, `password`, `passkey`, `sso`, `federation`,
+        /// `sheet`, `device`).
         case signInStarted = "sign_in_started"
         /// A sign-in finished with a stored, current account (after the second factor, if one was asked).
         case signInSucceeded = "sign_in_succeeded"

@@ -74,6 +74,7 @@ actor DiscoveryClient {
         let endpoints: [URL?] = [
             metadata.authorizationEndpoint, metadata.tokenEndpoint, metadata.jwksURI,
             metadata.userinfoEndpoint, metadata.revocationEndpoint, metadata.endSessionEndpoint,
+            metadata.deviceAuthorizationEndpoint,
         ]
         for case let endpoint? in endpoints {
             let scheme = endpoint.scheme?.lowercased()

@@ -7,8 +7,8 @@ import SesameProtocol
 #endif
 
 /// Talks to the token endpoint (RFC 6749 §3.2) and the revocation endpoint (RFC 7009):
-/// code exchange with the PKCE verifier (RFC 7636 §4.5), refresh (RFC 6749 §6) and
-/// revocation. Authenticates as a public client (`client_id` only) or, with a secret, with
+/// code exchange with the PKCE verifier (RFC 7636 §4.5), refresh (RFC 6749 §6), the device
+/// authorization grant (RFC 8628) and revocation. Authenticates as a public client (`client_id` only) or, with a secret, with
 /// `client_secret_basic` (or `client_secret_post` when that is all the provider supports).
 /// Learns the server clock offset from each response's `Date` header.
 struct TokenEndpointClient: Sendable {
@@ -110,6 +110,40 @@ struct TokenEndpointClient: Sendable {
                 (PINUnlock.nonceParameter, nonce), (PINUnlock.signatureParameter, Base64URL.encode(signature)),
             ],
             metadata: metadata, dpopKey: dpopKey)
+    }
+
+    /// RFC 8628 §3.1: asks the device authorization endpoint for a device code and a user code,
+    /// with the client authentication of the token endpoint (§3.1: "as described in Section 3.2.1
+    /// of [RFC6749]"). `deviceName` is Sesame's `device_name`, shown to the approving user. A
+    /// refusal is the server's error (RFC 6749 §5.2), as at the token endpoint.
+    func deviceAuthorization(
+        endpoint: URL, scopes: [String], deviceName: String?, metadata: ProviderMetadata
+    ) async throws(SesameError) -> DeviceAuthorizationResponse {
+        var parameters = [(OAuthParameter.scope, ScopeList.format(scopes))]
+        if let deviceName { parameters.append((DeviceName.parameter, deviceName)) }
+        let request = try await makeRequest(endpoint, parameters, metadata: metadata)
+        let (data, response) = try await http.send(request)
+        clockOffset.learn(dateHeader: response.value(forHTTPHeaderField: "Date"), localNow: clock.now())
+        return try ProviderHTTP.decode(
+            DeviceAuthorizationResponse.self, data: data, response: response, what: "device authorization")
+    }
+
+    /// RFC 8628 §3.4: one poll with the `device_code`, through the same path as every token
+    /// request (client authentication, a DPoP proof of `dpopKey` and its nonce retry). The
+    /// §3.5 answers `authorization_pending`, `slow_down`, `access_denied` and `expired_token`
+    /// are outcomes, not errors; any other refusal is thrown.
+    func pollDeviceCode(_ deviceCode: String, metadata: ProviderMetadata, dpopKey: (any DPoPKey)? = nil)
+        async throws(SesameError) -> DevicePollOutcome
+    {
+        do {
+            return .tokens(
+                try await tokenRequest(
+                    [(OAuthParameter.grantType, GrantType.deviceCode.rawValue), (DeviceAuthorization.deviceCodeParameter, deviceCode)],
+                    metadata: metadata, dpopKey: dpopKey))
+        } catch {
+            guard let outcome = DevicePollOutcome(refusal: error) else { throw error }
+            return outcome
+        }
     }
 
     /// RFC 9126 §2: pushes the authorization request's parameters with the client's

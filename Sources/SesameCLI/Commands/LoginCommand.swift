@@ -24,12 +24,25 @@ struct LoginCommand: AsyncParsableCommand {
             a terminal each answer is read as one line of stdin: username, password, method (only \
             when several are offered and no --mfa-method), code.
             Example: sesame login --password --username alice --mfa-method totp
+
+            With --device there is no browser on this machine either (OAuth 2.0 Device \
+            Authorization Grant, RFC 8628): a code and a web address are printed; open the \
+            address on any other device (a phone, another computer), sign in there and approve. \
+            The command waits until then, or until the code expires. The client needs the \
+            device-code grant (`sesame client add ... --grant device-code`).
+            Example: sesame login --device --issuer https://id.example.com --client-id tv-app
             """)
 
     @Flag(help: "Sign in natively with username and password (OAuth 2.0 for First-Party Applications), not the browser.")
     var password = false
     @Flag(help: "Sign in with this machine's passkey and its passkey PIN, no password (see `sesame passkey add`).")
     var passkey = false
+    @Flag(help: "Sign in by approving on another device (a phone, another computer): prints a code and a web address, no browser needed here (RFC 8628).")
+    var device = false
+    @Option(
+        name: .customLong("device-name"),
+        help: "With --device: how this machine calls itself on the approval page (default: sesame CLI on <hostname>).")
+    var deviceName: String?
     @Option(help: "With --password: the username or email (asked for when absent). With --passkey: only this account's passkeys.")
     var username: String?
     @Option(name: .customLong("mfa-method"), help: "With --password: the second factor to use when one is required (email, sms, totp, passkey).")
@@ -84,6 +97,13 @@ struct LoginCommand: AsyncParsableCommand {
         if provider != nil, password || sso {
             throw ValidationError("--provider signs in with the provider's token; drop --password and --sso.")
         }
+        if device, password || passkey || provider != nil || noBrowser || loginHint != nil || redirectURI != nil {
+            throw ValidationError(
+                "--device signs in by approving on another device; drop --password, --passkey, --provider, --no-browser, --login-hint and --redirect-uri.")
+        }
+        if deviceName != nil, !device {
+            throw ValidationError("--device-name goes with --device.")
+        }
         if password, noBrowser || loginHint != nil {
             throw ValidationError("--no-browser and --login-hint are for browser sign-in; drop them with --password.")
         }
@@ -113,6 +133,8 @@ struct LoginCommand: AsyncParsableCommand {
                     username: username, using: session.passkeyAuthenticator())
             } else if let provider, let providerTokenFile {
                 account = try await providerSignIn(session.client, provider: provider, file: providerTokenFile)
+            } else if device {
+                account = try await deviceSignIn(session.client)
             } else if profile.sso, !password, let shared = try await sharedAccount(session.client) {
                 account = shared
             } else {

@@ -16,6 +16,11 @@ public enum DeviceAuthorization {
     public static let deviceCodeParameter = "device_code"
     /// RFC 8628 §3.2 response member; also the query parameter of `verification_uri_complete`.
     public static let userCodeParameter = "user_code"
+    /// Sesame's extension of the §3.1 request: the name the device gives itself (at most
+    /// ``maximumDeviceNameLength`` printable characters), shown to the person who approves.
+    public static let deviceNameParameter = "device_name"
+    /// The longest `device_name` the server accepts.
+    public static let maximumDeviceNameLength = 64
     /// RFC 8628 §4 discovery metadata `device_authorization_endpoint`.
     public static let discoveryKey = "device_authorization_endpoint"
     /// RFC 8628 §3.2: the polling interval when the server names none, in seconds.

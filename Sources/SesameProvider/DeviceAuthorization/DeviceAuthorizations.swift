@@ -25,7 +25,7 @@ package struct DeviceAuthorizations: Sendable {
     /// Where the page's sign-in returns with its code.
     package static let callbackPath = "/device/callback"
     /// Longest `device_name` kept.
-    package static let maximumDeviceNameLength = 64
+    package static let maximumDeviceNameLength = DeviceAuthorization.maximumDeviceNameLength
 
     package init(
         store: any ProviderStore, policy: DeviceAuthorizationPolicy, issuer: String, masterKey: SymmetricKey,

@@ -10,9 +10,6 @@ struct DeviceAuthorizationEndpoint: Sendable {
     let clientAuthenticator: ClientAuthenticator
     let requests: DeviceAuthorizations
 
-    /// Sesame's extension: the name the device gives itself, shown on the verification page.
-    static let deviceNameParameter = "device_name"
-
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
         if request.uri.query?.isEmpty == false {
@@ -21,7 +18,7 @@ struct DeviceAuthorizationEndpoint: Sendable {
         let client = try await clientAuthenticator.authenticate(request, form: form)
         context.annotations.record(clientID: client.clientID)
         let response = try await requests.start(
-            client: client, scope: form[OAuthParameter.scope], deviceName: form[Self.deviceNameParameter])
+            client: client, scope: form[OAuthParameter.scope], deviceName: form[DeviceAuthorization.deviceNameParameter])
         context.annotations.record(outcome: "device_code_issued")
         return JSONResponse.make(response)
     }

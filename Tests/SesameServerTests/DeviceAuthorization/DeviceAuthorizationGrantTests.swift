@@ -163,4 +163,29 @@ struct DeviceAuthorizationGrantTests {
             #expect(!arabic.text.contains("device.title"), "no raw key")
         }
     }
+
+    @Test("a poll with a DPoP proof gets bound tokens; device_sso in an app group opens the device's own session")
+    func dpopAndNativeSSO() async throws {
+        try await withTestServer { server in
+            try await DeviceFlow.registerTV(on: server) {
+                $0.appGroup = "com.example.vendor"
+                $0.allowedScopes.append(NativeSSO.scope)
+            }
+            let flow = DeviceFlow(device: server.client())
+            let codes = try await flow.codes(scope: "openid offline_access device_sso")
+            #expect(try await DeviceApprover(browser: server.client()).decide(codes.userCode).status == 200)
+            let key = DPoPProofMaker()
+            let proof = key.proof("POST", server.issuer + "/token", issuedAt: server.clock.now())
+            let granted = try await flow.poll(codes.deviceCode, headers: ["DPoP": proof])
+            #expect(granted.status == 200, "\(granted.text)")
+            let tokens = try granted.json(TokenResponse.self)
+            #expect(tokens.tokenType == "DPoP")
+            let cnf = JWTParts.payload(tokens.accessToken)["cnf"] as? [String: Any]
+            #expect(cnf?["jkt"] as? String == key.thumbprint)
+            #expect(tokens.deviceSecret != nil, "Native SSO: the TV's device secret")
+            let idToken = JWTParts.payload(try #require(tokens.idToken))
+            #expect(idToken["ds_hash"] != nil && idToken["sid"] != nil)
+        }
+    }
 }
+

@@ -210,7 +210,7 @@ final class FakeProvider: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    private func issueTokens(nonce: String?) -> [String: Any] {
+    func issueTokens(nonce: String?) -> [String: Any] {
         let now = clock.now()
         return with { s in
             s.tokenCounter += 1

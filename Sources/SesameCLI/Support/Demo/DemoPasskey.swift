@@ -7,7 +7,7 @@ import SesameServer
 /// passkey (Sesame's software authenticator, its key sealed under a PIN), then a fresh
 /// app signs in with the passkey alone.
 extension DemoWalkthrough {
-    /// Step 13: register, list, sign in with no password (`acr` mfa, `amr` swk user pin mfa).
+    /// Step 15: register, list, sign in with no password (`acr` mfa, `amr` swk user pin mfa).
     func passkey(user: DemoUser) async throws {
         let keys = InMemoryCredentialStore()
         // The key is sealed under the passkey PIN (scrypt): the PIN is its user verification.

@@ -13,9 +13,10 @@ import SesameServer
 /// login page, inspect the ID token, call userinfo, refresh, add a second account and switch,
 /// log out with revocation and prove the tokens are dead, then sign in natively with password
 /// and an emailed code (``nativeSignIn(client:account:user:)``), unlock with a PIN, share a
-/// sign-in across a vendor's apps and get an app-level token (``singleSignOn(user:)``).
+/// sign-in across a vendor's apps and get an app-level token (``singleSignOn(user:)``), sign in
+/// with a passkey, and sign a TV in with a code approved on the phone (``deviceSignIn(user:)``).
 struct DemoWalkthrough {
-    static let stepCount = 14
+    static let stepCount = 15
     static let clientID = "sesame-demo"
     static let resourceServerID = "demo-resource-server"
     static let redirectURI = URL(string: "http://127.0.0.1/callback")!
@@ -91,6 +92,9 @@ struct DemoWalkthrough {
         }
         try await steps.run("An app-level token with the app's own key (private_key_jwt)") {
             try await appLevelToken()
+        }
+        try await steps.run("A TV signs in with a code the person approves on their phone (RFC 8628)") {
+            try await deviceSignIn(user: people.alice)
         }
         try await steps.run("A passkey: registered after a password sign-in, then signing in with it alone") {
             try await passkey(user: people.alice)
