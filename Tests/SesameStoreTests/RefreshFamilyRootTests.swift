@@ -109,7 +109,7 @@ struct RefreshFamilyRootTests {
             #expect(
                 partial == [
                     "refresh_tokens_root_user_id", "refresh_tokens_root_session_id", "refresh_tokens_root_client_id",
-                    "refresh_tokens_successor",
+                    "refresh_tokens_successor", "refresh_tokens_live_root_user_id",
                 ])
             let all = try Set(indexes.map { try $0.decode(column: "name", as: String.self) })
             #expect(
@@ -129,6 +129,35 @@ struct RefreshFamilyRootTests {
                 ).all().map { try $0.decode(column: "detail", as: String.self) }
                 #expect(plan.contains { $0.contains("USING INDEX \(index) ") }, "\(plan)")
             }
+            // The session cap's read of a user's live families (migration 8) visits the live
+            // roots only, not every family the user ever had.
+            let live = try await store.database.raw(
+                """
+                EXPLAIN QUERY PLAN SELECT family_id FROM refresh_tokens
+                WHERE user_id = 'x' AND parent_digest IS NULL AND revoked_at IS NULL
+                """
+            ).all().map { try $0.decode(column: "detail", as: String.self) }
+            #expect(live.contains { $0.contains("USING INDEX refresh_tokens_live_root_user_id ") }, "\(live)")
+        }
+    }
+
+    @Test("live families of a user with many evicted ones: only the live are read, the cap still holds")
+    func liveFamiliesAmongDeadOnes() async throws {
+        try await withSandboxStore { store, _ in
+            let now = StoreSamples.now()
+            var families: [String] = []
+            for index in 0..<60 {
+                let family = "family-\(index)"
+                families.append(family)
+                try await store.insertRefreshToken(
+                    RefreshTokenRecord(
+                        tokenDigest: "digest-\(index)", familyID: family, clientID: "client", scope: "openid",
+                        authentication: AuthenticationContext(userID: "user-1", authTime: now), sessionID: nil,
+                        issuedAt: now.addingTimeInterval(Double(index)), expiresAt: now.addingTimeInterval(3600)))
+            }
+            for family in families.prefix(50) { try await store.revokeRefreshFamily(family, now: now, reason: .evicted) }
+            let live = try await store.liveRefreshFamilies(userID: "user-1", now: now)
+            #expect(Set(live.map(\.familyID)) == Set(families.suffix(10)))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import SesameProtocol
 import Synchronization
 
 /// Targets: the refresh grant reaches ≥ 80% of the bound set by signing alone (RS256
@@ -38,21 +39,26 @@ struct Deployment: Sendable {
     var dpop = false
     /// Pending device authorization requests stored before the server starts (RFC 8628).
     var pendingDevices = 0
+    /// Signed-in browser sessions stored before the server starts (the SSO path).
+    var browserSessions = 0
     var rsaSignaturesPerRefresh: Double { accessTokenAlgorithm == "RS256" ? 2 : 1 }
 }
 
 /// The servers of this benchmark process (each benchmark runs in a process of its own).
 final class Fixture: Sendable {
     static let shared = Fixture()
-    private let state = Mutex<(servers: [ServerProcess], tokenFiles: [[URL]], next: Int, deviceCodes: URL?)>(([], [], 0, nil))
+    private let state = Mutex<
+        (servers: [ServerProcess], tokenFiles: [[URL]], next: Int, deviceCodes: URL?, sessionCookies: URL?)
+    >(([], [], 0, nil, nil))
 
     func start(_ deployment: Deployment, refreshBatches: Int = 0) async throws {
-        let (servers, files, deviceCodes) = try await ServerProcess.start(
+        let (servers, files, deviceCodes, sessionCookies) = try await ServerProcess.start(
             refreshBatches: refreshBatches, familiesPerBatch: connections / deployment.processes + 8,
             database: deployment.database, processes: deployment.processes, extraArguments: deployment.extraArguments,
             accessTokenAlgorithm: deployment.accessTokenAlgorithm,
-            dpopJKT: deployment.dpop ? BenchmarkDPoPProofs.thumbprint : nil, pendingDevices: deployment.pendingDevices)
-        state.withLock { $0 = (servers, files, 0, deviceCodes) }
+            dpopJKT: deployment.dpop ? BenchmarkDPoPProofs.thumbprint : nil, pendingDevices: deployment.pendingDevices,
+            browserSessions: deployment.browserSessions)
+        state.withLock { $0 = (servers, files, 0, deviceCodes, sessionCookies) }
     }
 
     var servers: [ServerProcess] {
@@ -67,6 +73,14 @@ final class Fixture: Sendable {
     var deviceCodes: URL {
         get throws {
             guard let file = state.withLock({ $0.deviceCodes }) else { throw BenchmarkSetupError("no pending devices") }
+            return file
+        }
+    }
+
+    /// The file of the signed-in browser sessions' cookie values.
+    var sessionCookies: URL {
+        get throws {
+            guard let file = state.withLock({ $0.sessionCookies }) else { throw BenchmarkSetupError("no browser sessions") }
             return file
         }
     }
@@ -228,6 +242,23 @@ let benchmarks: @Sendable () -> Void = {
         try await DevicePollCheck.expectPending(server: try Fixture.shared.servers[0], codes: codes)
         _ = try await measureLoad(benchmark, refusals: true) { _, _ in
             (WrkScripts.devicePoll(clientID: ServerProcess.deviceClientID), ["SESAME_DEVICE_CODES": codes.path])
+        }
+    }
+
+    // Browser single sign-on (issue #31): a signed-in browser's GET /authorize answered with a
+    // code from its session (no login page), then the app's code exchange at /token; each
+    // sign-in is two requests.
+    Benchmark(
+        "Browser SSO sign-in: /authorize with a session, then /token (32 connections)",
+        configuration: loadConfiguration(Deployment(browserSessions: connections))
+    ) { benchmark in
+        let cookies = try Fixture.shared.sessionCookies
+        let pkce = PKCE()
+        _ = try await measureLoad(benchmark) { _, _ in
+            (
+                WrkScripts.browserSSO(clientID: ServerProcess.refreshClientID, pkce: pkce),
+                ["SESAME_SESSIONS": cookies.path]
+            )
         }
     }
 

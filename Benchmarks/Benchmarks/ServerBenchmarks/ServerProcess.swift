@@ -29,12 +29,13 @@ final class ServerProcess: Sendable {
     /// database. `refreshBatches` batches of refresh tokens are minted, each split into one file
     /// per process (`familiesPerBatch` tokens per file), so no two load generators share a family.
     /// `pendingDevices` pending device authorization requests are stored, their device codes
-    /// written to `deviceCodes` (one per line).
+    /// written to `deviceCodes` (one per line); `browserSessions` signed-in browser sessions of
+    /// the user, their cookie values written to `sessionCookies`.
     static func start(
         refreshBatches: Int = 0, familiesPerBatch: Int = 0, database: BenchmarkDatabase = .sqlite,
         processes: Int = 1, extraArguments: [String] = [], accessTokenAlgorithm: String = "RS256",
-        dpopJKT: String? = nil, pendingDevices: Int = 0
-    ) async throws -> (servers: [ServerProcess], tokenFiles: [[URL]], deviceCodes: URL?) {
+        dpopJKT: String? = nil, pendingDevices: Int = 0, browserSessions: Int = 0
+    ) async throws -> (servers: [ServerProcess], tokenFiles: [[URL]], deviceCodes: URL?, sessionCookies: URL?) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sesame-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -48,6 +49,7 @@ final class ServerProcess: Sendable {
         let secret: String
         var tokenFiles: [[URL]] = []
         var deviceCodes: URL?
+        var sessionCookies: URL?
         do {
             _ = try await admin.addClient(
                 ClientSpec(
@@ -74,6 +76,10 @@ final class ServerProcess: Sendable {
             if pendingDevices > 0 {
                 deviceCodes = try await storePendingDevices(pendingDevices, admin: admin, directory: directory)
             }
+            if browserSessions > 0 {
+                sessionCookies = try await storeBrowserSessions(
+                    browserSessions, userID: user.id, admin: admin, directory: directory)
+            }
             try await admin.close()
         } catch {
             try? await admin.close()
@@ -86,7 +92,29 @@ final class ServerProcess: Sendable {
                 try launch(
                     dataDirectory: directory, databaseURL: databaseURL, clientSecret: secret, extraArguments: extraArguments))
         }
-        return (servers, tokenFiles, deviceCodes)
+        return (servers, tokenFiles, deviceCodes, sessionCookies)
+    }
+
+    /// `count` browser sessions of `userID` signed in with a password a minute ago, as a
+    /// browser holds them after the hosted login; the file of their cookie values.
+    private static func storeBrowserSessions(
+        _ count: Int, userID: String, admin: ServerAdmin, directory: URL
+    ) async throws -> URL {
+        let now = Date()
+        var cookies: [String] = []
+        for _ in 0..<count {
+            let id = SecureRandom.token()
+            cookies.append(id)
+            try await admin.store.insertBrowserSession(
+                BrowserSessionRecord(
+                    idDigest: SecretDigest.of(id), sid: SecureRandom.token(byteCount: 16),
+                    authentication: AuthenticationContext(
+                        userID: userID, authTime: now.addingTimeInterval(-60), acr: AuthenticationContextClass.password, amr: ["pwd"]),
+                    createdAt: now, expiresAt: now.addingTimeInterval(86_400)))
+        }
+        let file = directory.appendingPathComponent("session-cookies.txt")
+        try Data((cookies.joined(separator: "\n") + "\n").utf8).write(to: file)
+        return file
     }
 
     /// `count` pending device requests of ``deviceClientID`` (interval 1 s, a day to live), as

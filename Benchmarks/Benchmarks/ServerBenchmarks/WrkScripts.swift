@@ -1,4 +1,5 @@
 import Foundation
+import SesameProtocol
 
 /// The Lua scripts that shape wrk's requests (https://github.com/wg/wrk/blob/master/SCRIPTING).
 enum WrkScripts {
@@ -58,6 +59,40 @@ enum WrkScripts {
         end
         \(summary)
         """
+    }
+
+    /// Browser single sign-on with PKCE: a GET of `/authorize` carrying a session cookie of
+    /// `SESAME_SESSIONS` (the sessions in turn) is answered 303 with a code; each code is then
+    /// exchanged at `/token` (RFC 6749 §4.1.3) by the next request. Every request that finds a
+    /// code waiting exchanges it; the others start a sign-in.
+    static func browserSSO(clientID: String, pkce: PKCE) -> String {
+        let redirect = "http%3A%2F%2F127.0.0.1%2Fcallback"
+        return """
+            sessions = {}
+            for line in io.lines(os.getenv("SESAME_SESSIONS")) do table.insert(sessions, line) end
+            codes = {}
+            index = 0
+            function request()
+              local code = table.remove(codes, 1)
+              if code then
+                return wrk.format("POST", "/token", {["Content-Type"] = "application/x-www-form-urlencoded"},
+                  "grant_type=authorization_code&client_id=\(clientID)&redirect_uri=\(redirect)&code_verifier=\(pkce.verifier)&code=" .. code)
+              end
+              index = index % #sessions + 1
+              return wrk.format("GET",
+                "/authorize?response_type=code&client_id=\(clientID)&redirect_uri=\(redirect)&scope=openid%20profile&state=s&nonce=n&code_challenge=\(pkce.challenge)&code_challenge_method=S256",
+                {["Cookie"] = "sesame_session=" .. sessions[index]})
+            end
+            function response(status, headers, body)
+              if status ~= 303 and status ~= 200 then io.stderr:write("unexpected " .. status .. " " .. body .. "\\n") end
+              local location = headers["location"] or headers["Location"]
+              if location then
+                local code = string.match(location, "[?&]code=([^&]+)")
+                if code then table.insert(codes, code) end
+              end
+            end
+            \(summary)
+            """
     }
 
     /// client_credentials grant with client_secret_basic (RFC 6749 §4.4, §2.3.1).

@@ -32,6 +32,7 @@ enum StoreMigrations {
         Migration(version: 5, name: "why a refresh family was revoked", apply: addRevocationReasons),
         Migration(version: 6, name: "password-guessing counters shared by every process", apply: createThrottleCounters),
         Migration(version: 7, name: "fixed-window request counters shared by every process", apply: createRateWindows),
+        Migration(version: 8, name: "live refresh-family roots by user", apply: indexLiveRefreshRoots),
     ] + FirstPartyMigrations.all + AccountMigrations.all + ProtectionMigrations.all
         + PINMigrations.all + NativeSSOMigrations.all + FederationMigrations.all + PasskeyMigrations.all
         + TokenSigningMigrations.all + PushedRequestMigrations.all + DPoPMigrations.all
@@ -219,6 +220,22 @@ enum StoreMigrations {
                 try await db.alter(table: table).column("claims_request", type: .text).run()
             }
         }
+    }
+
+    // MARK: - Version 8
+
+    /// The session cap reads a user's live families at every sign-in (``SessionCap``). Evicted
+    /// and signed-out families keep their rows until they expire, so reading the user's roots
+    /// through `refresh_tokens_root_user_id` grew with every sign-in: after 5,000 sign-ins of
+    /// one user each new one scanned 5,000 dead roots. Revoking a family stamps `revoked_at` on
+    /// all its rows, so an index over the roots that are not revoked holds only the live ones.
+    private static func indexLiveRefreshRoots(_ db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            CREATE INDEX IF NOT EXISTS refresh_tokens_live_root_user_id ON refresh_tokens (user_id) \
+            WHERE parent_digest IS NULL AND revoked_at IS NULL
+            """
+        ).run()
     }
 
     // MARK: - Version 4

@@ -143,13 +143,15 @@ extension SQLIdentityStore {
     }
 
     public func liveRefreshFamilies(userID: String, now: Date) async throws -> [LiveRefreshFamily] {
-        // The user's roots (the partial root index on user_id), each joined with its members
-        // (the family_id index) for the newest issue and the latest expiry.
+        // The user's roots not revoked (the partial index of live roots on user_id, so dead
+        // families cost nothing however many there are), each joined with its members (the
+        // family_id index) for the newest issue and the latest expiry. `NOT EXISTS` still
+        // decides: a revocation records the family before it stamps the rows.
         let rows = try await database.raw(
             """
             SELECT root.family_id AS family_id, root.client_id AS client_id, MAX(member.issued_at) AS last_used
             FROM refresh_tokens AS root JOIN refresh_tokens AS member ON member.family_id = root.family_id
-            WHERE root.user_id = \(bind: userID) AND root.parent_digest IS NULL
+            WHERE root.user_id = \(bind: userID) AND root.parent_digest IS NULL AND root.revoked_at IS NULL
               AND NOT EXISTS (SELECT 1 FROM revoked_refresh_families AS revoked WHERE revoked.family_id = root.family_id)
             GROUP BY root.family_id, root.client_id
             HAVING MAX(member.expires_at) > \(bind: StoreValue.time(now))
