@@ -87,9 +87,7 @@ struct PushedAuthorizationTests {
 
     @Test(
         "20 concurrent uses of one request_uri on two servers sharing PostgreSQL: exactly one login form",
-        .enabled(
-            if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired,
-            "no PostgreSQL here (SESAME_TEST_DATABASE_URL); CI runs these"))
+        .needsPostgreSQL)
     func concurrentUse() async throws {
         try await withTwoServers { first, second in
             let flow = OAuthFlow(browser: first.client())

@@ -13,9 +13,7 @@ import Testing
 /// one-time across them.
 @Suite(
     "Two servers on one PostgreSQL database",
-    .enabled(
-        if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired,
-        "no PostgreSQL here (SESAME_TEST_DATABASE_URL); CI runs these"))
+    .needsPostgreSQL)
 struct SharedDatabaseTests {
     @Test("a code issued by one server is redeemed at the other, once; its tokens work at both")
     func codeAcrossServers() async throws {

@@ -12,19 +12,15 @@ enum DeviceName {
 
     /// The name to send: trimmed, `nil` when empty. Throws
     /// ``SesameError/Code-swift.struct/invalidConfiguration`` for a name the server would refuse
-    /// (over 64 characters, control characters).
+    /// (over 64 characters, control characters): the rule both share,
+    /// `DeviceAuthorization.checkDeviceName(_:)`.
     static func checked(_ name: String?) throws(SesameError) -> String? {
-        guard let name else { return nil }
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= maximumLength,
-            !trimmed.unicodeScalars.contains(where: {
-                $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
-            })
-        else {
+        switch DeviceAuthorization.checkDeviceName(name) {
+        case .absent: return nil
+        case .name(let name): return name
+        case .refused:
             throw .invalidConfiguration(
                 "the device name must be at most \(maximumLength) printable characters; pass a shorter deviceName such as \"Living room TV\"")
         }
-        return trimmed
     }
 }

@@ -21,6 +21,31 @@ public enum DeviceAuthorization {
     public static let deviceNameParameter = "device_name"
     /// The longest `device_name` the server accepts.
     public static let maximumDeviceNameLength = 64
+    /// What ``checkDeviceName(_:)`` made of a `device_name`.
+    public enum DeviceNameCheck: Sendable, Equatable {
+        /// None was given, or only spaces.
+        case absent
+        /// The name to send and show, trimmed.
+        case name(String)
+        /// Longer than ``maximumDeviceNameLength`` characters, or holding control or format
+        /// characters (which could disguise what the approving page shows).
+        case refused
+    }
+
+    /// The one rule for `device_name`, applied by the SDK before sending and by the server on
+    /// receipt: trimmed, empty counts as absent, at most ``maximumDeviceNameLength`` characters,
+    /// no control or format characters.
+    public static func checkDeviceName(_ text: String?) -> DeviceNameCheck {
+        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else {
+            return .absent
+        }
+        guard trimmed.count <= maximumDeviceNameLength,
+            !trimmed.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+            })
+        else { return .refused }
+        return .name(trimmed)
+    }
     /// RFC 8628 §4 discovery metadata `device_authorization_endpoint`.
     public static let discoveryKey = "device_authorization_endpoint"
     /// RFC 8628 §3.2: the polling interval when the server names none, in seconds.

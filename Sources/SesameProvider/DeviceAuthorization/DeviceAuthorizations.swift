@@ -82,19 +82,15 @@ package struct DeviceAuthorizations: Sendable {
         throw ProviderFailure(.temporarilyUnavailable, "No free user code was found; retry the device authorization request.")
     }
 
-    /// A `device_name` as the page may show it: trimmed, at most 64 characters, no control
-    /// characters; empty counts as absent.
+    /// A `device_name` as the page may show it (``DeviceAuthorization/checkDeviceName(_:)``).
     static func deviceName(_ text: String?) throws(ProviderFailure) -> String? {
-        guard let text else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= maximumDeviceNameLength,
-            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
-        else {
+        switch DeviceAuthorization.checkDeviceName(text) {
+        case .absent: return nil
+        case .name(let name): return name
+        case .refused:
             throw ProviderFailure(
                 .invalidRequest, "device_name must be at most \(maximumDeviceNameLength) printable characters.")
         }
-        return trimmed
     }
 
     /// What a typed user code found.
@@ -113,15 +109,21 @@ package struct DeviceAuthorizations: Sendable {
     package func lookUp(typed: String, origin: RequestOrigin?) async throws -> Lookup {
         guard let userCode = UserCode(typed: typed) else { return .malformed }
         let throttle = throttle
-        if let (retryAfter, lock) = try await throttle.lockout(address: origin?.clientAddress) {
+        let address = origin?.clientAddress
+        if let (retryAfter, lock) = try await throttle.lockout(address: address) {
+            return .throttled(retryAfter: retryAfter, lock: lock)
+        }
+        // Counted before it is checked, so attempts arriving together cannot outrun the limit.
+        guard let admission = try await throttle.admit(address: address) else {
+            let (retryAfter, lock) = try await throttle.lockout(address: address) ?? (1, .deployment)
             return .throttled(retryAfter: retryAfter, lock: lock)
         }
         if let record = try await pendingRecord(userCodeDigest: SecretDigest.of(userCode.normalized)),
             let client = try await store.client(id: record.clientID)
         {
+            try await throttle.forgive(admission)
             return .pending(record, client)
         }
-        try await throttle.recordFailure(address: origin?.clientAddress)
         return .unknown
     }
 

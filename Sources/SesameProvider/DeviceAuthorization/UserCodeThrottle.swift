@@ -5,6 +5,10 @@ import SesameStore
 /// process shares: per client address (``ThrottleStore``: a lockout once the address crosses
 /// its limit) and deployment-wide (``RateWindowStore``: minute windows aligned to the clock). A
 /// refused attempt is not looked up at all, so even the right code is refused while locked.
+///
+/// Each attempt is counted as a failure **before** its code is looked up (``admit(address:)``)
+/// and given back when the code was right (``forgive(_:)``): of 20 guesses arriving at once, on
+/// any processes, no more are checked than the limit allows.
 package struct UserCodeThrottle: Sendable {
     package let store: any ThrottleStore & RateWindowStore
     package let policy: DeviceAuthorizationPolicy
@@ -46,19 +50,42 @@ package struct UserCodeThrottle: Sendable {
         return nil
     }
 
-    /// Counts one wrong code from `address` and locks the address once it crosses its limit.
-    package func recordFailure(address: String?) async throws {
+    /// An attempt counted in advance: hand it to ``forgive(_:)`` when its code was right.
+    package struct Admission: Sendable {
+        let address: String?
+        let window: Date
+    }
+
+    /// Counts this attempt as a failure before its code is checked: `nil` (and the address
+    /// locked) when the count passes a limit, so the attempt must be refused unchecked.
+    package func admit(address: String?) async throws -> Admission? {
         let now = now()
+        let window = Self.window(at: now)
+        var admitted = true
         if let address {
             let key = Self.addressKey(address)
             let failures = try await store.recordThrottleFailure(
                 key: key, now: now, forgetBefore: now.addingTimeInterval(-policy.failureWindow))
-            if failures >= max(1, policy.failuresPerAddress) {
+            // The limit-th attempt is still checked; the next one is refused and locks.
+            admitted = failures <= max(1, policy.failuresPerAddress)
+            if !admitted {
                 try await store.lockThrottle(key: key, until: now.addingTimeInterval(policy.addressLockout))
             }
         }
         if policy.failuresDeploymentWide > 0 {
-            _ = try await store.addRequests(key: Self.deploymentKey, count: 1, windowStart: Self.window(at: now))
+            let failures = try await store.addRequests(key: Self.deploymentKey, count: 1, windowStart: window) ?? 0
+            admitted = admitted && failures <= policy.failuresDeploymentWide
+        }
+        return admitted ? Admission(address: address, window: window) : nil
+    }
+
+    /// The attempt's code was right: its advance count is taken back.
+    package func forgive(_ admission: Admission) async throws {
+        if let address = admission.address {
+            try await store.forgiveThrottleFailure(key: Self.addressKey(address))
+        }
+        if policy.failuresDeploymentWide > 0 {
+            _ = try await store.addRequests(key: Self.deploymentKey, count: -1, windowStart: admission.window)
         }
     }
 

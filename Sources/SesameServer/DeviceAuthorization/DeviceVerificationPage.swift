@@ -32,8 +32,10 @@ struct DeviceVerificationPage: Sendable {
 
     /// Step 2.
     func submit(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        guard let form = try await verifiedForm(request, context: context) else {
-            return csrfRefusal(request, context: context)
+        let form: [String: String]
+        switch try await HostedAccountPages(services: services).form(of: request, context: context, backLink: Self.backLink) {
+        case .form(let submitted): form = submitted
+        case .refused(let page): return page
         }
         let typed = form[DeviceAuthorization.userCodeParameter] ?? ""
         let uiLocales = form[OAuthParameter.uiLocales]
@@ -84,7 +86,7 @@ struct DeviceVerificationPage: Sendable {
             let failed = APIErrorCode.allCases.first { $0.error == error } ?? .accessDenied
             return responder.errorPage(
                 failed, "The device's sign-in ended without a code.", request: request, context: context,
-                backLink: (DeviceAuthorizations.pagePath, "device.title"))
+                backLink: Self.backLink)
         }
         let csrf = services.csrf.token(for: request)
         let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
@@ -104,8 +106,10 @@ struct DeviceVerificationPage: Sendable {
 
     /// Step 4.
     func decide(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        guard let form = try await verifiedForm(request, context: context) else {
-            return csrfRefusal(request, context: context)
+        let form: [String: String]
+        switch try await HostedAccountPages(services: services).form(of: request, context: context, backLink: Self.backLink) {
+        case .form(let submitted): form = submitted
+        case .refused(let page): return page
         }
         let locales = LocalePreference.from(request: request, uiLocales: form[OAuthParameter.uiLocales])
         let approve: Bool
@@ -142,24 +146,14 @@ struct DeviceVerificationPage: Sendable {
 
     private func text(_ key: String, _ locales: [String]) -> String { services.localizer.string(key, locales: locales) }
 
-    /// The form of a POST when its CSRF token holds; `nil` when it does not. A malformed body
-    /// throws the endpoint's error.
-    private func verifiedForm(_ request: Request, context: SesameRequestContext) async throws -> [String: String]? {
-        let form = try await FormRequest.body(of: request, context: context)
-        return services.csrf.verify(request: request, form: form) ? form : nil
-    }
-
-    private func csrfRefusal(_ request: Request, context: SesameRequestContext) -> Response {
-        responder.errorPage(
-            .csrfFailed, "The CSRF cookie and form field are missing or differ.", request: request, context: context,
-            backLink: (DeviceAuthorizations.pagePath, "device.title"))
-    }
+    /// From an error page back to the code form.
+    private static let backLink = (href: DeviceAuthorizations.pagePath, labelKey: "device.title")
 
     /// The request expired, was answered already, or the sign-in's code is spent.
     private func expired(_ request: Request, context: SesameRequestContext) -> Response {
         context.annotations.record(outcome: "device_request_gone")
         return responder.errorPage(
             .expiredToken, "The device authorization request is no longer pending.", request: request, context: context,
-            messageKey: "device.expired", backLink: (DeviceAuthorizations.pagePath, "device.title"))
+            messageKey: "device.expired", backLink: Self.backLink)
     }
 }

@@ -14,4 +14,7 @@ public protocol ThrottleStore: Sendable {
     func lockThrottle(key: String, until: Date) async throws
     /// Forgets `key` (a successful sign-in).
     func clearThrottle(key: String) async throws
+    /// Takes back one failure of `key` counted before its attempt was checked, when the attempt
+    /// turned out right (never below zero; a running lockout stays).
+    func forgiveThrottleFailure(key: String) async throws
 }

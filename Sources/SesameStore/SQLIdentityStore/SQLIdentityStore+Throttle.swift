@@ -46,6 +46,12 @@ extension SQLIdentityStore: ThrottleStore {
         ).run()
     }
 
+    public func forgiveThrottleFailure(key: String) async throws {
+        try await database.raw(
+            "UPDATE throttle_counters SET failures = failures - 1 WHERE key = \(bind: key) AND failures > 0"
+        ).run()
+    }
+
     public func clearThrottle(key: String) async throws {
         try await database.delete(from: "throttle_counters").where("key", .equal, key).run()
     }

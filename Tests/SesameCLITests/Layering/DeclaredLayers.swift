@@ -38,7 +38,7 @@ enum DeclaredLayers {
         ],
         "SesameServer": [
             "Adapters", "Localization", "Messaging", "HTTP", "Observability", "Pages", "Protection", "Authentication",
-            "Services", "Accounts", "SignIn", "Federation", "FirstParty", "PIN", "Passkeys", "DeviceAuthorization", "Endpoints", "OpenAPI",
+            "Services", "Accounts", "SignIn", "Federation", "FirstParty", "PIN", "Passkeys", "Endpoints", "DeviceAuthorization", "OpenAPI",
             "Server",
         ],
         "SesameCLI": ["Support", "Commands", "."],

@@ -117,9 +117,7 @@ struct DPoPProofRefusalTests {
 
     @Test(
         "one proof sent 20 times at once to two servers sharing PostgreSQL: exactly one token",
-        .enabled(
-            if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired,
-            "no PostgreSQL here (SESAME_TEST_DATABASE_URL); CI runs these"))
+        .needsPostgreSQL)
     func replayAcrossProcesses() async throws {
         try await withTwoServers { first, second in
             let proof = DPoPProofMaker().proof("POST", first.issuer + "/token", issuedAt: first.clock.now())

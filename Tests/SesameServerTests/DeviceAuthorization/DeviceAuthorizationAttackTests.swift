@@ -12,9 +12,7 @@ import Testing
 @Suite("Device authorization grant under attack (RFC 8628 section 5)")
 struct DeviceAuthorizationAttackTests {
     @Test("wrong user codes lock the address out (even the right code is then refused), across two processes",
-        .enabled(
-            if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired,
-            "no PostgreSQL here (SESAME_TEST_DATABASE_URL); CI runs these"))
+        .needsPostgreSQL)
     func guessedCodesLockOut() async throws {
         try await withTwoServers { first, second in
             try await DeviceFlow.registerTV(on: first)
@@ -40,6 +38,30 @@ struct DeviceAuthorizationAttackTests {
             let fresh = try await DeviceFlow(device: first.client()).codes()
             let later = try await approvers[1].enter(fresh.userCode)
             #expect(later.status == 303, "the lockout ends: \(later.status)")
+        }
+    }
+
+    @Test(
+        "20 wrong codes at once over two processes: exactly 10 are checked, the rest refused unchecked",
+        .needsPostgreSQL)
+    func guessesAtOnce() async throws {
+        try await withTwoServers { first, second in
+            try await DeviceFlow.registerTV(on: first)
+            // One code form per process (its CSRF token), then every guess posted at once.
+            var forms: [[String: String]] = []
+            let clients = [first.client(), second.portClient()]
+            for client in clients {
+                let page = try await client.get("/device")
+                var fields = HTMLForm(html: page.text).fields
+                fields["user_code"] = "BBBB-BBBB"
+                forms.append(fields)
+            }
+            let prepared = forms
+            let statuses = try await statusesAtOnce(20, over: clients) { client in
+                try await client.postForm("/device", client === clients[0] ? prepared[0] : prepared[1]).status
+            }
+            #expect(statuses.filter { $0 == 400 }.count == 10, "checked: \(statuses)")
+            #expect(statuses.filter { $0 == 429 }.count == 10, "refused unchecked: \(statuses)")
         }
     }
 
@@ -89,10 +111,7 @@ struct DeviceAuthorizationAttackTests {
             let flow = DeviceFlow(device: server.client())
             let codes = try await flow.codes()
             let browser = server.client()
-            let approver = DeviceApprover(browser: browser)
-            let question = try await approver.signIn(after: try await approver.enter(codes.userCode))
-            var fields = HTMLForm(html: question.text).fields
-            fields["decision"] = "approve"
+            let fields = try await DeviceApprover(browser: browser).answerForm(for: codes.userCode, "approve")
 
             // Without the CSRF token (another site's form): refused.
             var noCSRF = fields
@@ -118,9 +137,7 @@ struct DeviceAuthorizationAttackTests {
     }
 
     @Test("approved on one process, redeemed on the other; 20 polls at once over both get exactly one token response",
-        .enabled(
-            if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired,
-            "no PostgreSQL here (SESAME_TEST_DATABASE_URL); CI runs these"))
+        .needsPostgreSQL)
     func twoProcesses() async throws {
         try await withTwoServers { first, second in
             try await DeviceFlow.registerTV(on: first)
@@ -151,11 +168,7 @@ struct DeviceAuthorizationAttackTests {
             let flow = DeviceFlow(device: server.client())
             let codes = try await flow.codes()
             let browser = server.client()
-            let approver = DeviceApprover(browser: browser)
-            let question = try await approver.signIn(after: try await approver.enter(codes.userCode))
-            var fields = HTMLForm(html: question.text).fields
-            fields["decision"] = "approve"
-            let form = fields
+            let form = try await DeviceApprover(browser: browser).answerForm(for: codes.userCode, "approve")
             let statuses = try await statusesAtOnce(20, over: [browser]) { client in
                 try await client.postForm("/device/decision", form).status
             }

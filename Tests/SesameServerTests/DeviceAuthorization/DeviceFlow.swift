@@ -83,12 +83,23 @@ struct DeviceApprover {
         return try await browser.get(location)
     }
 
-    /// Submits the question page's form with `decision` (`approve` or `deny`).
-    func answer(_ question: TestResponse, _ decision: String) async throws -> TestResponse {
+    /// The question page's form with `decision` (`approve` or `deny`), not yet submitted.
+    func answerForm(_ question: TestResponse, _ decision: String) throws -> [String: String] {
         try #require(question.status == 200, "\(question.text)")
         var fields = HTMLForm(html: question.text).fields
         fields["decision"] = decision
-        return try await browser.postForm("/device/decision", fields)
+        return fields
+    }
+
+    /// The form answering `userCode`'s question with `decision`, after entering the code and
+    /// signing in: what a forged or repeated submission starts from.
+    func answerForm(for userCode: String, _ decision: String) async throws -> [String: String] {
+        try answerForm(try await signIn(after: try await enter(userCode)), decision)
+    }
+
+    /// Submits the question page's form with `decision` (`approve` or `deny`).
+    func answer(_ question: TestResponse, _ decision: String) async throws -> TestResponse {
+        try await browser.postForm("/device/decision", try answerForm(question, decision))
     }
 
     /// The whole approval (or denial) of `userCode`: the final page.

@@ -2,6 +2,17 @@ import Foundation
 import SesameServer
 import SesameTesting
 import StoreTesting
+import Testing
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test where a PostgreSQL server is at hand (`SESAME_TEST_DATABASE_URL`), and always
+    /// in CI, where a missing one is a failure: what ``withTwoServers(configure:_:)`` needs.
+    static var needsPostgreSQL: Self {
+        .enabled(
+            if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired,
+            "no PostgreSQL here (SESAME_TEST_DATABASE_URL); CI runs these")
+    }
+}
 
 /// Runs `body` with a server on a fresh PostgreSQL database and its sibling: a second process
 /// of the same deployment (one database, one master key). The sibling is always stopped.

@@ -42,8 +42,11 @@ struct HostedAccountPages: Sendable {
         case refused(Response)
     }
 
-    /// The form of a POST, or the error page when it is not a form or fails the CSRF check.
-    func form(of request: Request, context: SesameRequestContext) async throws -> Submission {
+    /// The form of a POST, or the error page when it is not a form or fails the CSRF check;
+    /// `backLink` leads from that page back to where the form was (the device page).
+    func form(
+        of request: Request, context: SesameRequestContext, backLink: (href: String, labelKey: String)? = nil
+    ) async throws -> Submission {
         let responder = AuthorizationResponder(services: services)
         let form: [String: String]
         do {
@@ -55,7 +58,7 @@ struct HostedAccountPages: Sendable {
             return .refused(
                 responder.errorPage(
                     .csrfFailed, "The CSRF cookie and form field are missing or differ.", request: request,
-                    context: context, uiLocales: form[OAuthParameter.uiLocales]))
+                    context: context, uiLocales: form[OAuthParameter.uiLocales], backLink: backLink))
         }
         return .form(form)
     }
