@@ -29,6 +29,23 @@ struct StatementTemplateTests {
         }
     }
 
+    @Test("a named template is built on its first use only and serves every later call with its own values")
+    func namedTemplates() async throws {
+        try await withSandboxStore { store, _ in
+            let db = store.database
+            var builds = 0
+            for value in ["one", "two", "three"] {
+                let row = try #require(
+                    try await store.statement("test.echo", [value]) { slot in
+                        builds += 1
+                        return db.select().column(SQLAlias(slot[0], as: SQLIdentifier("echo"))).query
+                    }.first())
+                #expect(try row.decode(column: "echo", as: String.self) == value)
+            }
+            #expect(builds == 1)
+        }
+    }
+
     @Test("the rotation template matches the statement the builders write")
     func rotationText() async throws {
         try await withSandboxStore { store, _ in

@@ -232,6 +232,23 @@ struct StoreRedemptionTests {
         }
     }
 
+    @Test("a presented access token is withdrawn by its jti or by its family, in one statement", arguments: StoreBackend.available)
+    func accessTokenWithdrawn(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
+            let now = StoreSamples.now()
+            #expect(try await store.isAccessTokenWithdrawn(jti: "jti-1", familyID: "family-1") == false)
+            #expect(try await store.isAccessTokenWithdrawn(jti: "jti-1", familyID: nil) == false)
+            try await store.revokeRefreshFamily("family-1", now: now, reason: .signedOut)
+            #expect(try await store.isAccessTokenWithdrawn(jti: "jti-1", familyID: "family-1"))
+            #expect(try await store.isAccessTokenWithdrawn(jti: "jti-1", familyID: "family-2") == false)
+            #expect(try await store.isAccessTokenWithdrawn(jti: "jti-1", familyID: nil) == false)
+            try await store.revokeAccessToken(jti: "jti-2", expiresAt: now.addingTimeInterval(300))
+            #expect(try await store.isAccessTokenWithdrawn(jti: "jti-2", familyID: "family-2"))
+            #expect(try await store.isAccessTokenWithdrawn(jti: "jti-2", familyID: nil))
+            #expect(try await store.isAccessTokenWithdrawn(jti: "jti-3", familyID: "family-2") == false)
+        }
+    }
+
     @Test("access-token revocation is remembered until the token's expiry", arguments: StoreBackend.available)
     func accessTokenRevocation(backend: StoreBackend) async throws {
         try await withSandboxStore(backend) { store, _ in

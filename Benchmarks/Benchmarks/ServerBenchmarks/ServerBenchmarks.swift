@@ -264,4 +264,5 @@ let benchmarks: @Sendable () -> Void = {
 
     registerStoreBenchmarks()
     registerDevicePollBenchmarks()
+    registerSideBySideBenchmarks()
 }

@@ -67,12 +67,7 @@ struct WrkLoad: Sendable {
     }
 
     private static func executable() throws -> URL {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for directory in path {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("wrk")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw BenchmarkSetupError("wrk is not installed: `apt-get install wrk` (Debian/Ubuntu) or `brew install wrk`")
+        try Executables.find("wrk", package: "wrk")
     }
 }
 

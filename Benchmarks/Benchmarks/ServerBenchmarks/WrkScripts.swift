@@ -18,7 +18,8 @@ enum WrkScripts {
     /// Each request takes the oldest; each response puts back the rotated one it carries.
     /// With `dpop`, each request also takes the next proof of `SESAME_PROOFS` (RFC 9449: one
     /// proof per request, each used once).
-    static func refresh(clientID: String, dpop: Bool = false) -> String {
+    /// `tokenPath`: the peer's token endpoint when the same load runs against another server.
+    static func refresh(clientID: String, dpop: Bool = false, tokenPath: String = "/token") -> String {
         """
         queue = {}
         for line in io.lines(os.getenv("SESAME_TOKENS")) do table.insert(queue, line) end
@@ -34,7 +35,7 @@ enum WrkScripts {
             proofIndex = proofIndex + 1
             headers["DPoP"] = proofs[proofIndex] or "exhausted"
           end
-          return wrk.format("POST", "/token", headers,
+          return wrk.format("POST", "\(tokenPath)", headers,
             "grant_type=refresh_token&client_id=\(clientID)&refresh_token=" .. token)
         end
         function response(status, headers, body)
@@ -61,11 +62,22 @@ enum WrkScripts {
         """
     }
 
-    /// Browser single sign-on with PKCE: a GET of `/authorize` carrying a session cookie of
-    /// `SESAME_SESSIONS` (the sessions in turn) is answered 303 with a code; each code is then
-    /// exchanged at `/token` (RFC 6749 §4.1.3) by the next request. Every request that finds a
-    /// code waiting exchanges it; the others start a sign-in.
-    static func browserSSO(clientID: String, pkce: PKCE) -> String {
+    /// Where a browser's sign-in goes on one server: its authorization and token endpoints,
+    /// the prefix of its session cookie, and what else its authorization request carries
+    /// (glewlwyd's `g_continue`, the mark its login page adds once the session is enough).
+    struct SignInPaths: Sendable {
+        var authorize = "/authorize"
+        var token = "/token"
+        var cookiePrefix = "sesame_session="
+        var extraQuery = ""
+        var scope = "openid%20profile"
+    }
+
+    /// Browser single sign-on with PKCE: a GET of the authorization endpoint carrying a session
+    /// cookie of `SESAME_SESSIONS` (the sessions in turn) is answered with a redirect carrying a
+    /// code; each code is then exchanged at the token endpoint (RFC 6749 §4.1.3) by the next
+    /// request. Every request that finds a code waiting exchanges it; the others start a sign-in.
+    static func browserSSO(clientID: String, pkce: PKCE, paths: SignInPaths = SignInPaths()) -> String {
         let redirect = "http%3A%2F%2F127.0.0.1%2Fcallback"
         return """
             sessions = {}
@@ -75,16 +87,16 @@ enum WrkScripts {
             function request()
               local code = table.remove(codes, 1)
               if code then
-                return wrk.format("POST", "/token", {["Content-Type"] = "application/x-www-form-urlencoded"},
+                return wrk.format("POST", "\(paths.token)", {["Content-Type"] = "application/x-www-form-urlencoded"},
                   "grant_type=authorization_code&client_id=\(clientID)&redirect_uri=\(redirect)&code_verifier=\(pkce.verifier)&code=" .. code)
               end
               index = index % #sessions + 1
               return wrk.format("GET",
-                "/authorize?response_type=code&client_id=\(clientID)&redirect_uri=\(redirect)&scope=openid%20profile&state=s&nonce=n&code_challenge=\(pkce.challenge)&code_challenge_method=S256",
-                {["Cookie"] = "sesame_session=" .. sessions[index]})
+                "\(paths.authorize)?response_type=code&client_id=\(clientID)&redirect_uri=\(redirect)&scope=\(paths.scope)&state=s&nonce=n&code_challenge=\(pkce.challenge)&code_challenge_method=S256\(paths.extraQuery)",
+                {["Cookie"] = "\(paths.cookiePrefix)" .. sessions[index]})
             end
             function response(status, headers, body)
-              if status ~= 303 and status ~= 200 then io.stderr:write("unexpected " .. status .. " " .. body .. "\\n") end
+              if status ~= 302 and status ~= 303 and status ~= 200 then io.stderr:write("unexpected " .. status .. " " .. body .. "\\n") end
               local location = headers["location"] or headers["Location"]
               if location then
                 local code = string.match(location, "[?&]code=([^&]+)")
@@ -96,11 +108,11 @@ enum WrkScripts {
     }
 
     /// client_credentials grant with client_secret_basic (RFC 6749 §4.4, §2.3.1).
-    static func clientCredentials(clientID: String, secret: String) -> String {
+    static func clientCredentials(clientID: String, secret: String, tokenPath: String = "/token") -> String {
         let basic = Data("\(clientID):\(secret)".utf8).base64EncodedString()
         return """
             wrk.method = "POST"
-            wrk.path = "/token"
+            wrk.path = "\(tokenPath)"
             wrk.body = "grant_type=client_credentials&scope=api"
             wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
             wrk.headers["Authorization"] = "Basic \(basic)"
@@ -109,8 +121,21 @@ enum WrkScripts {
     }
 
     /// GET of the discovery document (OIDC Discovery §4).
-    static let discovery = """
-        wrk.path = "/.well-known/openid-configuration"
+    static let discovery = discovery(path: "/.well-known/openid-configuration")
+
+    static func discovery(path: String) -> String {
+        """
+        wrk.path = "\(path)"
         \(summary)
         """
+    }
+
+    /// GET of the UserInfo endpoint with one access token (OIDC Core §5.3, RFC 6750 §2.1).
+    static func userinfo(path: String, accessToken: String) -> String {
+        """
+        wrk.path = "\(path)"
+        wrk.headers["Authorization"] = "Bearer \(accessToken)"
+        \(summary)
+        """
+    }
 }

@@ -1,6 +1,7 @@
 import SesameStore
 import Foundation
 import JWTKit
+import SesameJOSE
 import SesameProtocol
 
 /// JWS Compact Serialization (RFC 7515 §7.1) around jwt-kit's signing algorithms, so that
@@ -23,33 +24,33 @@ package enum JWSCompactSerialization {
     package struct Parts {
         package let kid: String
         package let alg: String
-        package let signingInput: Substring
+        /// The header's `typ` (RFC 7515 §4.1.9), when present.
+        package let typ: String?
+        /// `ASCII(BASE64URL(header) || '.' || BASE64URL(payload))`, what the signature covers.
+        package let signingInput: ArraySlice<UInt8>
         package let payload: Data
-        package let signature: Data
+        package let signature: [UInt8]
     }
 
-    /// Splits a compact JWS and reads its protected header.
+    /// Splits a compact JWS and reads its protected header. Works on the token's UTF-8 bytes
+    /// (``CompactJWS``, ``JOSEHeader``): a token is checked on every request that carries one,
+    /// and splitting a `String` by `Character` walks grapheme clusters.
     package static func parse(_ token: String) throws -> Parts {
-        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3 else {
-            throw KeyRingError.malformedToken(reason: "expected 3 segments, got \(segments.count)")
+        guard let jws = CompactJWS(token) else {
+            throw KeyRingError.malformedToken(reason: "expected 3 segments separated by dots")
         }
-        guard let headerData = Base64URL.decode(String(segments[0])),
-            let payload = Base64URL.decode(String(segments[1])),
-            let signature = Base64URL.decode(String(segments[2]))
+        guard let headerBytes = Base64URL.decode(bytes: jws.header),
+            let payload = Base64URL.decode(bytes: jws.payload),
+            let signature = Base64URL.decode(bytes: jws.signature)
         else { throw KeyRingError.malformedToken(reason: "a segment is not base64url") }
-        struct Header: Decodable {
-            package var alg: String?
-            package var kid: String?
-        }
-        guard let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
-            throw KeyRingError.malformedToken(reason: "the header is not JSON")
+        guard let header = try? JOSEHeader(json: headerBytes) else {
+            throw KeyRingError.malformedToken(reason: "the header is not a JSON object of string members")
         }
         guard let kid = header.kid, let alg = header.alg else {
             throw KeyRingError.malformedToken(reason: "the header has no kid or alg")
         }
         return Parts(
-            kid: kid, alg: alg, signingInput: token[token.startIndex..<segments[1].endIndex], payload: payload,
+            kid: kid, alg: alg, typ: header.typ, signingInput: jws.signingInput, payload: Data(payload),
             signature: signature)
     }
 }

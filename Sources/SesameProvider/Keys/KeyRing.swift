@@ -116,7 +116,18 @@ public actor KeyRing {
     /// Verifies a token signed by any published key (selected by `kid`), then runs
     /// `payload.verify(using:)` (expiry and other claim checks of the payload type).
     public nonisolated func verify<P: JWTPayload>(_ token: String, as type: P.Type) async throws -> P {
+        try await verify(token, as: type, headerType: nil)
+    }
+
+    /// As ``verify(_:as:)``, and the header's `typ` must be `headerType` (compared
+    /// case-insensitively, RFC 7515 §4.1.9), read from the same parse of the header.
+    package nonisolated func verify<P: JWTPayload>(_ token: String, as type: P.Type, headerType: String?) async throws
+        -> P
+    {
         let parts = try JWSCompactSerialization.parse(token)
+        if let headerType, parts.typ?.lowercased() != headerType {
+            throw KeyRingError.malformedToken(reason: "typ is \(parts.typ ?? "absent"), not \(headerType)")
+        }
         var current = try await currentSnapshot()
         if current.verifier(kid: parts.kid, at: now()) == nil {
             current = try await reloadForUnknownKid()
@@ -126,7 +137,7 @@ public actor KeyRing {
         }
         // The key decides the algorithm; a header naming another one is rejected (RFC 8725 §3.1).
         try JWSSignatureCheck.verify(
-            parts.signature, over: Array(parts.signingInput.utf8), alg: parts.alg, key: key.algorithm,
+            parts.signature, over: parts.signingInput, alg: parts.alg, key: key.algorithm,
             kid: key.kid, with: algorithm)
         let payload = try JWTJSON.decoder().decode(P.self, from: parts.payload)
         try await payload.verify(using: algorithm)

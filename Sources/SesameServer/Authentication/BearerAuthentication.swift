@@ -98,8 +98,21 @@ struct BearerAuthentication: Sendable {
         case "dpop": scheme = .dpop
         default: return nil
         }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : (scheme, token)
+        // Optional whitespace around the token (RFC 9110 §5.6.3), trimmed over UTF-8: the token
+        // is long, and Foundation's trimming goes through a UTF-16 copy.
+        let bytes = parts[1].utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") {
+            start = bytes.index(after: start)
+        }
+        while start < end {
+            let last = bytes[bytes.index(before: end)]
+            guard last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") else { break }
+            end = bytes.index(before: end)
+        }
+        guard start < end, let token = String(bytes[start..<end]) else { return nil }
+        return (scheme, token)
     }
 
     /// RFC 6750 §2.1 `Authorization: Bearer <token>`.

@@ -73,6 +73,9 @@ public protocol IdentityStore: Sendable {
     // MARK: Access-token revocation (RFC 7009 for JWT access tokens)
     func revokeAccessToken(jti: String, expiresAt: Date) async throws
     func isAccessTokenRevoked(jti: String) async throws -> Bool
+    /// Whether a presented access token was withdrawn: its `jti` revoked, or its refresh
+    /// family (`familyID`, when it has one) revoked. One statement for both.
+    func isAccessTokenWithdrawn(jti: String, familyID: String?) async throws -> Bool
 
     // MARK: Browser sessions
     func insertBrowserSession(_ session: BrowserSessionRecord) async throws

@@ -5,20 +5,23 @@ import SesameProtocol
 // Authorization codes (RFC 6749 §4.1.2): single use, short-lived, stored as digests.
 extension SQLIdentityStore {
     public func insertAuthorizationCode(_ code: AuthorizationCodeRecord) async throws {
-        try await database.insert(into: "authorization_codes")
-            .columns(
-                "code_digest", "client_id", "user_id", "redirect_uri", "scope", "nonce",
-                "code_challenge", "authentication", "session_id", "expires_at", "consumed_at",
-                "family_id", "claims_request", "dpop_jkt"
-            )
-            .values(
-                code.codeDigest, code.clientID, code.authentication.userID, code.redirectURI,
-                code.scope, code.nonce, StoredCodeChallenge.column(code.codeChallenge),
-                try StoreValue.json(code.authentication),
-                code.sessionID, StoreValue.time(code.expiresAt), StoreValue.time(code.consumedAt),
-                code.familyID, try code.claims.map(StoreValue.json), code.dpopJKT
-            )
-            .run()
+        let values: [any Encodable & Sendable] = [
+            code.codeDigest, code.clientID, code.authentication.userID, code.redirectURI,
+            code.scope, code.nonce, StoredCodeChallenge.column(code.codeChallenge),
+            try StoreValue.json(code.authentication),
+            code.sessionID, StoreValue.time(code.expiresAt), StoreValue.time(code.consumedAt),
+            code.familyID, try code.claims.map(StoreValue.json), code.dpopJKT,
+        ]
+        try await statement("authorization_codes.insert", values) { slots in
+            database.insert(into: "authorization_codes")
+                .columns(
+                    "code_digest", "client_id", "user_id", "redirect_uri", "scope", "nonce",
+                    "code_challenge", "authentication", "session_id", "expires_at", "consumed_at",
+                    "family_id", "claims_request", "dpop_jkt"
+                )
+                .values(slots)
+                .query
+        }.run()
     }
 
     /// Single use, decided by one conditional `UPDATE` (RFC 6749 §4.1.2: "MUST NOT be used more
@@ -34,17 +37,23 @@ extension SQLIdentityStore {
         -> RedemptionResult<AuthorizationCodeRecord>
     {
         let claim = UUID().uuidString
-        try await database.update("authorization_codes")
-            .set("consumed_at", to: StoreValue.time(now))
-            .set("redemption_claim", to: claim)
-            .where("code_digest", .equal, digest)
-            .where("consumed_at", .is, SQLLiteral.null)
-            .where("expires_at", .greaterThan, StoreValue.time(now))
-            .run()
+        try await statement(
+            "authorization_codes.redeem", [StoreValue.time(now), claim, digest, StoreValue.time(now)]
+        ) { slots in
+            database.update("authorization_codes")
+                .set("consumed_at", to: slots[0])
+                .set("redemption_claim", to: slots[1])
+                .where("code_digest", .equal, slots[2])
+                .where("consumed_at", .is, SQLLiteral.null)
+                .where("expires_at", .greaterThan, slots[3])
+                .query
+        }.run()
         guard
-            let row = try await database.select().column("*").from("authorization_codes")
-                .where("code_digest", .equal, digest)
-                .first()
+            let row = try await statement("authorization_codes.by_digest", [digest]) { slots in
+                database.select().column("*").from("authorization_codes")
+                    .where("code_digest", .equal, slots[0])
+                    .query
+            }.first()
         else { return .notFound }
         let record = try Self.codeRecord(row)
         if try row.optionalString("redemption_claim") == claim { return .redeemed(record) }

@@ -25,6 +25,20 @@ extension SQLIdentityStore: ChallengeRedemptionStore {
 extension SQLIdentityStore: AuditStore {
     public func appendAuditRecords(_ records: [AuditRecord]) async throws {
         guard !records.isEmpty else { return }
+        if records.count == 1, let record = records.first {
+            // One event per request is the common case: one template.
+            let values: [any Encodable & Sendable] = [
+                record.id, StoreValue.time(record.time), record.event, record.reason, record.clientAddress,
+                record.clientID, record.userID, record.requestID, try StoreValue.json(record.detail),
+            ]
+            try await statement("audit_events.insert", values) { slots in
+                database.insert(into: "audit_events")
+                    .columns("id", "at", "event", "reason", "client_address", "client_id", "user_id", "request_id", "detail")
+                    .values(slots)
+                    .query
+            }.run()
+            return
+        }
         // Several hundred rows per statement at most (SQLite's bound-parameter limit is 32,766).
         for chunk in stride(from: 0, to: records.count, by: 500).map({ records[$0..<min($0 + 500, records.count)] }) {
             var insert = database.insert(into: "audit_events")

@@ -7,19 +7,22 @@ import SesameProtocol
 // the caller revokes its whole family.
 extension SQLIdentityStore {
     public func insertRefreshToken(_ token: RefreshTokenRecord) async throws {
-        try await database.insert(into: "refresh_tokens")
-            .columns(
-                "token_digest", "family_id", "client_id", "user_id", "scope", "authentication",
-                "session_id", "issued_at", "expires_at", "rotated_at", "revoked_at", "claims_request", "dpop_jkt"
-            )
-            .values(
-                token.tokenDigest, token.familyID, token.clientID, token.authentication.userID,
-                token.scope, try StoreValue.json(token.authentication), token.sessionID,
-                StoreValue.time(token.issuedAt), StoreValue.time(token.expiresAt),
-                StoreValue.time(token.rotatedAt), StoreValue.time(token.revokedAt),
-                try token.claims.map(StoreValue.json), token.dpopJKT
-            )
-            .run()
+        let values: [any Encodable & Sendable] = [
+            token.tokenDigest, token.familyID, token.clientID, token.authentication.userID,
+            token.scope, try StoreValue.json(token.authentication), token.sessionID,
+            StoreValue.time(token.issuedAt), StoreValue.time(token.expiresAt),
+            StoreValue.time(token.rotatedAt), StoreValue.time(token.revokedAt),
+            try token.claims.map(StoreValue.json), token.dpopJKT,
+        ]
+        try await statement("refresh_tokens.insert", values) { slots in
+            database.insert(into: "refresh_tokens")
+                .columns(
+                    "token_digest", "family_id", "client_id", "user_id", "scope", "authentication",
+                    "session_id", "issued_at", "expires_at", "rotated_at", "revoked_at", "claims_request", "dpop_jkt"
+                )
+                .values(slots)
+                .query
+        }.run()
     }
 
     /// One statement per rotation: `INSERT … SELECT` writes the successor, copying family,
@@ -137,9 +140,11 @@ extension SQLIdentityStore {
     }
 
     public func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool {
-        try await database.select().column("family_id").from("revoked_refresh_families")
-            .where("family_id", .equal, familyID)
-            .first() != nil
+        try await statement("revoked_refresh_families.exists", [familyID]) { slots in
+            database.select().column("family_id").from("revoked_refresh_families")
+                .where("family_id", .equal, slots[0])
+                .query
+        }.first() != nil
     }
 
     public func liveRefreshFamilies(userID: String, now: Date) async throws -> [LiveRefreshFamily] {

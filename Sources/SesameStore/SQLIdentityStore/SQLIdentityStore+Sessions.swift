@@ -17,9 +17,11 @@ extension SQLIdentityStore {
     /// The session, expired or not: callers compare `expiresAt` with their clock.
     public func browserSession(idDigest: String) async throws -> BrowserSessionRecord? {
         guard
-            let row = try await database.select().column("*").from("browser_sessions")
-                .where("id_digest", .equal, idDigest)
-                .first()
+            let row = try await statement("browser_sessions.by_digest", [idDigest]) { slots in
+                database.select().column("*").from("browser_sessions")
+                    .where("id_digest", .equal, slots[0])
+                    .query
+            }.first()
         else { return nil }
         return BrowserSessionRecord(
             idDigest: try row.string("id_digest"),
@@ -49,9 +51,26 @@ extension SQLIdentityStore {
     }
 
     public func isAccessTokenRevoked(jti: String) async throws -> Bool {
-        try await database.select().column("jti").from("revoked_access_tokens")
-            .where("jti", .equal, jti)
-            .first() != nil
+        try await statement("revoked_access_tokens.exists", [jti]) { slots in
+            database.select().column("jti").from("revoked_access_tokens")
+                .where("jti", .equal, slots[0])
+                .query
+        }.first() != nil
+    }
+
+    /// Both checks of a presented access token in one statement: its `jti` revoked (RFC 7009),
+    /// or its refresh family revoked (reuse detection, logout). One round trip to the database
+    /// instead of two on every request that carries a token.
+    public func isAccessTokenWithdrawn(jti: String, familyID: String?) async throws -> Bool {
+        guard let familyID else { return try await isAccessTokenRevoked(jti: jti) }
+        let row = try await database.raw(
+            """
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = \(bind: jti))
+              OR EXISTS (SELECT 1 FROM revoked_refresh_families WHERE family_id = \(bind: familyID))
+              THEN 1 ELSE 0 END AS withdrawn
+            """
+        ).first()
+        return try row?.decode(column: "withdrawn", as: Int.self) == 1
     }
 
     // MARK: Maintenance

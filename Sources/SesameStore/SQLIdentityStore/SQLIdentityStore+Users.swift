@@ -54,9 +54,11 @@ extension SQLIdentityStore {
     }
 
     public func user(id: String) async throws -> UserRecord? {
-        try await database.select().column("*").from("users")
-            .where("id", .equal, id)
-            .first()
+        try await statement("users.by_id", [id]) { slots in
+            database.select().column("*").from("users")
+                .where("id", .equal, slots[0])
+                .query
+        }.first()
             .map(Self.userRecord)
     }
 

@@ -25,6 +25,8 @@ public final class SQLIdentityStore: IdentityStore {
     let clientCache: ClientRecordCache
     /// Hot-path statements, serialized once (``StatementTemplate``).
     let refreshRotation: StatementTemplate
+    /// The statements of the per-request paths, serialized once (``StatementTemplateCache``).
+    let templates = StatementTemplateCache()
     /// Decoded `authentication` columns of refresh tokens (``DecodedJSONCache``).
     let authentications = DecodedJSONCache<AuthenticationContext>()
     private let onClose: @Sendable () async throws -> Void
@@ -111,5 +113,15 @@ public final class SQLIdentityStore: IdentityStore {
             return closed
         }
         if !alreadyClosed { try await onClose() }
+    }
+}
+
+extension SQLIdentityStore {
+    /// The template `name` (built by `build` from one slot per value on first use) filled with
+    /// `values`: the per-request statements skip SQLKit's serializer after their first call.
+    func statement(
+        _ name: String, _ values: [any Encodable & Sendable], build: ([SQLBind]) -> any SQLExpression
+    ) -> FilledStatement {
+        templates.template(name, database: database, slots: values.count, build: build).filled(with: values, on: database)
     }
 }
