@@ -49,11 +49,14 @@ extension SQLIdentityStore {
                 .query
         }.run()
         guard
-            let row = try await statement("authorization_codes.by_digest", [digest]) { slots in
-                database.select().column("*").from("authorization_codes")
-                    .where("code_digest", .equal, slots[0])
-                    .query
-            }.first()
+            let row = try await statement(
+                "authorization_codes.by_digest", [digest],
+                build: { slots in
+                    database.select().column("*").from("authorization_codes")
+                        .where("code_digest", .equal, slots[0])
+                        .query
+                }
+            ).first()
         else { return .notFound }
         let record = try Self.codeRecord(row)
         if try row.optionalString("redemption_claim") == claim { return .redeemed(record) }

@@ -208,23 +208,33 @@ extension SQLIdentityStore {
         ids: [String], now: Date, reason: RefreshFamilyRevocationReason = .signedOut
     ) async throws {
         for familyID in ids {
-            let latest = try await database.select()
-                .column(SQLFunction("MAX", args: SQLIdentifier("expires_at")), as: "latest")
-                .from("refresh_tokens")
-                .where("family_id", .equal, familyID)
-                .first(decodingColumn: "latest", as: Double?.self) ?? nil
+            // Templates (``StatementTemplateCache``): a sign-in past the session cap evicts a
+            // family, so these run on the sign-in path.
+            let latest = try await statement("refresh_tokens.family_latest_expiry", [familyID]) { slots in
+                database.select()
+                    .column(SQLFunction("MAX", args: SQLIdentifier("expires_at")), as: "latest")
+                    .from("refresh_tokens")
+                    .where("family_id", .equal, slots[0])
+                    .query
+            }.first(decodingColumn: "latest", as: Double?.self) ?? nil
             // Access tokens minted from the family may outlive its refresh tokens slightly.
             let keepUntil = max(latest ?? 0, StoreValue.time(now)) + Self.revokedFamilyRetention
-            try await database.insert(into: "revoked_refresh_families")
-                .columns("family_id", "revoked_at", "expires_at", "reason")
-                .values(familyID, StoreValue.time(now), keepUntil, reason.rawValue)
-                .onConflict(with: ["family_id"]) { $0.set(excludedValueOf: "expires_at") }
-                .run()
-            try await database.update("refresh_tokens")
-                .set("revoked_at", to: StoreValue.time(now))
-                .where("family_id", .equal, familyID)
-                .where("revoked_at", .is, SQLLiteral.null)
-                .run()
+            try await statement(
+                "revoked_refresh_families.upsert", [familyID, StoreValue.time(now), keepUntil, reason.rawValue]
+            ) { slots in
+                database.insert(into: "revoked_refresh_families")
+                    .columns("family_id", "revoked_at", "expires_at", "reason")
+                    .values(slots)
+                    .onConflict(with: ["family_id"]) { $0.set(excludedValueOf: "expires_at") }
+                    .query
+            }.run()
+            try await statement("refresh_tokens.stamp_revoked", [StoreValue.time(now), familyID]) { slots in
+                database.update("refresh_tokens")
+                    .set("revoked_at", to: slots[0])
+                    .where("family_id", .equal, slots[1])
+                    .where("revoked_at", .is, SQLLiteral.null)
+                    .query
+            }.run()
         }
     }
 

@@ -17,11 +17,14 @@ extension SQLIdentityStore {
     /// The session, expired or not: callers compare `expiresAt` with their clock.
     public func browserSession(idDigest: String) async throws -> BrowserSessionRecord? {
         guard
-            let row = try await statement("browser_sessions.by_digest", [idDigest]) { slots in
-                database.select().column("*").from("browser_sessions")
-                    .where("id_digest", .equal, slots[0])
-                    .query
-            }.first()
+            let row = try await statement(
+                "browser_sessions.by_digest", [idDigest],
+                build: { slots in
+                    database.select().column("*").from("browser_sessions")
+                        .where("id_digest", .equal, slots[0])
+                        .query
+                }
+            ).first()
         else { return nil }
         return BrowserSessionRecord(
             idDigest: try row.string("id_digest"),
