@@ -21,7 +21,8 @@ let package = Package(
     targets: [
         // Token endpoint and discovery under 32 concurrent connections vs the signing bound:
         // the release `sesame serve` in its own process (build it first:
-        // `swift build -c release --product sesame`), load from `wrk` (apt-get install wrk).
+        // `swift build -c release --product sesame`), load from `wrk` (apt-get install wrk);
+        // "Side by side.*" runs the same loads against glewlwyd (apt-get install glewlwyd sqlite3).
         .executableTarget(
             name: "ServerBenchmarks",
             dependencies: [
