@@ -49,14 +49,7 @@ extension SQLIdentityStore {
                 .query
         }.run()
         guard
-            let row = try await statement(
-                "authorization_codes.by_digest", [digest],
-                build: { slots in
-                    database.select().column("*").from("authorization_codes")
-                        .where("code_digest", .equal, slots[0])
-                        .query
-                }
-            ).first()
+            let row = try await selectAll(from: "authorization_codes", where: "code_digest", equals: digest).first()
         else { return .notFound }
         let record = try Self.codeRecord(row)
         if try row.optionalString("redemption_claim") == claim { return .redeemed(record) }

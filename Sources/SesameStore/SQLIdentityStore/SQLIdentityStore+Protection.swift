@@ -27,30 +27,31 @@ extension SQLIdentityStore: AuditStore {
         guard !records.isEmpty else { return }
         if records.count == 1, let record = records.first {
             // One event per request is the common case: one template.
-            let values: [any Encodable & Sendable] = [
-                record.id, StoreValue.time(record.time), record.event, record.reason, record.clientAddress,
-                record.clientID, record.userID, record.requestID, try StoreValue.json(record.detail),
-            ]
-            try await statement("audit_events.insert", values) { slots in
-                database.insert(into: "audit_events")
-                    .columns("id", "at", "event", "reason", "client_address", "client_id", "user_id", "request_id", "detail")
-                    .values(slots)
-                    .query
+            try await statement("audit_events.insert", try Self.auditValues(record)) { slots in
+                database.insert(into: "audit_events").columns(Self.auditColumns).values(slots).query
             }.run()
             return
         }
         // Several hundred rows per statement at most (SQLite's bound-parameter limit is 32,766).
         for chunk in stride(from: 0, to: records.count, by: 500).map({ records[$0..<min($0 + 500, records.count)] }) {
-            var insert = database.insert(into: "audit_events")
-                .columns("id", "at", "event", "reason", "client_address", "client_id", "user_id", "request_id", "detail")
+            var insert = database.insert(into: "audit_events").columns(Self.auditColumns)
             for record in chunk {
-                insert = insert.values(
-                    SQLBind(record.id), SQLBind(StoreValue.time(record.time)), SQLBind(record.event),
-                    SQLBind(record.reason), SQLBind(record.clientAddress), SQLBind(record.clientID),
-                    SQLBind(record.userID), SQLBind(record.requestID), SQLBind(try StoreValue.json(record.detail)))
+                insert = insert.values(try Self.auditValues(record).map { SQLBind($0) })
             }
             try await insert.run()
         }
+    }
+
+    private static let auditColumns = [
+        "id", "at", "event", "reason", "client_address", "client_id", "user_id", "request_id", "detail",
+    ]
+
+    /// One audit row's values, in ``auditColumns`` order.
+    private static func auditValues(_ record: AuditRecord) throws -> [any Encodable & Sendable] {
+        [
+            record.id, StoreValue.time(record.time), record.event, record.reason, record.clientAddress,
+            record.clientID, record.userID, record.requestID, try StoreValue.json(record.detail),
+        ]
     }
 
     public func auditRecords(_ query: AuditQuery) async throws -> [AuditRecord] {

@@ -140,11 +140,7 @@ extension SQLIdentityStore {
     }
 
     public func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool {
-        try await statement("revoked_refresh_families.exists", [familyID]) { slots in
-            database.select().column("family_id").from("revoked_refresh_families")
-                .where("family_id", .equal, slots[0])
-                .query
-        }.first() != nil
+        try await selectAll(from: "revoked_refresh_families", where: "family_id", equals: familyID).first() != nil
     }
 
     public func liveRefreshFamilies(userID: String, now: Date) async throws -> [LiveRefreshFamily] {

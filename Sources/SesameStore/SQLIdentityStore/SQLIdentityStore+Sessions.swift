@@ -17,14 +17,7 @@ extension SQLIdentityStore {
     /// The session, expired or not: callers compare `expiresAt` with their clock.
     public func browserSession(idDigest: String) async throws -> BrowserSessionRecord? {
         guard
-            let row = try await statement(
-                "browser_sessions.by_digest", [idDigest],
-                build: { slots in
-                    database.select().column("*").from("browser_sessions")
-                        .where("id_digest", .equal, slots[0])
-                        .query
-                }
-            ).first()
+            let row = try await selectAll(from: "browser_sessions", where: "id_digest", equals: idDigest).first()
         else { return nil }
         return BrowserSessionRecord(
             idDigest: try row.string("id_digest"),
@@ -54,11 +47,7 @@ extension SQLIdentityStore {
     }
 
     public func isAccessTokenRevoked(jti: String) async throws -> Bool {
-        try await statement("revoked_access_tokens.exists", [jti]) { slots in
-            database.select().column("jti").from("revoked_access_tokens")
-                .where("jti", .equal, slots[0])
-                .query
-        }.first() != nil
+        try await selectAll(from: "revoked_access_tokens", where: "jti", equals: jti).first() != nil
     }
 
     /// Both checks of a presented access token in one statement: its `jti` revoked (RFC 7009),

@@ -54,12 +54,7 @@ extension SQLIdentityStore {
     }
 
     public func user(id: String) async throws -> UserRecord? {
-        try await statement("users.by_id", [id]) { slots in
-            database.select().column("*").from("users")
-                .where("id", .equal, slots[0])
-                .query
-        }.first()
-            .map(Self.userRecord)
+        try await selectAll(from: "users", where: "id", equals: id).first().map(Self.userRecord)
     }
 
     public func user(login: String) async throws -> UserRecord? {

@@ -124,4 +124,11 @@ extension SQLIdentityStore {
     ) -> FilledStatement {
         templates.template(name, database: database, slots: values.count, build: build).filled(with: values, on: database)
     }
+
+    /// `SELECT * FROM table WHERE column = value` as a template (a row found by its key).
+    func selectAll(from table: String, where column: String, equals value: String) -> FilledStatement {
+        statement("\(table).by_\(column)", [value]) { slots in
+            database.select().column("*").from(table).where(SQLIdentifier(column), .equal, slots[0]).query
+        }
+    }
 }

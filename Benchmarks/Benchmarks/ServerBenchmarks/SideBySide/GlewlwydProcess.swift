@@ -215,9 +215,9 @@ final class GlewlwydProcess: Sendable {
         for batch in 0..<refreshBatches {
             var tokens: [String] = []
             for _ in 0..<tokensPerBatch {
-                let tokens_ = try await codeExchange(http, session: sessions[0], pkce: pkce)
-                tokens.append(tokens_.refresh)
-                accessToken = tokens_.access
+                let issued = try await codeExchange(http, session: sessions[0], pkce: pkce)
+                tokens.append(issued.refresh)
+                accessToken = issued.access
             }
             let file = directory.appendingPathComponent("refresh-\(batch).txt")
             try Data((tokens.joined(separator: "\n") + "\n").utf8).write(to: file)
