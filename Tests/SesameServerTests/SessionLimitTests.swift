@@ -46,6 +46,38 @@ struct SessionLimitTests {
         }
     }
 
+    @Test("20 sign-ins at once past the cap: the cap holds and each evicted family is revoked and audited once", arguments: StoreBackend.available)
+    func concurrentSignIns(backend: StoreBackend) async throws {
+        try await withTestServer(backend, configure: { $0.sessionLimits = SessionLimits(perClient: 3, perUser: 10) }) { server in
+            // One signed-in browser: its session answers every later authorization request
+            // at once (single sign-on), so the 20 sign-ins are not 20 password checks.
+            let browser = server.client()
+            for _ in 0..<3 {
+                server.clock.advance(by: 5)
+                _ = try await OAuthFlow(browser: browser).tokens()
+            }
+            server.clock.advance(by: 5)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { _ = try await OAuthFlow(browser: browser).tokens() }
+                }
+                try await group.waitForAll()
+            }
+            let user = try #require(try await server.store.user(login: Fixtures.username))
+            let live = try await server.store.liveRefreshFamilies(userID: user.id, now: server.clock.now())
+            // Sign-ins at the same instant may evict each other's new family, so fewer may live.
+            #expect((1...3).contains(live.count), "\(live)")
+
+            await server.running.flushAuditLog()
+            let log = try #require(server.store as? any AuditStore)
+            let evictions = try await log.auditRecords(AuditQuery(events: ["session.evicted"]))
+            let evictedFamilies = evictions.compactMap { $0.detail["family_id"] }
+            #expect(evictedFamilies.count == evictions.count)
+            #expect(Set(evictedFamilies).count == evictedFamilies.count, "a family audited twice: \(evictedFamilies)")
+            #expect(evictions.count == 23 - live.count)
+        }
+    }
+
     @Test("the per-user cap counts every client's families")
     func perUser() async throws {
         try await withTestServer(configure: { $0.sessionLimits = SessionLimits(perClient: 10, perUser: 2) }) { server in

@@ -12,7 +12,7 @@ struct StatementTemplateTests {
         try await withSandboxStore { store, _ in
             let db = store.database
             // Binds are written b, a, b: the text has three placeholders for two values.
-            let template = StatementTemplate(database: db, slots: 2) { slot in
+            let template = StatementTemplate(name: "test.slots", database: db, slots: 2) { slot in
                 db.select()
                     .column(SQLAlias(slot[1], as: SQLIdentifier("first")))
                     .column(SQLAlias(slot[0], as: SQLIdentifier("second")))

@@ -6,7 +6,8 @@ import PostgresNIO
 import SQLKit
 
 /// SQLKit over PostgresNIO's `PostgresClient` (its connection pool): every statement leases a
-/// connection for its own duration. The store needs nothing more, because every write that must
+/// connection for its own duration. A template's statement runs prepared under a name
+/// (``PostgresNamedStatement``), any other as an unnamed statement. The store needs nothing more, because every write that must
 /// be atomic is one statement (``SQLIdentityStore``). Statements are never logged with their
 /// bound values (`queryLogLevel` is `nil`): binds hold digests, password hashes and sealed keys.
 struct PostgresClientDatabase: SQLDatabase {
@@ -34,6 +35,8 @@ struct PostgresClientDatabase: SQLDatabase {
         let pool = metrics.handles.map(PoolGauge.init)
         // SQLKit's expressions are values built for this one statement and not shared.
         nonisolated(unsafe) let query = query
+        let named = PostgresNamedStatement(query)
+        let logger = logger
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
                 do {
@@ -41,7 +44,11 @@ struct PostgresClientDatabase: SQLDatabase {
                         leased.mark()
                         pool?.leased()
                         defer { pool?.released() }
-                        try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+                        if let named {
+                            try await named.run(on: connection, logger: logger, onRow)
+                        } else {
+                            try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+                        }
                     }
                 } catch {
                     throw Self.classify(error, leased: leased.isSet)

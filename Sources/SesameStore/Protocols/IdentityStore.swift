@@ -59,6 +59,12 @@ public protocol IdentityStore: Sendable {
     func refreshToken(digest: String) async throws -> RefreshTokenRecord?
     /// Revokes every token of the family, recording why (the first reason is kept).
     func revokeRefreshFamily(_ familyID: String, now: Date, reason: RefreshFamilyRevocationReason) async throws
+    /// Revokes those of `familyIDs` that are not revoked yet, with `reason`, and returns them:
+    /// of concurrent calls naming the same family exactly one returns it, so a family evicted by
+    /// several sign-ins at once is revoked, and audited, once. Two statements for any number of
+    /// families (a family with no token left is not recorded: nothing of it can be used).
+    func revokeLiveRefreshFamilies(_ familyIDs: [String], now: Date, reason: RefreshFamilyRevocationReason)
+        async throws -> Set<String>
     /// `true` when the family has been revoked (access tokens of that family are then inactive).
     func isRefreshFamilyRevoked(_ familyID: String) async throws -> Bool
     /// Why the family was revoked, or `nil` when it was not (or before the reason was recorded).

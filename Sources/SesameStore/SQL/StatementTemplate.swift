@@ -20,6 +20,9 @@ struct StatementTemplate: Sendable {
         }
     }
 
+    /// The statement's name in the store (`refresh_tokens.rotate`): PostgreSQL prepares a named
+    /// template once per connection under it (``PostgresNamedStatement``).
+    let name: String
     let sql: String
     /// For each bind the serializer wrote, the index of the slot (value) it stands for.
     let order: [Int]
@@ -27,12 +30,13 @@ struct StatementTemplate: Sendable {
 
     /// - Parameter build: the statement, with `slots[i]` wherever value `i` goes; every bind
     ///   must be one of the slots (a value bound directly would be frozen into the template).
-    init(database: any SQLDatabase, slots slotCount: Int, build: ([SQLBind]) -> any SQLExpression) {
+    init(name: String, database: any SQLDatabase, slots slotCount: Int, build: ([SQLBind]) -> any SQLExpression) {
         let slots = (0..<slotCount).map { SQLBind(Slot(index: $0)) }
         let (sql, binds) = database.serialize(build(slots))
         let order = binds.compactMap { ($0 as? Slot)?.index }
         precondition(order.count == binds.count, "a statement template binds a value that is not a slot")
         precondition(Set(order).count == slotCount, "a statement template leaves a slot unused")
+        self.name = name
         self.sql = sql
         self.order = order
         self.slotCount = slotCount
@@ -42,7 +46,7 @@ struct StatementTemplate: Sendable {
     func filled(with values: [any Encodable & Sendable], on database: any SQLDatabase) -> FilledStatement {
         precondition(values.count == slotCount, "a statement template needs \(slotCount) values")
         return FilledStatement(
-            query: SerializedSQL(sql: sql, binds: order.map { values[$0] }), database: database)
+            query: SerializedSQL(sql: sql, binds: order.map { values[$0] }, templateName: name), database: database)
     }
 }
 
@@ -50,6 +54,9 @@ struct StatementTemplate: Sendable {
 struct SerializedSQL: SQLExpression {
     let sql: String
     let binds: [any Encodable & Sendable]
+    /// The ``StatementTemplate`` it was filled from, if any: the same text every time, so a
+    /// database may keep it prepared.
+    var templateName: String? = nil
 
     func serialize(to serializer: inout SQLSerializer) {
         serializer.write(sql)
@@ -80,7 +87,7 @@ final class StatementTemplateCache: Sendable {
         _ name: String, database: any SQLDatabase, slots: Int, build: ([SQLBind]) -> any SQLExpression
     ) -> StatementTemplate {
         if let template = templates.withLock({ $0[name] }) { return template }
-        let template = StatementTemplate(database: database, slots: slots, build: build)
+        let template = StatementTemplate(name: name, database: database, slots: slots, build: build)
         templates.withLock { $0[name] = template }
         return template
     }

@@ -37,7 +37,8 @@ extension SQLIdentityStore {
         -> RedemptionResult<AuthorizationCodeRecord>
     {
         let claim = UUID().uuidString
-        try await statement(
+        // The row comes back only to the one statement that consumed it (`RETURNING`).
+        let won = try await statement(
             "authorization_codes.redeem", [StoreValue.time(now), claim, digest, StoreValue.time(now)]
         ) { slots in
             database.update("authorization_codes")
@@ -46,22 +47,26 @@ extension SQLIdentityStore {
                 .where("code_digest", .equal, slots[2])
                 .where("consumed_at", .is, SQLLiteral.null)
                 .where("expires_at", .greaterThan, slots[3])
+                .returning("*")
                 .query
-        }.run()
+        }.first()
+        if let won { return .redeemed(try Self.codeRecord(won)) }
+        // Lost: unknown, expired, or consumed before (a replay, which carries the family).
         guard
             let row = try await selectAll(from: "authorization_codes", where: "code_digest", equals: digest).first()
         else { return .notFound }
         let record = try Self.codeRecord(row)
-        if try row.optionalString("redemption_claim") == claim { return .redeemed(record) }
         if record.consumedAt != nil { return .replayed(record) }
         return .notFound
     }
 
     public func setAuthorizationCodeFamily(digest: String, familyID: String) async throws {
-        try await database.update("authorization_codes")
-            .set("family_id", to: familyID)
-            .where("code_digest", .equal, digest)
-            .run()
+        try await statement("authorization_codes.set_family", [familyID, digest]) { slots in
+            database.update("authorization_codes")
+                .set("family_id", to: slots[0])
+                .where("code_digest", .equal, slots[1])
+                .query
+        }.run()
     }
 
     static func codeRecord(_ row: any SQLRow) throws -> AuthorizationCodeRecord {

@@ -10,8 +10,8 @@ extension SQLIdentityStore: MFAStore {
     // MARK: Enrolments
 
     public func mfaEnrollments(userID: String) async throws -> [MFAEnrollmentRecord] {
-        try await database.select().column("*").from("mfa_enrollments")
-            .where("user_id", .equal, userID)
+        // A template: every authorization request of a signed-in user reads it.
+        try await selectAll(from: "mfa_enrollments", where: "user_id", equals: userID)
             .all()
             .compactMap(Self.enrollmentRecord)
             .sorted { $0.method.rawValue < $1.method.rawValue }

@@ -27,8 +27,11 @@ extension SQLIdentityStore: PasskeyStore {
     }
 
     public func passkeys(userID: String) async throws -> [PasskeyRecord] {
-        try await database.select().column("*").from("passkeys").where("user_id", .equal, userID)
-            .orderBy("created_at").all().map(Self.passkey)
+        // A template: every authorization request of a signed-in user reads it.
+        try await statement("passkeys.by_user_id", [userID]) { slots in
+            database.select().column("*").from("passkeys").where(SQLIdentifier("user_id"), .equal, slots[0])
+                .orderBy("created_at").query
+        }.all().map(Self.passkey)
     }
 
     @discardableResult

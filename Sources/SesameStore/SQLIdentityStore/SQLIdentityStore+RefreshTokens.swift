@@ -53,7 +53,7 @@ extension SQLIdentityStore {
     /// The rotation statement, serialized once per store (``StatementTemplate``). Slots:
     /// 0 successor digest, 1 now, 2 successor expiry, 3 presented digest.
     static func rotationTemplate(for database: any SQLDatabase) -> StatementTemplate {
-        StatementTemplate(database: database, slots: 4) { slot in
+        StatementTemplate(name: "refresh_tokens.rotate", database: database, slots: 4) { slot in
             let inherited = inheritedColumns
             let columns = ["token_digest", "parent_digest"] + inherited + ["issued_at", "expires_at"]
             let familyNotRevoked = SQLRaw(
@@ -233,6 +233,45 @@ extension SQLIdentityStore {
             }.run()
         }
     }
+
+    public func revokeLiveRefreshFamilies(
+        _ familyIDs: [String], now: Date, reason: RefreshFamilyRevocationReason
+    ) async throws -> Set<String> {
+        var revoked: Set<String> = []
+        // Chunks keep the IN lists far below SQLite's limit of bound values.
+        for start in stride(from: 0, to: familyIDs.count, by: Self.familiesPerStatement) {
+            let chunk = Array(familyIDs[start..<min(start + Self.familiesPerStatement, familyIDs.count)])
+            // The claim: one row per family that still has tokens, kept as long as its newest
+            // token (at least from now) plus the retention; a family recorded already (by a
+            // concurrent call, or earlier) conflicts and is not returned.
+            let nowValue = StoreValue.time(now)
+            let latest = SQLFunction("MAX", args: SQLIdentifier("expires_at"))
+            let keepUntil = SQLQueryString(
+                "CASE WHEN \(latest) > \(bind: nowValue) THEN \(latest) ELSE \(bind: nowValue) END + \(bind: Self.revokedFamilyRetention)")
+            let claimed = try await database.insert(into: "revoked_refresh_families")
+                .columns("family_id", "revoked_at", "expires_at", "reason")
+                .select { select in
+                    select.column("family_id").column(SQLBind(nowValue)).column(keepUntil).column(SQLBind(reason.rawValue))
+                        .from("refresh_tokens")
+                        .where(SQLIdentifier("family_id"), .in, chunk)
+                        .groupBy("family_id")
+                }
+                .ignoringConflicts(with: ["family_id"])
+                .returning(SQLColumn("family_id"))
+                .all(decodingColumn: "family_id", as: String.self)
+            guard !claimed.isEmpty else { continue }
+            try await database.update("refresh_tokens")
+                .set("revoked_at", to: nowValue)
+                .where(SQLIdentifier("family_id"), .in, claimed)
+                .where("revoked_at", .is, SQLLiteral.null)
+                .run()
+            revoked.formUnion(claimed)
+        }
+        return revoked
+    }
+
+    /// Families per statement of ``revokeLiveRefreshFamilies(_:now:reason:)``.
+    static let familiesPerStatement = 200
 
     /// How long a revoked family is remembered after its last refresh token expires (covers
     /// access tokens minted from it; longer than any sane access-token lifetime).
