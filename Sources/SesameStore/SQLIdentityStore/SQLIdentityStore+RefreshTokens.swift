@@ -50,11 +50,11 @@ extension SQLIdentityStore {
         return .replayed(record)
     }
 
-    /// The rotation statement, serialized once per store (``StatementTemplate``). Slots:
+    /// The rotation statement, serialized once per store (``StatementTemplateCache``). Slots:
     /// 0 successor digest, 1 now, 2 successor expiry, 3 presented digest.
-    static func rotationTemplate(for database: any SQLDatabase) -> StatementTemplate {
-        StatementTemplate(name: "refresh_tokens.rotate", database: database, slots: 4) { slot in
-            let inherited = inheritedColumns
+    var refreshRotation: StatementTemplate {
+        templates.template("refresh_tokens.rotate", database: database, slots: 4) { slot in
+            let inherited = Self.inheritedColumns
             let columns = ["token_digest", "parent_digest"] + inherited + ["issued_at", "expires_at"]
             let familyNotRevoked = SQLRaw(
                 "NOT EXISTS (SELECT 1 FROM revoked_refresh_families WHERE revoked_refresh_families.family_id = refresh_tokens.family_id)"
@@ -72,7 +72,7 @@ extension SQLIdentityStore {
             // Any conflict: the successor index is partial, and a conflict target would have
             // to repeat its predicate. The other unique key, a fresh random digest, cannot collide.
             return insert.ignoringConflicts()
-                .returning(inheritedColumns.map { SQLColumn($0) })
+                .returning(Self.inheritedColumns.map { SQLColumn($0) })
                 .query
         }
     }
@@ -148,16 +148,18 @@ extension SQLIdentityStore {
         // families cost nothing however many there are), each joined with its members (the
         // family_id index) for the newest issue and the latest expiry. `NOT EXISTS` still
         // decides: a revocation records the family before it stamps the rows.
-        let rows = try await database.raw(
-            """
-            SELECT root.family_id AS family_id, root.client_id AS client_id, MAX(member.issued_at) AS last_used
-            FROM refresh_tokens AS root JOIN refresh_tokens AS member ON member.family_id = root.family_id
-            WHERE root.user_id = \(bind: userID) AND root.parent_digest IS NULL AND root.revoked_at IS NULL
-              AND NOT EXISTS (SELECT 1 FROM revoked_refresh_families AS revoked WHERE revoked.family_id = root.family_id)
-            GROUP BY root.family_id, root.client_id
-            HAVING MAX(member.expires_at) > \(bind: StoreValue.time(now))
-            """
-        ).all()
+        // A template: every sign-in runs it (the session cap).
+        let rows = try await statement("refresh_tokens.live_families", [userID, StoreValue.time(now)]) { slots in
+            SQLQueryString(
+                """
+                SELECT root.family_id AS family_id, root.client_id AS client_id, MAX(member.issued_at) AS last_used
+                FROM refresh_tokens AS root JOIN refresh_tokens AS member ON member.family_id = root.family_id
+                WHERE root.user_id = \(slots[0]) AND root.parent_digest IS NULL AND root.revoked_at IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM revoked_refresh_families AS revoked WHERE revoked.family_id = root.family_id)
+                GROUP BY root.family_id, root.client_id
+                HAVING MAX(member.expires_at) > \(slots[1])
+                """)
+        }.all()
         return try rows.map { row in
             LiveRefreshFamily(
                 familyID: try row.string("family_id"), clientID: try row.string("client_id"),

@@ -23,8 +23,6 @@ public final class SQLIdentityStore: IdentityStore {
     let database: any SQLDatabase
     let logger: Logger
     let clientCache: ClientRecordCache
-    /// Hot-path statements, serialized once (``StatementTemplate``).
-    let refreshRotation: StatementTemplate
     /// The statements of the per-request paths, serialized once (``StatementTemplateCache``).
     let templates = StatementTemplateCache()
     /// Decoded `authentication` columns of refresh tokens (``DecodedJSONCache``).
@@ -46,7 +44,6 @@ public final class SQLIdentityStore: IdentityStore {
         self.database = handles.map { MeasuredDatabase(base: database, metrics: $0) } ?? database
         self.logger = logger
         self.clientCache = ClientRecordCache(lifetime: clientCacheLifetime)
-        self.refreshRotation = Self.rotationTemplate(for: database)
         self.onClose = onClose
     }
 
