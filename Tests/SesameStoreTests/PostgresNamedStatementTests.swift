@@ -64,11 +64,13 @@ struct PostgresNamedStatementTests {
     func typesInTheName() async throws {
         try await withOneConnection { store in
             let db = store.database
+            var sql = ""
             func echo(_ value: any Encodable & Sendable) async throws -> String? {
-                let row = try await store.statement("test.typed_echo", [value]) { slot in
+                let filled = store.statement("test.typed_echo", [value]) { slot in
                     db.select().column(SQLAlias(CastToText(value: slot[0]), as: SQLIdentifier("echo"))).query
-                }.first()
-                return try row?.decode(column: "echo", as: String?.self)
+                }
+                sql = try #require(filled.query as? SerializedSQL).sql
+                return try await filled.first()?.decode(column: "echo", as: String?.self)
             }
             // The first use prepares `$1` as text (inferred from the cast, the value being NULL);
             // an 8-byte integer sent under that name would be read as text.
@@ -76,8 +78,6 @@ struct PostgresNamedStatementTests {
             #expect(try await echo(Int64(1_234_567)) == "1234567")
             #expect(try await echo("text") == "text")
             #expect(try await echo(Int64(-5)) == "-5")
-            let sql = try #require(
-                store.templates.template("test.typed_echo", database: db, slots: 1) { _ in SQLRaw("unused") }.sql as String?)
             let names = try await prepared(sql, on: store)
             #expect(Set(names).count == 3, "one statement each for NULL, int8 and text: \(names)")
         }

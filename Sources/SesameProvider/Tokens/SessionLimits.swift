@@ -55,7 +55,6 @@ package struct SessionCap: Sendable {
         let remaining = candidates.filter { family in !evicted.contains { $0.0.familyID == family.familyID } }
         let overUser = (remaining.count + 1) - max(1, limits.perUser)
         if overUser > 0 { evicted += remaining.prefix(overUser).map { ($0, "per_user") } }
-        guard !evicted.isEmpty else { return }
         // Concurrent sign-ins of one user see the same oldest families: each is revoked, and
         // audited, by the one call that claims it.
         let revoked = try await store.revokeLiveRefreshFamilies(evicted.map(\.0.familyID), now: now, reason: .evicted)

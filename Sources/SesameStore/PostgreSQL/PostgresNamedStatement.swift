@@ -69,7 +69,7 @@ struct PostgresNamedStatement: PostgresPreparedStatement {
             try await run(as: identity, on: connection, logger: logger, onRow)
         } catch let error as PSQLError where Self.isStalePlan(error) {
             let renamed = Identity(
-                name: PreparedStatementNames.shared.rename(key, retiring: identity.name), sql: identity.sql)
+                name: PreparedStatementNames.shared.name(for: key, replacing: identity.name), sql: identity.sql)
             try await run(as: renamed, on: connection, logger: logger, onRow)
         }
     }
@@ -130,19 +130,9 @@ final class PreparedStatementNames: Sendable {
     static let shared = PreparedStatementNames()
     private let state = LockedState<(names: [String: String], issued: Int)>(([:], 0))
 
-    func name(for key: String) -> String {
-        state.withLock { state in
-            if let name = state.names[key] { return name }
-            state.issued += 1
-            let name = "sesame_\(state.issued)"
-            state.names[key] = name
-            return name
-        }
-    }
-
-    /// A new name for `key` when its statement under `stale` no longer matches the schema (once,
-    /// however many connections found out at the same time).
-    func rename(_ key: String, retiring stale: String) -> String {
+    /// The name of `key`'s statement; a new one when the statement under `stale` no longer
+    /// matches the schema (once, however many connections found out at the same time).
+    func name(for key: String, replacing stale: String? = nil) -> String {
         state.withLock { state in
             if let name = state.names[key], name != stale { return name }
             state.issued += 1

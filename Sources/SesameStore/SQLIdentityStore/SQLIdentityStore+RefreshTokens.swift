@@ -201,13 +201,13 @@ extension SQLIdentityStore {
     }
 
     /// Records each family as revoked (kept until its last token expires) with the reason (an
-    /// earlier reason stays) and marks its tokens.
+    /// earlier reason stays), then marks their tokens (``stampRevoked(_:now:)``).
     func revokeFamilies(
         ids: [String], now: Date, reason: RefreshFamilyRevocationReason = .signedOut
     ) async throws {
         for familyID in ids {
-            // Templates (``StatementTemplateCache``): a sign-in past the session cap evicts a
-            // family, so these run on the sign-in path.
+            // Templates (``StatementTemplateCache``): logout, sign-out everywhere and reuse
+            // detection run these for every family they end.
             let latest = try await statement("refresh_tokens.family_latest_expiry", [familyID]) { slots in
                 database.select()
                     .column(SQLFunction("MAX", args: SQLIdentifier("expires_at")), as: "latest")
@@ -226,23 +226,15 @@ extension SQLIdentityStore {
                     .onConflict(with: ["family_id"]) { $0.set(excludedValueOf: "expires_at") }
                     .query
             }.run()
-            try await statement("refresh_tokens.stamp_revoked", [StoreValue.time(now), familyID]) { slots in
-                database.update("refresh_tokens")
-                    .set("revoked_at", to: slots[0])
-                    .where("family_id", .equal, slots[1])
-                    .where("revoked_at", .is, SQLLiteral.null)
-                    .query
-            }.run()
         }
+        try await stampRevoked(ids, now: now)
     }
 
     public func revokeLiveRefreshFamilies(
         _ familyIDs: [String], now: Date, reason: RefreshFamilyRevocationReason
     ) async throws -> Set<String> {
         var revoked: Set<String> = []
-        // Chunks keep the IN lists far below SQLite's limit of bound values.
-        for start in stride(from: 0, to: familyIDs.count, by: Self.familiesPerStatement) {
-            let chunk = Array(familyIDs[start..<min(start + Self.familiesPerStatement, familyIDs.count)])
+        for chunk in Self.chunked(familyIDs) {
             // The claim: one row per family that still has tokens, kept as long as its newest
             // token (at least from now) plus the retention; a family recorded already (by a
             // concurrent call, or earlier) conflicts and is not returned.
@@ -261,18 +253,33 @@ extension SQLIdentityStore {
                 .ignoringConflicts(with: ["family_id"])
                 .returning(SQLColumn("family_id"))
                 .all(decodingColumn: "family_id", as: String.self)
-            guard !claimed.isEmpty else { continue }
-            try await database.update("refresh_tokens")
-                .set("revoked_at", to: nowValue)
-                .where(SQLIdentifier("family_id"), .in, claimed)
-                .where("revoked_at", .is, SQLLiteral.null)
-                .run()
             revoked.formUnion(claimed)
         }
+        try await stampRevoked(Array(revoked), now: now)
         return revoked
     }
 
-    /// Families per statement of ``revokeLiveRefreshFamilies(_:now:reason:)``.
+    /// Marks the tokens of families already recorded as revoked (the record decides; the mark
+    /// keeps revoked roots out of the live-roots index): one statement per chunk of families.
+    private func stampRevoked(_ familyIDs: [String], now: Date) async throws {
+        for chunk in Self.chunked(familyIDs) {
+            try await database.update("refresh_tokens")
+                .set("revoked_at", to: StoreValue.time(now))
+                .where(SQLIdentifier("family_id"), .in, chunk)
+                .where("revoked_at", .is, SQLLiteral.null)
+                .run()
+        }
+    }
+
+    /// `familyIDs` in runs of ``familiesPerStatement``: the IN lists stay far below SQLite's
+    /// limit of bound values.
+    private static func chunked(_ familyIDs: [String]) -> [[String]] {
+        stride(from: 0, to: familyIDs.count, by: familiesPerStatement).map {
+            Array(familyIDs[$0..<min($0 + familiesPerStatement, familyIDs.count)])
+        }
+    }
+
+    /// Families per statement of ``revokeLiveRefreshFamilies(_:now:reason:)`` and ``stampRevoked(_:now:)``.
     static let familiesPerStatement = 200
 
     /// How long a revoked family is remembered after its last refresh token expires (covers
