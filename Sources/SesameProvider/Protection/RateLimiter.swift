@@ -83,20 +83,48 @@ final package class RateLimiter: Sendable {
             }
         }
         return windows.withLock { windows in
-            var window = windows[key] ?? Window(start: start, length: limit.window, limit: limit.requests)
-            if window.start != start { window = Window(start: start, length: limit.window, limit: limit.requests) }
-            let used = window.local + window.others
-            guard used < limit.requests else {
-                window.refusals += 1
-                if windows[key] != nil { windows[key] = window }
-                return .refused(retryAfter: reset, first: window.refusals == 1)
-            }
-            window.local += 1
-            window.pending += 1
-            if windows[key] == nil, windows.count >= maximum { Self.evict(&windows, now: now, maximum: maximum) }
-            windows[key] = window
-            return .admitted(remaining: limit.requests - used - 1, reset: reset)
+            Self.countInMemory(&windows, key: key, start: start, limit: limit, reset: reset, now: now, maximum: maximum)
         }
+    }
+
+    /// ``admit(_:limit:)`` for a caller that cannot wait (a request answered on an event loop):
+    /// the decision when it is made in memory and admits; `nil` when it would need the store (a
+    /// window new to this process in a deployment that shares counts) or would refuse. Nothing
+    /// is counted for `nil`: the caller then goes through ``admit(_:limit:)``, which counts the
+    /// request, refuses it and reports the first refusal.
+    package func admitInMemory(_ key: String, limit: RateLimitPolicy.Limit) -> Decision? {
+        let now = now()
+        let start = Self.windowStart(now, length: limit.window)
+        let reset = max(1, Int((start.addingTimeInterval(limit.window).timeIntervalSince(now)).rounded(.up)))
+        let maximum = policy.maximumTrackedKeys
+        let shared = shared != nil
+        return windows.withLock { windows in
+            let window = windows[key].flatMap { $0.start == start ? $0 : nil }
+            if shared, window == nil { return nil }
+            if let window, window.local + window.others >= limit.requests { return nil }
+            return Self.countInMemory(
+                &windows, key: key, start: start, limit: limit, reset: reset, now: now, maximum: maximum)
+        }
+    }
+
+    /// Counts one request of `key` in this process's window starting at `start`, or refuses it.
+    private static func countInMemory(
+        _ windows: inout [String: Window], key: String, start: Date, limit: RateLimitPolicy.Limit, reset: Int,
+        now: Date, maximum: Int
+    ) -> Decision {
+        var window = windows[key] ?? Window(start: start, length: limit.window, limit: limit.requests)
+        if window.start != start { window = Window(start: start, length: limit.window, limit: limit.requests) }
+        let used = window.local + window.others
+        guard used < limit.requests else {
+            window.refusals += 1
+            if windows[key] != nil { windows[key] = window }
+            return .refused(retryAfter: reset, first: window.refusals == 1)
+        }
+        window.local += 1
+        window.pending += 1
+        if windows[key] == nil, windows.count >= maximum { evict(&windows, now: now, maximum: maximum) }
+        windows[key] = window
+        return .admitted(remaining: limit.requests - used - 1, reset: reset)
     }
 
     /// Counts one event of `key` in the aligned window of `length` seconds, without a limit, and

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import SesameProtocol
 
@@ -75,11 +76,24 @@ struct DiscoveryEndpoint: Sendable {
             nativeSSOSupported: true)
     }
 
+    /// The paths that serve the document.
+    static let paths = ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]
+
+    /// The fields of every answer: JSON, cacheable for five minutes, readable from any origin.
+    static let fields: HTTPFields = [
+        .contentType: "application/json", .cacheControl: "public, max-age=300", .accessControlAllowOrigin: "*",
+    ]
+
     func handle(_ request: Request, context: SesameRequestContext) -> Response {
-        var response = JSONResponse.make(buffer: body, noStore: false)
-        response.headers[.cacheControl] = "public, max-age=300"
-        response.headers[.accessControlAllowOrigin] = "*"
-        return response
+        Response(status: .ok, headers: Self.fields, body: ResponseBody(byteBuffer: body))
+    }
+
+    /// The answers ``StaticDocumentResponder`` gives on the event loop, the same as ``handle``'s.
+    func staticDocuments(https: Bool) -> [String: StaticDocuments.Document] {
+        Dictionary(
+            uniqueKeysWithValues: Self.paths.map {
+                ($0, StaticDocuments.Document(route: $0, response: Self.fields, body: body, https: https))
+            })
     }
 }
 

@@ -16,6 +16,18 @@ struct ProtocolRoutes: FeatureRoutes {
         discovery = try DiscoveryEndpoint(
             issuer: services.issuerIdentifier, requirePushedRequests: services.requirePushedRequests,
             dpopAlgorithms: services.dpopAlgorithms)
+        // The discovery documents are the same for every request: answered on the event loop.
+        let metrics = services.metrics
+        let limits = services.rateLimits
+        services.staticDocuments?.publish(
+            discovery.staticDocuments(https: services.issuer.scheme?.lowercased() == "https"),
+            accounting: StaticDocuments.Accounting(
+                logger: services.logger,
+                recordRequest: { route, status, duration in
+                    metrics.request(route: route, method: "GET", status: status, duration: duration)
+                },
+                admit: limits.map(Self.discoveryAdmission),
+                proxies: services.trustedProxies))
         jwks = JWKSEndpoint(keyRing: services.keyRing)
         token = TokenEndpoint(services: services)
         revocation = RevocationEndpoint(
@@ -29,9 +41,13 @@ struct ProtocolRoutes: FeatureRoutes {
             clientAuthenticator: services.clientAuthenticator, requests: services.pushedRequests, dpop: services.dpop)
     }
 
+    /// The discovery class's per-address limit, decided in memory for ``StaticDocumentResponder``.
+    private static func discoveryAdmission(_ limits: RequestRateLimits) -> @Sendable (String?) -> [(String, String)]? {
+        { address in limits.admitAddressInMemory(.discovery, address: address) }
+    }
+
     func register(on router: Router<SesameRequestContext>) {
-        router.get("/.well-known/openid-configuration", use: discovery.handle)
-        router.get("/.well-known/oauth-authorization-server", use: discovery.handle)
+        for path in DiscoveryEndpoint.paths { router.get(RouterPath(path), use: discovery.handle) }
         router.get("/jwks", use: jwks.handle)
         router.post("/token", use: token.post)
         router.post("/par", use: pushedRequests.post)

@@ -23,10 +23,15 @@ struct ResponseSecurityHeadersMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
-        if response.headers[.xContentTypeOptions] == nil { response.headers[.xContentTypeOptions] = "nosniff" }
-        if https, response.headers[.strictTransportSecurity] == nil {
-            response.headers[.strictTransportSecurity] = Self.strictTransportSecurity
-        }
+        Self.addFields(to: &response.headers, https: https)
         return response
+    }
+
+    /// Adds the fields a response does not set itself (also for ``StaticDocuments``).
+    static func addFields(to headers: inout HTTPFields, https: Bool) {
+        if headers[.xContentTypeOptions] == nil { headers[.xContentTypeOptions] = "nosniff" }
+        if https, headers[.strictTransportSecurity] == nil {
+            headers[.strictTransportSecurity] = strictTransportSecurity
+        }
     }
 }

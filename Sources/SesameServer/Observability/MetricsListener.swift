@@ -14,7 +14,7 @@ enum MetricsListener {
         router.get("/metrics", use: MetricsEndpoint(metrics: metrics, token: nil).handle)
         return Application(
             router: router,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "Sesame"),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: StaticDocuments.serverField),
             onServerRunning: { channel in
                 bound.yield(channel.localAddress?.port ?? port)
                 bound.finish()

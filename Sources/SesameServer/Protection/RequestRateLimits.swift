@@ -26,6 +26,21 @@ struct RequestRateLimits: Sendable {
             context: context, clientID: nil)
     }
 
+    /// ``admitAddress(_:address:context:)`` without waiting (``RateLimiter/admitInMemory(_:limit:)``):
+    /// the fields to add when the request is admitted in memory or has no limit; `nil` when the
+    /// decision needs ``admitAddress(_:address:context:)`` (the store, or a refusal to answer).
+    func admitAddressInMemory(_ endpoint: RateLimitPolicy.EndpointClass, address: String?) -> [(String, String)]? {
+        guard let address, let limit = policy.perAddress[endpoint] else { return [] }
+        let name = "\(endpoint.rawValue)-address"
+        guard case .admitted(let remaining, let reset) = limiter.admitInMemory(
+            "address\u{0}\(endpoint.rawValue)\u{0}\(address)", limit: limit)
+        else { return nil }
+        return [
+            (HTTPField.Name.rateLimitPolicy.rawName, "\"\(name)\";q=\(limit.requests);w=\(Int(limit.window))"),
+            (HTTPField.Name.rateLimit.rawName, "\"\(name)\";r=\(remaining);t=\(reset)"),
+        ]
+    }
+
     /// The limit for `endpoint` requests of the client `clientID`.
     func admitClient(_ endpoint: RateLimitPolicy.EndpointClass, clientID: String) async throws(EndpointFailure) -> HTTPFields {
         guard let limit = policy.perClient[endpoint] else { return [:] }

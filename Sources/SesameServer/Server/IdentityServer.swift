@@ -55,15 +55,20 @@ public enum IdentityServer {
         let responder = DeferredResponder(slot: routerSlot)
         let limits = configuration.connectionLimits
         let cap = ConnectionCap(maximum: limits.maximumConnections, logger: logger)
+        let staticDocuments = StaticDocuments()
         let app = Application(
             responder: responder,
+            // No idle timeout of Hummingbird's: the ConnectionGuard keeps it, and also sees the
+            // requests the StaticDocumentResponder answers before Hummingbird's codec.
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [ConnectionGuardInstaller(limits: limits, cap: cap)],
-                    idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000)))),
+                    additionalChannelHandlers: [
+                        ConnectionGuardInstaller(limits: limits, cap: cap, staticDocuments: staticDocuments)
+                    ],
+                    idleTimeout: nil)),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
-                serverName: "Sesame"),
+                serverName: StaticDocuments.serverField),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? configuration.port)
                 portContinuation.finish()
@@ -173,6 +178,7 @@ public enum IdentityServer {
             services.passkeyPolicy = configuration.passkeys
             services.sessionLimits = configuration.sessionLimits
             services.requirePushedRequests = configuration.requirePushedRequests
+            services.staticDocuments = staticDocuments
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }
             let router = try SesameRouter.build(services, metricsToken: metricsToken)
@@ -186,7 +192,7 @@ public enum IdentityServer {
         logger.info("sesame server listening", metadata: ["issuer": .string(issuerIdentifier(issuer)), "port": .stringConvertible(port)])
         return RunningServer(
             issuer: issuer, port: port, metricsPort: metricsPort, store: store, keyRing: keyRing, messageSender: messageSender,
-            audit: audit, routes: routes, group: group, task: task)
+            audit: audit, routes: routes, staticDocuments: staticDocuments, group: group, task: task)
     }
 
     /// OIDC Discovery §3 / RFC 8414 §2: an absolute URL without query or fragment.

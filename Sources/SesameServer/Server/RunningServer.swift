@@ -17,15 +17,18 @@ public final class RunningServer: Sendable {
     /// Every route the router serves, as `METHOD /path/{parameter}` (the OpenAPI document's
     /// coverage is checked against it).
     let routes: Set<String>
+    /// The documents answered on the event loop (``StaticDocumentResponder``).
+    let staticDocuments: StaticDocuments
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     init(
         issuer: URL, port: Int, metricsPort: Int?, store: any ProviderStore, keyRing: KeyRing,
-        messageSender: any MessageSender, audit: AuditLog, routes: Set<String>, group: ServiceGroup,
-        task: Task<Void, any Error>
+        messageSender: any MessageSender, audit: AuditLog, routes: Set<String>, staticDocuments: StaticDocuments,
+        group: ServiceGroup, task: Task<Void, any Error>
     ) {
         self.routes = routes
+        self.staticDocuments = staticDocuments
         self.issuer = issuer
         self.port = port
         self.metricsPort = metricsPort

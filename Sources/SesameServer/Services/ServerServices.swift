@@ -32,6 +32,9 @@ struct ServerServices: Sendable {
     var metrics = ServerMetrics.off
     /// Request rate limits (``RequestRateLimits``); `nil`: none.
     var rateLimits: RequestRateLimits?
+    /// Where the routes publish the documents answered on the event loop (``StaticDocuments``);
+    /// `nil` when every request goes through the router.
+    var staticDocuments: StaticDocuments?
     /// Proof-of-work and clear-pass challenges (``ChallengeGate``); `nil`: none.
     var challenges: ChallengeGate?
     /// The audit log of security decisions (``AuditLog``).

@@ -29,7 +29,8 @@ struct LocalizedLoginPageTests {
         let heading = try Self.text(tag, "login.heading").replacingOccurrences(of: "{client}", with: "<bdi>Native App</bdi>")
         #expect(page.text.contains("<h1>\(heading)</h1>"))
         #expect(page.text.contains(try Self.text(tag, "login.forgot_password")))
-        if tag == "ar" { #expect(page.text.contains(#"dir="rtl""#)) } else { #expect(!page.text.contains("rtl")) }
+        // Only the markup's direction is checked: random state and CSRF values may spell "rtl".
+        if tag == "ar" { #expect(page.text.contains(#"dir="rtl""#)) } else { #expect(!page.text.contains(#"dir="rtl""#)) }
     }
 
     @Test("ui_locales on /authorize beats Accept-Language, also after a failed sign-in")

@@ -128,6 +128,27 @@ struct RateLimitTests {
         }
     }
 
+    @Test("admitInMemory counts as admit does; over the limit, or a window new to a process that shares counts, it decides nothing and counts nothing")
+    func inMemory() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))  // a window's start: resets in 60 s
+        let limit = RateLimitPolicy.Limit(3, per: 60)
+        let local = RateLimiter(policy: RateLimitPolicy(), now: { clock.now() }, shared: nil, logger: .init(label: "test"))
+        #expect(local.admitInMemory("a", limit: limit) == .admitted(remaining: 2, reset: 60))
+        #expect(await local.admit("a", limit: limit) == .admitted(remaining: 1, reset: 60))
+        #expect(local.admitInMemory("a", limit: limit) == .admitted(remaining: 0, reset: 60))
+        #expect(local.admitInMemory("a", limit: limit) == nil)
+        // The refusal the caller then asks for is still the window's first (it is audited).
+        #expect(await local.admit("a", limit: limit) == .refused(retryAfter: 60, first: true))
+
+        let sandbox = try StoreSandbox.make()
+        let store = try await sandbox.open()
+        let shared = RateLimiter(policy: RateLimitPolicy(), now: { clock.now() }, shared: store, logger: .init(label: "test"))
+        #expect(shared.admitInMemory("b", limit: limit) == nil)
+        #expect(await shared.admit("b", limit: limit) == .admitted(remaining: 2, reset: 60))
+        #expect(shared.admitInMemory("b", limit: limit) == .admitted(remaining: 1, reset: 60))
+        try await store.close()
+    }
+
     @Test(
         "two servers on one PostgreSQL database share the counts (within a second)",
         .enabled(if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired, "no PostgreSQL here; CI runs this"))

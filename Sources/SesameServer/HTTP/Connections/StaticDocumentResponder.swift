@@ -1,0 +1,145 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+
+/// Answers a `GET` of a ``StaticDocuments`` path on the connection's event loop, between the
+/// ``ConnectionGuard`` and Hummingbird's codec; every other request goes on to the router.
+///
+/// A request answered here pays what the router's middleware would make it pay: its per-address
+/// rate limit (when the limiter can admit it in memory), its request log line and its metrics.
+/// It goes on to the router instead whenever the answer could differ from the router's or
+/// overtake another:
+/// - a response to an earlier request on the connection has not ended (RFC 9112 §9.3.2:
+///   responses in the order of the requests);
+/// - not HTTP/1.1, not kept alive, a body announced, or a query string;
+/// - the peer is a trusted proxy (the client address comes from `X-Forwarded-For`);
+/// - the rate limit needs the store (a new window in a deployment that shares counts) or
+///   refuses (the router answers the 429 and audits it).
+final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let documents: StaticDocuments
+    /// Requests passed on to the router whose response has not ended.
+    private var forwarded = 0
+    /// The answer to the request being read, written once its end arrives (so that the
+    /// ``ConnectionGuard`` sees the request end before its response, as with the router).
+    private var answer: PreparedAnswer?
+    private var date = HTTPDateField()
+
+    private struct PreparedAnswer {
+        let document: StaticDocuments.Document
+        let accounting: StaticDocuments.Accounting
+        let path: String
+        let rateLimitFields: [(String, String)]
+        let start: ContinuousClock.Instant
+    }
+
+    init(documents: StaticDocuments) { self.documents = documents }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if forwarded == 0, let prepared = prepare(head, context: context) {
+                answer = prepared
+                return
+            }
+            forwarded += 1
+        case .body:
+            if answer != nil { return }
+        case .end:
+            if let prepared = answer {
+                answer = nil
+                respond(prepared, context: context)
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { forwarded = max(0, forwarded - 1) }
+        context.write(data, promise: promise)
+    }
+
+    /// The answer to `head` if this handler may give it, counted against its rate limit.
+    private func prepare(_ head: HTTPRequestHead, context: ChannelHandlerContext) -> PreparedAnswer? {
+        guard head.method == .GET, head.version == .http1_1, head.isKeepAlive,
+            !head.headers.contains(name: "content-length"), !head.headers.contains(name: "transfer-encoding"),
+            let (document, accounting) = documents.document(at: head.uri)
+        else { return nil }
+        let peer = context.channel.remoteAddress
+        if !accounting.proxies.networks.isEmpty, let peer, let bytes = IPNetwork.bytes(of: peer),
+            accounting.proxies.trusts(bytes)
+        { return nil }
+        var rateLimitFields: [(String, String)] = []
+        if let admit = accounting.admit {
+            guard let fields = admit(ClientAddressKey.of(peer)) else { return nil }
+            rateLimitFields = fields
+        }
+        return PreparedAnswer(
+            document: document, accounting: accounting, path: head.uri, rateLimitFields: rateLimitFields,
+            start: .now)
+    }
+
+    private func respond(_ prepared: PreparedAnswer, context: ChannelHandlerContext) {
+        var headers = prepared.document.headers
+        for (name, value) in prepared.rateLimitFields { headers.add(name: name, value: value) }
+        headers.add(name: "Date", value: date.current())
+        headers.add(name: "Server", value: StaticDocuments.serverField)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(prepared.document.body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        documents.countAnswer()
+        let accounting = prepared.accounting
+        accounting.recordRequest(prepared.document.route, 200, .now - prepared.start)
+        // The line RequestLogMiddleware writes for a request the router answers.
+        if accounting.logger.logLevel <= .info {
+            accounting.logger.info(
+                "request",
+                metadata: [
+                    "request_id": .string(RequestID().description), "method": "GET",
+                    "path": .string(prepared.path), "status": "200",
+                ])
+        }
+    }
+}
+
+/// The `Date` field (RFC 9110 §6.6.1, IMF-fixdate), formatted once a second.
+struct HTTPDateField {
+    private var second = 0
+    private var text = ""
+
+    mutating func current() -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        if now != second || text.isEmpty {
+            second = now
+            text = Self.format(now)
+        }
+        return text
+    }
+
+    private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// `seconds` since 1970 as `Sun, 06 Nov 1994 08:49:37 GMT` (days from civil, H. Hinnant).
+    static func format(_ seconds: Int) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        let weekday = Self.days[((days % 7) + 7) % 7]
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(inDay / 3600)):\(two(inDay % 3600 / 60)):\(two(inDay % 60)) GMT"
+    }
+}
