@@ -128,6 +128,31 @@ struct StaticDocumentResponderTests {
         }
     }
 
+    @Test("20 connections at once against a limit of 30: exactly 30 answers of 200, the rest 429")
+    func concurrentLimit() async throws {
+        try await withTestServer(configure: {
+            $0.rateLimits.perAddress[.discovery] = RateLimitPolicy.Limit(30, per: 3600)
+        }) { server in
+            server.clock.freeze()
+            let port = server.running.port
+            let request = Self.get(Self.discovery)
+            let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        let connection = try RawConnection(port: port)
+                        // Three requests in one write: the second and third wait for the first.
+                        connection.write(request + request + request)
+                        return try await Self.responses(connection, count: 3).map(\.status)
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(statuses.count == 60)
+            #expect(statuses.filter { $0 == 200 }.count == 30)
+            #expect(statuses.filter { $0 == 429 }.count == 30)
+        }
+    }
+
     @Test("a connection that only asks for discovery is kept while it asks, and closed after the idle timeout")
     func idleTimeout() async throws {
         try await withTestServer(configure: { $0.connectionLimits.idleTimeout = 1 }) { server in
