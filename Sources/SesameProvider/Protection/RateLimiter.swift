@@ -61,9 +61,7 @@ final package class RateLimiter: Sendable {
     /// Counts one request against `key` (a class and an address or client id) unless it is
     /// over `limit`.
     package func admit(_ key: String, limit: RateLimitPolicy.Limit) async -> Decision {
-        let now = now()
-        let start = Self.windowStart(now, length: limit.window)
-        let reset = max(1, Int((start.addingTimeInterval(limit.window).timeIntervalSince(now)).rounded(.up)))
+        let (now, start, reset) = moment(of: limit)
         let maximum = policy.maximumTrackedKeys
         if let shared, windows.withLock({ $0[key]?.start != start }),
             let total = try? await shared.addRequests(key: Self.sharedKey(key), count: 1, windowStart: start)
@@ -93,9 +91,7 @@ final package class RateLimiter: Sendable {
     /// is counted for `nil`: the caller then goes through ``admit(_:limit:)``, which counts the
     /// request, refuses it and reports the first refusal.
     package func admitInMemory(_ key: String, limit: RateLimitPolicy.Limit) -> Decision? {
-        let now = now()
-        let start = Self.windowStart(now, length: limit.window)
-        let reset = max(1, Int((start.addingTimeInterval(limit.window).timeIntervalSince(now)).rounded(.up)))
+        let (now, start, reset) = moment(of: limit)
         let maximum = policy.maximumTrackedKeys
         let shared = shared != nil
         return windows.withLock { windows in
@@ -105,6 +101,13 @@ final package class RateLimiter: Sendable {
             return Self.countInMemory(
                 &windows, key: key, start: start, limit: limit, reset: reset, now: now, maximum: maximum)
         }
+    }
+
+    /// Now, the start of `limit`'s aligned window now, and the seconds until it resets (at least 1).
+    private func moment(of limit: RateLimitPolicy.Limit) -> (now: Date, start: Date, reset: Int) {
+        let now = now()
+        let start = Self.windowStart(now, length: limit.window)
+        return (now, start, max(1, Int((start.addingTimeInterval(limit.window).timeIntervalSince(now)).rounded(.up))))
     }
 
     /// Counts one request of `key` in this process's window starting at `start`, or refuses it.

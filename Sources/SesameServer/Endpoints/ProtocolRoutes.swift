@@ -42,7 +42,7 @@ struct ProtocolRoutes: FeatureRoutes {
     }
 
     /// The discovery class's per-address limit, decided in memory for ``StaticDocumentResponder``.
-    private static func discoveryAdmission(_ limits: RequestRateLimits) -> @Sendable (String?) -> [(String, String)]? {
+    private static func discoveryAdmission(_ limits: RequestRateLimits) -> @Sendable (String?) -> HTTPFields? {
         { address in limits.admitAddressInMemory(.discovery, address: address) }
     }
 

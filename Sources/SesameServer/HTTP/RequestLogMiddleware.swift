@@ -24,18 +24,29 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 
     private func log(request: Request, context: Context, status: Int) {
+        Self.write(
+            logger, requestID: context.id, method: request.method.rawValue, path: request.uri.path, status: status,
+            annotations: context.annotations)
+    }
+
+    /// The line of one request (also for those ``StaticDocumentResponder`` answers).
+    static func write(
+        _ logger: Logger, requestID: @autoclosure () -> String, method: String, path: String, status: Int,
+        annotations: RequestAnnotations? = nil
+    ) {
         // The metadata costs allocations: build it only when the line is written.
         guard logger.logLevel <= .info else { return }
         var metadata: Logger.Metadata = [
-            "request_id": .string(context.id),
-            "method": .string(request.method.rawValue),
-            "path": .string(request.uri.path),
+            "request_id": .string(requestID()),
+            "method": .string(method),
+            "path": .string(path),
             "status": .stringConvertible(status),
         ]
-        let annotations = context.annotations
-        if let clientID = annotations.clientID { metadata["client_id"] = .string(clientID) }
-        if let outcome = annotations.outcome { metadata["outcome"] = .string(outcome) }
-        if let errorID = annotations.errorID { metadata["error_id"] = .string(errorID) }
+        if let annotations {
+            if let clientID = annotations.clientID { metadata["client_id"] = .string(clientID) }
+            if let outcome = annotations.outcome { metadata["outcome"] = .string(outcome) }
+            if let errorID = annotations.errorID { metadata["error_id"] = .string(errorID) }
+        }
         logger.info("request", metadata: metadata)
     }
 }

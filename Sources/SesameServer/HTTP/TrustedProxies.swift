@@ -35,12 +35,16 @@ public struct TrustedProxies: Sendable, Equatable {
         networks.contains { $0.contains(address) }
     }
 
+    /// Whether the connection's `peer` is a trusted proxy (`false` for none or a Unix socket).
+    func trusts(peer: SocketAddress?) -> Bool {
+        guard !networks.isEmpty, let peer, let bytes = IPNetwork.bytes(of: peer) else { return false }
+        return trusts(bytes)
+    }
+
     /// The address to account a request to: the peer, or for a trusted peer the client named
     /// by `X-Forwarded-For` (all header lines, in order).
     func clientAddress(peer: SocketAddress?, forwardedFor: [String]) -> SocketAddress? {
-        guard !networks.isEmpty, let peer, let peerBytes = IPNetwork.bytes(of: peer), trusts(peerBytes) else {
-            return peer
-        }
+        guard let peer, trusts(peer: peer) else { return peer }
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
         var client = peer

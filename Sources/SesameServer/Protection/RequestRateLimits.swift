@@ -22,23 +22,34 @@ struct RequestRateLimits: Sendable {
     ) async throws(EndpointFailure) -> HTTPFields {
         guard let address, let limit = policy.perAddress[endpoint] else { return [:] }
         return try await admit(
-            "address\u{0}\(endpoint.rawValue)\u{0}\(address)", policy: "\(endpoint.rawValue)-address", limit: limit,
+            Self.addressKey(endpoint, address), policy: Self.addressPolicy(endpoint), limit: limit,
             context: context, clientID: nil)
     }
 
     /// ``admitAddress(_:address:context:)`` without waiting (``RateLimiter/admitInMemory(_:limit:)``):
     /// the fields to add when the request is admitted in memory or has no limit; `nil` when the
     /// decision needs ``admitAddress(_:address:context:)`` (the store, or a refusal to answer).
-    func admitAddressInMemory(_ endpoint: RateLimitPolicy.EndpointClass, address: String?) -> [(String, String)]? {
-        guard let address, let limit = policy.perAddress[endpoint] else { return [] }
-        let name = "\(endpoint.rawValue)-address"
-        guard case .admitted(let remaining, let reset) = limiter.admitInMemory(
-            "address\u{0}\(endpoint.rawValue)\u{0}\(address)", limit: limit)
+    func admitAddressInMemory(_ endpoint: RateLimitPolicy.EndpointClass, address: String?) -> HTTPFields? {
+        guard let address, let limit = policy.perAddress[endpoint] else { return [:] }
+        guard case .admitted(let remaining, let reset) = limiter.admitInMemory(Self.addressKey(endpoint, address), limit: limit)
         else { return nil }
-        return [
-            (HTTPField.Name.rateLimitPolicy.rawName, "\"\(name)\";q=\(limit.requests);w=\(Int(limit.window))"),
-            (HTTPField.Name.rateLimit.rawName, "\"\(name)\";r=\(remaining);t=\(reset)"),
-        ]
+        return Self.fields(policy: Self.addressPolicy(endpoint), limit: limit, remaining: remaining, reset: reset)
+    }
+
+    private static func addressKey(_ endpoint: RateLimitPolicy.EndpointClass, _ address: String) -> String {
+        "address\u{0}\(endpoint.rawValue)\u{0}\(address)"
+    }
+
+    private static func addressPolicy(_ endpoint: RateLimitPolicy.EndpointClass) -> String {
+        "\(endpoint.rawValue)-address"
+    }
+
+    /// `RateLimit-Policy` and `RateLimit` of policy `name` with `remaining` requests left.
+    private static func fields(policy name: String, limit: RateLimitPolicy.Limit, remaining: Int, reset: Int) -> HTTPFields {
+        var fields = HTTPFields()
+        fields[.rateLimitPolicy] = "\"\(name)\";q=\(limit.requests);w=\(Int(limit.window))"
+        fields[.rateLimit] = "\"\(name)\";r=\(remaining);t=\(reset)"
+        return fields
     }
 
     /// The limit for `endpoint` requests of the client `clientID`.
@@ -53,19 +64,16 @@ struct RequestRateLimits: Sendable {
         _ key: String, policy name: String, limit: RateLimitPolicy.Limit, context: SesameRequestContext?,
         clientID: String?
     ) async throws(EndpointFailure) -> HTTPFields {
-        var fields = HTTPFields()
-        fields[.rateLimitPolicy] = "\"\(name)\";q=\(limit.requests);w=\(Int(limit.window))"
         switch await limiter.admit(key, limit: limit) {
         case .admitted(let remaining, let reset):
-            fields[.rateLimit] = "\"\(name)\";r=\(remaining);t=\(reset)"
-            return fields
+            return Self.fields(policy: name, limit: limit, remaining: remaining, reset: reset)
         case .refused(let retryAfter, let first):
             if first {
                 audit.record(
                     .rateLimited, reason: name, context: context, clientID: clientID,
                     detail: ["limit": "\(limit.requests)", "window_s": "\(Int(limit.window))"])
             }
-            fields[.rateLimit] = "\"\(name)\";r=0;t=\(retryAfter)"
+            let fields = Self.fields(policy: name, limit: limit, remaining: 0, reset: retryAfter)
             var failure = EndpointFailure(
                 .rateLimited,
                 "Too many requests of this kind from this \(name.hasSuffix("client") ? "client" : "address"); retry after \(retryAfter) second\(retryAfter == 1 ? "" : "s") (Retry-After).",

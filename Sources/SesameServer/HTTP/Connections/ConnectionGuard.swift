@@ -167,16 +167,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 /// Puts a ``ConnectionGuard`` right after NIO's HTTP/1 request decoder (Hummingbird's own
-/// additional handlers sit after its codec, where the HTTP version is gone) and, with
-/// ``StaticDocuments``, a ``StaticDocumentResponder`` after it; counts the connection against
+/// additional handlers sit after its codec, where the HTTP version is gone) and a
+/// ``StaticDocumentResponder`` after it; counts the connection against
 /// the ``ConnectionCap`` (closing it at once past the maximum), then leaves.
 final class ConnectionGuardInstaller: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     private let limits: ConnectionLimits
     private let cap: ConnectionCap
-    private let staticDocuments: StaticDocuments?
+    private let staticDocuments: StaticDocuments
 
-    init(limits: ConnectionLimits, cap: ConnectionCap, staticDocuments: StaticDocuments? = nil) {
+    init(limits: ConnectionLimits, cap: ConnectionCap, staticDocuments: StaticDocuments) {
         self.limits = limits
         self.cap = cap
         self.staticDocuments = staticDocuments
@@ -194,10 +194,8 @@ final class ConnectionGuardInstaller: ChannelInboundHandler, RemovableChannelHan
         if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) {
             let connectionGuard = ConnectionGuard(limits: limits)
             try? pipeline.addHandler(connectionGuard, position: .after(decoder))
-            if let staticDocuments {
-                try? pipeline.addHandler(
-                    StaticDocumentResponder(documents: staticDocuments), position: .after(connectionGuard))
-            }
+            try? pipeline.addHandler(
+                StaticDocumentResponder(documents: staticDocuments), position: .after(connectionGuard))
         }
         pipeline.removeHandler(context: context, promise: nil)
     }

@@ -34,7 +34,7 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
         let document: StaticDocuments.Document
         let accounting: StaticDocuments.Accounting
         let path: String
-        let rateLimitFields: [(String, String)]
+        let rateLimitFields: HTTPFields
         let start: ContinuousClock.Instant
     }
 
@@ -72,10 +72,8 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
             let (document, accounting) = documents.document(at: head.uri)
         else { return nil }
         let peer = context.channel.remoteAddress
-        if !accounting.proxies.networks.isEmpty, let peer, let bytes = IPNetwork.bytes(of: peer),
-            accounting.proxies.trusts(bytes)
-        { return nil }
-        var rateLimitFields: [(String, String)] = []
+        if accounting.proxies.trusts(peer: peer) { return nil }
+        var rateLimitFields = HTTPFields()
         if let admit = accounting.admit {
             guard let fields = admit(ClientAddressKey.of(peer)) else { return nil }
             rateLimitFields = fields
@@ -87,7 +85,7 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
 
     private func respond(_ prepared: PreparedAnswer, context: ChannelHandlerContext) {
         var headers = prepared.document.headers
-        for (name, value) in prepared.rateLimitFields { headers.add(name: name, value: value) }
+        headers.add(prepared.rateLimitFields)
         headers.add(name: "Date", value: date.current())
         headers.add(name: "Server", value: StaticDocuments.serverField)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
@@ -96,15 +94,8 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
         documents.countAnswer()
         let accounting = prepared.accounting
         accounting.recordRequest(prepared.document.route, 200, .now - prepared.start)
-        // The line RequestLogMiddleware writes for a request the router answers.
-        if accounting.logger.logLevel <= .info {
-            accounting.logger.info(
-                "request",
-                metadata: [
-                    "request_id": .string(RequestID().description), "method": "GET",
-                    "path": .string(prepared.path), "status": "200",
-                ])
-        }
+        RequestLogMiddleware.write(
+            accounting.logger, requestID: RequestID().description, method: "GET", path: prepared.path, status: 200)
     }
 }
 
@@ -122,24 +113,16 @@ struct HTTPDateField {
         return text
     }
 
-    private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`: English names, the Gregorian calendar, GMT.
+    private static let style = Date.VerbatimFormatStyle(
+        format: """
+            \(weekday: .abbreviated), \(day: .twoDigits) \(month: .abbreviated) \(year: .padded(4)) \
+            \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits) GMT
+            """,
+        locale: Locale(identifier: "en_US_POSIX"), timeZone: .gmt, calendar: Calendar(identifier: .gregorian))
 
-    /// `seconds` since 1970 as `Sun, 06 Nov 1994 08:49:37 GMT` (days from civil, H. Hinnant).
+    /// `seconds` since 1970 as an IMF-fixdate.
     static func format(_ seconds: Int) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let inDay = seconds - days * 86_400
-        let weekday = Self.days[((days % 7) + 7) % 7]
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(inDay / 3600)):\(two(inDay % 3600 / 60)):\(two(inDay % 60)) GMT"
+        style.format(Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 }

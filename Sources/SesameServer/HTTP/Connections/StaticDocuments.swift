@@ -27,7 +27,7 @@ final class StaticDocuments: Sendable {
             var fields = response
             ResponseSecurityHeadersMiddleware.addFields(to: &fields, https: https)
             var headers = HTTPHeaders()
-            for field in fields { headers.add(name: field.name.rawName, value: field.value) }
+            headers.add(fields)
             headers.add(name: "Content-Length", value: String(body.readableBytes))
             self.route = route
             self.headers = headers
@@ -44,7 +44,7 @@ final class StaticDocuments: Sendable {
         let recordRequest: @Sendable (_ route: String, _ status: Int, _ duration: Duration) -> Void
         /// The rate-limit fields of a request from `address` (a ``ClientAddressKey``) admitted in
         /// memory; `nil` when the router must decide. `nil` itself: no limit.
-        let admit: (@Sendable (_ address: String?) -> [(String, String)]?)?
+        let admit: (@Sendable (_ address: String?) -> HTTPFields?)?
         let proxies: TrustedProxies
     }
 
@@ -78,4 +78,11 @@ final class StaticDocuments: Sendable {
     var answered: Int { answers.load(ordering: .relaxed) }
 
     func countAnswer() { answers.add(1, ordering: .relaxed) }
+}
+
+extension HTTPHeaders {
+    /// Appends `fields` (swift-http-types) in their order, names as written.
+    mutating func add(_ fields: HTTPFields) {
+        for field in fields { add(name: field.name.rawName, value: field.value) }
+    }
 }
