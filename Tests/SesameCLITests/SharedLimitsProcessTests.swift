@@ -6,7 +6,9 @@ import Testing
 
 /// Two real `sesame serve` processes on one PostgreSQL database share the request rate limits and
 /// the abuse challenges: a sign-up limit counts requests made at either process, and a challenge
-/// issued by one process and solved is accepted by the other, once.
+/// issued by one process and solved is accepted by the other, once. The discovery limit is shared
+/// too, although most discovery requests are answered on the event loop and counted in memory
+/// (``StaticDocumentResponder``).
 @Suite(
     "Rate limits and challenges across two sesame serve processes (PostgreSQL)",
     .enabled(if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired, "no PostgreSQL here; CI runs this"))
@@ -79,6 +81,44 @@ struct SharedLimitsProcessTests {
                 let replay = try await clients[0].postForm("/authorize-challenge", form, headers: header)
                 #expect(try replay.json(APIError.self).code == .invalidChallengeSolution)
                 #expect(try replay.json(APIError.self).errorDescription?.contains("reused") == true)
+            }
+        }
+        #expect(try await first.terminate() == 0)
+        #expect(try await second.terminate() == 0)
+        await sandbox.dispose()
+    }
+    @Test("a discovery limit of 3 per address counts the documents read at both processes: 200, 200, 200, then 429")
+    func discoveryLimitShared() async throws {
+        let sandbox = try await StoreSandbox.make(.postgres)
+        let temp = try TempDirectory("shared-discovery")
+        defer { temp.remove() }
+        let database = try TwoServeProcesses.databaseURL(sandbox)
+        let arguments = [
+            "serve", "--port", "0", "--data-dir", temp.path("data"), "--log-level", "error",
+            "--rate-limit", "discovery=3/3600",
+        ]
+        let (first, second) = try await TwoServeProcesses.start(arguments, environment: ["SESAME_DATABASE_URL": database])
+        let clients = [
+            HTTPTestClient(baseURL: try await TwoServeProcesses.listening(first)),
+            HTTPTestClient(baseURL: try await TwoServeProcesses.listening(second)),
+        ]
+        try await second.whileRunning {
+            try await first.whileRunning {
+                // Alternating processes, more than two sharing intervals apart; the first
+                // process's second answer (the third request) is one it gives on the event loop,
+                // from the count it learned of the other process.
+                var statuses: [Int] = []
+                var remaining: [String] = []
+                for index in 0..<5 {
+                    let path = index % 2 == 0 ? "/.well-known/openid-configuration" : "/.well-known/oauth-authorization-server"
+                    let response = try await clients[index % 2].get(path)
+                    statuses.append(response.status)
+                    remaining.append(response.header("RateLimit") ?? "")
+                    try await Task.sleep(for: .milliseconds(2200))
+                }
+                #expect(statuses == [200, 200, 200, 429, 429], "\(statuses)")
+                #expect(remaining.map { $0.split(separator: ";").dropFirst().first.map(String.init) ?? "" }
+                    == ["r=2", "r=1", "r=0", "r=0", "r=0"], "\(remaining)")
             }
         }
         #expect(try await first.terminate() == 0)

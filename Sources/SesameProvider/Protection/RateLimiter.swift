@@ -11,10 +11,13 @@ import SesameStore
 ///   per request);
 /// - after that, requests are counted in memory, and ``synchronize()``, which a background
 ///   service calls every second, adds them to the store and learns the other processes' counts
-///   from the totals.
+///   from the totals;
+/// - a request of a window whose count of the others is older than ``freshness`` (a key that
+///   was quiet here, so ``synchronize()`` skipped it) is counted in the store again, like the
+///   first, so a process never decides from a stale count.
 ///
-/// A limit can so be overshot by at most what the other processes admitted in the last second;
-/// one process alone is exact. Without the store (the database is away), decisions stay local.
+/// A limit can so be overshot by at most what the other processes admitted in the last
+/// ``freshness``; one process alone is exact. Without the store (the database is away), decisions stay local.
 ///
 /// Windows are aligned to their length (`floor(now / window) * window`), so all processes name
 /// the same window. Memory is bounded by ``RateLimitPolicy/maximumTrackedKeys``: past it,
@@ -41,6 +44,8 @@ final package class RateLimiter: Sendable {
         var others = 0
         /// Requests refused here in this window.
         var refusals = 0
+        /// When `others` was last read from the store.
+        var learnedAt: Date
     }
 
     private let policy: RateLimitPolicy
@@ -48,10 +53,15 @@ final package class RateLimiter: Sendable {
     private let shared: (any RateWindowStore)?
     private let logger: Logger
     private let windows = LockedState<[String: Window]>([:])
+    /// How old the count of the other processes may be for a decision made in memory: two of
+    /// ``synchronizer(interval:)``'s default intervals, so a key in use stays in memory.
+    package let freshness: TimeInterval
 
     package init(
-        policy: RateLimitPolicy, now: @escaping @Sendable () -> Date, shared: (any RateWindowStore)?, logger: Logger
+        policy: RateLimitPolicy, now: @escaping @Sendable () -> Date, shared: (any RateWindowStore)?, logger: Logger,
+        freshness: TimeInterval = 2
     ) {
+        self.freshness = freshness
         self.policy = policy
         self.now = now
         self.shared = shared
@@ -63,21 +73,25 @@ final package class RateLimiter: Sendable {
     package func admit(_ key: String, limit: RateLimitPolicy.Limit) async -> Decision {
         let (now, start, reset) = moment(of: limit)
         let maximum = policy.maximumTrackedKeys
-        if let shared, windows.withLock({ $0[key]?.start != start }),
+        if let shared, windows.withLock({ !isFresh($0[key], start: start, now: now) }),
             let total = try? await shared.addRequests(key: Self.sharedKey(key), count: 1, windowStart: start)
         {
             // Counted in the store already (not pending); the rest of the total is the others'.
             return windows.withLock { windows in
                 var window = windows[key].flatMap { $0.start == start ? $0 : nil }
-                    ?? Window(start: start, length: limit.window, limit: limit.requests)
+                    ?? Window(start: start, length: limit.window, limit: limit.requests, learnedAt: now)
                 window.local += 1
                 window.others = max(0, total - (window.local - window.pending))
-                let refused = total > limit.requests
+                window.learnedAt = now
+                // The deployment's count with this request: the total and what this process
+                // admitted since its last synchronization (not in the total yet).
+                let used = window.local + window.others
+                let refused = used > limit.requests
                 if refused { window.refusals += 1 }
                 if windows[key] == nil, windows.count >= maximum { Self.evict(&windows, now: now, maximum: maximum) }
                 windows[key] = window
                 guard !refused else { return .refused(retryAfter: reset, first: window.refusals == 1) }
-                return .admitted(remaining: limit.requests - total, reset: reset)
+                return .admitted(remaining: limit.requests - used, reset: reset)
             }
         }
         return windows.withLock { windows in
@@ -86,8 +100,9 @@ final package class RateLimiter: Sendable {
     }
 
     /// ``admit(_:limit:)`` for a caller that cannot wait (a request answered on an event loop):
-    /// the decision when it is made in memory and admits; `nil` when it would need the store (a
-    /// window new to this process in a deployment that shares counts) or would refuse. Nothing
+    /// the decision when it is made in memory and admits; `nil` when it would need the store (in
+    /// a deployment that shares counts, a window new to this process or one whose count of the
+    /// others is older than ``freshness``) or would refuse. Nothing
     /// is counted for `nil`: the caller then goes through ``admit(_:limit:)``, which counts the
     /// request, refuses it and reports the first refusal.
     package func admitInMemory(_ key: String, limit: RateLimitPolicy.Limit) -> Decision? {
@@ -96,11 +111,18 @@ final package class RateLimiter: Sendable {
         let shared = shared != nil
         return windows.withLock { windows in
             let window = windows[key].flatMap { $0.start == start ? $0 : nil }
-            if shared, window == nil { return nil }
+            if shared, !isFresh(window, start: start, now: now) { return nil }
             if let window, window.local + window.others >= limit.requests { return nil }
             return Self.countInMemory(
                 &windows, key: key, start: start, limit: limit, reset: reset, now: now, maximum: maximum)
         }
+    }
+
+    /// Whether `window` is of the window starting at `start` and learned the others' count within
+    /// ``freshness`` of `now` (always, without a shared store).
+    private func isFresh(_ window: Window?, start: Date, now: Date) -> Bool {
+        guard let window, window.start == start else { return false }
+        return shared == nil || now.timeIntervalSince(window.learnedAt) <= freshness
     }
 
     /// Now, the start of `limit`'s aligned window now, and the seconds until it resets (at least 1).
@@ -115,8 +137,10 @@ final package class RateLimiter: Sendable {
         _ windows: inout [String: Window], key: String, start: Date, limit: RateLimitPolicy.Limit, reset: Int,
         now: Date, maximum: Int
     ) -> Decision {
-        var window = windows[key] ?? Window(start: start, length: limit.window, limit: limit.requests)
-        if window.start != start { window = Window(start: start, length: limit.window, limit: limit.requests) }
+        var window = windows[key] ?? Window(start: start, length: limit.window, limit: limit.requests, learnedAt: now)
+        if window.start != start {
+            window = Window(start: start, length: limit.window, limit: limit.requests, learnedAt: now)
+        }
         let used = window.local + window.others
         guard used < limit.requests else {
             window.refusals += 1
@@ -180,6 +204,7 @@ final package class RateLimiter: Sendable {
                     guard var window = windows[entry.key], window.start == entry.start else { return }
                     // The total holds every request of ours added so far; the rest are the others'.
                     window.others = max(0, total - (window.local - window.pending))
+                    window.learnedAt = now
                     windows[entry.key] = window
                 }
             } catch {

@@ -149,6 +149,31 @@ struct RateLimitTests {
         try await store.close()
     }
 
+    @Test("a process that shares counts decides in memory only from a fresh count of the others; a quiet key's next request reads the store again")
+    func staleCountsGoToTheStore() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))  // a window's start
+        let limit = RateLimitPolicy.Limit(3, per: 60)
+        let sandbox = try StoreSandbox.make()
+        let store = try await sandbox.open()
+        let first = RateLimiter(policy: RateLimitPolicy(), now: { clock.now() }, shared: store, logger: .init(label: "a"))
+        let second = RateLimiter(policy: RateLimitPolicy(), now: { clock.now() }, shared: store, logger: .init(label: "b"))
+        #expect(await first.admit("k", limit: limit) == .admitted(remaining: 2, reset: 60))
+        #expect(await second.admit("k", limit: limit) == .admitted(remaining: 1, reset: 60))
+        // Within `freshness` the first decides from what it knew (the documented overshoot).
+        #expect(first.admitInMemory("k", limit: limit) == .admitted(remaining: 1, reset: 60))
+        // Three seconds later its count of the others is stale: nothing is decided in memory,
+        // and `admit` reads the store, which holds the second's request; the first's own
+        // unsynchronized one counts too, so this fourth request of the window is refused.
+        clock.advance(by: 3)
+        #expect(first.freshness < 3)
+        #expect(first.admitInMemory("k", limit: limit) == nil)
+        #expect(await first.admit("k", limit: limit) == .refused(retryAfter: 57, first: true))
+        // Now fresh, and full: refused in memory as well.
+        #expect(first.admitInMemory("k", limit: limit) == nil)
+        #expect(await first.admit("k", limit: limit) == .refused(retryAfter: 57, first: false))
+        try await store.close()
+    }
+
     @Test(
         "two servers on one PostgreSQL database share the counts (within a second)",
         .enabled(if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired, "no PostgreSQL here; CI runs this"))
