@@ -80,11 +80,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
-            inFlight = max(0, inFlight - 1)
-            if inFlight == 0 { arm(limits.idleTimeout, context: context) }
-        }
+        if case .end = unwrapOutboundIn(data) { responseEnded(channel: context.channel, eventLoop: context.eventLoop) }
         context.write(data, promise: promise)
+    }
+
+    /// A response ended: what `write` records for an `.end`, also called by the
+    /// ``StaticDocumentResponder`` for the responses it writes past this handler. On the
+    /// connection's event loop.
+    func responseEnded(channel: any Channel, eventLoop: any EventLoop) {
+        inFlight = max(0, inFlight - 1)
+        if inFlight == 0 { arm(limits.idleTimeout, channel: channel, eventLoop: eventLoop) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -131,11 +136,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Starts a wait of `timeout`: past it the connection is closed.
     private func arm(_ timeout: TimeInterval, context: ChannelHandlerContext) {
+        arm(timeout, channel: context.channel, eventLoop: context.eventLoop)
+    }
+
+    private func arm(_ timeout: TimeInterval, channel: any Channel, eventLoop: any EventLoop) {
         let due = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
         deadline = due
         // A check due no later than the new deadline looks again when it runs.
         if let timerDue, timerDue <= due { return }
-        schedule(due, channel: context.channel, eventLoop: context.eventLoop)
+        schedule(due, channel: channel, eventLoop: eventLoop)
     }
 
     /// Ends the wait; a pending check then finds nothing to do.
@@ -195,7 +204,8 @@ final class ConnectionGuardInstaller: ChannelInboundHandler, RemovableChannelHan
             let connectionGuard = ConnectionGuard(limits: limits)
             try? pipeline.addHandler(connectionGuard, position: .after(decoder))
             try? pipeline.addHandler(
-                StaticDocumentResponder(documents: staticDocuments), position: .after(connectionGuard))
+                StaticDocumentResponder(documents: staticDocuments, connectionGuard: connectionGuard),
+                position: .after(connectionGuard))
         }
         pipeline.removeHandler(context: context, promise: nil)
     }

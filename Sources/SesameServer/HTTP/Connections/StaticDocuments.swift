@@ -20,6 +20,9 @@ final class StaticDocuments: Sendable {
         /// `Content-Type`, `Content-Length`, the route's own fields and the security headers.
         let headers: HTTPHeaders
         let body: ByteBuffer
+        /// The status line and `headers` as bytes (RFC 9112 §4, §5), each field line ended by
+        /// CRLF: what NIO's response encoder would write for them.
+        let head: ByteBuffer
 
         /// The document of a route's `response`, with what every response of the router gets
         /// (the security headers and `Content-Length`).
@@ -32,6 +35,9 @@ final class StaticDocuments: Sendable {
             self.route = route
             self.headers = headers
             self.body = body
+            var head = ByteBuffer(string: "HTTP/1.1 200 OK\r\n")
+            for (name, value) in headers { head.writeFieldLine(name: name, value: value) }
+            self.head = head
         }
     }
 
@@ -84,5 +90,15 @@ extension HTTPHeaders {
     /// Appends `fields` (swift-http-types) in their order, names as written.
     mutating func add(_ fields: HTTPFields) {
         for field in fields { add(name: field.name.rawName, value: field.value) }
+    }
+}
+
+extension ByteBuffer {
+    /// Writes `name: value` and CRLF (RFC 9112 §5), the way NIO's encoder writes a field.
+    mutating func writeFieldLine(name: String, value: String) {
+        writeString(name)
+        writeStaticString(": ")
+        writeString(value)
+        writeStaticString("\r\n")
     }
 }
