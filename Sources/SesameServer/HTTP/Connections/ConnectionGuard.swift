@@ -203,9 +203,11 @@ final class ConnectionGuardInstaller: ChannelInboundHandler, RemovableChannelHan
         if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) {
             let connectionGuard = ConnectionGuard(limits: limits)
             try? pipeline.addHandler(connectionGuard, position: .after(decoder))
-            try? pipeline.addHandler(
-                StaticDocumentResponder(documents: staticDocuments, connectionGuard: connectionGuard),
-                position: .after(connectionGuard))
+            if let encoder = try? pipeline.context(handlerType: HTTPResponseEncoder.self) {
+                try? pipeline.addHandler(
+                    StaticDocumentResponder(documents: staticDocuments, connectionGuard: connectionGuard, encoder: encoder),
+                    position: .after(connectionGuard))
+            }
         }
         pipeline.removeHandler(context: context, promise: nil)
     }

@@ -20,7 +20,7 @@ import NIOHTTP1
 /// The answer is written as bytes past NIO's response encoder (a tenth of the CPU of such a
 /// request, docs/benchmarks.md): the document's prepared head, this response's fields and the
 /// body, in one buffer; the ``ConnectionGuard`` is told that the response ended, as its `write`
-/// would have seen. Without an encoder in the pipeline, the parts go through the pipeline.
+/// would have seen.
 final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -30,8 +30,8 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
     private let documents: StaticDocuments
     /// The connection's guard, told of each response written past it.
     private let connectionGuard: ConnectionGuard
-    /// NIO's response encoder; writes from its context go on toward the socket.
-    private var encoder: ChannelHandlerContext?
+    /// The context of NIO's response encoder: writes from it go on toward the socket.
+    private let encoder: ChannelHandlerContext
     /// Requests passed on to the router whose response has not ended.
     private var forwarded = 0
     /// The answer to the request being read, written once its end arrives (so that the
@@ -47,17 +47,10 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
         let start: ContinuousClock.Instant
     }
 
-    init(documents: StaticDocuments, connectionGuard: ConnectionGuard) {
+    init(documents: StaticDocuments, connectionGuard: ConnectionGuard, encoder: ChannelHandlerContext) {
         self.documents = documents
         self.connectionGuard = connectionGuard
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        encoder = nil
+        self.encoder = encoder
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -105,27 +98,16 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
 
     private func respond(_ prepared: PreparedAnswer, context: ChannelHandlerContext) {
         let document = prepared.document
-        if let encoder {
-            var bytes = context.channel.allocator.buffer(
-                capacity: document.head.readableBytes + 160 + document.body.readableBytes)
-            bytes.writeImmutableBuffer(document.head)
-            for field in prepared.rateLimitFields { bytes.writeFieldLine(name: field.name.rawName, value: field.value) }
-            bytes.writeFieldLine(name: "Date", value: date.current())
-            bytes.writeFieldLine(name: "Server", value: StaticDocuments.serverField)
-            bytes.writeStaticString("\r\n")
-            bytes.writeImmutableBuffer(document.body)
-            encoder.writeAndFlush(NIOAny(IOData.byteBuffer(bytes)), promise: nil)
-            connectionGuard.responseEnded(channel: context.channel, eventLoop: context.eventLoop)
-        } else {
-            var headers = document.headers
-            headers.add(prepared.rateLimitFields)
-            headers.add(name: "Date", value: date.current())
-            headers.add(name: "Server", value: StaticDocuments.serverField)
-            context.write(
-                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(document.body))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        }
+        var bytes = context.channel.allocator.buffer(
+            capacity: document.head.readableBytes + 160 + document.body.readableBytes)
+        bytes.writeImmutableBuffer(document.head)
+        for field in prepared.rateLimitFields { bytes.writeFieldLine(name: field.name.rawName, value: field.value) }
+        bytes.writeFieldLine(name: "Date", value: date.current())
+        bytes.writeFieldLine(name: "Server", value: StaticDocuments.serverField)
+        bytes.writeStaticString("\r\n")
+        bytes.writeImmutableBuffer(document.body)
+        encoder.writeAndFlush(NIOAny(IOData.byteBuffer(bytes)), promise: nil)
+        connectionGuard.responseEnded(channel: context.channel, eventLoop: context.eventLoop)
         documents.countAnswer()
         let accounting = prepared.accounting
         accounting.recordRequest(prepared.document.route, 200, .now - prepared.start)

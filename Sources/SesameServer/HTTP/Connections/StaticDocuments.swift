@@ -1,7 +1,6 @@
 import HTTPTypes
 import Logging
 import NIOCore
-import NIOHTTP1
 import Synchronization
 
 /// The responses that are the same for every `GET` of their path: the discovery documents
@@ -17,11 +16,10 @@ final class StaticDocuments: Sendable {
     struct Document: Sendable {
         /// The router's pattern for the path (the `route` label of the request metrics).
         let route: String
-        /// `Content-Type`, `Content-Length`, the route's own fields and the security headers.
-        let headers: HTTPHeaders
         let body: ByteBuffer
-        /// The status line and `headers` as bytes (RFC 9112 §4, §5), each field line ended by
-        /// CRLF: what NIO's response encoder would write for them.
+        /// The status line and the fields as bytes (RFC 9112 §4, §5), each field line ended by
+        /// CRLF, as NIO's response encoder would write them: `Content-Type`, `Content-Length`,
+        /// the route's own fields and the security headers.
         let head: ByteBuffer
 
         /// The document of a route's `response`, with what every response of the router gets
@@ -29,14 +27,11 @@ final class StaticDocuments: Sendable {
         init(route: String, response: HTTPFields, body: ByteBuffer, https: Bool) {
             var fields = response
             ResponseSecurityHeadersMiddleware.addFields(to: &fields, https: https)
-            var headers = HTTPHeaders()
-            headers.add(fields)
-            headers.add(name: "Content-Length", value: String(body.readableBytes))
-            self.route = route
-            self.headers = headers
-            self.body = body
             var head = ByteBuffer(string: "HTTP/1.1 200 OK\r\n")
-            for (name, value) in headers { head.writeFieldLine(name: name, value: value) }
+            for field in fields { head.writeFieldLine(name: field.name.rawName, value: field.value) }
+            head.writeFieldLine(name: "Content-Length", value: String(body.readableBytes))
+            self.route = route
+            self.body = body
             self.head = head
         }
     }
@@ -84,13 +79,6 @@ final class StaticDocuments: Sendable {
     var answered: Int { answers.load(ordering: .relaxed) }
 
     func countAnswer() { answers.add(1, ordering: .relaxed) }
-}
-
-extension HTTPHeaders {
-    /// Appends `fields` (swift-http-types) in their order, names as written.
-    mutating func add(_ fields: HTTPFields) {
-        for field in fields { add(name: field.name.rawName, value: field.value) }
-    }
 }
 
 extension ByteBuffer {
