@@ -113,38 +113,28 @@ struct PINRaceProcessTests {
             "serve", "--port", "0", "--data-dir", temp.path("data"), "--config", seed.path, "--log-level", "error",
             "--challenge", "sign_in=off",
         ]
-        let (first, second) = try await TwoServeProcesses.start(
-            arguments, environment: ["SESAME_DATABASE_URL": try TwoServeProcesses.databaseURL(sandbox)])
-        let clients = [
-            HTTPTestClient(baseURL: try await TwoServeProcesses.listening(first)),
-            HTTPTestClient(baseURL: try await TwoServeProcesses.listening(second)),
-        ]
-        try await second.whileRunning {
-            try await first.whileRunning {
-                // 20 wrong PINs.
-                let device = Curve25519.Signing.PrivateKey()
-                let registration = try await Self.register(clients[0], key: device)
-                let wrong = (0..<20).map { _ in Curve25519.Signing.PrivateKey() }
-                let allWrong = try await Self.race(clients, registration: registration, keys: wrong)
-                #expect(allWrong.unlocked == 0)
-                #expect(allWrong.wrongChecked == 3, "\(allWrong.wrongChecked) wrong PINs were checked; the policy allows 3: \(allWrong.answers)")
+        try await TwoServeProcesses.run(arguments, on: sandbox) { clients in
+            // 20 wrong PINs.
+            let device = Curve25519.Signing.PrivateKey()
+            let registration = try await Self.register(clients[0], key: device)
+            let wrong = (0..<20).map { _ in Curve25519.Signing.PrivateKey() }
+            let allWrong = try await Self.race(clients, registration: registration, keys: wrong)
+            #expect(allWrong.unlocked == 0)
+            #expect(allWrong.wrongChecked == 3, "\(allWrong.wrongChecked) wrong PINs were checked; the policy allows 3: \(allWrong.answers)")
 
-                // The right PIN sent last among 19 wrong ones.
-                let other = Curve25519.Signing.PrivateKey()
-                let secondRegistration = try await Self.register(clients[1], key: other)
-                let mixed = try await Self.race(
-                    clients, registration: secondRegistration, keys: (0..<19).map { _ in Curve25519.Signing.PrivateKey() } + [other])
-                #expect(mixed.unlocked <= 1)
-                if mixed.unlocked == 0 {
-                    #expect(mixed.wrongChecked == 3, "\(mixed.wrongChecked) wrong PINs were checked: \(mixed.answers)")
-                } else {
-                    // It held one of the first 3 attempts; its success started the count over.
-                    #expect(mixed.wrongChecked <= 2 + 3, "\(mixed.wrongChecked) wrong PINs were checked: \(mixed.answers)")
-                }
+            // The right PIN sent last among 19 wrong ones.
+            let other = Curve25519.Signing.PrivateKey()
+            let secondRegistration = try await Self.register(clients[1], key: other)
+            let mixed = try await Self.race(
+                clients, registration: secondRegistration, keys: (0..<19).map { _ in Curve25519.Signing.PrivateKey() } + [other])
+            #expect(mixed.unlocked <= 1)
+            if mixed.unlocked == 0 {
+                #expect(mixed.wrongChecked == 3, "\(mixed.wrongChecked) wrong PINs were checked: \(mixed.answers)")
+            } else {
+                // It held one of the first 3 attempts; its success started the count over.
+                #expect(mixed.wrongChecked <= 2 + 3, "\(mixed.wrongChecked) wrong PINs were checked: \(mixed.answers)")
             }
         }
-        #expect(try await first.terminate() == 0)
-        #expect(try await second.terminate() == 0)
         await sandbox.dispose()
     }
 }

@@ -18,7 +18,6 @@ struct SharedLimitsProcessTests {
         let sandbox = try await StoreSandbox.make(.postgres)
         let temp = try TempDirectory("shared-limits")
         defer { temp.remove() }
-        let database = try TwoServeProcesses.databaseURL(sandbox)
         let seed = temp.url.appendingPathComponent("seed.yaml")
         try Data(
             """
@@ -39,90 +38,72 @@ struct SharedLimitsProcessTests {
             "--rate-limit", "account_creation=3/3600", "--challenge", "sign_up=off", "--challenge", "sign_in=always",
             "--challenge-difficulty", "8",
         ]
-        let (first, second) = try await TwoServeProcesses.start(arguments, environment: ["SESAME_DATABASE_URL": database])
-        let clients = [
-            HTTPTestClient(baseURL: try await TwoServeProcesses.listening(first)),
-            HTTPTestClient(baseURL: try await TwoServeProcesses.listening(second)),
-        ]
-        try await second.whileRunning {
-            try await first.whileRunning {
-                // Sign-ups alternate between the processes, more than two sharing intervals apart
-                // (each process adds its counts and learns the others' once a second, so a limit
-                // can be overshot by what the others admitted since their last sharing).
-                var statuses: [Int] = []
-                for index in 0..<4 {
-                    let body = try JSONSerialization.data(withJSONObject: [
-                        "client_id": "shared-app", "email": "shared\(index)@example.com", "password": "a long sign-up password",
-                    ])
-                    let response = try await clients[index % 2].post(
-                        "/api/signup", body: body, headers: ["Content-Type": "application/json"])
-                    statuses.append(response.status)
-                    if response.status == 429 { #expect(try response.json(APIError.self).code == .rateLimited) }
-                    try await Task.sleep(for: .milliseconds(2200))
-                }
-                #expect(statuses == [201, 201, 201, 429], "\(statuses)")
-
-                // A challenge issued by the first process, solved, redeemed at the second; a replay
-                // at the first is refused as reused.
-                let pkce = PKCE()
-                let form = [
-                    "client_id": "shared-app", "scope": "openid", "code_challenge": pkce.challenge,
-                    "code_challenge_method": "S256", "username": "alice", "password": "a-long-password-for-sharing",
-                ]
-                let challenged = try await clients[0].postForm("/authorize-challenge", form)
-                #expect(challenged.status == 429)
-                let challenge = try #require(try challenged.json(APIError.self).challenge)
-                let seedBytes = try #require(challenge.seedBytes)
-                var nonce: UInt64 = 0
-                while !ProofOfWork.isSolution(seed: seedBytes, nonce: nonce, difficulty: challenge.difficulty) { nonce += 1 }
-                let header = [ProofOfWorkSolution.headerName: ProofOfWorkSolution(token: challenge.token, nonce: nonce).headerValue]
-                let accepted = try await clients[1].postForm("/authorize-challenge", form, headers: header)
-                #expect(accepted.status == 200, "\(accepted.text)")
-                let replay = try await clients[0].postForm("/authorize-challenge", form, headers: header)
-                #expect(try replay.json(APIError.self).code == .invalidChallengeSolution)
-                #expect(try replay.json(APIError.self).errorDescription?.contains("reused") == true)
+        try await TwoServeProcesses.run(arguments, on: sandbox) { clients in
+            // Sign-ups alternate between the processes, more than two sharing intervals apart
+            // (each process adds its counts and learns the others' once a second, so a limit
+            // can be overshot by what the others admitted since their last sharing).
+            var statuses: [Int] = []
+            for index in 0..<4 {
+                let body = try JSONSerialization.data(withJSONObject: [
+                    "client_id": "shared-app", "email": "shared\(index)@example.com", "password": "a long sign-up password",
+                ])
+                let response = try await clients[index % 2].post(
+                    "/api/signup", body: body, headers: ["Content-Type": "application/json"])
+                statuses.append(response.status)
+                if response.status == 429 { #expect(try response.json(APIError.self).code == .rateLimited) }
+                try await Task.sleep(for: .milliseconds(2200))
             }
+            #expect(statuses == [201, 201, 201, 429], "\(statuses)")
+
+            // A challenge issued by the first process, solved, redeemed at the second; a replay
+            // at the first is refused as reused.
+            let pkce = PKCE()
+            let form = [
+                "client_id": "shared-app", "scope": "openid", "code_challenge": pkce.challenge,
+                "code_challenge_method": "S256", "username": "alice", "password": "a-long-password-for-sharing",
+            ]
+            let challenged = try await clients[0].postForm("/authorize-challenge", form)
+            #expect(challenged.status == 429)
+            let challenge = try #require(try challenged.json(APIError.self).challenge)
+            let seedBytes = try #require(challenge.seedBytes)
+            var nonce: UInt64 = 0
+            while !ProofOfWork.isSolution(seed: seedBytes, nonce: nonce, difficulty: challenge.difficulty) { nonce += 1 }
+            let header = [ProofOfWorkSolution.headerName: ProofOfWorkSolution(token: challenge.token, nonce: nonce).headerValue]
+            let accepted = try await clients[1].postForm("/authorize-challenge", form, headers: header)
+            #expect(accepted.status == 200, "\(accepted.text)")
+            let replay = try await clients[0].postForm("/authorize-challenge", form, headers: header)
+            #expect(try replay.json(APIError.self).code == .invalidChallengeSolution)
+            #expect(try replay.json(APIError.self).errorDescription?.contains("reused") == true)
         }
-        #expect(try await first.terminate() == 0)
-        #expect(try await second.terminate() == 0)
         await sandbox.dispose()
     }
+
     @Test("a discovery limit of 3 per address counts the documents read at both processes: 200, 200, 200, then 429")
     func discoveryLimitShared() async throws {
         let sandbox = try await StoreSandbox.make(.postgres)
         let temp = try TempDirectory("shared-discovery")
         defer { temp.remove() }
-        let database = try TwoServeProcesses.databaseURL(sandbox)
         let arguments = [
             "serve", "--port", "0", "--data-dir", temp.path("data"), "--log-level", "error",
             "--rate-limit", "discovery=3/3600",
         ]
-        let (first, second) = try await TwoServeProcesses.start(arguments, environment: ["SESAME_DATABASE_URL": database])
-        let clients = [
-            HTTPTestClient(baseURL: try await TwoServeProcesses.listening(first)),
-            HTTPTestClient(baseURL: try await TwoServeProcesses.listening(second)),
-        ]
-        try await second.whileRunning {
-            try await first.whileRunning {
-                // Alternating processes, more than two sharing intervals apart; the first
-                // process's second answer (the third request) is one it gives on the event loop,
-                // from the count it learned of the other process.
-                var statuses: [Int] = []
-                var remaining: [String] = []
-                for index in 0..<5 {
-                    let path = index % 2 == 0 ? "/.well-known/openid-configuration" : "/.well-known/oauth-authorization-server"
-                    let response = try await clients[index % 2].get(path)
-                    statuses.append(response.status)
-                    remaining.append(response.header("RateLimit") ?? "")
-                    try await Task.sleep(for: .milliseconds(2200))
-                }
-                #expect(statuses == [200, 200, 200, 429, 429], "\(statuses)")
-                #expect(remaining.map { $0.split(separator: ";").dropFirst().first.map(String.init) ?? "" }
-                    == ["r=2", "r=1", "r=0", "r=0", "r=0"], "\(remaining)")
+        try await TwoServeProcesses.run(arguments, on: sandbox) { clients in
+            // Alternating processes, more than two sharing intervals apart; the first
+            // process's second answer (the third request) is one it gives on the event loop,
+            // from the count it learned of the other process.
+            var statuses: [Int] = []
+            var remaining: [String] = []
+            for index in 0..<5 {
+                let path = index % 2 == 0 ? "/.well-known/openid-configuration" : "/.well-known/oauth-authorization-server"
+                let response = try await clients[index % 2].get(path)
+                statuses.append(response.status)
+                remaining.append(response.header("RateLimit") ?? "")
+                try await Task.sleep(for: .milliseconds(2200))
             }
+            #expect(statuses == [200, 200, 200, 429, 429], "\(statuses)")
+            #expect(remaining.map { $0.split(separator: ";").dropFirst().first.map(String.init) ?? "" }
+                == ["r=2", "r=1", "r=0", "r=0", "r=0"], "\(remaining)")
         }
-        #expect(try await first.terminate() == 0)
-        #expect(try await second.terminate() == 0)
         await sandbox.dispose()
     }
 }

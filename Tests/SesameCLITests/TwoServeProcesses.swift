@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import StoreTesting
 import Testing
 
@@ -26,6 +27,24 @@ enum TwoServeProcesses {
             _ = try? await first.kill()
             throw error
         }
+    }
+
+    /// Starts `sesame <arguments>` twice on `sandbox`'s database (``start(_:environment:)``),
+    /// runs `body` with an HTTP client for each process (if it throws, both are terminated
+    /// before the error propagates), then stops both and expects each to exit with 0.
+    static func run(
+        _ arguments: [String], on sandbox: StoreSandbox, _ body: ([HTTPTestClient]) async throws -> Void
+    ) async throws {
+        let (first, second) = try await start(arguments, environment: ["SESAME_DATABASE_URL": try databaseURL(sandbox)])
+        let clients = [
+            HTTPTestClient(baseURL: try await listening(first)),
+            HTTPTestClient(baseURL: try await listening(second)),
+        ]
+        try await second.whileRunning {
+            try await first.whileRunning { try await body(clients) }
+        }
+        #expect(try await first.terminate() == 0)
+        #expect(try await second.terminate() == 0)
     }
 
     /// The URL a process serves on, from its `Listening:` line.
