@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Sesame", targets: ["Sesame"]),
         .library(name: "SesameResourceServer", targets: ["SesameResourceServer"]),
         .library(name: "SesameResourceServerHummingbird", targets: ["SesameResourceServerHummingbird"]),
+        .library(name: "SesameResourceServerSQL", targets: ["SesameResourceServerSQL"]),
         .library(name: "SesameLoopback", targets: ["SesameLoopback"]),
         .library(name: "SesameStore", targets: ["SesameStore"]),
         .library(name: "SesameProvider", targets: ["SesameProvider"]),
@@ -122,7 +123,14 @@ let package = Package(
         // For an app's own API: validates Sesame's RFC 9068 access tokens (framework-free).
         .target(
             name: "SesameResourceServer",
-            dependencies: ["SesameProtocol", "SesameJOSE"],
+            dependencies: ["SesameProtocol", "SesameJOSE", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // The DPoP replay store an API's instances share, over SQLKit (PostgreSQL, or SQLite):
+        // a proof accepted by one instance is refused by the others.
+        .target(
+            name: "SesameResourceServerSQL",
+            dependencies: ["SesameProtocol", "SesameResourceServer", .product(name: "SQLKit", package: "sql-kit")],
             swiftSettings: strict
         ),
         // The resource-server library as Hummingbird 2 middleware (RFC 6750 challenges).
@@ -262,8 +270,8 @@ let package = Package(
         .testTarget(
             name: "SesameResourceServerTests",
             dependencies: [
-                "SesameResourceServer", "SesameResourceServerHummingbird", "ExampleAPI", "SesameJOSE", "SesameStore",
-                "SesameTesting", "TestSupport",
+                "SesameResourceServer", "SesameResourceServerHummingbird", "SesameResourceServerSQL", "ExampleAPI",
+                "SesameJOSE", "SesameStore", "SesameTesting", "StoreTesting", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),

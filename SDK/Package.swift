@@ -55,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "SesameResourceServer",
-            dependencies: ["SesameProtocol", "SesameJOSE"],
+            dependencies: ["SesameProtocol", "SesameJOSE", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
     ]

@@ -47,6 +47,12 @@ public struct AccessTokenRule: RawRepresentable, Sendable, Hashable, CustomStrin
     /// The scheme does not fit the token (RFC 9449 §7.1-7.2): a DPoP-bound token sent as
     /// `Bearer`, or a bearer token sent as `DPoP` (`invalid_token` in a `DPoP` challenge).
     public static let dpopBinding = AccessTokenRule(rawValue: "dpop_binding")
+    /// The API asks for server-provided nonces (RFC 9449 §9) and the proof has none, or one that
+    /// is not the API's or has expired (`use_dpop_nonce`, with a fresh nonce in `DPoP-Nonce`).
+    public static let dpopNonce = AccessTokenRule(rawValue: "dpop_nonce")
+    /// The DPoP replay store could not be asked (its database is down): the proof cannot be
+    /// checked now, not its fault (503).
+    public static let replayCheckUnavailable = AccessTokenRule(rawValue: "replay_check_unavailable")
 }
 
 /// Why an access token was refused, with what an API answers: the HTTP status and the RFC 6750
@@ -61,6 +67,8 @@ public struct AccessTokenError: Error, Sendable, Hashable, CustomStringConvertib
     /// The authentication scheme of the challenge: `Bearer` (RFC 6750 §3), or `DPoP` (RFC 9449
     /// §7.1) when the token is DPoP-bound or was sent with that scheme.
     public var scheme: String = "Bearer"
+    /// For ``AccessTokenRule/dpopNonce``: the nonce to send in the `DPoP-Nonce` header (RFC 9449 §9).
+    public var dpopNonce: String?
 
     /// A refusal by `rule`, with a message for logs (never the token) and, for a missing
     /// scope, the scopes the request needed.
@@ -79,8 +87,9 @@ public struct AccessTokenError: Error, Sendable, Hashable, CustomStringConvertib
         case .missing: nil
         case .request: "invalid_request"
         case .scope: "insufficient_scope"
-        case .keysUnavailable: "temporarily_unavailable"
+        case .keysUnavailable, .replayCheckUnavailable: "temporarily_unavailable"
         case .dpopProof: "invalid_dpop_proof"
+        case .dpopNonce: "use_dpop_nonce"
         default: "invalid_token"
         }
     }
@@ -91,7 +100,7 @@ public struct AccessTokenError: Error, Sendable, Hashable, CustomStringConvertib
         switch rule {
         case .request: 400
         case .scope: 403
-        case .keysUnavailable: 503
+        case .keysUnavailable, .replayCheckUnavailable: 503
         default: 401
         }
     }

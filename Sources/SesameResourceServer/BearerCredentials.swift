@@ -121,7 +121,7 @@ extension AccessTokenValidator {
         case (.dpop, nil):
             throw DPoPValidation.refusal(.dpopBinding, "the token is not bound to a DPoP key: send it as Authorization: Bearer")
         case (.dpop, let thumbprint?):
-            try dpop.check(dpopProofs, method: method, url: url, accessToken: token, boundTo: thumbprint, now: now())
+            try await dpop.check(dpopProofs, method: method, url: url, accessToken: token, boundTo: thumbprint, now: now())
             return verified
         }
     }

@@ -41,6 +41,14 @@ public struct VerifiedAccessToken: Sendable, Hashable {
     /// RFC 9449 §6.1 `cnf.jkt`: the thumbprint of the DPoP key the token is bound to; the
     /// validator then requires a proof of that key with every request. `nil` for bearer tokens.
     public var confirmationThumbprint: String?
+    /// `gty`: how a token without a user was obtained (`client_credentials` from Sesame), `nil`
+    /// on a user's token.
+    public var grantType: String?
+
+    /// Whether the token names no user: a client's token for itself (`gty` set, as Sesame sets
+    /// it on `client_credentials` tokens). Its ``subject`` is then a client id: never look a
+    /// user up by it.
+    public var isClientOnly: Bool { grantType != nil }
 
     /// Whether the token carries every scope in `required`, read from `scope` without
     /// splitting it.
@@ -73,7 +81,7 @@ extension VerifiedAccessToken {
     /// The members the reader recognizes, by their claim names; a repeated one is rejected
     /// (RFC 7519 §4).
     private enum Member: String {
-        case iss, sub, aud, clientID = "client_id", scope, exp, iat, nbf, jti, authTime = "auth_time", acr, amr, sid, cnf
+        case iss, sub, aud, clientID = "client_id", scope, exp, iat, nbf, jti, authTime = "auth_time", acr, amr, sid, cnf, gty
 
         /// This member's bit in the set of members read so far (a bit mask, not a `Set`: no
         /// hashing and no allocation per token).
@@ -93,6 +101,7 @@ extension VerifiedAccessToken {
             case .amr: 1 << 11
             case .sid: 1 << 12
             case .cnf: 1 << 13
+            case .gty: 1 << 14
             }
         }
     }
@@ -103,7 +112,7 @@ extension VerifiedAccessToken {
     init(jwtPayload bytes: [UInt8]) throws(AccessTokenError) {
         var iss: String?, sub: String?, aud: [String]?, clientID: String?, scope: String?
         var exp: Date?, iat: Date?, nbf: Date?, jti: String?, authTime: Date?
-        var acr: String?, amr: [String]?, sid: String?
+        var acr: String?, amr: [String]?, sid: String?, gty: String?
         var seen: UInt16 = 0
         do {
             try JWTJSONReader.forEachMember(in: bytes) { key, value in
@@ -126,6 +135,7 @@ extension VerifiedAccessToken {
                 case .acr: acr = try value.optionalString(claim: key)
                 case .amr: amr = try value.optionalStringArray(claim: key)
                 case .sid: sid = try value.optionalString(claim: key)
+                case .gty: gty = try value.optionalString(claim: key)
                 case .cnf: break  // an object: read below, only for tokens that have one
                 }
             }
@@ -160,6 +170,6 @@ extension VerifiedAccessToken {
             issuer: iss, subject: sub, audience: aud, clientID: clientID,
             scope: scope ?? "", expiresAt: exp, issuedAt: iat,
             notBefore: nbf, tokenID: jti, authTime: authTime, acr: acr, amr: amr, sessionID: sid,
-            confirmationThumbprint: thumbprint)
+            confirmationThumbprint: thumbprint, grantType: gty)
     }
 }

@@ -57,11 +57,19 @@ public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
                 "access token refused", metadata: ["rule": "\(error.rule)", "reason": "\(error.message)"])
             return BearerRefusal.response(for: error, realm: realm)
         }
-        return try await next(request, context)
+        var response = try await next(request, context)
+        // RFC 9449 §9: with nonces, every answer to a DPoP request carries the next one, so the
+        // client is not refused when its nonce expires.
+        if let nonces = validator.dpop.nonces, context.accessToken?.confirmationThumbprint != nil {
+            response.headers[Self.dpopNonce] = nonces.issue()
+        }
+        return response
     }
 
     /// RFC 9449 §4.1 `DPoP`.
     static var dpop: HTTPTypes.HTTPField.Name { HTTPTypes.HTTPField.Name("DPoP")! }
+    /// RFC 9449 §8.1 `DPoP-Nonce`.
+    static var dpopNonce: HTTPTypes.HTTPField.Name { HTTPTypes.HTTPField.Name("DPoP-Nonce")! }
 
     /// The URL the client addressed: the public origin (or the `Host`) and the path.
     private func url(of request: Request) -> String {
@@ -111,7 +119,9 @@ public enum BearerRefusal {
         headers[.wwwAuthenticate] = BearerChallenge(refusing: error, realm: realm).headerValue
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
-        if error.rule == .keysUnavailable { headers[.retryAfter] = "5" }
+        if error.rule == .keysUnavailable || error.rule == .replayCheckUnavailable { headers[.retryAfter] = "5" }
+        // RFC 9449 §9: the nonce to sign the next proof with.
+        if let nonce = error.dpopNonce { headers[AccessTokenMiddleware<ResourceRequestContext>.dpopNonce] = nonce }
         var body: [String: String] = [:]
         if let code = error.errorCode {
             body["error"] = code

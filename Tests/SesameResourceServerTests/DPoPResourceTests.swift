@@ -113,17 +113,17 @@ struct DPoPResourceTests {
         let url = "https://api.example.com/x"
         let now = Date()
         for _ in 0..<2 {
-            try validation.check(
+            try await validation.check(
                 [maker.proof("GET", url, accessToken: token, issuedAt: now)], method: "GET", url: url, accessToken: token,
                 boundTo: maker.thumbprint, now: now)
         }
-        #expect(throws: AccessTokenError.self) {
-            try validation.check(
+        await #expect(throws: AccessTokenError.self) {
+            try await validation.check(
                 [maker.proof("GET", url, accessToken: token, issuedAt: now)], method: "GET", url: url, accessToken: token,
                 boundTo: maker.thumbprint, now: now)
         }
         let later = now.addingTimeInterval(120)
-        try validation.check(
+        try await validation.check(
             [maker.proof("GET", url, accessToken: token, issuedAt: later)], method: "GET", url: url, accessToken: token,
             boundTo: maker.thumbprint, now: later)
         #expect(cache.count == 1)

@@ -97,14 +97,15 @@ struct RevocationIntrospectionTests {
         }
     }
 
-    @Test("another client's revocation request and unknown tokens change nothing and answer 200", arguments: StoreBackend.available)
+    @Test("another client's revocation request is refused (unauthorized_client, RFC 7009 section 2.1) and changes nothing; an unknown token answers 200", arguments: StoreBackend.available)
     func foreignAndUnknownTokens(backend: StoreBackend) async throws {
         try await withTestServer(backend) { server in
             let browser = server.client()
             let (tokens, _) = try await OAuthFlow(browser: browser).tokens()
             let foreign = try await browser.postForm(
                 "/revoke", ["token": try #require(tokens.refreshToken), "client_id": Fixtures.secondApp])
-            #expect(foreign.status == 200)
+            #expect(foreign.status == 400)
+            #expect(foreign.jsonObject["error"] as? String == "unauthorized_client")
             let stillActive = try await browser.introspect(try #require(tokens.refreshToken))
             #expect(try stillActive.json(IntrospectionResponse.self).active)
             let unknown = try await browser.postForm(

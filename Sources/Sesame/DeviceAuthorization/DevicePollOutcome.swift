@@ -16,10 +16,16 @@ enum DevicePollOutcome: Sendable {
 
     /// The outcome a refusal of the token endpoint stands for, or `nil` when it is an error the
     /// app must see (`invalid_grant`, `invalid_client`, a server error, ...). The RFC 8628 §3.5
-    /// codes come with HTTP 400 (RFC 6749 §5.2); any 4xx is read by its `error` alone.
+    /// codes come with HTTP 400 (RFC 6749 §5.2); any 4xx is read by its `error` alone. A server's
+    /// rate limit on the token endpoint (HTTP 429) slows the polling down too: the request is
+    /// still pending.
     init?(refusal error: SesameError) {
         guard let status = error.httpStatus, (400..<500).contains(status), let apiError = error.apiError else {
             return nil
+        }
+        if status == 429, apiError.code != .proofOfWorkRequired, apiError.code != .invalidChallengeSolution {
+            self = .slowDown
+            return
         }
         switch apiError.error {
         case APIErrorCode.authorizationPending.error: self = .pending

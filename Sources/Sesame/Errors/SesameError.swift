@@ -9,7 +9,7 @@ import SesameProtocol
 /// in a later version never breaks an app's `switch`, which always has a `default`.
 ///
 /// ```swift
-/// do { try await sesame.unlock(with: pin) } catch {
+/// do { try await sesame.pin.unlock(with: pin) } catch {
 ///     switch error.category {
 ///     case .cancelled: break
 ///     case .invalidInput: showInline(error.description)          // e.g. wrongPIN, with remainingPINAttempts

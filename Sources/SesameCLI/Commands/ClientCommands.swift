@@ -92,6 +92,22 @@ struct ClientCommand: AsyncParsableCommand {
                 "The security profile: standard (default) or fapi2 (FAPI 2.0: private_key_jwt with --jwks-file, ES256, PAR and DPoP required, PKCE, 60 s codes; docs/fapi2.md).",
                 valueName: "profile"))
         var securityProfile: String?
+        @Flag(
+            name: .customLong("introspect-any-token"),
+            help: "A resource server that may introspect every client's tokens (RFC 7662); without it a client introspects only tokens issued to it or meant for it.")
+        var introspectsAnyToken = false
+        @Option(
+            name: .customLong("device-code-lifetime"),
+            help: ArgumentHelp(
+                "How long this client's device codes stay valid, in seconds (RFC 8628; default: the server's --device-code-lifetime).",
+                valueName: "seconds"))
+        var deviceCodeLifetime: Int?
+        @Option(
+            name: .customLong("device-poll-interval"),
+            help: ArgumentHelp(
+                "How often this client's devices may poll, in seconds (RFC 8628; default: the server's --device-poll-interval).",
+                valueName: "seconds"))
+        var devicePollInterval: Int?
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
 
@@ -149,6 +165,9 @@ struct ClientCommand: AsyncParsableCommand {
                 if let accessTokenAlgorithm { spec.accessTokenSigningAlg = accessTokenAlgorithm }
                 spec.requirePushedRequests = requirePushedRequests
                 spec.dpopBoundAccessTokens = dpopBoundAccessTokens
+                spec.introspectsAnyToken = introspectsAnyToken
+                spec.deviceCodeLifetime = deviceCodeLifetime
+                spec.devicePollInterval = devicePollInterval
                 if let securityProfile {
                     do throws(ClientValidation.Issue) {
                         spec.securityProfile = try ClientValidation.checkSecurityProfile(securityProfile)
@@ -272,6 +291,15 @@ struct ClientSummary: Encodable {
     var mfaPolicy: String
     var firstParty: Bool
     var appGroup: String?
+    var accessTokenLifetime: Int
+    var idTokenLifetime: Int
+    var refreshTokenLifetime: Int
+    var requirePushedRequests: Bool
+    var dpopBoundAccessTokens: Bool
+    var securityProfile: String
+    var introspectsAnyToken: Bool
+    var deviceCodeLifetime: Int?
+    var devicePollInterval: Int?
     var clientSecret: String?
 
     init(_ client: ClientRecord, secret: String?) {
@@ -288,6 +316,15 @@ struct ClientSummary: Encodable {
         mfaPolicy = client.mfaPolicy.rawValue
         firstParty = client.firstParty
         appGroup = client.appGroup
+        accessTokenLifetime = client.accessTokenLifetime
+        idTokenLifetime = client.idTokenLifetime
+        refreshTokenLifetime = client.refreshTokenLifetime
+        requirePushedRequests = client.requirePushedRequests
+        dpopBoundAccessTokens = client.dpopBoundAccessTokens
+        securityProfile = client.securityProfile.rawValue
+        introspectsAnyToken = client.introspectsAnyToken
+        deviceCodeLifetime = client.deviceCodeLifetime
+        devicePollInterval = client.devicePollInterval
         clientSecret = secret
     }
 
@@ -305,6 +342,15 @@ struct ClientSummary: Encodable {
         case mfaPolicy = "mfa_policy"
         case firstParty = "first_party"
         case appGroup = "app_group"
+        case accessTokenLifetime = "access_token_lifetime"
+        case idTokenLifetime = "id_token_lifetime"
+        case refreshTokenLifetime = "refresh_token_lifetime"
+        case requirePushedRequests = "require_pushed_authorization_requests"
+        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+        case securityProfile = "security_profile"
+        case introspectsAnyToken = "introspects_any_token"
+        case deviceCodeLifetime = "device_code_lifetime"
+        case devicePollInterval = "device_poll_interval"
         case clientSecret = "client_secret"
     }
 }

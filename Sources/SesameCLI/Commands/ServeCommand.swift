@@ -69,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var nativeSSO: NativeSSOOptions
     @OptionGroup var passkeys: PasskeyOptions
     @OptionGroup var sessions: SessionLimitOptions
+    @OptionGroup var timing: SignInTimingOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -118,6 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.nativeSSO = try nativeSSO.policy()
             configuration.passkeys = try passkeys.policy(issuerHost: issuerURL?.host ?? host)
             configuration.sessionLimits = try sessions.limits()
+            try timing.apply(to: &configuration)
             configuration.requirePushedRequests = requirePushedRequests
             configuration.dpop.requireNonce = requireDPoPNonce
             configuration.smtp = try smtp.configuration()

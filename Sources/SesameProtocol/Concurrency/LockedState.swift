@@ -14,11 +14,13 @@
 /// The SDK and the resource-server library use it instead of the standard library's `Mutex` and
 /// `Atomic`, which need iOS 18 and macOS 15 (the `Synchronization` module): with it the SDK's
 /// package (`SDK/`) declares iOS 15, macOS 13, tvOS 15, watchOS 8 and visionOS 1. The server
-/// uses it too: on Linux `Mutex` is a priority-inheritance futex, and a test run on this
+/// mostly uses it too: on Linux `Mutex` is a priority-inheritance futex, and a test run on this
 /// project's CI machine once died in `Mutex._lockSlow` ("Unknown error occurred while attempting
 /// to acquire a Mutex": the kernel refused `FUTEX_LOCK_PI`); a plain `pthread_mutex_t` has no
-/// such failure mode, and swift-nio's `NIOLock` is the same design. Hold it only for short, synchronous work; never across an
-/// `await` (the closure is synchronous, so it cannot).
+/// such failure mode, and swift-nio's `NIOLock` is the same design. (The server's hot paths on
+/// the event loop, `StaticDocuments` and the connection cap, keep `Mutex` and `Atomic`, where the
+/// uncontended fast path never reaches the futex.) Hold it only for short, synchronous work;
+/// never across an `await` (the closure is synchronous, so it cannot).
 package final class LockedState<Value>: @unchecked Sendable {
     #if canImport(os)
         private typealias Primitive = os_unfair_lock

@@ -28,6 +28,8 @@ public enum RecognizedParameters {
         "username", "password", "auth_session", "mfa_method", "mfa_code",
         // The hosted pages' own fields
         "csrf_token", "confirm", "email", "email_editable", "name", "new_password", "resend",
+        // The hosted sign-in's reference to the authorization request held on the server
+        "authorization_ref",
         // The PIN unlock grant (docs/pin-devices.md)
         "registration_id", "signature",
         // Token exchange (RFC 8693 §2.1), Native SSO (draft 07 §3.3), RFC 7523 §2.2

@@ -90,6 +90,10 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// RFC 8628 §3.5 `access_denied`, 400: the user denied the device authorization request; stop
     /// polling.
     case deviceAccessDenied = 1032
+    /// `invalid_request`, 400: the hosted sign-in page's request is no longer held for this
+    /// browser (it expired, was completed already, or was opened in another browser); go back
+    /// to the app and start signing in again.
+    case signInExpired = 1033
 
     // 2xxx — authentication
     /// `invalid_grant`: the username or password is wrong (unknown users get the same answer), or
@@ -196,6 +200,11 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// The `Sesame-Challenge-Solution` sent was refused (expired, forged, already used, issued
     /// for another request, or a wrong nonce); the answer carries a fresh challenge.
     case invalidChallengeSolution = 4002
+    /// `invalid_request`, 429: too many requests to an OAuth endpoint (`/token`, `/revoke`,
+    /// `/introspect`, `/device_authorization`) from this address or client; wait `Retry-After`
+    /// seconds. An RFC 6749 §5.2 error, since those endpoints' clients know no other (`slow_down`
+    /// belongs to device polling, RFC 8628 §3.5).
+    case tooManyTokenRequests = 4003
 
     // 5xxx — server
     /// RFC 6749 §4.1.2.1 `server_error`, 500: an unexpected failure; retry later and quote
@@ -214,7 +223,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
             .requestHeaderFieldsTooLarge,
             .invalidVerificationCode, .unknownFederationProvider, .federationTokenInvalid, .federationAudienceMismatch,
             .federationTokenExpired, .federationClaimMissing, .federationEmailUnverified, .passkeyInvalid,
-            .passkeyAlreadyRegistered:
+            .passkeyAlreadyRegistered, .signInExpired, .tooManyTokenRequests:
             "invalid_request"
         case .invalidClient, .unknownClient: "invalid_client"
         case .invalidGrant, .invalidCredentials, .invalidMFACode, .mfaCodeExpired,
@@ -263,7 +272,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .methodNotAllowed: 405
         case .requestHeaderFieldsTooLarge: 431
         case .emailTaken, .tooManyDevices, .lastSignInMethod, .passkeyAlreadyRegistered: 409
-        case .rateLimited, .proofOfWorkRequired, .invalidChallengeSolution, .tooManyAttempts: 429
+        case .rateLimited, .proofOfWorkRequired, .invalidChallengeSolution, .tooManyAttempts, .tooManyTokenRequests: 429
         case .serverError: 500
         case .temporarilyUnavailable: 503
         default: 400
@@ -353,6 +362,8 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .slowDown: "The device polled too fast; add 5 seconds to the interval and keep polling."
         case .expiredToken: "The device code has expired or was used; start a new device authorization."
         case .deviceAccessDenied: "The user denied the device's request; stop polling."
+        case .signInExpired:
+            "This sign-in page has expired, was completed already, or belongs to another browser; go back to the app and sign in again."
         case .emailNotVerified: "The email address has not been verified yet."
         case .tooManyAttempts:
             "Too many failed password attempts for this login name or from this address; the password was not checked. Wait Retry-After seconds, then try again."
@@ -366,6 +377,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .lastSignInMethod: "This is the account's only way to sign in; set a password first."
         case .requestHeaderFieldsTooLarge: "The request line and headers are too large or too many."
         case .rateLimited: "Too many requests; wait and retry."
+        case .tooManyTokenRequests: "Too many requests to this endpoint; wait Retry-After seconds and retry."
         case .proofOfWorkRequired: "Solve the proof-of-work challenge and retry."
         case .invalidChallengeSolution: "The challenge solution was refused; solve the new challenge and retry."
         case .serverError: "The server hit an unexpected error. Retry later; quote error_id."

@@ -42,6 +42,12 @@ public struct ClientSpec: Sendable, Equatable {
     /// The security profile (``ClientRecord/securityProfile``): `fapi2` requires keys
     /// (`private_key_jwt`) and ES256, and turns on PAR and DPoP (docs/fapi2.md).
     public var securityProfile: ClientSecurityProfile = .standard
+    /// May introspect any client's tokens (a resource server; ``ClientRecord/introspectsAnyToken``).
+    public var introspectsAnyToken = false
+    /// This client's device-code lifetime in seconds (RFC 8628 §3.2); `nil`: the server's.
+    public var deviceCodeLifetime: Int?
+    /// This client's device polling interval in seconds (RFC 8628 §3.2); `nil`: the server's.
+    public var devicePollInterval: Int?
 
     public init(
         clientID: String, name: String? = nil, confidential: Bool = false,

@@ -82,6 +82,41 @@ public enum ClientValidation {
         return record
     }
 
+    /// The device grant's timing bounds (RFC 8628 §3.2): a code lives 1 s to a day; devices
+    /// poll every 1 to 300 s.
+    package static let deviceCodeLifetimes = 1...86_400
+    package static let devicePollIntervals = 1...300
+
+    /// Sets the policies that ``makeRecord`` leaves at their defaults: who `record` may
+    /// introspect and its device grant's timing, each checked.
+    public static func applyPolicies(
+        introspectsAnyToken: Bool, deviceCodeLifetime: Int?, devicePollInterval: Int?, to record: inout ClientRecord
+    ) throws(Issue) {
+        if let deviceCodeLifetime, !deviceCodeLifetimes.contains(deviceCodeLifetime) {
+            throw Issue(
+                field: "device_code_lifetime",
+                reason: "\(deviceCodeLifetime) is out of range; use \(deviceCodeLifetimes.lowerBound) to \(deviceCodeLifetimes.upperBound) seconds")
+        }
+        if let devicePollInterval, !devicePollIntervals.contains(devicePollInterval) {
+            throw Issue(
+                field: "device_poll_interval",
+                reason: "\(devicePollInterval) is out of range; use \(devicePollIntervals.lowerBound) to \(devicePollIntervals.upperBound) seconds")
+        }
+        if (deviceCodeLifetime != nil || devicePollInterval != nil), !record.grantTypes.contains(.deviceCode) {
+            throw Issue(
+                field: "grant_types",
+                reason: "device code timing is set but the client lacks the \(GrantType.deviceCode.rawValue) grant; add it")
+        }
+        if introspectsAnyToken, !record.isConfidential {
+            throw Issue(
+                field: "introspects_any_token",
+                reason: "only a confidential client (a resource server with a secret or keys) may introspect tokens")
+        }
+        record.introspectsAnyToken = introspectsAnyToken
+        record.deviceCodeLifetime = deviceCodeLifetime
+        record.devicePollInterval = devicePollInterval
+    }
+
     /// `security_profile`: `standard` or `fapi2`.
     public static func checkSecurityProfile(_ name: String) throws(Issue) -> ClientSecurityProfile {
         guard let profile = ClientSecurityProfile(rawValue: name) else {

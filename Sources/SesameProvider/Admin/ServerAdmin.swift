@@ -53,6 +53,13 @@ public struct ServerAdmin: Sendable {
         if try await store.client(id: spec.clientID) != nil {
             throw AdminError.clientExists(id: spec.clientID)
         }
+        // A client's own tokens (client_credentials) name it in `sub`, as user tokens name
+        // their user: the two never share a value (issue #44).
+        if try await store.user(id: spec.clientID) != nil {
+            throw AdminError.invalidClient(
+                field: "client_id",
+                reason: "\"\(spec.clientID)\" is a user's subject (sub); choose a client id that no user has, so that no token of the client can name that user")
+        }
         let record = try Self.record(for: spec, secretHash: try secret.map(hasher.hash))
         try await store.upsertClient(record)
         try await audit(.clientAdded, detail: ["client_id": spec.clientID, "confidential": "\(spec.confidential)"])
@@ -71,7 +78,7 @@ public struct ServerAdmin: Sendable {
 
     private static func record(for spec: ClientSpec, secretHash: String?) throws -> ClientRecord {
         do {
-            return try ClientValidation.makeRecord(
+            var record = try ClientValidation.makeRecord(
                 clientID: spec.clientID, name: spec.name, confidential: spec.confidential,
                 secretHash: secretHash, redirectURIs: spec.redirectURIs,
                 postLogoutRedirectURIs: spec.postLogoutRedirectURIs,
@@ -83,6 +90,10 @@ public struct ServerAdmin: Sendable {
                 firstParty: spec.firstParty, appGroup: spec.appGroup, jwks: spec.jwks,
                 requirePushedRequests: spec.requirePushedRequests, dpopBoundAccessTokens: spec.dpopBoundAccessTokens,
                 securityProfile: spec.securityProfile)
+            try ClientValidation.applyPolicies(
+                introspectsAnyToken: spec.introspectsAnyToken, deviceCodeLifetime: spec.deviceCodeLifetime,
+                devicePollInterval: spec.devicePollInterval, to: &record)
+            return record
         } catch {
             throw AdminError.invalidClient(field: error.field, reason: error.reason)
         }

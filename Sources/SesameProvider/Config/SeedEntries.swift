@@ -38,6 +38,11 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     public var appGroup: String?
     /// `jwks`: the public keys of a `private_key_jwt` client, a JSON Web Key Set as JSON text.
     public var jwks: String?
+    /// `introspects_any_token`: a resource server that may introspect any client's tokens.
+    public var introspectsAnyToken: Bool?
+    /// `device_code_lifetime` and `device_poll_interval` (RFC 8628 §3.2), in seconds.
+    public var deviceCodeLifetime: Int?
+    public var devicePollInterval: Int?
 
     public init(
         clientID: String, name: String? = nil, secret: String? = nil,
@@ -70,6 +75,9 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         case firstParty = "first_party"
         case appGroup = "app_group"
         case jwks
+        case introspectsAnyToken = "introspects_any_token"
+        case deviceCodeLifetime = "device_code_lifetime"
+        case devicePollInterval = "device_poll_interval"
     }
 
     /// The validated record, defaults filled in as for ``ClientSpec``.
@@ -80,7 +88,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             throw ClientValidation.Issue(
                 field: "secret", reason: "is too short; use at least 32 random characters (RFC 6749 §10.10)")
         }
-        return try ClientValidation.makeRecord(
+        var record = try ClientValidation.makeRecord(
             clientID: clientID, name: name ?? clientID, confidential: secret != nil,
             secretHash: secretHash, redirectURIs: redirectURIs ?? [],
             postLogoutRedirectURIs: postLogoutRedirectURIs ?? [],
@@ -97,6 +105,10 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             firstParty: firstParty ?? defaults.firstParty, appGroup: appGroup, jwks: jwks,
             requirePushedRequests: requirePushedAuthorizationRequests ?? false,
             dpopBoundAccessTokens: dpopBoundAccessTokens ?? false, securityProfile: profile)
+        try ClientValidation.applyPolicies(
+            introspectsAnyToken: introspectsAnyToken ?? false, deviceCodeLifetime: deviceCodeLifetime,
+            devicePollInterval: devicePollInterval, to: &record)
+        return record
     }
 }
 

@@ -62,8 +62,10 @@ extension ClientSeed.CodingKeys: SeedEntryKeys {
             .jwks, .securityProfile:
             SeedKeyRule(shape: .text)
         case .redirectURIs, .postLogoutRedirectURIs, .grantTypes, .scopes: SeedKeyRule(shape: .texts)
-        case .accessTokenLifetime, .idTokenLifetime, .refreshTokenLifetime: SeedKeyRule(shape: .number)
-        case .firstParty, .requirePushedAuthorizationRequests, .dpopBoundAccessTokens: SeedKeyRule(shape: .flag)
+        case .accessTokenLifetime, .idTokenLifetime, .refreshTokenLifetime, .deviceCodeLifetime, .devicePollInterval:
+            SeedKeyRule(shape: .number)
+        case .firstParty, .requirePushedAuthorizationRequests, .dpopBoundAccessTokens, .introspectsAnyToken:
+            SeedKeyRule(shape: .flag)
         }
     }
 }

@@ -60,6 +60,9 @@ package struct DeviceAuthorizations: Sendable {
         }
         let name = try Self.deviceName(deviceName)
         let now = now()
+        // The client's own timing when registered with one, else the server's.
+        let lifetime = client.deviceCodeLifetime.map(TimeInterval.init) ?? policy.lifetime
+        let interval = max(1, client.devicePollInterval ?? policy.interval)
         let deviceCode = SecureRandom.token()
         for _ in 0..<5 {
             let userCode = UserCode.random()
@@ -68,7 +71,7 @@ package struct DeviceAuthorizations: Sendable {
                     DeviceAuthorizationRecord(
                         deviceCodeDigest: SecretDigest.of(deviceCode), userCodeDigest: SecretDigest.of(userCode.normalized),
                         clientID: client.clientID, scope: scopes.joined(separator: " "), deviceName: name, createdAt: now,
-                        expiresAt: now.addingTimeInterval(policy.lifetime), interval: max(1, policy.interval)))
+                        expiresAt: now.addingTimeInterval(lifetime), interval: interval))
             } catch StoreError.conflict {
                 continue  // a live request holds this user code: draw another
             }
@@ -77,7 +80,7 @@ package struct DeviceAuthorizations: Sendable {
                 deviceCode: deviceCode, userCode: userCode.description, verificationURI: URL(string: page)!,
                 verificationURIComplete: URL(
                     string: page + "?" + FormURLEncoding.encode([(DeviceAuthorization.userCodeParameter, userCode.description)])),
-                expiresIn: Int(policy.lifetime), interval: max(1, policy.interval))
+                expiresIn: Int(lifetime), interval: interval)
         }
         throw ProviderFailure(.temporarilyUnavailable, "No free user code was found; retry the device authorization request.")
     }

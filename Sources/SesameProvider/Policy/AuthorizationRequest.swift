@@ -54,40 +54,12 @@ package struct AuthorizationRequest: Sendable, Equatable {
 
     package var scope: String { ScopeList.format(scopes) }
 
-    /// The parameters to carry through the login form (hidden fields) so that the POST can be
-    /// validated again from scratch without server-side state.
-    package var formParameters: [(name: String, value: String)] {
-        var result: [(String, String)] = [
-            (OAuthParameter.clientID, clientID), (OAuthParameter.redirectURI, redirectURI), (OAuthParameter.responseType, "code"),
-            (OAuthParameter.scope, scope),
-        ]
-        if let codeChallenge {
-            result.append((OAuthParameter.codeChallenge, codeChallenge))
-            result.append((OAuthParameter.codeChallengeMethod, PKCE.method))
-        }
-        if let state { result.append((OAuthParameter.state, state)) }
-        if let nonce { result.append((OAuthParameter.nonce, nonce)) }
-        if !prompt.values.isEmpty { result.append((OAuthParameter.prompt, prompt.values.sorted().joined(separator: " "))) }
-        if let maxAge = prompt.maxAge { result.append((OAuthParameter.maxAge, String(maxAge))) }
-        if let loginHint { result.append((OAuthParameter.loginHint, loginHint)) }
-        if let acrValues { result.append((OAuthParameter.acrValues, acrValues)) }
-        if let uiLocales { result.append((OAuthParameter.uiLocales, uiLocales)) }
-        if let claims { result.append((OAuthParameter.claims, claims.request.json)) }
-        if let dpopJKT { result.append((DPoP.jktParameter, dpopJKT)) }
-        return result.map { (name: $0.0, value: $0.1) }
-    }
-
-    /// ``formParameters`` as a query (`application/x-www-form-urlencoded`), for the links that
-    /// carry the request to another page (sign-up, password reset, a federation provider).
-    package var formQuery: String {
-        FormURLEncoding.encode(formParameters.map { ($0.name, $0.value) })
-    }
-
-    /// The parameter names ``formParameters`` may produce.
+    /// The parameters an authorization request has: what ``PendingAuthorizations`` keeps of a
+    /// request that came in `/authorize`'s query.
     package static let parameterNames: Set<String> = [
         "client_id", "redirect_uri", "response_type", "scope", "code_challenge",
         "code_challenge_method", "state", "nonce", "prompt", "max_age", "login_hint",
-        "acr_values", "ui_locales", "claims", "dpop_jkt",
+        "acr_values", "ui_locales", "claims", "dpop_jkt", "response_mode", "id_token_hint",
     ]
 
     /// The authentication context classes asked for: `claims.id_token.acr` when it names values

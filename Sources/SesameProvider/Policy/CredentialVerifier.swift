@@ -16,9 +16,9 @@ import SesameStore
 final package class CredentialVerifier: Sendable {
     /// Limits password guessing per login name and client address.
     package let throttle: LoginThrottle
-    /// The counters every process of the deployment shares (the store); `nil`: this process's
-    /// memory only.
-    package let sharedThrottle: (any ThrottleStore)?
+    /// The counters every process of the deployment shares (the store), counted before each
+    /// check; `nil`: this process's memory only.
+    package let shared: SharedLoginThrottle?
     private let hasher: any PasswordHasher
     private let pool: any BlockingWorkPool
     private let dummyHash: String
@@ -37,7 +37,7 @@ final package class CredentialVerifier: Sendable {
         self.hasher = hasher
         self.pool = pool
         self.throttle = throttle
-        self.sharedThrottle = sharedThrottle
+        self.shared = sharedThrottle.map { SharedLoginThrottle(store: $0, policy: throttle.policy, now: throttle.now) }
         self.dummyHash = try hasher.hash(SecureRandom.token())
     }
 
@@ -53,8 +53,9 @@ final package class CredentialVerifier: Sendable {
 
     /// Checks a password typed for `attempt`: looks the user up with `user`, asks the
     /// ``LoginThrottle`` (per account when the name is one, whatever form of it was typed; per
-    /// typed name otherwise) — refused → no hashing —, verifies the password with constant
-    /// work, and reports the outcome to the throttle.
+    /// typed name otherwise) and the shared counters (``SharedLoginThrottle``, which count the
+    /// attempt before it is checked) — refused → no hashing —, verifies the password with
+    /// constant work, and reports the outcome to both.
     package func checkPassword(
         _ password: String, attempt: LoginAttempt, user lookup: () async throws -> UserRecord?
     ) async throws -> PasswordCheck {
@@ -67,53 +68,29 @@ final package class CredentialVerifier: Sendable {
         case .refused(let retryAfter): return .throttled(retryAfter: retryAfter)
         case .admitted(let admitted): ticket = admitted
         }
-        if let retryAfter = try await sharedLockout(ticket) {
-            throttle.finish(ticket, .abandoned)
-            return .throttled(retryAfter: retryAfter)
+        var reservation: SharedLoginThrottle.Reservation?
+        if let shared {
+            do {
+                switch try await shared.reserve(ticket) {
+                case .refused(let retryAfter):
+                    throttle.finish(ticket, .abandoned)
+                    return .throttled(retryAfter: retryAfter)
+                case .admitted(let admitted):
+                    reservation = admitted
+                }
+            } catch {
+                throttle.finish(ticket, .abandoned)
+                throw error
+            }
         }
         if await verifyPassword(password, for: user), let user {
             throttle.finish(ticket, .succeeded)
-            try await recordShared(ticket, succeeded: true)
+            if let reservation { try await shared?.settle(reservation, succeeded: true) }
             return .accepted(user)
         }
         throttle.finish(ticket, .failed)
-        try await recordShared(ticket, succeeded: false)
+        if let reservation { try await shared?.settle(reservation, succeeded: false) }
         return .rejected
-    }
-
-    /// Seconds until a lockout another process (or this one) recorded in the shared counters
-    /// ends, or `nil` when none of the attempt's keys is locked.
-    private func sharedLockout(_ ticket: LoginThrottle.Ticket) async throws -> Int? {
-        guard let sharedThrottle else { return nil }
-        let now = throttle.now()
-        let names = ticket.keys.map(LoginThrottle.sharedName)
-        guard let until = try await sharedThrottle.throttleLock(keys: names, now: now) else { return nil }
-        return max(1, Int(until.timeIntervalSince(now).rounded(.up)))
-    }
-
-    /// Counts the outcome in the shared counters: a success clears the login name; a failure
-    /// counts for the name and the address, and locks them as ``LoginThrottlePolicy`` says.
-    private func recordShared(_ ticket: LoginThrottle.Ticket, succeeded: Bool) async throws {
-        guard let sharedThrottle else { return }
-        let policy = throttle.policy
-        let now = throttle.now()
-        for key in ticket.keys {
-            let name = LoginThrottle.sharedName(key)
-            if succeeded {
-                if case .login = key { try await sharedThrottle.clearThrottle(key: name) }
-                continue
-            }
-            let failures = try await sharedThrottle.recordThrottleFailure(
-                key: name, now: now, forgetBefore: now.addingTimeInterval(-policy.failureWindow))
-            let lockout: TimeInterval? =
-                switch key {
-                case .login: policy.lockout(afterFailures: failures)
-                case .address: failures >= max(1, policy.failuresPerAddress) ? policy.addressLockout : nil
-                }
-            if let lockout {
-                try await sharedThrottle.lockThrottle(key: name, until: now.addingTimeInterval(lockout))
-            }
-        }
     }
 
     /// `true` when `password` matches the user's password hash. Always does one hash

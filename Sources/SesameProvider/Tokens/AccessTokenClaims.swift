@@ -31,9 +31,12 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     /// RFC 9449 §6.1 `cnf.jkt`: the thumbprint of the DPoP key the token is bound to; `nil` for a
     /// bearer token.
     package var cnf: TokenConfirmation?
+    /// `gty`: `client_credentials` on a token issued to a client for itself, with no user
+    /// (issue #44). Its `sub` is the client id (RFC 9068 §2.2), never a user.
+    package var gty: String?
 
     package enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, jti, scope, acr, amr, sid, fid, cnf
+        case iss, sub, aud, exp, iat, jti, scope, acr, amr, sid, fid, cnf, gty
         case clientID = "client_id"
         case authTime = "auth_time"
         case userinfoClaims = "userinfo_claims"
@@ -43,6 +46,13 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
 
     /// The DPoP key thumbprint the token is bound to, if any.
     package var boundThumbprint: String? { cnf?.jkt }
+
+    /// The `gty` of a token without a user.
+    package static let clientOnlyGrantType = "client_credentials"
+
+    /// Whether the token names no user: issued to a client for itself (`gty`), or, for a token
+    /// issued before `gty` existed, without the `auth_time` every user's token carries.
+    package var isClientOnly: Bool { gty != nil || authTime == nil }
 
     /// Claim checks are made by ``AccessTokenVerifier``; JWTKit only checks the signature.
     package func verify(using algorithm: some JWTAlgorithm) async throws {}

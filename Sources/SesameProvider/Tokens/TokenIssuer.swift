@@ -34,7 +34,8 @@ package struct TokenIssuer: Sendable {
             authTime: authentication.map { Int($0.authTime.timeIntervalSince1970) },
             acr: authentication?.acr, amr: authentication?.amr, sid: sessionID, fid: familyID,
             userinfoClaims: claims.flatMap { $0.userinfoClaims.isEmpty ? nil : $0.userinfoClaims.sorted() },
-            cnf: dpopJKT.map(TokenConfirmation.init(jkt:)))
+            cnf: dpopJKT.map(TokenConfirmation.init(jkt:)),
+            gty: authentication == nil ? AccessTokenClaims.clientOnlyGrantType : nil)
         let token = try await keyRing.sign(claims, algorithm: client.accessTokenSigningAlg, type: "at+jwt")
         return (token, claims)
     }

@@ -7,7 +7,8 @@ import SesameProtocol
 /// ``authenticateFirstParty(_:context:)``) and step-up at `/authorize-challenge`.
 ///
 /// The token must be one this server issued (RFC 9068 `at+jwt`), unexpired, not revoked, and
-/// its user must still exist. Tokens are never accepted from a query string or form body
+/// its user must still exist. A token issued to a client for itself (`client_credentials`,
+/// ``AccessTokenClaims/isClientOnly``) names no user, whatever its `sub`, and is refused. Tokens are never accepted from a query string or form body
 /// (RFC 9700 §4.3.2).
 ///
 /// A token bound to a DPoP key (`cnf.jkt`, RFC 9449 §6) is accepted only as
@@ -45,6 +46,12 @@ struct BearerAuthentication: Sendable {
             throw Self.invalidToken("This access token is not bound to a DPoP key: send it as Authorization: Bearer.")
         case (.bearer, nil):
             break
+        }
+        guard !claims.isClientOnly else {
+            context.annotations.record(outcome: "client_only_token")
+            throw Self.invalidToken(
+                "This access token was issued to a client for itself (client_credentials) and names no user; "
+                    + "these endpoints need a token a user signed in for.")
         }
         guard let user = try await store.user(id: claims.sub) else {
             throw Self.invalidToken("The token's user no longer exists.")

@@ -17,6 +17,10 @@ import SesameProtocol
 /// A pushed request (RFC 9126 §4) arrives as `client_id` and `request_uri` only: the stored
 /// parameters replace the query, once. A client that must push (or every client, when the
 /// server requires it) is refused without one.
+///
+/// When the user must sign in, the accepted request is held on the server for this browser
+/// (``PendingAuthorizations``; a pushed request as pushed) and the login page carries only its
+/// reference: no later step reads the request from anything the browser sends.
 struct AuthorizationEndpoint: Sendable {
     let services: ServerServices
 
@@ -139,15 +143,20 @@ struct AuthorizationEndpoint: Sendable {
             break
         }
         context.annotations.record(outcome: "login_form")
+        // From here the request lives on the server (``PendingAuthorizations``), bound to this
+        // browser's pre-session: the page carries its reference only, never its parameters.
+        let csrf = services.csrf.token(for: request)
+        let held = try await services.pendingAuthorizations.hold(
+            parameters, authorization: authorization, client: client, pushed: pushed,
+            browserBinding: csrf.browserBinding)
         // When a sign-in from here would be challenged, the page carries the challenge so the
         // browser solves it while the user types (bound to the form's CSRF token).
-        let csrf = services.csrf.token(for: request)
         let challenge = services.challenges?.pageChallenge(
             .signIn, subject: csrf.value, clientID: client.clientID, context: context)
         return LoginPage.render(
-            for: authorization, client: client, request: request, pages: services.pages,
-            csrfProtection: services.csrf, username: authorization.loginHint ?? "", errorKey: nil, challenge: challenge,
-            csrf: csrf, providers: try await LoginPage.providerLinks(for: authorization, store: services.store))
+            for: held, request: request, pages: services.pages, csrfProtection: services.csrf,
+            username: authorization.loginHint ?? "", errorKey: nil, challenge: challenge, csrf: csrf,
+            providers: try await LoginPage.providerLinks(for: held, store: services.store))
     }
 
     /// The parameter naming an End-User other than the session's, if one does.

@@ -23,6 +23,7 @@ struct BrowserSignInRoutes: FeatureRoutes {
         }
         router.get("/authorize", use: authorization.get)
         router.post("/authorize", use: authorization.post)
+        router.get("/login", use: login.get)
         router.post("/login", use: login.post)
         router.get("/logout", use: endSession.get)
         router.post("/logout", use: endSession.post)

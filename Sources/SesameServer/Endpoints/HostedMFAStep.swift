@@ -6,8 +6,8 @@ import SesameProtocol
 /// The second factor on the hosted login page (browser flow, /§1.2; docs/first-party-and-accounts.md): after a
 /// correct password, when the client's ``MFAPolicy``, the user's enrolments or `acr_values`
 /// ask for it, `/login` answers with the MFA page instead of the redirect. The page posts back
-/// to `/login` with the same CSRF token and hidden authorization parameters plus
-/// `auth_session`, first `mfa_method` (a code is sent), then `mfa_code`. A correct code
+/// to `/login` with the same CSRF token and the held request's reference (``PendingAuthorizations``)
+/// plus `auth_session`, first `mfa_method` (a code is sent), then `mfa_code`. A correct code
 /// finishes the sign-in exactly as a password does, with `acr` `urn:sesame:acr:mfa`.
 ///
 /// The auth session is the one of ``AuthSessionFlow``, bound also to the browser request's
@@ -19,9 +19,10 @@ struct HostedMFAStep: Sendable {
 
     /// After a correct password: `nil` when no second factor is needed, else the page to show.
     func begin(
-        authorization: AuthorizationRequest, client: ClientRecord, user: UserRecord, request: Request,
-        context: SesameRequestContext
+        held: HeldAuthorization, user: UserRecord, request: Request, context: SesameRequestContext
     ) async throws -> Response? {
+        let authorization = held.authorization
+        let client = held.client
         let requirement = MFARequirement(
             policy: client.mfaPolicy, requested: MFARequirement.asksForMFA(authorization.requestedACRValues),
             emailFallback: true)
@@ -33,9 +34,8 @@ struct HostedMFAStep: Sendable {
         case .unavailable:
             context.annotations.record(outcome: APIErrorCode.mfaMethodUnavailable.error)
             return LoginPage.render(
-                for: authorization, client: client, request: request, pages: services.pages,
-                csrfProtection: services.csrf, username: user.username,
-                errorKey: APIErrorCode.mfaMethodUnavailable.messageKey, status: .forbidden)
+                for: held, request: request, pages: services.pages, csrfProtection: services.csrf,
+                username: user.username, errorKey: APIErrorCode.mfaMethodUnavailable.messageKey, status: .forbidden)
         case .required(let methods):
             let (token, session) = try await flow.begin(
                 AuthSessionFlow.Binding(
@@ -47,16 +47,16 @@ struct HostedMFAStep: Sendable {
             context.annotations.record(outcome: "mfa_required")
             // A passkey is answered on the page (its script), so it is never chosen for the user.
             guard methods.count == 1, methods[0] != .passkey else {
-                return page(authorization, request: request, token: token, methods: methods)
+                return page(held, request: request, token: token, methods: methods)
             }
             // One method only: no choice to make.
             do {
                 return try await choose(
-                    methods[0], token: token, session: session, user: user, authorization: authorization,
-                    request: request, context: context)
+                    methods[0], token: token, session: session, user: user, held: held, request: request,
+                    context: context)
             } catch let failure as MFAFailure {
                 return page(
-                    authorization, request: request, token: token, methods: methods,
+                    held, request: request, token: token, methods: methods,
                     errorKey: failure.code.messageKey, status: .badRequest)
             }
         }
@@ -79,10 +79,11 @@ struct HostedMFAStep: Sendable {
 
     /// A post of the MFA page (`auth_session` present). `finish` completes the sign-in.
     func resume(
-        _ token: String, form: [String: String], authorization: AuthorizationRequest, client: ClientRecord,
-        request: Request, context: SesameRequestContext,
-        finish: (AuthenticationContext) async throws -> Response
+        _ token: String, form: [String: String], held: HeldAuthorization, request: Request,
+        context: SesameRequestContext, finish: (AuthenticationContext) async throws -> Response
     ) async throws -> Response {
+        let authorization = held.authorization
+        let client = held.client
         var methods: [MFAMethod] = []
         do {
             let (session, user) = try await flow.session(token)
@@ -103,7 +104,7 @@ struct HostedMFAStep: Sendable {
                 }
                 guard let authentication else {
                     return page(
-                        authorization, request: request, token: token, methods: methods,
+                        held, request: request, token: token, methods: methods,
                         errorKey: APIErrorCode.passkeyInvalid.messageKey, status: .badRequest)
                 }
                 context.annotations.record(outcome: "mfa_verified_passkey")
@@ -112,7 +113,7 @@ struct HostedMFAStep: Sendable {
             if form[AuthorizationChallengeParameter.mfaMethod] == MFAMethod.passkey.rawValue {
                 // Only the page's script answers a passkey: without it, say so.
                 return page(
-                    authorization, request: request, token: token, methods: methods, errorKey: "passkeys.unsupported",
+                    held, request: request, token: token, methods: methods, errorKey: "passkeys.unsupported",
                     status: .badRequest)
             }
             if let code = form[AuthorizationChallengeParameter.mfaCode] {
@@ -123,51 +124,49 @@ struct HostedMFAStep: Sendable {
             }
             if let method = form[AuthorizationChallengeParameter.mfaMethod].flatMap(MFAMethod.init(rawValue:)) {
                 return try await choose(
-                    method, token: token, session: session, user: user, authorization: authorization, request: request,
-                    context: context)
+                    method, token: token, session: session, user: user, held: held, request: request, context: context)
             }
-            return page(authorization, request: request, token: token, methods: methods)
+            return page(held, request: request, token: token, methods: methods)
         } catch let failure as MFAFailure {
             context.annotations.record(outcome: failure.code.error)
             switch failure {
             case .wrongCode, .malformedCode:
                 return page(
-                    authorization, request: request, token: token, methods: [], errorKey: failure.code.messageKey,
+                    held, request: request, token: token, methods: [], errorKey: failure.code.messageKey,
                     status: .badRequest)
             case .codeExpired, .methodUnavailable, .emailNotVerified, .noMethodChosen:
                 return page(
-                    authorization, request: request, token: token, methods: methods,
+                    held, request: request, token: token, methods: methods,
                     errorKey: failure.code.messageKey, status: .badRequest)
             case .unknownSession, .attemptsExhausted, .tooManyCodes:
                 // Start again from the password.
                 return LoginPage.render(
-                    for: authorization, client: client, request: request, pages: services.pages,
-                    csrfProtection: services.csrf, username: "", errorKey: failure.code.messageKey,
-                    status: .badRequest)
+                    for: held, request: request, pages: services.pages, csrfProtection: services.csrf,
+                    username: "", errorKey: failure.code.messageKey, status: .badRequest)
             }
         }
     }
 
     private func choose(
-        _ method: MFAMethod, token: String, session: AuthSessionRecord, user: UserRecord,
-        authorization: AuthorizationRequest, request: Request, context: SesameRequestContext
+        _ method: MFAMethod, token: String, session: AuthSessionRecord, user: UserRecord, held: HeldAuthorization,
+        request: Request, context: SesameRequestContext
     ) async throws -> Response {
-        let locales = LocalePreference.from(request: request, uiLocales: authorization.uiLocales)
+        let locales = LocalePreference.from(request: request, uiLocales: held.authorization.uiLocales)
         let sentTo = try await flow.choose(method, session: session, user: user, locales: locales, context: context)
-        return page(authorization, request: request, token: token, methods: [], sentTo: sentTo, totp: method == .totp)
+        return page(held, request: request, token: token, methods: [], sentTo: sentTo, totp: method == .totp)
     }
 
     private func page(
-        _ authorization: AuthorizationRequest, request: Request, token: String, methods: [MFAMethod],
+        _ held: HeldAuthorization, request: Request, token: String, methods: [MFAMethod],
         sentTo: String? = nil, totp: Bool = false, errorKey: String? = nil, status: HTTPResponse.Status = .ok
     ) -> Response {
         let csrf = services.csrf.token(for: request)
         var response = services.pages.mfa(
             PageRenderer.MFAForm(
-                hiddenFields: authorization.formParameters, csrfToken: csrf.value, authSession: token,
+                hiddenFields: LoginPage.hiddenFields(held), csrfToken: csrf.value, authSession: token,
                 methods: methods, sentTo: sentTo, totp: totp, errorKey: errorKey,
-                redirectURI: authorization.redirectURI),
-            locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales),
+                redirectURI: held.authorization.redirectURI),
+            locales: LocalePreference.from(request: request, uiLocales: held.authorization.uiLocales),
             status: status)
         if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
         return response

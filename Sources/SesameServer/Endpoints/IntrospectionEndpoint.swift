@@ -5,6 +5,12 @@ import SesameProtocol
 /// Token introspection, `POST /introspect` (RFC 7662). Only confidential clients (resource
 /// servers) may call it (§2.1, §4: the endpoint MUST be protected). Inactive, unknown, expired
 /// or revoked tokens answer `{"active": false}` only (§2.2).
+///
+/// Who may see what (§4 leaves it to the server, "to prevent token scanning"): a client
+/// introspects the tokens issued to it and the tokens meant for it (its id in `aud`); a client
+/// registered with ``ClientRecord/introspectsAnyToken`` (a resource server the operator trusts)
+/// introspects any. Any other token answers `{"active": false}`, as §2.2 allows for a token the
+/// caller "is not allowed to introspect".
 struct IntrospectionEndpoint: Sendable {
     let clientAuthenticator: ClientAuthenticator
     let accessTokenVerifier: AccessTokenVerifier
@@ -21,9 +27,19 @@ struct IntrospectionEndpoint: Sendable {
         guard let token = form[OAuthParameter.token], !token.isEmpty else {
             throw EndpointFailure(.invalidRequest, "token is required.")
         }
-        let result = try await introspect(token, hint: form[OAuthParameter.tokenTypeHint].flatMap(TokenTypeHint.init))
+        var result = try await introspect(token, hint: form[OAuthParameter.tokenTypeHint].flatMap(TokenTypeHint.init))
+        if result.active, !Self.may(client, see: result) {
+            context.annotations.record(outcome: "not_allowed")
+            result = .inactive
+        }
         context.annotations.record(outcome: result.active ? "active" : "inactive")
         return JSONResponse.make(result)
+    }
+
+    /// Whether `client` may see the active token `result` describes.
+    static func may(_ client: ClientRecord, see result: IntrospectionResponse) -> Bool {
+        client.introspectsAnyToken || result.clientID == client.clientID
+            || (result.aud ?? []).contains(client.clientID)
     }
 
     private func introspect(_ token: String, hint: TokenTypeHint?) async throws -> IntrospectionResponse {

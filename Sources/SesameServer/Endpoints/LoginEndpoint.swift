@@ -4,11 +4,14 @@ import Hummingbird
 import SesameProtocol
 
 /// The hosted login form's target, `POST /login`. Checks the double-submit CSRF
-/// token, validates the carried authorization request again from scratch, verifies the password
+/// token, finds the authorization request held for this browser under the form's reference
+/// (``PendingAuthorizations``; no parameter of the form is read as part of it), verifies the password
 /// (constant work whether or not the user exists; throttled by ``LoginThrottle``, refused as
 /// HTTP 429 with the message in the form), asks for a second factor when the client's
 /// MFA policy, the user's enrolments or `acr_values` require one (``HostedMFAStep``), starts the
-/// browser SSO session and redirects to the client with a code.
+/// browser SSO session, completes the held request (once, on any process) and redirects to the
+/// client with a code. `GET /login` shows the login page of a held request again ("Back to sign
+/// in" from the sign-up and password-reset pages).
 struct LoginEndpoint: Sendable {
     let services: ServerServices
 
@@ -26,24 +29,19 @@ struct LoginEndpoint: Sendable {
                 .csrfFailed, "The CSRF cookie and form field are missing or differ.", request: request,
                 context: context, uiLocales: form[OAuthParameter.uiLocales])
         }
-        let parameters = form.filter { AuthorizationRequest.parameterNames.contains($0.key) }
-        let authorization: AuthorizationRequest
-        let client: ClientRecord
-        do {
-            (authorization, client) = try await services.requestValidator.validate(parameters)
-        } catch let error as AuthorizationRequestError {
-            return responder.refuse(error, request: request, context: context, uiLocales: form[OAuthParameter.uiLocales])
+        let held: HeldAuthorization
+        switch try await responder.held(named: form, request: request, context: context) {
+        case .held(let found): held = found
+        case .refused(let page): return page
         }
-        context.annotations.record(clientID: client.clientID)
         if let authSession = form[AuthorizationChallengeParameter.authSession] {
             return try await HostedMFAStep(services: services).resume(
-                authSession, form: form, authorization: authorization, client: client, request: request,
-                context: context
-            ) { try await completeSignIn($0, authorization: authorization, request: request, context: context) }
+                authSession, form: form, held: held, request: request, context: context
+            ) { try await completeSignIn($0, held: held, request: request, context: context) }
         }
 
         if form[AuthorizationChallengeParameter.passkeyAssertion] != nil {
-            return try await passkeySignIn(form, authorization: authorization, client: client, request: request, context: context)
+            return try await passkeySignIn(form, held: held, request: request, context: context)
         }
 
         let username = (form["username"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -52,13 +50,12 @@ struct LoginEndpoint: Sendable {
         // this browser's form (its CSRF token), and the page shows a new one when refused.
         if let gate = services.challenges {
             let admission = try await gate.admit(
-                .signIn, surface: .hostedForm, subject: form[CSRFProtection.fieldName] ?? "", clientID: client.clientID,
+                .signIn, surface: .hostedForm, subject: form[CSRFProtection.fieldName] ?? "", clientID: held.client.clientID,
                 solution: ChallengeGate.solution(request, form: form), context: context)
             if case .challenged(let challenge, let refusal) = admission {
                 return LoginPage.render(
-                    for: authorization, client: client, request: request, pages: services.pages,
-                    csrfProtection: services.csrf, username: username,
-                    errorKey: ChallengeGate.errorCode(refusal: refusal).messageKey,
+                    for: held, request: request, pages: services.pages, csrfProtection: services.csrf,
+                    username: username, errorKey: ChallengeGate.errorCode(refusal: refusal).messageKey,
                     status: .tooManyRequests, challenge: challenge)
             }
         }
@@ -67,7 +64,7 @@ struct LoginEndpoint: Sendable {
             password, attempt: LoginAttempt(login: username, origin: RequestOrigin(context))
         ) { username.isEmpty ? nil : try await store.user(login: username) }
         services.metrics.signIn(check)
-        check.record(in: services.audit, origin: RequestOrigin(context), clientID: client.clientID)
+        check.record(in: services.audit, origin: RequestOrigin(context), clientID: held.client.clientID)
         let user: UserRecord
         switch check {
         case .accepted(let signedIn):
@@ -76,41 +73,59 @@ struct LoginEndpoint: Sendable {
             context.annotations.record(outcome: "invalid_credentials")
             await services.challenges?.recordFailure(context: context)
             return LoginPage.render(
-                for: authorization, client: client, request: request, pages: services.pages,
-                csrfProtection: services.csrf, username: username, errorKey: "login.failed",
-                status: .unauthorized, challenge: nextChallenge(form, client: client, context: context),
-                providers: try await LoginPage.providerLinks(for: authorization, store: services.store))
+                for: held, request: request, pages: services.pages, csrfProtection: services.csrf,
+                username: username, errorKey: "login.failed", status: .unauthorized,
+                challenge: nextChallenge(form, client: held.client, context: context),
+                providers: try await LoginPage.providerLinks(for: held, store: services.store))
         case .throttled(let retryAfter):
             // Like a wrong password, in the form, but 429 with Retry-After (RFC 6585 §4).
             context.annotations.record(outcome: "password_throttled")
             var response = LoginPage.render(
-                for: authorization, client: client, request: request, pages: services.pages,
-                csrfProtection: services.csrf, username: username, errorKey: APIErrorCode.tooManyAttempts.messageKey,
-                status: .tooManyRequests, challenge: nextChallenge(form, client: client, context: context))
+                for: held, request: request, pages: services.pages, csrfProtection: services.csrf,
+                username: username, errorKey: APIErrorCode.tooManyAttempts.messageKey, status: .tooManyRequests,
+                challenge: nextChallenge(form, client: held.client, context: context))
             response.headers[.retryAfter] = String(retryAfter)
             return response
         }
 
-        return try await passwordAccepted(
-            for: user, authorization: authorization, client: client, request: request, context: context)
+        return try await passwordAccepted(for: user, held: held, request: request, context: context)
+    }
+
+    /// `GET /login?authorization_ref=…`: the login page of the request held for this browser,
+    /// as `/authorize` showed it ("Back to sign in" from the sign-up and reset pages).
+    func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let held: HeldAuthorization
+        switch try await responder.held(named: FormRequest.query(of: request) ?? [:], request: request, context: context) {
+        case .held(let found): held = found
+        case .refused(let page): return page
+        }
+        context.annotations.record(outcome: "login_form")
+        let csrf = services.csrf.token(for: request)
+        return LoginPage.render(
+            for: held, request: request, pages: services.pages, csrfProtection: services.csrf,
+            username: held.authorization.loginHint ?? "", errorKey: nil,
+            challenge: services.challenges?.pageChallenge(
+                .signIn, subject: csrf.value, clientID: held.client.clientID, context: context),
+            csrf: csrf, providers: try await LoginPage.providerLinks(for: held, store: services.store))
     }
 
     /// A passkey from the login page (``HostedPasskeyEndpoint``): with user verification it is
     /// both factors, so no MFA step follows; a refusal shows the form again with its message.
     private func passkeySignIn(
-        _ form: [String: String], authorization: AuthorizationRequest, client: ClientRecord, request: Request,
-        context: SesameRequestContext
+        _ form: [String: String], held: HeldAuthorization, request: Request, context: SesameRequestContext
     ) async throws -> Response {
-        switch try await HostedPasskeyEndpoint(services: services).authenticate(form, clientID: client.clientID, context: context) {
+        switch try await HostedPasskeyEndpoint(services: services).authenticate(
+            form, clientID: held.client.clientID, context: context)
+        {
         case .signedIn(let authentication):
             services.metrics.signIn(.success)
-            return try await completeSignIn(authentication, authorization: authorization, request: request, context: context)
+            return try await completeSignIn(authentication, held: held, request: request, context: context)
         case .refused(let code):
             context.annotations.record(outcome: "passkey_refused")
             return LoginPage.render(
-                for: authorization, client: client, request: request, pages: services.pages, csrfProtection: services.csrf,
+                for: held, request: request, pages: services.pages, csrfProtection: services.csrf,
                 username: "", errorKey: code.messageKey, status: .badRequest,
-                providers: try await LoginPage.providerLinks(for: authorization, store: services.store))
+                providers: try await LoginPage.providerLinks(for: held, store: services.store))
         }
     }
 
@@ -126,25 +141,26 @@ struct LoginEndpoint: Sendable {
     /// Continues a sign-in whose password was just proven (here, or by a hosted sign-up that
     /// confirmed its email): the MFA step when one is required, else the session and the code.
     func passwordAccepted(
-        for user: UserRecord, authorization: AuthorizationRequest, client: ClientRecord, request: Request,
-        context: SesameRequestContext
+        for user: UserRecord, held: HeldAuthorization, request: Request, context: SesameRequestContext
     ) async throws -> Response {
         if let mfaStep = try await HostedMFAStep(services: services).begin(
-            authorization: authorization, client: client, user: user, request: request, context: context)
+            held: held, user: user, request: request, context: context)
         {
             services.metrics.signIn(.mfaRequired)
             return mfaStep
         }
         let authentication = AuthenticationContext(
             userID: user.id, authTime: services.now(), acr: AuthenticationLevels.password, amr: ["pwd"])
-        return try await completeSignIn(authentication, authorization: authorization, request: request, context: context)
+        return try await completeSignIn(authentication, held: held, request: request, context: context)
     }
 
-    /// Starts the browser SSO session for a finished authentication and redirects with a code.
+    /// Completes the held request (once: a replayed or concurrent form gets the expired page),
+    /// starts the browser SSO session for a finished authentication and redirects with a code.
     private func completeSignIn(
-        _ authentication: AuthenticationContext, authorization: AuthorizationRequest, request: Request,
+        _ authentication: AuthenticationContext, held: HeldAuthorization, request: Request,
         context: SesameRequestContext
     ) async throws -> Response {
+        let authorization = held.authorization
         // OIDC Core §5.5.1: no session is started for a user the relying party did not ask about.
         guard authorization.claims?.admits(userID: authentication.userID) ?? true else {
             return responder.refuse(
@@ -154,6 +170,7 @@ struct LoginEndpoint: Sendable {
                     redirectURI: authorization.redirectURI, state: authorization.state),
                 request: request, context: context)
         }
+        if let gone = try await responder.complete(held, request: request, context: context) { return gone }
         let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
         try await resolver.end(request)  // a new sign-in replaces any previous session
         let session = try await resolver.start(authentication, lifetime: services.browserSessionLifetime)

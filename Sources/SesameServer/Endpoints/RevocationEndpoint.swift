@@ -8,8 +8,10 @@ import SesameProtocol
 /// - A refresh token revokes its whole family, so the access tokens of that grant become
 ///   inactive too (§2.1: "SHOULD also invalidate all access tokens based on the same grant").
 /// - An access token (JWT) is revoked by `jti` until it would have expired.
-/// - Unknown tokens, and tokens of another client, get 200 and nothing happens (§2.2), so the
-///   endpoint reveals nothing about tokens the caller does not own.
+/// - Unknown tokens get 200 and nothing happens (§2.2).
+/// - A token issued to another client is refused with `unauthorized_client` (§2.1: the server
+///   "verifies whether the token was issued to the client making the revocation request. If
+///   this validation fails, the request is refused"), and nothing happens to it.
 /// - A Native SSO device secret, with the hint `device_secret` (``NativeSSO/deviceSecretHint``),
 ///   ends its device session: "sign out everywhere", every token of every app of the group
 ///   issued in it. Only a client of the session's app group can do so.
@@ -42,16 +44,14 @@ struct RevocationEndpoint: Sendable {
         } else if token.utf8.count <= 256,
             let refresh = try await store.refreshToken(digest: SecretDigest.of(token))
         {
-            if refresh.clientID == client.clientID {
-                try await store.revokeRefreshFamily(refresh.familyID, now: now, reason: .revoked)
-                outcome = "revoked_refresh_family"
-                audit.record(
-                    .tokenRevoked, context: context, clientID: client.clientID, userID: refresh.authentication.userID,
-                    detail: ["token_type": "refresh_token"])
-            }
-        } else if let claims = await accessTokenVerifier.signedClaims(token),
-            claims.clientID == client.clientID
-        {
+            guard refresh.clientID == client.clientID else { throw Self.notYours(context) }
+            try await store.revokeRefreshFamily(refresh.familyID, now: now, reason: .revoked)
+            outcome = "revoked_refresh_family"
+            audit.record(
+                .tokenRevoked, context: context, clientID: client.clientID, userID: refresh.authentication.userID,
+                detail: ["token_type": "refresh_token"])
+        } else if let claims = await accessTokenVerifier.signedClaims(token) {
+            guard claims.clientID == client.clientID else { throw Self.notYours(context) }
             try await store.revokeAccessToken(
                 jti: claims.jti, expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
             outcome = "revoked_access_token"
@@ -61,5 +61,13 @@ struct RevocationEndpoint: Sendable {
         }
         context.annotations.record(outcome: outcome)
         return Response(status: .ok, headers: [.cacheControl: "no-store"])
+    }
+
+    /// RFC 7009 §2.1: the token was issued to another client.
+    private static func notYours(_ context: SesameRequestContext) -> EndpointFailure {
+        context.annotations.record(outcome: "refused_other_clients_token")
+        return EndpointFailure(
+            .unauthorizedClient,
+            "This token was issued to another client; a client may revoke only its own tokens (RFC 7009 section 2.1).")
     }
 }

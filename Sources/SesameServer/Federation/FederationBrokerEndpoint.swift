@@ -6,15 +6,19 @@ import SesameProtocol
 /// "Continue with …" on the hosted login page (docs/federation.md): Sesame signs the user in
 /// at the provider as its relying party, then resumes the original authorization request.
 ///
-/// - `GET /federation/start?provider=…&<the authorization request>`: the request is validated
-///   as at `/authorize`; the provider's authorization endpoint gets a code request with PKCE
-///   S256, a fresh `state` and `nonce`. What the callback needs (the verifier, nonce, state and
-///   the original request) travels in a cookie sealed with the master key (AES-GCM), bound to
-///   this browser and good for 10 minutes: nothing secret in a URL, no server state.
+/// - `GET /federation/start?provider=…&authorization_ref=…`: the authorization request held for
+///   this browser (``PendingAuthorizations``) is found by its reference; the provider's
+///   authorization endpoint gets a code request with PKCE S256, a fresh `state` and `nonce`.
+///   What the callback needs (the verifier, nonce, state, and the held request's reference and
+///   browser binding, never its parameters) travels in a cookie sealed with the master key
+///   (AES-GCM), good for 10 minutes: nothing secret in a URL. The provider's cross-site redirect
+///   back does not carry the `SameSite=Strict` pre-session cookie, so the sealed cookie brings
+///   the binding the start checked.
 /// - `GET /federation/callback?code&state`: the cookie is opened, `state` compared, the code
 ///   redeemed at the provider, its ID token checked in full (``FederatedTokenValidator``, with
-///   the `nonce`), the account found or made (``FederatedAccounts``), the browser session started,
-///   and the original client gets its code, as after a password sign-in.
+///   the `nonce`), the account found or made (``FederatedAccounts``), the held request
+///   completed (once), the browser session started, and the original client gets its code, as
+///   after a password sign-in.
 struct FederationBrokerEndpoint: Sendable {
     let services: ServerServices
     let upstream: UpstreamProvider
@@ -29,7 +33,9 @@ struct FederationBrokerEndpoint: Sendable {
         var state: String
         var nonce: String
         var verifier: String
-        var parameters: [String: String]
+        /// The held authorization request's reference and the browser it is bound to.
+        var authorizationReference: String
+        var browserBinding: String
         var expiresAt: Double
     }
 
@@ -38,11 +44,10 @@ struct FederationBrokerEndpoint: Sendable {
 
     func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
         try await responder.withParameters(of: request, context: context, fromBody: false) { parameters in
-            let authorizationParameters = parameters.filter { AuthorizationRequest.parameterNames.contains($0.key) }
-            do {
-                _ = try await services.requestValidator.validate(authorizationParameters)
-            } catch let error as AuthorizationRequestError {
-                return responder.refuse(error, request: request, context: context)
+            let held: HeldAuthorization
+            switch try await responder.held(named: parameters, request: request, context: context) {
+            case .held(let found): held = found
+            case .refused(let page): return page
             }
             guard let name = parameters["provider"], let provider = try await brokeringProvider(name) else {
                 return responder.errorPage(
@@ -58,7 +63,7 @@ struct FederationBrokerEndpoint: Sendable {
             let pkce = PKCE()
             let pending = Pending(
                 provider: provider.id, state: SecureRandom.token(byteCount: 16), nonce: SecureRandom.token(byteCount: 16),
-                verifier: pkce.verifier, parameters: authorizationParameters,
+                verifier: pkce.verifier, authorizationReference: held.reference, browserBinding: held.browserBinding,
                 expiresAt: services.now().addingTimeInterval(Self.lifetime).timeIntervalSince1970)
             let sealed = try services.keyRing.sealSecret(
                 String(decoding: try JSONEncoder().encode(pending), as: UTF8.self), context: Self.sealContext)
@@ -98,6 +103,18 @@ struct FederationBrokerEndpoint: Sendable {
             }
             var headers: HTTPFields = [.setCookie: cookie("", maxAge: 0)]
             do {
+                let held: HeldAuthorization
+                switch try await responder.held(
+                    named: [PendingAuthorizations.referenceField: pending.authorizationReference], request: request,
+                    context: context, binding: pending.browserBinding)
+                {
+                case .held(let found): held = found
+                case .refused(var page):
+                    page.headers.append(contentsOf: headers)
+                    return page
+                }
+                let authorization = held.authorization
+                let client = held.client
                 let exchange = services.federationExchange
                 guard let provider = try await brokeringProvider(pending.provider) else { throw FederationRefusal.unknownProvider("the provider is no longer registered for browser sign-in") }
                 guard let code = parameters[OAuthParameter.code], !code.isEmpty else {
@@ -111,12 +128,15 @@ struct FederationBrokerEndpoint: Sendable {
                     secret: secret, endpoints: try await upstream.endpoints(for: provider))
                 let claims = try await exchange.validator.validate(idToken, provider: provider, nonce: pending.nonce)
                 let (user, outcome) = try await exchange.accounts.account(for: claims, provider: provider, origin: RequestOrigin(context))
-                let (authorization, client) = try await services.requestValidator.validate(pending.parameters)
                 exchange.accounts.audit.record(
                     .federationSignedIn, reason: "\(outcome)", context: context, clientID: client.clientID, userID: user.id,
                     detail: ["provider": provider.id, "via": "browser"])
                 let authentication = AuthenticationContext(
                     userID: user.id, authTime: services.now(), acr: nil, amr: [Federation.authenticationMethod])
+                if var gone = try await responder.complete(held, request: request, context: context) {
+                    gone.headers.append(contentsOf: headers)
+                    return gone
+                }
                 let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
                 try await resolver.end(request)
                 let session = try await resolver.start(authentication, lifetime: services.browserSessionLifetime)
@@ -139,8 +159,6 @@ struct FederationBrokerEndpoint: Sendable {
                 var page = responder.errorPage(refusal.code, refusal.description, request: request, context: context)
                 page.headers.append(contentsOf: headers)
                 return page
-            } catch let error as AuthorizationRequestError {
-                return responder.refuse(error, request: request, context: context)
             }
         }
     }

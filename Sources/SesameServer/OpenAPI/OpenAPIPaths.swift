@@ -205,17 +205,18 @@ enum OpenAPIPaths {
             "/revoke": OpenAPI.PathItem(
                 post: OpenAPI.Operation(
                     "postRevoke", tag: "OAuth 2.0", summary: "Token revocation (RFC 7009)",
-                    description: "A refresh token revokes its whole grant. Unknown tokens also answer 200 (§2.2).",
+                    description: "A refresh token revokes its whole grant. Unknown tokens also answer 200 (§2.2); another client's token is refused (§2.1).",
                     requestBody: .form("RevocationRequest"),
                     responses: [
                         "200": .empty("Revoked (or unknown)."),
-                        "400": .error("invalid_request or unsupported_token_type."),
+                        "400": .error("invalid_request, unsupported_token_type, or unauthorized_client (1003): the token was issued to another client."),
                         "401": .error("invalid_client (1001)."),
                     ],
                     security: clientAuthentication)),
             "/introspect": OpenAPI.PathItem(
                 post: OpenAPI.Operation(
                     "postIntrospect", tag: "OAuth 2.0", summary: "Token introspection (RFC 7662)",
+                    description: "A client sees the tokens issued to it or meant for it (its id in aud); a client registered with introspects_any_token (a resource server) sees every token. Any other token answers {\"active\":false} (§2.2).",
                     requestBody: .form("IntrospectionRequest"),
                     responses: [
                         "200": .json("IntrospectionResponse", "Active token details, or {\"active\":false}."),

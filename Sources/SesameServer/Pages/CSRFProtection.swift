@@ -25,6 +25,9 @@ struct CSRFProtection: Sendable {
         let value: String
         /// The new pre-session id to send in `Set-Cookie`, `nil` when the browser has one.
         let newCookie: String?
+        /// The digest of the pre-session the form belongs to: what server-side state of this
+        /// browser (a held authorization request, ``PendingAuthorizations``) is bound to.
+        let browserBinding: String
     }
 
     let cookies: BrowserCookies
@@ -39,10 +42,20 @@ struct CSRFProtection: Sendable {
     /// The token to embed in a new form: bound to the browser's existing pre-session when it has a
     /// well-formed one (several tabs keep working), otherwise to a fresh one.
     func token(for request: Request) -> Token {
-        if let existing = preSession(in: request) { return Token(value: mac(existing), newCookie: nil) }
+        if let existing = preSession(in: request) {
+            return Token(value: mac(existing), newCookie: nil, browserBinding: Self.binding(existing))
+        }
         let fresh = SecureRandom.token()
-        return Token(value: mac(fresh), newCookie: fresh)
+        return Token(value: mac(fresh), newCookie: fresh, browserBinding: Self.binding(fresh))
     }
+
+    /// The digest of the request's pre-session, `nil` when it has none: the browser binding
+    /// of the state a page of this browser may continue (``Token/browserBinding``).
+    func browserBinding(of request: Request) -> String? {
+        preSession(in: request).map(Self.binding)
+    }
+
+    private static func binding(_ preSession: String) -> String { SecretDigest.of("sesame pre-session v1:" + preSession) }
 
     /// `true` when the submitted field is the token this server minted for the request's
     /// pre-session cookie.

@@ -4,7 +4,8 @@ import Hummingbird
 
 /// ``RateLimitPolicy`` applied to requests: per client address by ``RateLimitMiddleware``
 /// before the endpoint runs, per client id by ``ClientAuthenticator`` once it knows the client.
-/// Over a limit: 429 `rate_limited` (``APIErrorCode/rateLimited``) with `Retry-After`
+/// Over a limit: 429 `rate_limited` (``APIErrorCode/rateLimited``; at the OAuth endpoints of the
+/// `token` class the RFC 6749 §5.2 error ``APIErrorCode/tooManyTokenRequests``) with `Retry-After`
 /// (RFC 9110 §10.2.3) and the `RateLimit-Policy`/`RateLimit` fields of the IETF HTTPAPI draft
 /// (draft-ietf-httpapi-ratelimit-headers: `"<policy>";q=<quota>;w=<window>` and
 /// `"<policy>";r=<remaining>;t=<seconds to reset>`).
@@ -22,7 +23,7 @@ struct RequestRateLimits: Sendable {
     ) async throws(EndpointFailure) -> HTTPFields {
         guard let address, let limit = policy.perAddress[endpoint] else { return [:] }
         return try await admit(
-            Self.addressKey(endpoint, address), policy: Self.addressPolicy(endpoint), limit: limit,
+            Self.addressKey(endpoint, address), endpoint: endpoint, policy: Self.addressPolicy(endpoint), limit: limit,
             context: context, clientID: nil)
     }
 
@@ -56,13 +57,13 @@ struct RequestRateLimits: Sendable {
     func admitClient(_ endpoint: RateLimitPolicy.EndpointClass, clientID: String) async throws(EndpointFailure) -> HTTPFields {
         guard let limit = policy.perClient[endpoint] else { return [:] }
         return try await admit(
-            "client\u{0}\(endpoint.rawValue)\u{0}\(clientID)", policy: "\(endpoint.rawValue)-client", limit: limit,
-            context: nil, clientID: clientID)
+            "client\u{0}\(endpoint.rawValue)\u{0}\(clientID)", endpoint: endpoint, policy: "\(endpoint.rawValue)-client",
+            limit: limit, context: nil, clientID: clientID)
     }
 
     private func admit(
-        _ key: String, policy name: String, limit: RateLimitPolicy.Limit, context: SesameRequestContext?,
-        clientID: String?
+        _ key: String, endpoint: RateLimitPolicy.EndpointClass, policy name: String, limit: RateLimitPolicy.Limit,
+        context: SesameRequestContext?, clientID: String?
     ) async throws(EndpointFailure) -> HTTPFields {
         switch await limiter.admit(key, limit: limit) {
         case .admitted(let remaining, let reset):
@@ -75,7 +76,7 @@ struct RequestRateLimits: Sendable {
             }
             let fields = Self.fields(policy: name, limit: limit, remaining: 0, reset: retryAfter)
             var failure = EndpointFailure(
-                .rateLimited,
+                endpoint == .token ? .tooManyTokenRequests : .rateLimited,
                 "Too many requests of this kind from this \(name.hasSuffix("client") ? "client" : "address"); retry after \(retryAfter) second\(retryAfter == 1 ? "" : "s") (Retry-After).",
                 headers: fields)
             failure.retryAfter = retryAfter

@@ -127,6 +127,7 @@ public enum IdentityServer {
 
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next() else {
+            routerSlot.fail()
             do {
                 try await task.value
             } catch {
@@ -139,6 +140,7 @@ public enum IdentityServer {
         var metricsIterator = metricsPorts.makeAsyncIterator()
         let metricsPort = await metricsIterator.next()
         if case .port(let asked) = configuration.metrics, metricsPort == nil {
+            routerSlot.fail()
             await group.triggerGracefulShutdown()
             var reason = "the metrics listener stopped at once"
             if case .failure(let error) = await task.result { reason = "\(error)" }
@@ -178,6 +180,7 @@ public enum IdentityServer {
             services.passkeyPolicy = configuration.passkeys
             services.sessionLimits = configuration.sessionLimits
             services.requirePushedRequests = configuration.requirePushedRequests
+            services.signInTimeout = configuration.signInTimeout
             services.staticDocuments = staticDocuments
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }
@@ -185,6 +188,7 @@ public enum IdentityServer {
             routes = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
             routerSlot.set(router.buildResponder())
         } catch {
+            routerSlot.fail()
             await group.triggerGracefulShutdown()
             _ = try? await task.value
             throw error

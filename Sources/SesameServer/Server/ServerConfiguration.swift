@@ -34,6 +34,10 @@ public struct ServerConfiguration: Sendable {
     public var authorizationCodeLifetime: TimeInterval
     /// Lifetime of the browser SSO session behind the `sesame_session` cookie.
     public var browserSessionLifetime: TimeInterval
+    /// How long an authorization request waits on the server for the user to sign in (the
+    /// hosted login, a second factor, a provider, a sign-up detour): ``PendingAuthorizations``.
+    /// Default 30 minutes (Keycloak's login timeout).
+    public var signInTimeout: TimeInterval = PendingAuthorizations.defaultLifetime
     /// Clock used for every expiry decision. Injected so tests never sleep.
     public var now: @Sendable () -> Date
     /// Delivery of email and SMS (verification codes, MFA codes, password reset). `nil`: the

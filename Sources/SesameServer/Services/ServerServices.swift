@@ -114,6 +114,14 @@ struct ServerServices: Sendable {
     /// `require_pushed_authorization_requests`); a client can require it on its own too.
     var requirePushedRequests = false
 
+    /// How long a held authorization request waits for the user (``ServerConfiguration/signInTimeout``).
+    var signInTimeout = PendingAuthorizations.defaultLifetime
+
+    /// Authorization requests held for a browser during its sign-in.
+    var pendingAuthorizations: PendingAuthorizations {
+        PendingAuthorizations(store: store, validator: requestValidator, lifetime: signInTimeout, now: now)
+    }
+
     /// Pushed authorization requests (RFC 9126), checked as `/authorize` checks requests.
     var pushedRequests: PushedAuthorizationRequests {
         PushedAuthorizationRequests(store: store, validator: requestValidator, now: now)

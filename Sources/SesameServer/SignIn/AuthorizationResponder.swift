@@ -137,3 +137,50 @@ extension AuthorizationResponder {
         return try await handle(parameters)
     }
 }
+
+extension AuthorizationResponder {
+    /// What a hosted step found under the reference its page sent.
+    enum HeldLookup {
+        case held(HeldAuthorization)
+        /// The page that answers instead: the request is gone (``APIErrorCode/signInExpired``)
+        /// or its client no longer accepts it (the refusal `/authorize` would give now).
+        case refused(Response)
+    }
+
+    /// The request held for this browser under `parameters`' `authorization_ref`
+    /// (``PendingAuthorizations``). `binding` is the browser's pre-session digest, read from
+    /// the request's cookie unless given (the federation callback, which the provider's
+    /// cross-site redirect reaches without the `SameSite=Strict` cookie, brings its own).
+    func held(
+        named parameters: [String: String], request: Request, context: SesameRequestContext, binding: String? = nil
+    ) async throws -> HeldLookup {
+        let reference = parameters[PendingAuthorizations.referenceField]
+        do {
+            guard
+                let held = try await services.pendingAuthorizations.resume(
+                    reference: reference, browserBinding: binding ?? services.csrf.browserBinding(of: request))
+            else {
+                return .refused(
+                    errorPage(
+                        .signInExpired,
+                        reference == nil
+                            ? "The form names no authorization request (authorization_ref); start from the app."
+                            : "The authorization request is not held for this browser: expired, completed or another browser's.",
+                        request: request, context: context))
+            }
+            context.annotations.record(clientID: held.client.clientID)
+            return .held(held)
+        } catch let error as AuthorizationRequestError {
+            return .refused(refuse(error, request: request, context: context))
+        }
+    }
+
+    /// Completes `held` for the code about to be issued; the page to answer instead when another
+    /// request (on any process) completed it first, or it expired meanwhile.
+    func complete(_ held: HeldAuthorization, request: Request, context: SesameRequestContext) async throws -> Response? {
+        if try await services.pendingAuthorizations.complete(held) { return nil }
+        return errorPage(
+            .signInExpired, "The authorization request was completed already or expired.", request: request,
+            context: context)
+    }
+}

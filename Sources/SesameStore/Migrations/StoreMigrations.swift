@@ -23,7 +23,10 @@ enum StoreMigrations {
     /// 200–299: accounts, messaging and devices (`AccountMigrations`); 300–399: abuse protection
     /// (`ProtectionMigrations`); 400–499: PIN-protected devices (`PINMigrations`); 500–599: single
     /// sign-on across apps and client keys (`NativeSSOMigrations`); 600–699: federation
-    /// (`FederationMigrations`).
+    /// (`FederationMigrations`); 700–799 passkeys; 800–899 token signing; 900–999 pushed requests;
+    /// 1000–1099 DPoP; 1100–1199 device authorization; 1200–1299 authorization requests held for
+    /// a browser (`PendingAuthorizationMigrations`); 1300–1399 client policies
+    /// (`ClientPolicyMigrations`).
     static let all: [Migration] = [
         Migration(version: 1, name: "initial schema", apply: createInitialSchema),
         Migration(version: 2, name: "refresh-token successor links", apply: linkRefreshTokenSuccessors),
@@ -36,7 +39,8 @@ enum StoreMigrations {
     ] + FirstPartyMigrations.all + AccountMigrations.all + ProtectionMigrations.all
         + PINMigrations.all + NativeSSOMigrations.all + FederationMigrations.all + PasskeyMigrations.all
         + TokenSigningMigrations.all + PushedRequestMigrations.all + DPoPMigrations.all
-        + DeviceAuthorizationMigrations.all
+        + DeviceAuthorizationMigrations.all + PendingAuthorizationMigrations.all
+        + ClientPolicyMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
         do {

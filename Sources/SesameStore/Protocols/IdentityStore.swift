@@ -9,6 +9,8 @@ import SesameProtocol
 /// transaction / conditional update so that two concurrent redemptions cannot both win.
 public protocol IdentityStore: Sendable {
     // MARK: Clients
+    /// Throws ``StoreError/conflict(field:)`` (`client_id`) for an id that is a user's: client
+    /// ids and user subjects never collide, whichever came first.
     func upsertClient(_ client: ClientRecord) async throws
     func client(id: String) async throws -> ClientRecord?
     func clients() async throws -> [ClientRecord]
@@ -18,7 +20,7 @@ public protocol IdentityStore: Sendable {
     // MARK: Users
     /// Throws ``StoreError/conflict(field:)`` for a taken username or email, and for a
     /// username that is another user's email or an email that is another user's username (a
-    /// login name must name one account).
+    /// login name must name one account); `id` for an id that is a client's.
     func createUser(_ user: UserRecord) async throws
     func updateUser(_ user: UserRecord) async throws
     func user(id: String) async throws -> UserRecord?

@@ -55,6 +55,16 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     /// authorization server rules of the FAPI 2.0 Security Profile (docs/fapi2.md). Default
     /// ``ClientSecurityProfile/standard``.
     public var securityProfile: ClientSecurityProfile
+    /// Whether this client (a resource server) may introspect any client's tokens (RFC 7662
+    /// §4 leaves who may see what to the server). Default `false`: only tokens issued to it or
+    /// meant for it (its id in `aud`).
+    public var introspectsAnyToken: Bool = false
+    /// The lifetime of this client's device codes (RFC 8628 §3.2 `expires_in`), in seconds;
+    /// `nil`: the server's (`sesame serve --device-code-lifetime`).
+    public var deviceCodeLifetime: Int?
+    /// The polling interval this client's devices are given (RFC 8628 §3.2 `interval`), in
+    /// seconds; `nil`: the server's (`sesame serve --device-poll-interval`).
+    public var devicePollInterval: Int?
 
     /// Whether the client authenticates: with a secret or with a registered key.
     public var isConfidential: Bool { secretHash != nil || jwks != nil }

@@ -4,13 +4,17 @@ import SesameProtocol
 
 // Registered clients (RFC 6749 §2, RFC 7591 §2 metadata).
 extension SQLIdentityStore {
+    /// Refuses (``StoreError/conflict(field:)`` on `client_id`) an id that is a user's: a
+    /// client's own tokens carry its id in `sub`, where user tokens carry the user's id.
     public func upsertClient(_ client: ClientRecord) async throws {
+        if try await user(id: client.clientID) != nil { throw StoreError.conflict(field: "client_id") }
         let columns = [
             "client_id", "name", "secret_hash", "redirect_uris", "post_logout_redirect_uris",
             "grant_types", "allowed_scopes", "token_endpoint_auth_method", "id_token_signing_alg",
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "created_at",
             "mfa_policy", "first_party", "app_group", "jwks", "access_token_signing_alg", "require_pushed_requests",
-            "dpop_bound_access_tokens", "security_profile",
+            "dpop_bound_access_tokens", "security_profile", "introspects_any_token", "device_code_lifetime",
+            "device_poll_interval",
         ]
         let values: [any Encodable & Sendable] = [
             client.clientID, client.name, client.secretHash, try StoreValue.json(client.redirectURIs),
@@ -20,7 +24,8 @@ extension SQLIdentityStore {
             client.idTokenSigningAlg, client.accessTokenLifetime, client.idTokenLifetime,
             client.refreshTokenLifetime, StoreValue.time(client.createdAt), client.mfaPolicy.rawValue,
             client.firstParty, client.appGroup, client.jwks, client.accessTokenSigningAlg, client.requirePushedRequests,
-            client.dpopBoundAccessTokens, client.securityProfile.rawValue,
+            client.dpopBoundAccessTokens, client.securityProfile.rawValue, client.introspectsAnyToken,
+            client.deviceCodeLifetime, client.devicePollInterval,
         ]
         try await database.insert(into: "clients")
             .columns(columns)
@@ -87,7 +92,7 @@ extension SQLIdentityStore {
             throw StoreError.unavailable(
                 reason: "clients.mfa_policy holds the unknown policy \"\(policyName)\"; fix the client with `sesame client add`")
         }
-        return ClientRecord(
+        var record = ClientRecord(
             clientID: try row.string("client_id"),
             name: try row.string("name"),
             secretHash: try row.optionalString("secret_hash"),
@@ -109,5 +114,9 @@ extension SQLIdentityStore {
             dpopBoundAccessTokens: try row.decode(column: "dpop_bound_access_tokens", as: Bool.self),
             // A profile this version does not know (written by a newer one): the strictest.
             securityProfile: ClientSecurityProfile(rawValue: try row.string("security_profile")) ?? .fapi2)
+        record.introspectsAnyToken = try row.decode(column: "introspects_any_token", as: Bool.self)
+        record.deviceCodeLifetime = try row.decode(column: "device_code_lifetime", as: Int?.self)
+        record.devicePollInterval = try row.decode(column: "device_poll_interval", as: Int?.self)
+        return record
     }
 }

@@ -13,21 +13,28 @@ extension SQLIdentityStore: ThrottleStore {
 
     /// One upsert (`INSERT … ON CONFLICT DO UPDATE … RETURNING`, SQLite 3.35+ and PostgreSQL):
     /// concurrent failures on several processes each add one.
-    public func recordThrottleFailure(key: String, now: Date, forgetBefore: Date) async throws -> Int {
+    public func recordThrottleFailure(
+        key: String, now: Date, forgetBefore: Date, restartAfterLockout: Bool
+    ) async throws -> Int {
         let at = StoreValue.time(now)
         let forget = StoreValue.time(forgetBefore)
+        // A count starts over when its failures are old and no lockout runs, or (an address's
+        // window) as soon as its lockout has ended.
+        let restart = restartAfterLockout ? 1 : 0
         let row = try await database.raw(
             """
             INSERT INTO throttle_counters (key, failures, last_failure, locked_until)
             VALUES (\(bind: key), 1, \(bind: at), NULL)
             ON CONFLICT (key) DO UPDATE SET
                 failures = CASE
-                    WHEN throttle_counters.last_failure < \(bind: forget)
-                        AND (throttle_counters.locked_until IS NULL OR throttle_counters.locked_until <= \(bind: at))
+                    WHEN (throttle_counters.last_failure < \(bind: forget)
+                        AND (throttle_counters.locked_until IS NULL OR throttle_counters.locked_until <= \(bind: at)))
+                      OR (\(bind: restart) = 1 AND throttle_counters.locked_until IS NOT NULL
+                        AND throttle_counters.locked_until <= \(bind: at))
                     THEN 1 ELSE throttle_counters.failures + 1 END,
                 locked_until = CASE
                     WHEN throttle_counters.locked_until IS NOT NULL AND throttle_counters.locked_until <= \(bind: at)
-                        AND throttle_counters.last_failure < \(bind: forget)
+                        AND (throttle_counters.last_failure < \(bind: forget) OR \(bind: restart) = 1)
                     THEN NULL ELSE throttle_counters.locked_until END,
                 last_failure = \(bind: at)
             RETURNING failures
@@ -50,6 +57,19 @@ extension SQLIdentityStore: ThrottleStore {
         try await database.raw(
             "UPDATE throttle_counters SET failures = failures - 1 WHERE key = \(bind: key) AND failures > 0"
         ).run()
+    }
+
+    /// One conditional `UPDATE … RETURNING`: the statement that finds the ended lockout replaces it.
+    public func claimThrottleProbe(key: String, now: Date, until: Date) async throws -> Bool {
+        let at = StoreValue.time(now)
+        let row = try await database.raw(
+            """
+            UPDATE throttle_counters SET locked_until = \(bind: StoreValue.time(until))
+            WHERE key = \(bind: key) AND locked_until IS NOT NULL AND locked_until <= \(bind: at)
+            RETURNING key
+            """
+        ).first()
+        return row != nil
     }
 
     public func clearThrottle(key: String) async throws {

@@ -8,6 +8,8 @@ extension SQLIdentityStore {
     public func createUser(_ user: UserRecord) async throws {
         let user = Self.normalized(user)
         try await checkUnique(user, excludingID: nil)
+        // A user's id is the `sub` of their tokens; a client's tokens carry the client id there.
+        if try await client(id: user.id) != nil { throw StoreError.conflict(field: "id") }
         do {
             try await database.insert(into: "users")
                 .columns(

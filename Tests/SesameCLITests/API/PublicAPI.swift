@@ -8,7 +8,10 @@ import Testing
 /// and whether it has a doc comment.
 struct PublicAPI {
     /// The modules whose surface apps and APIs compile against, with the baseline's file.
-    static let modules = ["SesameProtocol", "SesameJOSE", "Sesame", "SesameResourceServer", "SesameResourceServerHummingbird"]
+    static let modules = [
+        "SesameProtocol", "SesameJOSE", "Sesame", "SesameResourceServer", "SesameResourceServerHummingbird",
+        "SesameResourceServerSQL",
+    ]
     static let baselineDirectory = PackageLayoutTests.root.appendingPathComponent("API")
 
     struct Declaration: Hashable, Comparable {

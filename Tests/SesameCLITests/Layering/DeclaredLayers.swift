@@ -6,7 +6,8 @@ enum DeclaredLayers {
     /// The modules under `Sources/`, bottom-up.
     static let modules = [
         "SesameProtocol", "SesameJOSE", "ChildProcess", "Sesame", "SesameLoopback", "ScriptedBrowser",
-        "SesameResourceServer", "SesameResourceServerHummingbird", "ExampleAPI", "SesameStore", "SesameProvider",
+        "SesameResourceServer", "SesameResourceServerHummingbird", "SesameResourceServerSQL", "ExampleAPI", "SesameStore",
+        "SesameProvider",
         "SesameServer", "SesameCLI",
     ]
 
@@ -27,6 +28,7 @@ enum DeclaredLayers {
         "ScriptedBrowser": ["."],
         "SesameResourceServer": ["."],
         "SesameResourceServerHummingbird": ["."],
+        "SesameResourceServerSQL": ["."],
         "ExampleAPI": ["."],
         "SesameStore": [
             "AtRest", "Records", "Location", "Protocols", "SQL", "Migrations", "PostgreSQL", "SQLite", "SQLIdentityStore",
@@ -34,7 +36,7 @@ enum DeclaredLayers {
         "SesameProvider": [
             "Failures", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin", "PIN",
             "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "DeviceAuthorization", "Grants",
-            "PushedRequests",
+            "PushedRequests", "PendingAuthorizations",
         ],
         "SesameServer": [
             "Adapters", "Localization", "Messaging", "HTTP", "Observability", "Pages", "Protection", "Authentication",

@@ -64,8 +64,10 @@ func chromiumAgent(_ tab: BrowserTab) -> LoopbackBrowserAgent {
 
 /// Signs in on the hosted login page shown in `tab`: waits for the form (generously: the whole
 /// suite runs in parallel on two cores in CI), types, submits.
-func typeCredentials(_ tab: BrowserTab, username: String, password: String, origin: String) async throws {
-    try await tab.waitForURL(timeout: .seconds(60), "the login page") { $0.hasPrefix(origin + "/authorize") }
+func typeCredentials(
+    _ tab: BrowserTab, username: String, password: String, origin: String, path: String = "/authorize"
+) async throws {
+    try await tab.waitForURL(timeout: .seconds(60), "the login page") { $0.hasPrefix(origin + path) }
     try await tab.fill("username", username)
     try await tab.fill("password", password)
     try await tab.submit()

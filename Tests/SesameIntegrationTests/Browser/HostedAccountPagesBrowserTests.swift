@@ -72,9 +72,10 @@ struct HostedAccountPagesBrowserTests {
                 #expect(try await tab.url() == server.origin + "/password-reset/confirm")
                 #expect(try await tab.evaluate("document.querySelector('form') === null").bool == true)
 
-                // "Back to sign in" returns to the same authorization request.
-                try await tab.runAndWait("document.querySelector('a[href^=\"/authorize\"]').click()")
-                try await typeCredentials(tab, username: user.username, password: "a brand new passphrase 2026", origin: server.origin)
+                // "Back to sign in" returns to the same authorization request, held on the server.
+                try await tab.runAndWait("document.querySelector('a[href^=\"/login?authorization_ref=\"]').click()")
+                try await typeCredentials(
+                    tab, username: user.username, password: "a brand new passphrase 2026", origin: server.origin, path: "/login")
                 let account = try await finish(signedIn, in: tab)
                 #expect(account.subject == user.sub)
                 await expectNoCSPViolation(tab)

@@ -174,14 +174,21 @@ struct FederationBrokerTests {
                 .init(name: "state", value: "original-state"), .init(name: "code_challenge", value: pkce.challenge),
                 .init(name: "code_challenge_method", value: "S256"),
             ]
-            let (page, _) = try await http.send(URLRequest(url: authorize.url!))
+            let (page, shown) = try await http.send(URLRequest(url: authorize.url!))
             let html = String(decoding: page, as: UTF8.self)
             #expect(html.contains("Continue with Acme ID"))
+            // The browser's pre-session cookie: the held request is bound to it (issue #44).
+            let preSession = try #require(
+                shown.value(forHTTPHeaderField: "Set-Cookie")?.split(separator: ";").first.map(String.init))
             let hrefStart = try #require(html.range(of: "href=\"/federation/start?"))
             let hrefEnd = try #require(html[hrefStart.upperBound...].firstIndex(of: "\""))
             let href = String(html[html.index(hrefStart.lowerBound, offsetBy: 6)..<hrefEnd]).replacingOccurrences(of: "&amp;", with: "&")
 
-            let (_, started) = try await http.send(URLRequest(url: URL(string: server.issuer.absoluteString + href)!))
+            #expect(href.contains("authorization_ref="), "the link names the held request, not its parameters: \(href)")
+            #expect(!href.contains("original-state"))
+            var start = URLRequest(url: URL(string: server.issuer.absoluteString + href)!)
+            start.setValue(preSession, forHTTPHeaderField: "Cookie")
+            let (_, started) = try await http.send(start)
             #expect(started.statusCode == 303)
             let upstreamURL = try #require(started.value(forHTTPHeaderField: "Location").flatMap(URL.init(string:)))
             #expect(upstreamURL.absoluteString.hasPrefix(upstream.issuer.absoluteString + "/authorize"))

@@ -10,7 +10,7 @@ import Testing
 struct OpenAPIDocumentTests {
     /// Routes that serve HTML pages, redirects or the pages' scripts, not JSON.
     static let pages: Set<String> = [
-        "GET /authorize", "POST /authorize", "POST /login", "GET /logout", "POST /logout", "GET /signup",
+        "GET /authorize", "POST /authorize", "GET /login", "POST /login", "GET /logout", "POST /logout", "GET /signup",
         "POST /signup", "GET /verify-email", "POST /verify-email", "GET /password-reset", "POST /password-reset",
         "POST /password-reset/confirm", "GET /assets/challenge.js", "GET /assets/challenge-worker.js",
         // The hosted passkey pages and their script's option fetches (CSRF-cookie bound, docs/passkeys.md).

@@ -34,7 +34,7 @@ struct HostedLoginMFATests {
             #expect(browser.cookie("sesame_session") == nil)
             let fields = HTMLForm(html: mfaPage.text).fields
             #expect(fields["csrf_token"]?.count == 43 && fields["csrf_token"] != browser.cookie("sesame_csrf"), "the CSRF field is a MAC of the pre-session cookie, not a copy")
-            #expect(fields["state"] == attempt.state)
+            #expect(fields["authorization_ref"]?.count == 43 && fields["state"] == nil, "the request is held on the server")
             #expect(fields["auth_session"]?.isEmpty == false)
             #expect(fields["password"] == nil)
             #expect(fields.keys.contains("mfa_code"))
@@ -102,19 +102,22 @@ struct HostedLoginMFATests {
             let page = try await flow.submitLogin(page: try await flow.authorize(.init()))
             let code = try await server.lastMFACode(to: Fixtures.email)
 
-            var changed = HTMLForm(html: page.text).fields
-            changed["code_challenge"] = PKCE().challenge
-            changed["mfa_code"] = code
-            let swapped = try await browser.postForm("/login", changed)
-            #expect(swapped.status == 400)
-            #expect(swapped.location == nil)
-            #expect(swapped.text.contains(#"name="password""#))  // back to the password form
-
             let csrf = browser.cookie("sesame_csrf")
             browser.setCookie("sesame_csrf", SecureRandom.token())
             let noCSRF = try await Self.submit(page, ["mfa_code": code], browser: browser)
             #expect(noCSRF.status == 403)
             browser.setCookie("sesame_csrf", csrf)
+
+            // A field added to change the request is ignored: the held request is what signs in
+            // (issue #44), and the auth session stays bound to it.
+            var changed = HTMLForm(html: page.text).fields
+            changed["code_challenge"] = PKCE().challenge
+            changed["redirect_uri"] = Fixtures.secondRedirect
+            changed["mfa_code"] = code
+            let swapped = try await browser.postForm("/login", changed)
+            #expect(swapped.status == 303, "\(swapped.text)")
+            #expect(swapped.location?.hasPrefix(Fixtures.nativeRedirect + "?") == true)
+            browser.setCookie("sesame_session", nil)
 
             // An auth session outlives neither its lifetime nor a restart of the sign-in.
             let fresh = try await flow.submitLogin(page: try await flow.authorize(.init()))

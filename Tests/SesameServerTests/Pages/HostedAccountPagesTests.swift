@@ -29,7 +29,8 @@ struct HostedAccountPagesTests {
             let attempt = OAuthFlow.Attempt()
             let page = try await Self.open("/signup", flow: flow, attempt: attempt)
             #expect(page.status == 200)
-            #expect(HTMLForm(html: page.text).fields["state"] == attempt.state, "the request travels along")
+            #expect(HTMLForm(html: page.text).fields["authorization_ref"] != nil, "the held request's reference travels along")
+            #expect(HTMLForm(html: page.text).fields["state"] == nil, "never its parameters")
 
             let weak = try await Self.submit(page, ["email": "zoe@example.com", "password": "short"], browser: api.browser)
             #expect(weak.status == 400)

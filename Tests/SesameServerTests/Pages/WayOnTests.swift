@@ -43,7 +43,7 @@ struct WayOnTests {
             let login = try await OAuthFlow(browser: browser).authorize(.init())
             let signUpLink = try #require(Self.links(login.text).first { $0.hasPrefix("/signup?") })
             let carried = try await browser.get(signUpLink)
-            #expect(Self.links(carried.text).contains { $0.hasPrefix("/authorize?") }, "\(Self.links(carried.text))")
+            #expect(Self.links(carried.text).contains { $0.hasPrefix("/login?authorization_ref=") }, "\(Self.links(carried.text))")
             #expect(!Self.links(carried.text).contains("/"))
         }
     }

@@ -87,7 +87,9 @@ struct RateLimitTests {
             #expect(try await client.postForm("/token", form, headers: headers).status == 200)
             let refused = try await client.postForm("/token", form, headers: headers)
             #expect(refused.status == 429)
-            #expect(try refused.json(APIError.self).error == "slow_down")
+            // An RFC 6749 section 5.2 error at an OAuth endpoint (slow_down belongs to device polling).
+            #expect(try refused.json(APIError.self).error == "invalid_request")
+            #expect(try refused.json(APIError.self).code == .tooManyTokenRequests)
             #expect(refused.header("RateLimit-Policy") == #""token-client";q=2;w=60"#)
             // Another client is counted apart.
             let other = try await client.postForm(

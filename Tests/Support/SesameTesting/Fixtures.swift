@@ -42,13 +42,15 @@ public enum Fixtures {
             ClientRecord(
                 clientID: secondApp, name: "Second App", redirectURIs: [secondRedirect],
                 idTokenSigningAlg: "ES256"))
-        try await store.upsertClient(
-            ClientRecord(
-                clientID: backend, name: "Backend", secretHash: try hasher.hash(backendSecret),
-                redirectURIs: [backendRedirect],
-                grantTypes: [.authorizationCode, .refreshToken, .clientCredentials],
-                allowedScopes: ["openid", "profile", "email", "api.read", "api.write"],
-                tokenEndpointAuthMethod: .clientSecretBasic))
+        // The backend is also the resource server of the suites: it introspects every client's tokens.
+        var backendClient = ClientRecord(
+            clientID: backend, name: "Backend", secretHash: try hasher.hash(backendSecret),
+            redirectURIs: [backendRedirect],
+            grantTypes: [.authorizationCode, .refreshToken, .clientCredentials],
+            allowedScopes: ["openid", "profile", "email", "api.read", "api.write"],
+            tokenEndpointAuthMethod: .clientSecretBasic)
+        backendClient.introspectsAnyToken = true
+        try await store.upsertClient(backendClient)
         try await store.upsertClient(
             ClientRecord(
                 clientID: noRefreshApp, name: "No Refresh", redirectURIs: [noRefreshRedirect],

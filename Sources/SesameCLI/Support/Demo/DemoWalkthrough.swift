@@ -125,12 +125,13 @@ struct DemoWalkthrough {
                 redirectURIs: [Self.redirectURI.absoluteString], firstParty: true))
         steps.ok(
             "client \(client.clientID): public, first-party (native sign-in, account APIs), PKCE, redirect \(Self.redirectURI.absoluteString) (any loopback port)")
-        let (resource, secret) = try await admin.addClient(
-            ClientSpec(
-                clientID: Self.resourceServerID, name: "Demo API", confidential: true,
-                grantTypes: [.clientCredentials], scopes: ["openid"]))
+        var resourceSpec = ClientSpec(
+            clientID: Self.resourceServerID, name: "Demo API", confidential: true, grantTypes: [.clientCredentials],
+            scopes: ["openid"])
+        resourceSpec.introspectsAnyToken = true  // a resource server: it introspects the app's tokens
+        let (resource, secret) = try await admin.addClient(resourceSpec)
         guard let secret else { throw CLIError("the confidential demo client got no secret") }
-        steps.ok("client \(resource.clientID): confidential (used to introspect tokens), secret not shown")
+        steps.ok("client \(resource.clientID): confidential resource server (introspects every token), secret not shown")
         var users: [DemoUser] = []
         for (username, name) in [("alice", "Alice Example"), ("bob", "Bob Example")] {
             let password = SecureRandom.token(byteCount: 12)

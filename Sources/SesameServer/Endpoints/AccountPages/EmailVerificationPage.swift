@@ -19,7 +19,7 @@ struct EmailVerificationPage: Sendable {
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let query = pages.query(of: request)
-        let carried = await pages.carried(in: query)
+        let carried = await pages.carried(in: query, request: request)
         return pages.render(
             Self.codeForm(email: query["email"] ?? "", noticeKey: "verify.intro", emailEditable: true),
             carried: carried, request: request)
@@ -49,8 +49,7 @@ struct EmailVerificationPage: Sendable {
             context.annotations.record(outcome: "email_verified")
             if let carried {
                 return try await LoginEndpoint(services: pages.services).passwordAccepted(
-                    for: user, authorization: carried.authorization, client: carried.client, request: request,
-                    context: context)
+                    for: user, held: carried, request: request, context: context)
             }
             return pages.render(
                 PageRenderer.AccountForm(titleKey: "verify.done.title", noticeKey: "verify.done.body"),

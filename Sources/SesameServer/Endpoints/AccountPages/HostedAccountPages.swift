@@ -7,30 +7,23 @@ import SesameProtocol
 /// ``PasswordResetPage``): the authorization request the user came from, the CSRF check, and
 /// how a failure of ``AccountSelfService`` is shown in the form.
 ///
-/// The login page links here with its authorization request in the query (``links(for:)``);
-/// the pages carry it in hidden fields, validated again from scratch on every request, so a
+/// The login page links here with the reference of the authorization request held for this
+/// browser (``PendingAuthorizations``); the pages carry that reference in a hidden field, so a
 /// sign-up can end where the sign-in would have (at the client's registered redirect URI) and
-/// "Back to sign in" returns to the same request. Without one the pages work on their own.
+/// "Back to sign in" returns to the same request. Nothing of the request itself travels through
+/// the browser. Without a held request the pages work on their own.
 struct HostedAccountPages: Sendable {
     let services: ServerServices
 
-    /// The authorization request carried by a page, when it is present and still valid.
-    struct Carried {
-        var authorization: AuthorizationRequest
-        var client: ClientRecord
+    /// The sign-in a page belongs to: the request held for this browser under the reference in
+    /// `parameters` (a page's query or form), when there is one and it is still held; anything
+    /// else is ignored and the page works on its own.
+    typealias Carried = HeldAuthorization
 
-        /// `/authorize?…`: the sign-in this page came from.
-        var signInHref: String { "/authorize?" + authorization.formQuery }
-    }
-
-    /// The request in `parameters` (a page's query or form), if it validates; anything else is
-    /// ignored and the page works on its own.
-    func carried(in parameters: [String: String]) async -> Carried? {
-        let authorizationParameters = parameters.filter { AuthorizationRequest.parameterNames.contains($0.key) }
-        guard authorizationParameters["client_id"] != nil,
-            let (authorization, client) = try? await services.requestValidator.validate(authorizationParameters)
-        else { return nil }
-        return Carried(authorization: authorization, client: client)
+    func carried(in parameters: [String: String], request: Request) async -> Carried? {
+        try? await services.pendingAuthorizations.resume(
+            reference: parameters[PendingAuthorizations.referenceField],
+            browserBinding: services.csrf.browserBinding(of: request))
     }
 
     /// The query of a GET (a malformed one counts as empty).
@@ -77,13 +70,13 @@ struct HostedAccountPages: Sendable {
         let csrf = csrf ?? services.csrf.token(for: request)
         var form = form
         form.csrfToken = csrf.value
-        form.hiddenFields = (carried?.authorization.formParameters ?? []) + form.hiddenFields
+        form.hiddenFields = (carried.map(LoginPage.hiddenFields) ?? []) + form.hiddenFields
         form.redirectURI = carried?.authorization.redirectURI
         form.minimumPasswordLength = validation(request, carried).passwordPolicy.minimumLength
         // A way on from every page: back to the sign-in it came from, or without one (a bare
         // /signup or /password-reset) to the server's home page.
         form.links.append(
-            carried.map { (labelKey: "common.back_to_sign_in", href: $0.signInHref) }
+            carried.map { (labelKey: "common.back_to_sign_in", href: LoginPage.href($0)) }
                 ?? (labelKey: "common.account_home", href: HostedPageRoutes.home))
         var response = services.pages.account(form, locales: locales(request, carried), status: status)
         if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
@@ -104,7 +97,7 @@ struct HostedAccountPages: Sendable {
         case .form(let parameters): form = parameters
         case .refused(let errorPage): return errorPage
         }
-        let carried = await carried(in: form)
+        let carried = await carried(in: form, request: request)
         if let carried { context.annotations.record(clientID: carried.client.clientID) }
         do {
             return try await handle(form, carried)

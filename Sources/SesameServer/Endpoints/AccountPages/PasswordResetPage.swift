@@ -16,7 +16,7 @@ struct PasswordResetPage: Sendable {
     init(services: ServerServices) { pages = HostedAccountPages(services: services) }
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let carried = await pages.carried(in: pages.query(of: request))
+        let carried = await pages.carried(in: pages.query(of: request), request: request)
         return pages.renderChallenged(
             Self.requestForm(), endpoint: .passwordReset, carried: carried, request: request, context: context)
     }

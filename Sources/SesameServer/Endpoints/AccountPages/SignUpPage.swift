@@ -14,7 +14,7 @@ struct SignUpPage: Sendable {
     init(services: ServerServices) { pages = HostedAccountPages(services: services) }
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let carried = await pages.carried(in: pages.query(of: request))
+        let carried = await pages.carried(in: pages.query(of: request), request: request)
         return pages.renderChallenged(Self.form(), endpoint: .signUp, carried: carried, request: request, context: context)
     }
 
