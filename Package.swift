@@ -26,6 +26,7 @@ let package = Package(
         // The executable stays `sesame`; its target is SesameCLI so that no two targets or
         // source folders differ only by case (macOS file systems fold case).
         .executable(name: "sesame", targets: ["SesameCLI"]),
+        .executable(name: "sesame-quickstart", targets: ["Quickstart"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
@@ -84,15 +85,12 @@ let package = Package(
         ),
         // Child processes started with posix_spawn instead of Foundation's Process (see
         // SpawnedChild): the browser launchers and the tests. macOS, Linux and the BSDs only.
-        .target(name: "ChildProcess", swiftSettings: strict),
+        .target(name: "ChildProcess", dependencies: ["SesameProtocol"], swiftSettings: strict),
         // RFC 8252 §7.3 loopback redirect listener for desktop and command-line apps.
         .target(
             name: "SesameLoopback",
             dependencies: [
-                "Sesame", "ChildProcess",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "Sesame", "SesameProtocol", "ChildProcess",
             ],
             swiftSettings: strict
         ),
@@ -155,6 +153,33 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "ScriptedBrowser", dependencies: ["SesameProtocol"], swiftSettings: strict),
+        // Every Swift block of the README, docs/ and the DocC catalogs, generated from them by
+        // DocumentationSnippetTests and compiled here (docs are product: a copied block builds).
+        // The SDK's blocks build against the SDK's modules only (SDK/ builds them too).
+        .target(
+            name: "SDKSnippets",
+            dependencies: ["Sesame", "SesameLoopback", "SesameResourceServer"],
+            path: "Snippets/SDK",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ServerSnippets",
+            dependencies: [
+                "SesameResourceServer", "SesameResourceServerHummingbird", "SesameResourceServerSQL",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Snippets/Server",
+            swiftSettings: strict
+        ),
+        // Examples/Quickstart: the README's desktop app, runnable (`sesame-quickstart`).
+        .executableTarget(
+            name: "Quickstart",
+            dependencies: ["Sesame", "SesameLoopback"],
+            path: "Examples/Quickstart",
+            swiftSettings: strict
+        ),
         .target(
             name: "SesameProvider",
             dependencies: [

@@ -1,8 +1,13 @@
 // swift-tools-version:6.1
 //
 // The client SDK as a package of its own, for apps: the same sources as the repository's root
-// package (Sources/SesameProtocol, SesameJOSE, Sesame, SesameResourceServer, linked here), with
-// the Apple floor the SDK needs instead of the server's.
+// package (Sources/SesameProtocol, SesameJOSE, Sesame, SesameLoopback, ChildProcess,
+// SesameResourceServer, linked here), with the Apple floor the SDK needs instead of the server's.
+//
+// Products: `Sesame` (every app), `SesameLoopback` (desktop and command-line apps on macOS and
+// Linux: the system browser and a loopback redirect listener, RFC 8252 §7.3, with no networking
+// framework), `SesameResourceServer` (an app's own API), `SesameProtocol` (the wire models, also
+// re-exported by `Sesame`).
 //
 // Why two packages (README, "Platforms"): SwiftPM has one floor per package, and the server's
 // dependencies need macOS 14 / iOS 17 (hummingbird-auth) while its code uses the standard
@@ -20,7 +25,10 @@ let package = Package(
     products: [
         .library(name: "SesameProtocol", targets: ["SesameProtocol"]),
         .library(name: "Sesame", targets: ["Sesame"]),
+        .library(name: "SesameLoopback", targets: ["SesameLoopback"]),
         .library(name: "SesameResourceServer", targets: ["SesameResourceServer"]),
+        // The README's desktop app (Examples/Quickstart): `swift run --package-path SDK sesame-quickstart`.
+        .executable(name: "sesame-quickstart", targets: ["Quickstart"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
@@ -53,9 +61,29 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "ChildProcess", dependencies: ["SesameProtocol"], swiftSettings: strict),
+        .target(
+            name: "SesameLoopback",
+            dependencies: ["Sesame", "SesameProtocol", "ChildProcess"],
+            swiftSettings: strict
+        ),
         .target(
             name: "SesameResourceServer",
             dependencies: ["SesameProtocol", "SesameJOSE", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // The documentation's SDK code blocks (Snippets/SDK, generated from the docs): built here
+        // against this package alone, so every block an app copies compiles with this package.
+        .target(
+            name: "SDKSnippets",
+            dependencies: ["Sesame", "SesameLoopback", "SesameResourceServer"],
+            path: "Snippets",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "Quickstart",
+            dependencies: ["Sesame", "SesameLoopback"],
+            path: "Examples/Quickstart",
             swiftSettings: strict
         ),
     ]

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SesameProtocol
 
 #if canImport(Glibc)
     import Glibc
@@ -177,12 +177,12 @@ final class Reaper: Sendable {
     }
 
     private let pid: pid_t
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     init(pid: pid_t) {
         self.pid = pid
         Task.detached { [self] in
-            while !self.poll() { try? await Task.sleep(for: .milliseconds(10)) }
+            while !self.poll() { try? await Task.sleep(nanoseconds: 10_000_000) }
         }
     }
 
@@ -229,7 +229,7 @@ final class Reaper: Sendable {
 
 /// How a child ended, once it has.
 public final class TerminationRecord: Sendable {
-    let value = Mutex<SpawnedChild.Termination?>(nil)
+    let value = LockedState<SpawnedChild.Termination?>(nil)
 
     /// `nil` while the child runs.
     public var termination: SpawnedChild.Termination? { value.withLock { $0 } }

@@ -1,8 +1,7 @@
 import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 import Sesame
+
+#if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD)
 
 /// A ``BrowserAgent`` for desktop and command-line apps: opens the system browser and receives the
 /// redirect on a loopback HTTP listener (RFC 8252 §7.3).
@@ -19,17 +18,17 @@ import Sesame
 /// - `ephemeral` cannot be honoured: the system browser keeps its own cookies.
 public struct LoopbackBrowserAgent: BrowserAgent {
     private let opener: any BrowserOpener
-    private let timeout: Duration
+    private let timeout: TimeInterval
     private let successPage: String?
 
     /// - Parameters:
     ///   - opener: shows the authorization URL; ``SystemBrowserOpener`` by default,
     ///     ``PrintingBrowserOpener`` to let the user open it by hand.
-    ///   - timeout: how long ``BrowserAgentSession/authorize(_:)`` waits for the browser.
+    ///   - timeout: how long ``BrowserAgentSession/authorize(_:)`` waits for the browser, in seconds.
     ///   - successPage: HTML answered on the redirect instead of the built-in page.
-    public init(opener: any BrowserOpener = SystemBrowserOpener(), timeout: Duration = .seconds(300), successPage: String? = nil) {
+    public init(opener: any BrowserOpener = SystemBrowserOpener(), timeout: TimeInterval = 300, successPage: String? = nil) {
         self.opener = opener
-        self.timeout = timeout
+        self.timeout = max(0, timeout)
         self.successPage = successPage
     }
 
@@ -37,29 +36,9 @@ public struct LoopbackBrowserAgent: BrowserAgent {
         let redirect = try LoopbackRedirectURI(redirectURI)
         let outcome = LoopbackRedirectOutcome()
         let target = LoopbackRedirectTarget(redirect: redirect, successPage: successPage, outcome: outcome)
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 16)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(LoopbackRedirectHandler(target: target))
-                }
-            }
-        let listener: any Channel
-        do {
-            listener = try await bootstrap.bind(host: redirect.host, port: redirect.port).get()
-        } catch {
-            let address = redirect.host.contains(":") ? "[\(redirect.host)]" : redirect.host
-            let advice = redirect.port == 0
-                ? "check that the loopback interface is up"
-                : "another program may be using port \(redirect.port); close it, or register a redirect URI with another port"
-            throw .technical(.platform("cannot listen on \(address):\(redirect.port) (\(error)); \(advice)"))
-        }
-        guard let port = listener.localAddress?.port else {
-            listener.close(promise: nil)
-            throw .technical(.platform("the loopback listener has no port"))
-        }
+        let listener = try LoopbackListener.bind(host: redirect.host, port: redirect.port)
+        let port = listener.port
+        listener.serve { request in LoopbackRedirectHandler.answer(request, target: target, port: port) }
         return LoopbackBrowserSession(
             redirectURI: redirect.url(boundPort: port),
             listener: listener,
@@ -69,3 +48,5 @@ public struct LoopbackBrowserAgent: BrowserAgent {
         )
     }
 }
+
+#endif

@@ -1,7 +1,8 @@
 import Foundation
-import NIOCore
 import Sesame
 import SesameProtocol
+
+#if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD)
 
 /// One pending loopback authorization: a listening socket on 127.0.0.1 (or ::1) that exists from
 /// ``LoopbackBrowserAgent/start(redirectURI:ephemeral:)`` until the redirect arrives, the session
@@ -9,18 +10,18 @@ import SesameProtocol
 /// pending).
 final class LoopbackBrowserSession: BrowserAgentSession {
     let redirectURI: URL
-    private let listener: any Channel
+    private let listener: LoopbackListener
     private let outcome: LoopbackRedirectOutcome
     private let opener: any BrowserOpener
-    private let timeout: Duration
+    private let timeout: TimeInterval
     private let used = LockedState(false)
 
     init(
         redirectURI: URL,
-        listener: any Channel,
+        listener: LoopbackListener,
         outcome: LoopbackRedirectOutcome,
         opener: any BrowserOpener,
-        timeout: Duration
+        timeout: TimeInterval
     ) {
         self.redirectURI = redirectURI
         self.listener = listener
@@ -31,7 +32,7 @@ final class LoopbackBrowserSession: BrowserAgentSession {
 
     deinit {
         // An abandoned session must not leave a port open.
-        listener.close(promise: nil)
+        listener.close()
     }
 
     func authorize(_ authorizationURL: URL) async throws(SesameError) -> URL {
@@ -45,10 +46,10 @@ final class LoopbackBrowserSession: BrowserAgentSession {
         let outcome = outcome
         let timeout = timeout
         let timer = Task {
-            try? await Task.sleep(for: timeout)
+            try? await Task.sleep(nanoseconds: UInt64(min(timeout, 86_400 * 365) * 1_000_000_000))
             guard !Task.isCancelled else { return }
             outcome.finish(.failure(.technical(.platform(
-                "no browser response within \(timeout); sign in again and finish signing in in the browser"
+                "no browser response within \(Int(timeout)) seconds; sign in again and finish signing in in the browser"
             ))))
         }
         // The opener runs on its own: some launchers only return when the browser exits, and the
@@ -67,18 +68,14 @@ final class LoopbackBrowserSession: BrowserAgentSession {
         let result = await outcome.wait()
         timer.cancel()
         if case .failure = result { opening.cancel() }
-        await closeListener()
+        listener.close()
         return try result.get()
     }
 
     func cancel() async {
         outcome.finish(.failure(.cancelled))
-        await closeListener()
-    }
-
-    /// Closes the listening socket and waits until it is closed.
-    private func closeListener() async {
-        listener.close(promise: nil)
-        try? await listener.closeFuture.get()
+        listener.close()
     }
 }
+
+#endif

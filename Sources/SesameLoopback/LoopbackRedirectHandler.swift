@@ -1,9 +1,7 @@
 import Foundation
-import NIOCore
-import NIOHTTP1
 import Sesame
 
-/// What one connection's ``LoopbackRedirectHandler`` needs to know.
+/// What the loopback listener needs to know to answer the browser.
 struct LoopbackRedirectTarget: Sendable {
     let redirect: LoopbackRedirectURI
     /// HTML answered on the redirect path.
@@ -11,7 +9,9 @@ struct LoopbackRedirectTarget: Sendable {
     let outcome: LoopbackRedirectOutcome
 }
 
-/// Answers the browser on one accepted loopback connection (RFC 8252 §7.3).
+#if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD)
+
+/// Answers the browser's requests on the loopback listener (RFC 8252 §7.3).
 ///
 /// - `GET <redirect path>?…`: records the full redirect URL as the outcome, answers 200 with a
 ///   small "you can close this tab" page, and closes the listening socket (§8.3: listen only while
@@ -19,79 +19,27 @@ struct LoopbackRedirectTarget: Sendable {
 /// - Any other path: 404, and the listener keeps waiting (browsers ask for `/favicon.ico`).
 /// - Any other method: 405.
 ///
-/// Lives on its channel's event loop only, so it is not `Sendable` and needs no locks. It never
-/// logs: the redirect carries the authorization code.
-final class LoopbackRedirectHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    private let target: LoopbackRedirectTarget
-    private var head: HTTPRequestHead?
-
-    init(target: LoopbackRedirectTarget) {
-        self.target = target
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-        case .body:
-            break  // a GET has no meaningful body; ignore it
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            answer(head, context: context)
+/// It never logs: the redirect carries the authorization code.
+enum LoopbackRedirectHandler {
+    static func answer(_ request: LoopbackListener.Request, target: LoopbackRedirectTarget, port: Int)
+        -> LoopbackListener.Response
+    {
+        guard request.method == "GET" else {
+            return LoopbackListener.Response(
+                status: 405, reason: "Method Not Allowed", html: LoopbackPages.methodNotAllowed, headers: [("Allow", "GET")])
         }
-    }
-
-    private func answer(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard head.method == .GET else {
-            respond(.methodNotAllowed, LoopbackPages.methodNotAllowed, extraHeaders: [("Allow", "GET")], context: context)
-            return
-        }
-        let (path, query) = Self.split(head.uri)
-        guard path == target.redirect.path, let port = context.channel.localAddress?.port else {
-            respond(.notFound, LoopbackPages.notFound, context: context)
-            return
+        let (path, query) = split(request.target)
+        guard path == target.redirect.path else {
+            return LoopbackListener.Response(status: 404, reason: "Not Found", html: LoopbackPages.notFound)
         }
         let base = target.redirect.url(boundPort: port).absoluteString
         guard let redirectURL = URL(string: query.map { base + "?" + $0 } ?? base) else {
-            respond(.badRequest, LoopbackPages.notFound, context: context)
-            return
+            return LoopbackListener.Response(status: 400, reason: "Bad Request", html: LoopbackPages.notFound)
         }
         target.outcome.finish(.success(redirectURL))
-        let page = target.successPage ?? (Self.isErrorResponse(redirectURL) ? LoopbackPages.notSignedIn : LoopbackPages.signedIn)
-        respond(.ok, page, context: context)
+        let page = target.successPage ?? (isErrorResponse(redirectURL) ? LoopbackPages.notSignedIn : LoopbackPages.signedIn)
         // The one redirect has arrived: stop listening (RFC 8252 §8.3).
-        context.channel.parent?.close(promise: nil)
-    }
-
-    /// Writes a complete HTML response and closes the connection once it is sent.
-    private func respond(
-        _ status: HTTPResponseStatus,
-        _ html: String,
-        extraHeaders: [(String, String)] = [],
-        context: ChannelHandlerContext
-    ) {
-        var headers = HTTPHeaders([
-            ("Content-Type", "text/html; charset=utf-8"),
-            ("Cache-Control", "no-store"),
-            ("Referrer-Policy", "no-referrer"),
-            ("X-Content-Type-Options", "nosniff"),
-            ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"),
-            ("Connection", "close"),
-        ])
-        headers.add(contentsOf: extraHeaders)
-        var body = context.channel.allocator.buffer(capacity: html.utf8.count)
-        body.writeString(html)
-        headers.add(name: "Content-Length", value: String(body.readableBytes))
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-            channel.close(promise: nil)
-        }
+        return LoopbackListener.Response(status: 200, reason: "OK", html: page, closesListener: true)
     }
 
     /// Splits an origin-form request target into path and raw query.
@@ -104,8 +52,6 @@ final class LoopbackRedirectHandler: ChannelInboundHandler {
     static func isErrorResponse(_ url: URL) -> Bool {
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "error" } ?? false
     }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
-    }
 }
+
+#endif

@@ -4,7 +4,10 @@ import Foundation
 import ChildProcess
 #endif
 
-/// Opens URLs in the user's default browser: `/usr/bin/open` on macOS, `xdg-open` (found on
+/// Opens URLs in the user's browser: the command in `$BROWSER` when it is set (the Debian and
+/// Python `webbrowser` convention: the first of a `:`-separated list; `%s` is replaced by the
+/// URL, otherwise the URL is appended; run directly, never through a shell, and not awaited,
+/// since a browser keeps running), else `/usr/bin/open` on macOS and `xdg-open` (found on
 /// `PATH`) on Linux and other Unix desktops. RFC 8252 §8.12: an external user agent, never an
 /// embedded web view.
 ///
@@ -12,18 +15,49 @@ import ChildProcess
 public struct SystemBrowserOpener: BrowserOpener {
     /// The program that opens the URL; `nil` when there is none on this system.
     let launcher: URL?
+    /// `$BROWSER`'s first command, split into words; `nil` when unset.
+    let browser: [String]?
 
     public init() {
-        self.init(launcher: Self.defaultLauncher())
+        self.init(launcher: Self.defaultLauncher(), browser: Self.command(from: ProcessInfo.processInfo.environment["BROWSER"]))
     }
 
     /// Uses `launcher` (called with the URL as its only argument) instead of the system's.
-    init(launcher: URL?) {
+    init(launcher: URL?, browser: [String]? = nil) {
         self.launcher = launcher
+        self.browser = browser
+    }
+
+    /// The first command of a `$BROWSER` value, split into words; `nil` when unset or blank.
+    static func command(from value: String?) -> [String]? {
+        guard let value, let first = value.split(separator: ":").first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+        else { return nil }
+        let words = first.split(whereSeparator: \.isWhitespace).map(String.init)
+        return words.isEmpty ? nil : words
+    }
+
+    /// A `$BROWSER` command's arguments for `url`: `%s` replaced, or the URL appended.
+    static func arguments(_ words: [String], url: URL) -> [String] {
+        let link = url.absoluteString
+        guard words.contains(where: { $0.contains("%s") }) else { return words + [link] }
+        return words.map { $0.replacingOccurrences(of: "%s", with: link) }
     }
 
     public func open(_ url: URL) async throws {
         #if os(macOS) || os(Linux) || os(FreeBSD) || os(OpenBSD)
+        if let browser {
+            // `env` finds the command on PATH; the browser is reaped, not awaited.
+            let child: SpawnedChild
+            do {
+                child = try SpawnedChild.spawn(
+                    "/usr/bin/env", arguments: Self.arguments(browser, url: url), environment: ProcessInfo.processInfo.environment,
+                    input: .file("/dev/null"), output: .file("/dev/null"), error: .inherited)
+            } catch {
+                throw BrowserOpenerError.openByHand("$BROWSER (\(browser[0])) could not be started (\(error))", url: url)
+            }
+            Task { for await _ in child.termination() {} }
+            return
+        }
         guard let launcher else {
             throw BrowserOpenerError.openByHand("no browser launcher (xdg-open) was found on PATH", url: url)
         }

@@ -41,7 +41,7 @@ struct PackageLayoutTests {
         let products = manifest["products"] as? [[String: Any]] ?? []
         let executables = products.filter { ($0["type"] as? [String: Any])?["executable"] != nil }
             .compactMap { $0["name"] as? String }
-        #expect(executables == ["sesame"], "the executable stays `sesame`")
+        #expect(executables == ["sesame", "sesame-quickstart"], "the executables stay `sesame` and the quickstart app")
         let artifacts = targets.flatMap { ["\($0).build", "\($0).swiftmodule"] }
             + executables.flatMap { [$0, "\($0).product"] }
         #expect(Self.caseClashes(artifacts).isEmpty, "build artifacts: \(Self.caseClashes(artifacts))")

@@ -8,7 +8,7 @@ import Testing
 @Suite("The SDK's own package (SDK/)")
 struct SDKPackageTests {
     static let directory = PackageLayoutTests.root.appendingPathComponent("SDK")
-    static let modules = ["SesameProtocol", "SesameJOSE", "Sesame", "SesameResourceServer"]
+    static let modules = ["SesameProtocol", "SesameJOSE", "Sesame", "ChildProcess", "SesameLoopback", "SesameResourceServer"]
 
     /// `name → [dependency names]` of the manifest's targets.
     static func targets(_ manifest: [String: Any]) -> [String: [String]] {
@@ -42,7 +42,12 @@ struct SDKPackageTests {
     func sameTargets() async throws {
         let root = Self.targets(try await PackageLayoutTests.dumpPackage())
         let sdk = Self.targets(try await PackageLayoutTests.dumpPackage(at: Self.directory))
-        #expect(Set(sdk.keys) == Set(Self.modules))
+        // Besides the modules: the docs' SDK code blocks and the quickstart app, built against
+        // this package alone.
+        #expect(Set(sdk.keys) == Set(Self.modules + ["SDKSnippets", "Quickstart"]))
+        for extra in ["SDKSnippets", "Quickstart"] {
+            #expect(sdk[extra] == root[extra], "\(extra): SDK/ \(sdk[extra] ?? []) vs root \(root[extra] ?? [])")
+        }
         for module in Self.modules {
             #expect(sdk[module] == root[module], "\(module): SDK/ \(sdk[module] ?? []) vs root \(root[module] ?? [])")
             let linked = Self.directory.appendingPathComponent("Sources/\(module)").resolvingSymlinksInPath()
@@ -79,5 +84,32 @@ struct SDKPackageTests {
                 }
             }
         }
+    }
+}
+
+/// The SDK's release (issue #45): `SDK/cut-release.sh` cuts `SDK/` into a repository of its own
+/// with no links left, tagged with the version, whose manifest SwiftPM reads as it is.
+@Suite("Cutting an SDK release")
+struct SDKReleaseTests {
+    @Test("the cut repository has the manifest, real files instead of links, and the version's tag; a bad version is refused")
+    func cut() async throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-sdk-release-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let script = SDKPackageTests.directory.appendingPathComponent("cut-release.sh").path
+        let (status, log) = try await PublicAPI.run("/bin/bash", [script, "1.4.0", out.path])
+        #expect(status == .exited(0), "\(log)")
+        let manager = FileManager.default
+        #expect(manager.fileExists(atPath: out.appendingPathComponent("Package.swift").path))
+        for path in manager.enumerator(atPath: out.path)?.compactMap({ $0 as? String }) ?? [] where !path.hasPrefix(".git") {
+            let attributes = try manager.attributesOfItem(atPath: out.appendingPathComponent(path).path)
+            #expect(attributes[.type] as? FileAttributeType != .typeSymbolicLink, "\(path) is still a link")
+        }
+        #expect(manager.fileExists(atPath: out.appendingPathComponent("Sources/Sesame/Client/SesameClient.swift").path))
+        let manifest = try await PackageLayoutTests.dumpPackage(at: out)
+        #expect(manifest["name"] as? String == "SesameSDK")
+        let (tagStatus, tags) = try await PublicAPI.run("/usr/bin/git", ["-C", out.path, "tag"])
+        #expect(tagStatus == .exited(0) && tags.contains("1.4.0"), "\(tags)")
+        let (refused, _) = try await PublicAPI.run("/bin/bash", [script, "v1", out.path + "-other"])
+        #expect(refused == .exited(64))
     }
 }

@@ -209,7 +209,7 @@ struct LoopbackBrowserAgentTests {
     @Test("the redirect comes back with its query, the browser gets a close-this-tab page, and the port closes")
     func fullRedirect() async throws {
         let browser = SimulatedBrowser()
-        let agent = LoopbackBrowserAgent(opener: browser, timeout: .seconds(30))
+        let agent = LoopbackBrowserAgent(opener: browser, timeout: 30)
         let session = try await agent.start(redirectURI: URL(string: "http://127.0.0.1/callback")!, ephemeral: false)
         let redirectURI = session.redirectURI
         #expect(redirectURI.scheme == "http")
@@ -335,7 +335,7 @@ struct LoopbackBrowserAgentTests {
 
     @Test("no browser response within the timeout gives a technical error and closes the port")
     func timeout() async throws {
-        let session = try await LoopbackBrowserAgent(opener: SilentBrowser(), timeout: .milliseconds(200)).start(
+        let session = try await LoopbackBrowserAgent(opener: SilentBrowser(), timeout: 0.2).start(
             redirectURI: URL(string: "http://127.0.0.1/callback")!, ephemeral: false)
         let error = await Self.sesameError {
             _ = try await session.authorize(Self.authorizationURL(redirectURI: session.redirectURI))

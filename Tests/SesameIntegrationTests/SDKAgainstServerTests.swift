@@ -42,6 +42,10 @@ struct SDKAgainstServerTests {
             #expect(metadata.issuer == server.issuer.absoluteString)
             let account = try await client.signIn(with: server.agent())
             #expect(account.issuer == server.issuer.absoluteString)
+            // Sesame's ID token carries no profile claims unless asked for: the account's label
+            // comes from userinfo at sign-in (issue #45).
+            #expect(account.email == "ada@example.com")
+            #expect(await client.accounts().first?.email == "ada@example.com", "stored with the account")
             let claims = try await client.idTokenClaims()
             #expect(claims.sub == account.subject)
             #expect(claims.aud.contains(IntegrationServer.clientID))
@@ -60,7 +64,7 @@ struct SDKAgainstServerTests {
             // Generous: a loaded CI machine runs Chromium suites beside this one.
             let opener = ScriptedOpener(
                 login: HostedLogin(username: IntegrationServer.username, password: IntegrationServer.password))
-            let agent = LoopbackBrowserAgent(opener: opener, timeout: .seconds(90))
+            let agent = LoopbackBrowserAgent(opener: opener, timeout: 90)
             let account: Account
             do {
                 account = try await client.signIn(with: agent)
@@ -147,7 +151,11 @@ struct SDKAgainstServerTests {
             let client = client(server, transport: transport)
             _ = try await client.signIn(with: server.agent())
             let userinfo = try #require(try await client.metadata().userinfoEndpoint)
-            transport.state.withLock { $0.spoilNextBearer = true }
+            // The sign-in read the account's name and email from userinfo once; count from here.
+            transport.state.withLock {
+                $0.bearersSent = []
+                $0.spoilNextBearer = true
+            }
             let (data, response) = try await client.data(for: URLRequest(url: userinfo))
             #expect(response.statusCode == 200)
             #expect(String(decoding: data, as: UTF8.self).contains("ada@example.com"))

@@ -45,6 +45,37 @@ struct ConfigurationTests {
         #expect(configuration.refreshAhead == 60)
     }
 
+    @Test("a bad value names its key and, for a key of a few words, every valid one (issue #45)", arguments: [
+        (#""dpop": "whenSupported""#, "dpop", "off, when_supported, required"),
+        (#""pushed_authorization": "sometimes""#, "pushed_authorization", "when_required, always, never"),
+        (#""log_level": "loud""#, "log_level", "off, error, warning, info, debug"),
+        (#""leeway": "sixty""#, "leeway", "a number"),
+        (#""scopes": 7"#, "scopes", "a string"),
+    ])
+    func badValueIsExplained(field: String, key: String, valid: String) throws {
+        let url = try write(#"{"issuer": "https://id.example.com", "client_id": "a", "#  + field + "}")
+        defer { cleanup(url) }
+        do {
+            _ = try SesameConfiguration.load(from: url)
+            Issue.record("loaded \(field)")
+        } catch {
+            guard case .invalidConfiguration(let message) = error.reason else { Issue.record("unexpected \(error)"); return }
+            #expect(message.contains("\"\(key)\""), "\(message)")
+            #expect(message.contains(valid), "\(message)")
+            #expect(!message.contains("not JSON"), "\(message)")
+        }
+    }
+
+    @Test("without redirect_uri (an app that signs in on another device or natively): valid, quiet by default; browser sign-in says what is missing")
+    func withoutRedirectURI() async throws {
+        let url = try write(#"{"issuer": "https://id.example.com", "client_id": "tv", "log_level": "off"}"#)
+        defer { cleanup(url) }
+        let configuration = try SesameConfiguration.load(from: url)
+        #expect(configuration.redirectURI == nil)
+        #expect(configuration.logLevel == .off)
+        #expect(SesameConfiguration(issuer: URL(string: "https://id.example.com")!, clientID: "tv").logLevel == .warning)
+    }
+
     @Test("missing key is explained")
 
     func missingKeyIsExplained() throws {

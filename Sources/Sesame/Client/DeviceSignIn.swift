@@ -10,11 +10,11 @@ import SesameProtocol
 /// ```swift
 /// for try await state in sesame.signInOnAnotherDevice(deviceName: "Living room TV") {
 ///     switch state {
-///     case .showCode(let prompt): show(prompt.userCode, prompt.verificationURI, qr: prompt.qrCodeURI)
+///     case .showCode(let prompt): print("Open \(prompt.verificationURI), enter \(prompt.userCode)")
 ///     case .waiting: break                          // still waiting for the user
-///     case .approved(let account): showHome(account)
-///     case .denied: showMessage("The sign-in was declined.")
-///     case .expired: showMessage("The code expired; try again.")
+///     case .approved(let account): print("Signed in as \(account.subject)")
+///     case .denied: print("The sign-in was declined.")
+///     case .expired: print("The code expired; try again.")
 ///     }
 /// }
 /// ```
@@ -77,8 +77,14 @@ public struct DeviceSignIn: AsyncSequence, Sendable {
         AsyncIterator(sequence: self)
     }
 
+    /// The errors of the sign-in (where the platform knows typed iteration, `for try await`
+    /// gives a ``SesameError``).
+    public typealias Failure = SesameError
+
     /// Runs one device sign-in, one ``State`` per call of ``next()``.
     public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
+        /// The errors of ``next()``.
+        public typealias Failure = SesameError
         private let sequence: DeviceSignIn
         private var phase = Phase.notStarted
 
@@ -93,7 +99,7 @@ public struct DeviceSignIn: AsyncSequence, Sendable {
         /// The next state: ``State/showCode(_:)`` first, then after each poll ``State/waiting``
         /// or the final ``State/approved(_:)``, ``State/denied`` or ``State/expired``; `nil`
         /// after the final state or an error. Throws ``SesameError``.
-        public mutating func next() async throws -> State? {
+        public mutating func next() async throws(SesameError) -> State? {
             do {
                 return try await step()
             } catch {

@@ -36,7 +36,7 @@ extension SesameClient {
     /// `request` with `token`: as a bearer token, or with the session's DPoP `key` as
     /// `Authorization: DPoP` and a proof, sent again once when the server asks for its nonce
     /// (RFC 9449 §9). The key stays the account's through refreshes.
-    private func send(_ request: URLRequest, token: String, key: (any DPoPKey)?)
+    func send(_ request: URLRequest, token: String, key: (any DPoPKey)?)
         async throws(SesameError) -> (Data, HTTPURLResponse)
     {
         guard let key else {
@@ -63,6 +63,24 @@ extension SesameClient {
             throw .invalidIDToken(.userInfoSubject, detail: "userinfo sub does not match the ID token sub")
         }
         return claims
+    }
+
+    /// The name and email the UserInfo endpoint gives a token just issued (OIDC Core §5.3), for
+    /// an account whose ID token carries neither (Sesame's carries only what `claims` asks
+    /// for): one request at sign-in, never at refresh. `nil` when the endpoint is missing, the
+    /// scopes release neither claim, or the request fails (the sign-in goes on without them).
+    func profileLabel(
+        accessToken: String, subject: String, scope: String?, metadata: ProviderMetadata, key: (any DPoPKey)?
+    ) async -> (name: String?, email: String?)? {
+        let scopes = Set(ScopeList.parse(scope ?? ScopeList.format(configuration.scopes)))
+        guard let endpoint = metadata.userinfoEndpoint, !scopes.isDisjoint(with: ["profile", "email"]) else { return nil }
+        var request = URLRequest(url: endpoint)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        guard let (data, response) = try? await send(request, token: accessToken, key: key),
+            let claims = try? ProviderHTTP.decode(StandardClaims.self, data: data, response: response, what: "userinfo"),
+            claims.sub == subject  // §5.3.2
+        else { return nil }
+        return (claims.name ?? claims.preferredUsername, claims.email)
     }
 
     /// Authenticated request to a provider endpoint (its origin may differ from the issuer's).

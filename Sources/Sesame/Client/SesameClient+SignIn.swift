@@ -20,8 +20,12 @@ extension SesameClient {
         guard scopes.contains("openid") else {
             throw .invalidConfiguration("the sign-in scopes must include \"openid\"")
         }
+        guard let redirectURI = configuration.redirectURI else {
+            throw .invalidConfiguration(
+                "browser sign-in needs the redirect URI registered for the client; set redirect_uri (e.g. http://127.0.0.1/callback for a desktop app, com.example.app:/callback on iOS)")
+        }
         let dpopKey = try dpopKeyForSignIn(metadata)
-        let session = try await agent.start(redirectURI: configuration.redirectURI, ephemeral: options.ephemeral)
+        let session = try await agent.start(redirectURI: redirectURI, ephemeral: options.ephemeral)
         let redirect: URL
         let request: AuthorizationRequest
         do {
@@ -87,8 +91,16 @@ extension SesameClient {
         _ tokens: TokenResponse, expected: IDTokenExpectations, metadata: ProviderMetadata,
         username: String?, dpopKey: (any DPoPKey)? = nil
     ) async throws(SesameError) -> Account {
-        let stored = try await validatedSession(
+        var stored = try await validatedSession(
             tokens, expected: expected, metadata: metadata, username: username, dpopKey: dpopKey)
+        if stored.account.email == nil, stored.account.displayName == nil,
+            let label = await profileLabel(
+                accessToken: tokens.accessToken, subject: stored.account.subject, scope: tokens.scope, metadata: metadata,
+                key: stored.dpopKey == nil ? nil : dpopKey)
+        {
+            stored.account.displayName = label.name
+            stored.account.email = label.email
+        }
         try await registry.signIn(stored)
         await share(tokens, session: stored, fetchLabel: true)
         logger.info("signed in", metadata: ["account": "\(stored.account.id)"])

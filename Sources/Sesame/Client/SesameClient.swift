@@ -47,8 +47,8 @@ public actor SesameClient {
     ///   - store: where sessions are persisted.
     ///   - transport: HTTP; `URLSessionTransport` by default.
     ///   - clock: time source for expiry and ID token checks.
-    ///   - logger: swift-log logger; set its `logLevel` to control verbosity. Secrets are never
-    ///     logged.
+    ///   - logger: a swift-log logger of the app's; `nil` (default): the SDK's own at
+    ///     ``SesameConfiguration/logLevel`` (`warning` unless configured). Secrets are never logged.
     ///   - ssoGroup: the store the vendor's apps share for single sign-on (docs/native-sso.md):
     ///     a `KeychainCredentialStore` with the vendor's Keychain access group on Apple
     ///     platforms, an ``EncryptedFileCredentialStore`` in a shared directory elsewhere. Only
@@ -56,11 +56,11 @@ public actor SesameClient {
     public init(
         configuration: SesameConfiguration, store: any CredentialStore,
         transport: any HTTPTransport = URLSessionTransport(), clock: any SesameClock = SystemClock(),
-        logger: Logger = Logger(label: "sesame"), ssoGroup: (any CredentialStore)? = nil
+        logger: Logger? = nil, ssoGroup: (any CredentialStore)? = nil
     ) {
         self.init(
             configuration: configuration, store: store, transport: transport, clock: clock,
-            logger: logger, retryPolicy: RetryPolicy(), ssoGroup: ssoGroup)
+            logger: logger ?? configuration.logLevel.logger(), retryPolicy: RetryPolicy(), ssoGroup: ssoGroup)
     }
 
     /// As above, with an explicit ``RetryPolicy`` for transient refresh failures.

@@ -18,8 +18,10 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     public var clientID: String
     /// Only for confidential desktop clients; native apps cannot keep secrets (RFC 8252 §8.5).
     public var clientSecret: String?
-    /// The redirect URI registered for this client (RFC 8252 §7).
-    public var redirectURI: URL
+    /// The redirect URI registered for this client (RFC 8252 §7): needed for browser sign-in
+    /// only. An app that signs in on another device (RFC 8628), natively or with an SSO or
+    /// provider token leaves it out.
+    public var redirectURI: URL?
     /// The scopes of a sign-in (``SignInOptions/scopes`` overrides them per sign-in); must include
     /// `openid`. Add `offline_access` for a refresh token (OIDC Core §11).
     public var scopes: [String]
@@ -49,6 +51,9 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// ``SesameClient/Federation/signIn(withProviderToken:provider:nonce:)`` refuses other names before
     /// any request.
     public var federationProviders: [String] = []
+    /// How much the SDK logs to standard error when the app passes no `Logger`: ``SesameLogLevel/warning``
+    /// by default (JSON `log_level`: `off`, `error`, `warning`, `info`, `debug`).
+    public var logLevel: SesameLogLevel = .warning
     /// Whether browser sign-ins push their authorization request to the server first (RFC 9126,
     /// ``PushedAuthorization``). Default ``PushedAuthorization/whenRequired``.
     public var pushedAuthorization: PushedAuthorization = .whenRequired
@@ -56,7 +61,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// When the SDK pushes its authorization requests (RFC 9126): the parameters then go to the
     /// server over the back channel, and the browser carries only `client_id` and a one-time
     /// `request_uri`.
-    public enum PushedAuthorization: String, Sendable, Codable {
+    public enum PushedAuthorization: String, Sendable, Codable, CaseIterable {
         /// When discovery says `require_pushed_authorization_requests`.
         case whenRequired = "when_required"
         /// Always; a server without a `pushed_authorization_request_endpoint` is refused with
@@ -74,7 +79,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// When the SDK binds tokens to a DPoP key (RFC 9449): a key is made for each account at
     /// sign-in (in the Secure Enclave where the device has one), every token request carries a
     /// proof signed with it, and so does every ``SesameClient/data(for:account:)`` call.
-    public enum DPoPBinding: String, Sendable, Codable {
+    public enum DPoPBinding: String, Sendable, Codable, CaseIterable {
         /// Bearer tokens, no proofs.
         case off
         /// When discovery announces `dpop_signing_alg_values_supported` with `ES256`.
@@ -90,7 +95,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// A configuration in code; the other settings keep their defaults. Call ``validate()`` to
     /// check it (``SesameClient`` also does before discovery).
     public init(
-        issuer: URL, clientID: String, redirectURI: URL,
+        issuer: URL, clientID: String, redirectURI: URL? = nil,
         scopes: [String] = SesameConfiguration.defaultScopes, allowedOrigins: [URL] = [],
         clientSecret: String? = nil, leeway: TimeInterval = 60, refreshAhead: TimeInterval = 60
     ) {
@@ -118,6 +123,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case federationProviders = "federation_providers"
         case pushedAuthorization = "pushed_authorization"
         case dpop
+        case logLevel = "log_level"
     }
 
     /// Decodes the snake_case JSON form shown above: `issuer`, `client_id` and `redirect_uri` are
@@ -128,7 +134,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         issuer = try c.decode(URL.self, forKey: .issuer)
         clientID = try c.decode(String.self, forKey: .clientID)
         clientSecret = try c.decodeIfPresent(String.self, forKey: .clientSecret)
-        redirectURI = try c.decode(URL.self, forKey: .redirectURI)
+        redirectURI = try c.decodeIfPresent(URL.self, forKey: .redirectURI)
         if let list = try? c.decodeIfPresent([String].self, forKey: .scopes) {
             scopes = list
         } else if let text = try c.decodeIfPresent(String.self, forKey: .scopes) {
@@ -144,6 +150,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         federationProviders = try c.decodeIfPresent([String].self, forKey: .federationProviders) ?? []
         pushedAuthorization = try c.decodeIfPresent(PushedAuthorization.self, forKey: .pushedAuthorization) ?? .whenRequired
         dpop = try c.decodeIfPresent(DPoPBinding.self, forKey: .dpop) ?? .off
+        logLevel = try c.decodeIfPresent(SesameLogLevel.self, forKey: .logLevel) ?? .warning
     }
 
     /// Reads and validates a configuration file shipped with the app.
@@ -182,14 +189,16 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         guard !clientID.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalidConfiguration("client_id is empty; use the client id registered with the provider.")
         }
-        guard let redirectScheme = redirectURI.scheme, !redirectScheme.isEmpty else {
-            throw .invalidConfiguration("redirect_uri \"\(redirectURI.absoluteString)\" has no scheme; use a registered URI such as com.example.app:/oauth2redirect or http://127.0.0.1/callback.")
-        }
-        if redirectScheme.lowercased() == "http", !LoopbackHost.contains(redirectURI.host ?? "") {
-            throw .invalidConfiguration("redirect_uri \"\(redirectURI.absoluteString)\" uses http on a non-loopback host; use https, a private-use scheme, or a loopback IP (RFC 8252 §7).")
-        }
-        guard redirectURI.fragment == nil else {
-            throw .invalidConfiguration("redirect_uri must not contain a fragment (RFC 6749 §3.1.2).")
+        if let redirectURI {
+            guard let redirectScheme = redirectURI.scheme, !redirectScheme.isEmpty else {
+                throw .invalidConfiguration("redirect_uri \"\(redirectURI.absoluteString)\" has no scheme; use a registered URI such as com.example.app:/oauth2redirect or http://127.0.0.1/callback.")
+            }
+            if redirectScheme.lowercased() == "http", !LoopbackHost.contains(redirectURI.host ?? "") {
+                throw .invalidConfiguration("redirect_uri \"\(redirectURI.absoluteString)\" uses http on a non-loopback host; use https, a private-use scheme, or a loopback IP (RFC 8252 §7).")
+            }
+            guard redirectURI.fragment == nil else {
+                throw .invalidConfiguration("redirect_uri must not contain a fragment (RFC 6749 §3.1.2).")
+            }
         }
         guard scopes.contains("openid") else {
             throw .invalidConfiguration("scopes must include \"openid\" for OpenID Connect sign-in.")
@@ -215,13 +224,45 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
+    /// The valid values of the keys that take one of a few words.
+    static let validValues: [String: [String]] = [
+        CodingKeys.pushedAuthorization.rawValue: PushedAuthorization.allCases.map(\.rawValue),
+        CodingKeys.dpop.rawValue: DPoPBinding.allCases.map(\.rawValue),
+        CodingKeys.tokenEndpointAuthMethod.rawValue: ClientAuthenticationMethod.allCases.map(\.rawValue),
+        CodingKeys.logLevel.rawValue: SesameLogLevel.allCases.map(\.rawValue),
+    ]
+
+    /// A decoding failure as a sentence naming the key, what is wrong and, for a key that takes
+    /// one of a few words, every valid one.
+    static func describe(_ error: any Error) -> String {
+        func key(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        func valid(_ context: DecodingError.Context) -> String {
+            guard let name = context.codingPath.first?.stringValue, let values = validValues[name] else { return "" }
+            return "; use one of: " + values.joined(separator: ", ")
+        }
         switch error as? DecodingError {
-        case .keyNotFound(let key, _): "missing key \"\(key.stringValue)\""
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            "bad value at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": \(context.debugDescription)"
-        case .dataCorrupted(let context): "not JSON: \(context.debugDescription)"
-        default: String(describing: error)
+        case .keyNotFound(let missing, _): return "missing key \"\(missing.stringValue)\""
+        case .typeMismatch(let type, let context):
+            return "\"\(key(context))\" has the wrong type (expected \(Self.jsonName(of: type)))\(valid(context))"
+        case .valueNotFound(let type, let context):
+            return "\"\(key(context))\" is null (expected \(Self.jsonName(of: type)))"
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "not JSON: \(context.debugDescription)"
+        case .dataCorrupted(let context):
+            return "\"\(key(context))\" has an invalid value\(valid(context))"
+        default: return String(describing: error)
+        }
+    }
+
+    private static func jsonName(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type, is URL.Type: "a string"
+        case is Int.Type, is Double.Type, is TimeInterval.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [String].Type, is [URL].Type: "an array of strings"
+        default: "\(type)"
         }
     }
 }

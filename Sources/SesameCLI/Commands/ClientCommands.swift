@@ -3,13 +3,13 @@ import Foundation
 import SesameProtocol
 import SesameServer
 
-/// `sesame client add|list|remove`: OAuth clients registered in the data directory (RFC 7591 §2
+/// `sesame client add|list|show|remove`: OAuth clients registered in the data directory (RFC 7591 §2
 /// metadata names).
 struct ClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "client",
         abstract: "Manage the OAuth clients of a server's data directory.",
-        subcommands: [Add.self, List.self, Remove.self])
+        subcommands: [Add.self, List.self, Show.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -32,7 +32,7 @@ struct ClientCommand: AsyncParsableCommand {
         var postLogoutRedirectURIs: [String] = []
         @Option(
             name: .customLong("grant"),
-            help: "A grant type (repeatable): authorization_code, refresh_token, client_credentials, token-exchange (federation), device-code (RFC 8628: TVs, watches, shells).")
+            help: "A grant type (repeatable): authorization-code, refresh-token, client-credentials, token-exchange (federation), device-code (RFC 8628: TVs, watches, shells); the RFC names (authorization_code, urn:ietf:params:oauth:grant-type:device_code, …) work too.")
         var grants: [String] = []
         @Option(
             name: .customLong("scope"),
@@ -220,7 +220,7 @@ struct ClientCommand: AsyncParsableCommand {
             }
             throw CLIError(
                 "unknown grant type '\(text)'",
-                hint: "Use authorization_code, refresh_token, client_credentials, token-exchange or device-code.")
+                hint: "Use authorization-code, refresh-token, client-credentials, token-exchange or device-code.")
         }
     }
 
@@ -270,7 +270,7 @@ struct ClientCommand: AsyncParsableCommand {
 
 extension ClientRecord {
     /// `public` or `confidential`, with `, first-party` for the operator's own apps.
-    fileprivate var kindLabel: String {
+    var kindLabel: String {
         (isConfidential ? "confidential" : "public") + (firstParty ? ", first-party" : "")
             + (jwks != nil ? ", private_key_jwt" : "") + (appGroup.map { ", app group \($0)" } ?? "")
     }

@@ -213,7 +213,7 @@ struct LoginCommand: AsyncParsableCommand {
     {
         let opener: any BrowserOpener =
             noBrowser ? PrintingBrowserOpener() : EnvironmentBrowserOpener()
-        let agent = LoopbackBrowserAgent(opener: opener, timeout: .seconds(timeout))
+        let agent = LoopbackBrowserAgent(opener: opener, timeout: TimeInterval(timeout))
         Terminal.progress(
             noBrowser
                 ? "Waiting for you to sign in at \(profile.issuer.absoluteString) ..."

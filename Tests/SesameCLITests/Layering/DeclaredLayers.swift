@@ -20,7 +20,7 @@ enum DeclaredLayers {
         "SesameJOSE": ["."],
         "ChildProcess": ["."],
         "Sesame": [
-            "Errors", "Logging", "Storage", "Time", "DPoP", "Analytics", "AppTokens", "Configuration", "Federation", "Browser",
+            ".", "Errors", "Logging", "Storage", "Time", "DPoP", "Analytics", "AppTokens", "Configuration", "Federation", "Browser",
             "HTTP", "Accounts", "Discovery", "DeviceAuthorization", "Tokens", "Validation", "Session", "PIN", "Protection", "SSO", "Passkeys",
             "FirstParty", "Client", "Platform",
         ],

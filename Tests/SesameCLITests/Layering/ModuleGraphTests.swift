@@ -22,11 +22,14 @@ struct ModuleGraphTests {
         return graph
     }
 
-    /// The manifest's targets under `Sources/` and their dependencies on other such targets.
+    /// The manifest's targets under `Sources/` and their dependencies on other such targets (the
+    /// docs' compiled code blocks, `Snippets/`, and `Examples/` use the modules from outside).
     static func graph(fromManifest manifest: [String: Any]) -> [String: Set<String>] {
         let targets = manifest["targets"] as? [[String: Any]] ?? []
         let sourceTargets = targets.filter { ($0["type"] as? String) == "regular" || ($0["type"] as? String) == "executable" }
-            .filter { ($0["path"] as? String).map { !$0.hasPrefix("Tests/") } ?? true }
+            .filter { target in
+                (target["path"] as? String).map { path in !["Tests/", "Snippets/", "Examples/"].contains { path.hasPrefix($0) } } ?? true
+            }
         let names = Set(sourceTargets.compactMap { $0["name"] as? String })
         var graph: [String: Set<String>] = [:]
         for target in sourceTargets {

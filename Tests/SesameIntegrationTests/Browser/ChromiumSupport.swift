@@ -59,7 +59,7 @@ extension IntegrationServer {
 /// A loopback agent that opens URLs in `tab` and gives up after 90 s (a blocked redirect
 /// would otherwise wait for the default 5 minutes).
 func chromiumAgent(_ tab: BrowserTab) -> LoopbackBrowserAgent {
-    LoopbackBrowserAgent(opener: ChromiumOpener(tab: tab), timeout: .seconds(90))
+    LoopbackBrowserAgent(opener: ChromiumOpener(tab: tab), timeout: 90)
 }
 
 /// Signs in on the hosted login page shown in `tab`: waits for the form (generously: the whole
