@@ -312,6 +312,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The identity core's own tests: no HTTP, no server, only the provider and the store's
+        // test support (a real SQLite file, a throw-away PostgreSQL).
+        .testTarget(
+            name: "SesameProviderTests",
+            dependencies: [
+                "SesameProvider", "SesameStore", "StoreTesting", "TestSupport",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "SesameServerTests",
             dependencies: [

@@ -68,13 +68,13 @@ final class LoopbackBrowserSession: BrowserAgentSession {
         let result = await outcome.wait()
         timer.cancel()
         if case .failure = result { opening.cancel() }
-        listener.close()
+        await listener.closeAndWait()
         return try result.get()
     }
 
     func cancel() async {
         outcome.finish(.failure(.cancelled))
-        listener.close()
+        await listener.closeAndWait()
     }
 }
 

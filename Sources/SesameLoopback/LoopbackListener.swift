@@ -13,8 +13,11 @@ import SesameProtocol
 /// redirect (RFC 8252 §7.3), without any networking framework: the SDK's package carries no
 /// SwiftNIO, and a desktop app's sign-in needs one request read and one small page written.
 ///
-/// One thread of its own accepts connections (`poll(2)` with a short timeout, so ``close()`` ends
-/// it within 100 ms; it waits on the socket, never on async work). Each connection is read until
+/// One thread of its own accepts connections (`poll(2)` with a short timeout; it waits on the
+/// socket, never on async work) and owns the socket: ``close()`` asks it to stop (`shutdown(2)`
+/// wakes it at once on Linux, the timeout within 100 ms elsewhere), the thread closes the socket,
+/// and ``closeAndWait()`` returns once it has, so the port is free again and no descriptor number
+/// is reused while the thread could still read it. Each connection is read until
 /// the end of its request head (at most ``maximumHeadLength`` bytes, 5 s), answered with what
 /// `respond` returns, and closed: `Connection: close`, one request per connection, as a browser
 /// opening a redirect needs. The socket binds the loopback address only, never `0.0.0.0`.
@@ -23,7 +26,19 @@ final class LoopbackListener: Sendable {
     static let maximumHeadLength = 16 * 1024
     /// The port bound (the kernel's choice when port 0 was asked for).
     let port: Int
-    private let socket: LockedState<Int32>
+    private let fd: Int32
+    private let state = LockedState(State())
+
+    private struct State {
+        /// Whether the accepting thread runs (it then closes the socket).
+        var serving = false
+        var closing = false
+        /// Set before the socket is closed: no `shutdown(2)` after it.
+        var closed = false
+        /// Set once the socket is closed and the port free.
+        var released = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
 
     /// A request's method and target (`/callback?code=…`), as read from its request line.
     struct Request: Sendable {
@@ -41,7 +56,7 @@ final class LoopbackListener: Sendable {
     }
 
     private init(socket: Int32, port: Int) {
-        self.socket = LockedState(socket)
+        fd = socket
         self.port = port
     }
 
@@ -102,36 +117,68 @@ final class LoopbackListener: Sendable {
     /// Starts the accepting thread: each request gets `respond`'s answer until one closes the
     /// listener or ``close()`` is called.
     func serve(_ respond: @escaping @Sendable (Request) -> Response) {
+        let start = state.withLock { state -> Bool in
+            guard !state.closing, !state.serving else { return false }
+            state.serving = true
+            return true
+        }
+        guard start else { return }
         let thread = Thread { [self] in
-            while let fd = currentSocket() {
+            while !state.withLock({ $0.closing }) {
                 var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&waiting, 1, 100) > 0 else { continue }
+                guard poll(&waiting, 1, 100) > 0, !state.withLock({ $0.closing }) else { continue }
                 let connection = accept(fd, nil, nil)
                 guard connection >= 0 else { continue }
                 let response = Self.answer(connection, respond)
                 _ = systemClose(connection)
                 if response?.closesListener == true { close() }
             }
+            finish()
         }
         thread.name = "sesame-loopback-redirect"
         thread.start()
     }
 
-    /// Stops listening: the port is free once this returns; the thread ends within 100 ms.
+    /// Stops listening. The accepting thread closes the socket within 100 ms (at once on
+    /// Linux); without one it is closed here.
     func close() {
-        let fd = socket.withLock { fd -> Int32 in
-            defer { fd = -1 }
-            return fd
+        let ownedHere = state.withLock { state -> Bool in
+            guard !state.closing else { return false }
+            state.closing = true
+            // Under the lock: the thread marks `closed` under it before it closes the socket,
+            // so this never shuts down a descriptor number another socket has since been given.
+            if state.serving, !state.closed { _ = shutdown(fd, Int32(SHUT_RDWR)) }  // wakes poll(2) on Linux
+            return !state.serving
         }
-        if fd >= 0 { _ = systemClose(fd) }
+        if ownedHere { finish() }
+    }
+
+    /// ``close()``, returning once the socket is closed and the port free.
+    func closeAndWait() async {
+        close()
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state -> Bool in
+                if state.released { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Closes the socket once and wakes whoever waits for it.
+    private func finish() {
+        state.withLock { $0.closed = true }
+        _ = systemClose(fd)
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.released = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     deinit { close() }
-
-    private func currentSocket() -> Int32? {
-        let fd = socket.withLock { $0 }
-        return fd >= 0 ? fd : nil
-    }
 
     /// Reads one request head from `connection`, writes the answer, returns it (`nil`: nothing
     /// usable was read, the connection is just closed).

@@ -8,32 +8,25 @@ import SesameProtocol
 /// (families revoked, so access tokens stop working), browser sessions, authorization codes,
 /// devices, pending codes and MFA data. Messages already in the outbox stay there.
 struct AccountDeletionEndpoint: Sendable {
-    let services: AccountServices
+    let provider: Provider
+    let bearer: BearerAuthentication
 
     func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (claims, user) = try await services.bearerAuthentication
+        let (claims, user) = try await bearer
             .authenticateFirstParty(request, context: context)
-        let validation = AccountValidation(request: request, services: services, user: user)
+        let validation = AccountValidation(request: request, localizer: provider.localizer, user: user)
         let input = try await JSONRequest.decode(
             AccountDeletionRequest.self, from: request, context: context, required: ["password"],
             validation: validation
         ).value
-        try await services.credentials.confirmCurrentPassword(input.password, field: "password", of: user, context: context)
-        try await services.mfaStore.removeMFAData(userID: user.id)
-        try await services.accountStore.removeDevices(userID: user.id)
-        try await services.accountStore.removeVerificationCodes(userID: user.id)
-        try await services.accountStore.revokeAllTokens(userID: user.id, now: services.now(), reason: .signedOut)
-        try await services.store.removeUser(id: user.id)
+        try await provider.credentials.confirmCurrentPassword(input.password, field: "password", of: user, context: context)
+        try await provider.store.removeMFAData(userID: user.id)
+        try await provider.store.removeDevices(userID: user.id)
+        try await provider.store.removeVerificationCodes(userID: user.id)
+        try await provider.store.revokeAllTokens(userID: user.id, now: provider.now(), reason: .signedOut)
+        try await provider.store.removeUser(id: user.id)
         context.annotations.record(outcome: "account_deleted")
-        services.audit.record(.accountDeleted, context: context, clientID: claims.clientID, userID: user.id)
-        return AccountResponses.noContent()
-    }
-}
-
-/// Bodiless answers of the account APIs.
-enum AccountResponses {
-    /// 204 with `Cache-Control: no-store`.
-    static func noContent() -> Response {
-        Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        provider.audit.record(.accountDeleted, context: context, clientID: claims.clientID, userID: user.id)
+        return JSONResponse.noContent()
     }
 }

@@ -9,7 +9,8 @@ import SesameProtocol
 ///   A new device beyond ``maximumDevices`` is refused: 409 `too_many_devices` (3006);
 /// - `DELETE /api/devices/{device_id}` → 204, or 404 `device_not_found` (3005).
 struct DevicesEndpoint: Sendable {
-    let services: AccountServices
+    let provider: Provider
+    let bearer: BearerAuthentication
 
     static let maximumIDLength = 128
     static let maximumNameLength = 128
@@ -19,16 +20,16 @@ struct DevicesEndpoint: Sendable {
     static let maximumDevices = 50
 
     func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await services.bearerAuthentication
+        let (_, user) = try await bearer
             .authenticateFirstParty(request, context: context)
-        let devices = try await services.accountStore.devices(userID: user.id)
+        let devices = try await provider.store.devices(userID: user.id)
         return JSONResponse.make(DeviceList(devices: devices))
     }
 
     func register(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await services.bearerAuthentication
+        let (_, user) = try await bearer
             .authenticateFirstParty(request, context: context)
-        let validation = AccountValidation(request: request, services: services, user: user)
+        let validation = AccountValidation(request: request, localizer: provider.localizer, user: user)
         var registration = try await JSONRequest.decode(
             DeviceRegistration.self, from: request, context: context, required: ["device_id", "name"],
             validation: validation
@@ -41,8 +42,8 @@ struct DevicesEndpoint: Sendable {
         violations += Self.check(registration.type, "type", max: Self.maximumTypeLength)
         if !violations.isEmpty { throw validation.failure(violations) }
         guard
-            let device = try await services.accountStore.saveDevice(
-                registration, userID: user.id, now: services.now(), limit: Self.maximumDevices)
+            let device = try await provider.store.saveDevice(
+                registration, userID: user.id, now: provider.now(), limit: Self.maximumDevices)
         else {
             throw EndpointFailure(
                 .tooManyDevices,
@@ -53,15 +54,15 @@ struct DevicesEndpoint: Sendable {
     }
 
     func remove(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await services.bearerAuthentication
+        let (_, user) = try await bearer
             .authenticateFirstParty(request, context: context)
         let raw = context.parameters.get("device_id") ?? ""
         let deviceID = raw.removingPercentEncoding ?? raw
-        guard try await services.accountStore.removeDevice(userID: user.id, deviceID: deviceID) else {
+        guard try await provider.store.removeDevice(userID: user.id, deviceID: deviceID) else {
             throw EndpointFailure(.deviceNotFound, "No device with this device_id is registered to the account.")
         }
         context.annotations.record(outcome: "device_removed")
-        return AccountResponses.noContent()
+        return JSONResponse.noContent()
     }
 
     /// Length and no control characters.

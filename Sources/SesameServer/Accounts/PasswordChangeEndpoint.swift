@@ -9,31 +9,32 @@ import SesameProtocol
 /// and browser sessions are revoked; the token family and session the request came from stay
 /// signed in.
 struct PasswordChangeEndpoint: Sendable {
-    let services: AccountServices
+    let provider: Provider
+    let bearer: BearerAuthentication
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (claims, user) = try await services.bearerAuthentication
+        let (claims, user) = try await bearer
             .authenticateFirstParty(request, context: context)
-        let validation = AccountValidation(request: request, services: services, user: user)
+        let validation = AccountValidation(request: request, localizer: provider.localizer, user: user)
         let input = try await JSONRequest.decode(
             PasswordChangeRequest.self, from: request, context: context,
             required: ["current_password", "new_password"], validation: validation
         ).value
-        try await services.credentials.confirmCurrentPassword(input.currentPassword, field: "current_password", of: user, context: context)
+        try await provider.credentials.confirmCurrentPassword(input.currentPassword, field: "current_password", of: user, context: context)
         let violations = validation.password(
             input.newPassword, field: "new_password", email: user.email, username: user.username)
         if !violations.isEmpty { throw validation.failure(violations) }
 
         var updated = user
-        let now = services.now()
-        updated.passwordHash = try await services.credentials.hashPassword(input.newPassword)
+        let now = provider.now()
+        updated.passwordHash = try await provider.credentials.hashPassword(input.newPassword)
         updated.updatedAt = now
-        try await services.store.updateUser(updated)
-        try await services.accountStore.revokeAllTokens(
+        try await provider.store.updateUser(updated)
+        try await provider.store.revokeAllTokens(
             userID: user.id, now: now, keepingFamily: claims.fid, keepingSession: claims.sid,
             reason: .credentialsChanged)
         context.annotations.record(outcome: "password_changed")
-        services.audit.record(.passwordChanged, context: context, clientID: claims.clientID, userID: user.id)
+        provider.audit.record(.passwordChanged, context: context, clientID: claims.clientID, userID: user.id)
         return JSONResponse.make([String: String]())
     }
 }

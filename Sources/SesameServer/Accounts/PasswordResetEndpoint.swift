@@ -9,10 +9,12 @@ import SesameProtocol
 ///   password, revokes the user's refresh tokens and browser sessions, and marks the email
 ///   verified (the code proved control of the address).
 struct PasswordResetEndpoint: Sendable {
-    let services: AccountServices
+    let provider: Provider
+    /// Proof-of-work challenges for requests that look automated; `nil`: none.
+    let challenges: ChallengeGate?
 
     func request(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let validation = AccountValidation(request: request, services: services)
+        let validation = AccountValidation(request: request, localizer: provider.localizer)
         let input = try await JSONRequest.decode(
             PasswordResetRequest.self, from: request, context: context, required: ["email"],
             validation: validation
@@ -22,26 +24,26 @@ struct PasswordResetEndpoint: Sendable {
         if let violation = validation.email(EmailAddress.canonical(input.email), field: "email") {
             throw validation.failure([violation])
         }
-        try await services.challenges?.require(
+        try await challenges?.require(
             .passwordReset, subject: input.email, clientID: nil, request: request, context: context)
-        try await AccountSelfService(services: services).admitMailRequest(context)
-        try await AccountSelfService(services: services).requestPasswordReset(
+        try await provider.accounts.admitMailRequest(from: ClientAddressKey.of(context.clientAddress))
+        try await provider.accounts.requestPasswordReset(
             input.email, locales: AccountValidation.locales(request: request, preferred: nil))
         context.annotations.record(outcome: "password_reset_requested")
-        services.audit.record(.passwordResetRequested, context: context)
+        provider.audit.record(.passwordResetRequested, context: context)
         return JSONResponse.make([String: String](), status: .accepted)
     }
 
     func confirm(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let validation = AccountValidation(request: request, services: services)
+        let validation = AccountValidation(request: request, localizer: provider.localizer)
         let input = try await JSONRequest.decode(
             PasswordResetConfirmation.self, from: request, context: context,
             required: ["email", "code", "new_password"], validation: validation
         ).value
-        let user = try await AccountSelfService(services: services).resetPassword(
+        let user = try await provider.accounts.resetPassword(
             input.email, code: input.code, newPassword: input.newPassword, validation: validation)
         context.annotations.record(outcome: "password_reset")
-        services.audit.record(.passwordReset, context: context, userID: user.id)
+        provider.audit.record(.passwordReset, context: context, userID: user.id)
         return JSONResponse.make([String: String]())
     }
 }

@@ -11,22 +11,23 @@ import SesameProtocol
 ///   are read-only (400 with `not_writable` details; the email changes through `/api/email`).
 ///   Formats and lengths are checked (``ProfileValidation``); `updated_at` becomes now.
 struct ProfileEndpoint: Sendable {
-    let services: AccountServices
+    let provider: Provider
+    let bearer: BearerAuthentication
 
     /// Every claim group (OIDC Core §5.4).
     static let allScopes: Set<String> = ["openid", "profile", "email", "phone", "address"]
 
     func get(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await services.bearerAuthentication
+        let (_, user) = try await bearer
             .authenticateFirstParty(request, context: context)
         context.annotations.record(outcome: "profile")
         return JSONResponse.make(ClaimRelease.claims(of: user, scopes: Self.allScopes))
     }
 
     func patch(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await services.bearerAuthentication
+        let (_, user) = try await bearer
             .authenticateFirstParty(request, context: context)
-        let validation = AccountValidation(request: request, services: services, user: user)
+        let validation = AccountValidation(request: request, localizer: provider.localizer, user: user)
         let body = try await JSONRequest.decode(
             ProfileUpdate.self, from: request, context: context, validation: validation)
         let violations =
@@ -35,11 +36,11 @@ struct ProfileEndpoint: Sendable {
         if !violations.isEmpty { throw validation.failure(violations) }
 
         var updated = user
-        let now = services.now()
+        let now = provider.now()
         updated.claims = ProfileValidation.apply(body.value, to: user.claims)
         updated.claims.updatedAt = Int(now.timeIntervalSince1970)
         updated.updatedAt = now
-        try await services.store.updateUser(updated)
+        try await provider.store.updateUser(updated)
         context.annotations.record(outcome: "profile_updated")
         return JSONResponse.make(ClaimRelease.claims(of: updated, scopes: Self.allScopes))
     }

@@ -7,10 +7,10 @@ struct DeviceAuthorizationRoutes: FeatureRoutes {
     let endpoint: DeviceAuthorizationEndpoint
     let page: DeviceVerificationPage
 
-    init(services: ServerServices) {
+    init(provider: Provider, pages: HostedPages, clientAuthenticator: ClientAuthenticator) {
         endpoint = DeviceAuthorizationEndpoint(
-            clientAuthenticator: services.clientAuthenticator, requests: services.deviceAuthorizations)
-        page = DeviceVerificationPage(services: services)
+            clientAuthenticator: clientAuthenticator, requests: provider.deviceAuthorizations)
+        page = DeviceVerificationPage(provider: provider, pages: pages)
     }
 
     func register(on router: Router<SesameRequestContext>) {

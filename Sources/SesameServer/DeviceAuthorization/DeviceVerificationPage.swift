@@ -17,10 +17,10 @@ import SesameProtocol
 /// 4. `POST /device/decision` redeems that code and records the answer; the device's next poll
 ///    gets its tokens or `access_denied`.
 struct DeviceVerificationPage: Sendable {
-    let services: ServerServices
+    let provider: Provider
+    let pages: HostedPages
 
-    private var requests: DeviceAuthorizations { services.deviceAuthorizations }
-    private var responder: AuthorizationResponder { AuthorizationResponder(services: services) }
+    private var requests: DeviceAuthorizations { provider.deviceAuthorizations }
 
     /// Step 1.
     func show(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -33,7 +33,7 @@ struct DeviceVerificationPage: Sendable {
     /// Step 2.
     func submit(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form: [String: String]
-        switch try await HostedAccountPages(services: services).form(of: request, context: context, backLink: Self.backLink) {
+        switch try await pages.form(of: request, context: context, backLink: Self.backLink) {
         case .form(let submitted): form = submitted
         case .refused(let page): return page
         }
@@ -50,8 +50,8 @@ struct DeviceVerificationPage: Sendable {
             return entry(request, userCode: shown, uiLocales: uiLocales, errorText: text("device.code_unknown", locales), status: .badRequest)
         case .throttled(let retryAfter, let lock):
             context.annotations.record(outcome: "user_code_throttled")
-            services.audit.record(.userCodeThrottled, reason: lock.rawValue, origin: RequestOrigin(context))
-            let message = services.localizer.string(
+            provider.audit.record(.userCodeThrottled, reason: lock.rawValue, origin: RequestOrigin(context))
+            let message = provider.localizer.string(
                 "device.code_throttled", locales: locales, arguments: ["seconds": String(retryAfter)])
             var response = entry(request, userCode: shown, uiLocales: uiLocales, errorText: message, status: .tooManyRequests)
             response.headers[.retryAfter] = String(retryAfter)
@@ -60,10 +60,10 @@ struct DeviceVerificationPage: Sendable {
             context.annotations.record(clientID: client.clientID)
             let pushed: PushedAuthorizationResponse
             do {
-                pushed = try await services.pushedRequests.push(
+                pushed = try await provider.pushedRequests.push(
                     requests.signInParameters(for: record, uiLocales: uiLocales), client: client)
             } catch {
-                return responder.errorPage(error.code, error.description, request: request, context: context, uiLocales: uiLocales)
+                return pages.errorPage(error.code, error.description, request: request, context: context, uiLocales: uiLocales)
             }
             context.annotations.record(outcome: "device_sign_in")
             return AuthorizationResponder.redirect(
@@ -77,37 +77,37 @@ struct DeviceVerificationPage: Sendable {
         let query = FormRequest.query(of: request) ?? [:]
         guard let state = query[OAuthParameter.state], state.utf8.count <= 64,
             let record = try await requests.pendingRecord(userCodeDigest: state),
-            let client = try await services.store.client(id: record.clientID)
+            let client = try await provider.store.client(id: record.clientID)
         else { return expired(request, context: context) }
         context.annotations.record(clientID: client.clientID)
         guard let code = query[OAuthParameter.code], !code.isEmpty, code.utf8.count <= 256 else {
             // The sign-in was refused or abandoned (e.g. access_denied from a provider).
             let error = query[OAuthParameter.error]
             let failed = APIErrorCode.allCases.first { $0.error == error } ?? .accessDenied
-            return responder.errorPage(
+            return pages.errorPage(
                 failed, "The device's sign-in ended without a code.", request: request, context: context,
                 backLink: Self.backLink)
         }
-        let csrf = services.csrf.token(for: request)
-        let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
+        let csrf = pages.csrf.token(for: request)
+        let resolver = BrowserSessionResolver(store: provider.store, cookies: pages.cookies, now: provider.now)
         var account: String?
-        if let session = try await resolver.current(request), let user = try await services.store.user(id: session.authentication.userID) {
+        if let session = try await resolver.current(request), let user = try await provider.store.user(id: session.authentication.userID) {
             account = user.email.isEmpty ? user.username : user.email
         }
         context.annotations.record(outcome: "device_confirmation")
-        var response = services.pages.deviceConfirmation(
+        var response = pages.renderer.deviceConfirmation(
             PageRenderer.DeviceConfirmation(
                 clientName: client.name, deviceName: record.deviceName, scopes: ScopeList.parse(record.scope),
                 account: account, state: state, code: code, csrfToken: csrf.value, uiLocales: query[OAuthParameter.uiLocales]),
             locales: LocalePreference.from(request: request, uiLocales: query[OAuthParameter.uiLocales]))
-        if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
+        if let cookie = pages.csrf.setCookie(csrf) { response.headers.append(cookie) }
         return response
     }
 
     /// Step 4.
     func decide(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form: [String: String]
-        switch try await HostedAccountPages(services: services).form(of: request, context: context, backLink: Self.backLink) {
+        switch try await pages.form(of: request, context: context, backLink: Self.backLink) {
         case .form(let submitted): form = submitted
         case .refused(let page): return page
         }
@@ -117,18 +117,18 @@ struct DeviceVerificationPage: Sendable {
         case "approve": approve = true
         case "deny": approve = false
         default:
-            return responder.errorPage(
+            return pages.errorPage(
                 .invalidRequest, "decision must be approve or deny.", request: request, context: context)
         }
         guard let state = form[OAuthParameter.state], state.utf8.count <= 64,
             try await requests.decide(
                 approve: approve, userCodeDigest: state, code: form[OAuthParameter.code] ?? "",
-                origin: RequestOrigin(context), audit: services.audit) != nil
+                origin: RequestOrigin(context), audit: provider.audit) != nil
         else { return expired(request, context: context) }
         context.annotations.record(outcome: approve ? "device_approved" : "device_denied")
         return approve
-            ? services.pages.message(titleKey: "device.approved_title", bodyKey: "device.approved_body", locales: locales)
-            : services.pages.message(titleKey: "device.denied_title", bodyKey: "device.denied_body", locales: locales)
+            ? pages.renderer.message(titleKey: "device.approved_title", bodyKey: "device.approved_body", locales: locales)
+            : pages.renderer.message(titleKey: "device.denied_title", bodyKey: "device.denied_body", locales: locales)
     }
 
     // MARK: Parts
@@ -136,15 +136,15 @@ struct DeviceVerificationPage: Sendable {
     private func entry(
         _ request: Request, userCode: String, uiLocales: String?, errorText: String?, status: HTTPResponse.Status = .ok
     ) -> Response {
-        let csrf = services.csrf.token(for: request)
-        var response = services.pages.deviceCodeEntry(
+        let csrf = pages.csrf.token(for: request)
+        var response = pages.renderer.deviceCodeEntry(
             PageRenderer.DeviceCodeEntry(userCode: userCode, csrfToken: csrf.value, uiLocales: uiLocales, errorText: errorText),
             locales: LocalePreference.from(request: request, uiLocales: uiLocales), status: status)
-        if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
+        if let cookie = pages.csrf.setCookie(csrf) { response.headers.append(cookie) }
         return response
     }
 
-    private func text(_ key: String, _ locales: [String]) -> String { services.localizer.string(key, locales: locales) }
+    private func text(_ key: String, _ locales: [String]) -> String { provider.localizer.string(key, locales: locales) }
 
     /// From an error page back to the code form.
     private static let backLink = (href: DeviceAuthorizations.pagePath, labelKey: "device.title")
@@ -152,7 +152,7 @@ struct DeviceVerificationPage: Sendable {
     /// The request expired, was answered already, or the sign-in's code is spent.
     private func expired(_ request: Request, context: SesameRequestContext) -> Response {
         context.annotations.record(outcome: "device_request_gone")
-        return responder.errorPage(
+        return pages.errorPage(
             .expiredToken, "The device authorization request is no longer pending.", request: request, context: context,
             messageKey: "device.expired", backLink: Self.backLink)
     }

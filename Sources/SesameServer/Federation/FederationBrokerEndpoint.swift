@@ -20,8 +20,13 @@ import SesameProtocol
 ///   completed (once), the browser session started, and the original client gets its code, as
 ///   after a password sign-in.
 struct FederationBrokerEndpoint: Sendable {
-    let services: ServerServices
-    let upstream: UpstreamProvider
+    /// The identity core (named so beside the federation provider each request is about).
+    let core: Provider
+    let pages: HostedPages
+    let responder: AuthorizationResponder
+    let completion: SignInCompletion
+
+    private var upstream: UpstreamProvider { core.upstream }
 
     static let cookieName = "sesame_federation"
     static let callbackPath = HostedPageRoutes.federationCallback
@@ -39,8 +44,7 @@ struct FederationBrokerEndpoint: Sendable {
         var expiresAt: Double
     }
 
-    private var responder: AuthorizationResponder { AuthorizationResponder(services: services) }
-    private var callbackURI: String { services.issuerIdentifier + Self.callbackPath }
+    private var callbackURI: String { core.issuer + Self.callbackPath }
 
     func start(_ request: Request, context: SesameRequestContext) async throws -> Response {
         try await responder.withParameters(of: request, context: context, fromBody: false) { parameters in
@@ -64,8 +68,8 @@ struct FederationBrokerEndpoint: Sendable {
             let pending = Pending(
                 provider: provider.id, state: SecureRandom.token(byteCount: 16), nonce: SecureRandom.token(byteCount: 16),
                 verifier: pkce.verifier, authorizationReference: held.reference, browserBinding: held.browserBinding,
-                expiresAt: services.now().addingTimeInterval(Self.lifetime).timeIntervalSince1970)
-            let sealed = try services.keyRing.sealSecret(
+                expiresAt: core.now().addingTimeInterval(Self.lifetime).timeIntervalSince1970)
+            let sealed = try core.keyRing.sealSecret(
                 String(decoding: try JSONEncoder().encode(pending), as: UTF8.self), context: Self.sealContext)
             var components = URLComponents(string: endpoints.authorization)
             let existing = components?.queryItems ?? []
@@ -92,9 +96,9 @@ struct FederationBrokerEndpoint: Sendable {
     func callback(_ request: Request, context: SesameRequestContext) async throws -> Response {
         try await responder.withParameters(of: request, context: context, fromBody: false) { parameters in
             guard let sealed = BrowserCookies.value(Self.cookieName, in: request),
-                let text = try? services.keyRing.openSecret(sealed, context: Self.sealContext),
+                let text = try? core.keyRing.openSecret(sealed, context: Self.sealContext),
                 let pending = try? JSONDecoder().decode(Pending.self, from: Data(text.utf8)),
-                pending.expiresAt > services.now().timeIntervalSince1970,
+                pending.expiresAt > core.now().timeIntervalSince1970,
                 let state = parameters[OAuthParameter.state], ConstantTime.equals(state, pending.state)
             else {
                 return responder.errorPage(
@@ -115,13 +119,13 @@ struct FederationBrokerEndpoint: Sendable {
                 }
                 let authorization = held.authorization
                 let client = held.client
-                let exchange = services.federationExchange
+                let exchange = core.federation
                 guard let provider = try await brokeringProvider(pending.provider) else { throw FederationRefusal.unknownProvider("the provider is no longer registered for browser sign-in") }
                 guard let code = parameters[OAuthParameter.code], !code.isEmpty else {
                     throw FederationRefusal.invalidToken(
                         rule: "upstream", "the provider did not sign the user in (\(parameters["error"] ?? "no code"))")
                 }
-                let secret = try services.keyRing.openSecret(
+                let secret = try core.keyRing.openSecret(
                     provider.brokerClientSecretSealed ?? "", context: ProviderSecrets.context(provider.id))
                 let idToken = try await upstream.idToken(
                     code: code, verifier: pending.verifier, redirectURI: callbackURI, clientID: provider.brokerClientID ?? "",
@@ -132,29 +136,23 @@ struct FederationBrokerEndpoint: Sendable {
                     .federationSignedIn, reason: "\(outcome)", context: context, clientID: client.clientID, userID: user.id,
                     detail: ["provider": provider.id, "via": "browser"])
                 let authentication = AuthenticationContext(
-                    userID: user.id, authTime: services.now(), acr: nil, amr: [Federation.authenticationMethod])
-                if var gone = try await responder.complete(held, request: request, context: context) {
-                    gone.headers.append(contentsOf: headers)
-                    return gone
+                    userID: user.id, authTime: core.now(), acr: nil, amr: [Federation.authenticationMethod])
+                let redirect = try await completion.complete(
+                    authentication, held: held, request: request, context: context, outcome: "code_issued_federation")
+                guard redirect.status == .seeOther else {
+                    var refused = redirect
+                    refused.headers.append(contentsOf: headers)
+                    return refused
                 }
-                let resolver = BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now)
-                try await resolver.end(request)
-                let session = try await resolver.start(authentication, lifetime: services.browserSessionLifetime)
-                headers.append(
-                    HTTPField(
-                        name: .setCookie,
-                        value: services.cookies.session(session.cookieValue, maxAge: Int(services.browserSessionLifetime))))
-                context.annotations.record(outcome: "code_issued_federation")
-                let redirect = try await responder.issueCode(
-                    for: authorization, authentication: authentication, sessionID: session.record.sid)
+                for cookie in redirect.headers[values: .setCookie] { headers.append(HTTPField(name: .setCookie, value: cookie)) }
                 // The provider's login form led here; its CSP may not allow one more redirect.
-                var page = services.pages.continuing(
+                var page = pages.renderer.continuing(
                     to: redirect.headers[.location] ?? authorization.redirectURI,
                     locales: LocalePreference.from(request: request, uiLocales: authorization.uiLocales))
                 page.headers.append(contentsOf: headers)
                 return page
             } catch let refusal as FederationRefusal {
-                services.audit.record(
+                core.audit.record(
                     .federationRefused, reason: refusal.rule, context: context, detail: ["provider": pending.provider, "via": "browser"])
                 var page = responder.errorPage(refusal.code, refusal.description, request: request, context: context)
                 page.headers.append(contentsOf: headers)
@@ -165,7 +163,7 @@ struct FederationBrokerEndpoint: Sendable {
 
     /// The registered provider `name` when it offers browser sign-in.
     private func brokeringProvider(_ name: String) async throws -> FederationProviderRecord? {
-        guard let provider = try await services.store.federationProvider(id: name), provider.brokers
+        guard let provider = try await core.store.federationProvider(id: name), provider.brokers
         else { return nil }
         return provider
     }
@@ -173,7 +171,7 @@ struct FederationBrokerEndpoint: Sendable {
     /// The pending sign-in's cookie: this path only, never readable by scripts, sent on the
     /// provider's top-level redirect back (`SameSite=Lax`).
     private func cookie(_ value: String, maxAge: Int) -> String {
-        let secure = services.issuer.scheme == "https" ? "; Secure" : ""
+        let secure = core.settings.issuer.scheme == "https" ? "; Secure" : ""
         return "\(Self.cookieName)=\(value); Path=/federation; Max-Age=\(maxAge); HttpOnly; SameSite=Lax\(secure)"
     }
 }

@@ -5,6 +5,11 @@ import Hummingbird
 /// JSON responses. Token and error responses carry `Cache-Control: no-store` and
 /// `Pragma: no-cache` (RFC 6749 §5.1).
 enum JSONResponse {
+    /// 204 with `Cache-Control: no-store`: the bodiless answer of an API that changed something.
+    static func noContent() -> Response {
+        Response(status: .noContent, headers: [.cacheControl: "no-store"])
+    }
+
     static func make<Body: Encodable>(
         _ body: Body, status: HTTPResponse.Status = .ok, noStore: Bool = true
     ) -> Response {

@@ -42,6 +42,10 @@ public struct SesameRequestContext: RequestContext, RemoteAddressRequestContext 
         self.clientAddress = remoteAddress
     }
 
-    /// Form bodies at /token, /revoke, /introspect and /login are small.
-    public var maxUploadSize: Int { ConnectionLimits.maximumBodySize }
+    /// The largest request body any endpoint reads (form bodies, 64 KiB): form bodies at /token,
+    /// /revoke, /introspect and /login are small. A request that declares a longer
+    /// `Content-Length` is answered 413 before its body is read (``HeadCheck``, RFC 9110 §15.5.14).
+    public static let maximumBodySize = 64 * 1024
+
+    public var maxUploadSize: Int { Self.maximumBodySize }
 }

@@ -15,26 +15,27 @@ import SesameProtocol
 ///   `POST /account/passkeys/options` creation options bound to the browser session;
 ///   `POST /account/passkeys` with `passkey_registration`: WebAuthn §7.1.
 struct HostedPasskeyEndpoint: Sendable {
-    let services: ServerServices
+    let provider: Provider
+    let pages: HostedPages
 
     // MARK: Sign-in
 
     func signInOptions(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
-        guard services.csrf.verify(request: request, form: form), let csrf = form[CSRFProtection.fieldName] else {
+        guard pages.csrf.verify(request: request, form: form), let csrf = form[CSRFProtection.fieldName] else {
             throw EndpointFailure(.csrfFailed)
         }
         if let token = form[AuthorizationChallengeParameter.authSession] {
             // The hosted MFA step: the session's user's passkeys, bound to that auth_session.
-            let flow = AuthSessionFlow(services: FirstPartyServices(services))
+            let flow = provider.authSessions
             guard let (session, user) = try? await flow.session(token), session.methods.contains(.passkey),
                 session.redirectURI != FirstPartyCode.noRedirectURI
             else { throw EndpointFailure(.invalidAuthSession) }
             return JSONResponse.make(
-                try await services.passkeys.requestOptions(
+                try await provider.passkeys.requestOptions(
                     .stepUp, userID: user.id, binding: session.sessionDigest, clientID: session.clientID))
         }
-        let options = try await services.passkeys.requestOptions(
+        let options = try await provider.passkeys.requestOptions(
             .signIn, userID: nil, binding: Self.pageBinding(csrf), clientID: form[OAuthParameter.clientID])
         return JSONResponse.make(options)
     }
@@ -52,10 +53,10 @@ struct HostedPasskeyEndpoint: Sendable {
             let csrf = form[CSRFProtection.fieldName]
         else { return .refused(.passkeyInvalid) }
         do {
-            let (_, verified) = try await services.passkeys.authenticate(
+            let (_, verified) = try await provider.passkeys.authenticate(
                 assertion, purposes: [.signIn], binding: Self.pageBinding(csrf), origin: RequestOrigin(context), clientID: clientID)
-            guard try await services.store.user(id: verified.passkey.userID) != nil else { return .refused(.passkeyNotRecognized) }
-            return .signedIn(PasskeyAuthenticationContext.signIn(verified.passkey, flags: verified.flags, at: services.now()))
+            guard try await provider.store.user(id: verified.passkey.userID) != nil else { return .refused(.passkeyNotRecognized) }
+            return .signedIn(PasskeyAuthenticationContext.signIn(verified.passkey, flags: verified.flags, at: provider.now()))
         } catch let failure as PasskeyCeremonyFailure {
             return .refused(failure.failure.code)
         }
@@ -69,16 +70,16 @@ struct HostedPasskeyEndpoint: Sendable {
 
     func accountOptions(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
-        guard services.csrf.verify(request: request, form: form) else { throw EndpointFailure(.csrfFailed) }
+        guard pages.csrf.verify(request: request, form: form) else { throw EndpointFailure(.csrfFailed) }
         guard let (session, user) = try await signedIn(request) else {
             throw EndpointFailure(.loginRequired, "Sign in first; this page belongs to a browser session.", status: .unauthorized)
         }
-        return JSONResponse.make(try await services.passkeys.creationOptions(for: user, binding: Self.sessionBinding(session)))
+        return JSONResponse.make(try await provider.passkeys.creationOptions(for: user, binding: Self.sessionBinding(session)))
     }
 
     func register(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
-        guard services.csrf.verify(request: request, form: form) else {
+        guard pages.csrf.verify(request: request, form: form) else {
             return try await page(request, context: context, noticeKey: nil, errorKey: APIErrorCode.csrfFailed.messageKey)
         }
         guard let (session, user) = try await signedIn(request) else {
@@ -88,7 +89,7 @@ struct HostedPasskeyEndpoint: Sendable {
             return try await page(request, context: context, noticeKey: nil, errorKey: APIErrorCode.passkeyInvalid.messageKey)
         }
         do {
-            _ = try await services.passkeys.register(
+            _ = try await provider.passkeys.register(
                 PasskeyRegistration(credential: credential, name: nil), user: user, binding: Self.sessionBinding(session),
                 origin: RequestOrigin(context))
         } catch let failure as PasskeyCeremonyFailure {
@@ -105,25 +106,25 @@ struct HostedPasskeyEndpoint: Sendable {
         guard let (_, user) = try await signedIn(request) else {
             // No session (never signed in on this browser, or it expired): say how to get one,
             // and link to the home page.
-            return AuthorizationResponder(services: services).errorPage(
+            return pages.errorPage(
                 .loginRequired, "The passkeys page needs a browser session: sign in first.", request: request,
                 context: context, messageKey: "passkeys.sign_in_first",
                 backLink: (href: HostedPageRoutes.home, labelKey: "common.account_home"))
         }
-        let csrf = services.csrf.token(for: request)
-        let passkeys = try await services.passkeys.store.passkeys(userID: user.id)
-        var response = services.pages.accountPasskeys(
+        let csrf = pages.csrf.token(for: request)
+        let passkeys = try await provider.passkeys.store.passkeys(userID: user.id)
+        var response = pages.renderer.accountPasskeys(
             PageRenderer.AccountPasskeys(
                 csrfToken: csrf.value, passkeys: passkeys.map { ($0.name, PasskeyAuthenticationContext.keyKind($0)) },
                 noticeKey: noticeKey, errorKey: errorKey),
             locales: locales, status: errorKey == nil ? .ok : .badRequest)
-        if let cookie = services.csrf.setCookie(csrf) { response.headers.append(cookie) }
+        if let cookie = pages.csrf.setCookie(csrf) { response.headers.append(cookie) }
         return response
     }
 
     private func signedIn(_ request: Request) async throws -> (BrowserSessionRecord, UserRecord)? {
-        guard let session = try await BrowserSessionResolver(store: services.store, cookies: services.cookies, now: services.now).current(request),
-            let user = try await services.store.user(id: session.authentication.userID)
+        guard let session = try await BrowserSessionResolver(store: provider.store, cookies: pages.cookies, now: provider.now).current(request),
+            let user = try await provider.store.user(id: session.authentication.userID)
         else { return nil }
         return (session, user)
     }

@@ -12,36 +12,37 @@ import SesameProtocol
 /// - `DELETE /api/passkeys/{id}` → 204; 409 `last_sign_in_method` when it is the account's only
 ///   way to sign in.
 struct PasskeysEndpoint: Sendable {
-    let services: AccountServices
+    let provider: Provider
+    let bearer: BearerAuthentication
 
     func options(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (claims, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
-        let options = try await services.passkeys.creationOptions(for: user, binding: Self.binding(claims))
+        let (claims, user) = try await bearer.authenticateFirstParty(request, context: context)
+        let options = try await provider.passkeys.creationOptions(for: user, binding: Self.binding(claims))
         context.annotations.record(outcome: "passkey_options")
         return JSONResponse.make(options)
     }
 
     func register(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (claims, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
-        let validation = AccountValidation(request: request, services: services, user: user)
+        let (claims, user) = try await bearer.authenticateFirstParty(request, context: context)
+        let validation = AccountValidation(request: request, localizer: provider.localizer, user: user)
         let registration = try await JSONRequest.decode(
             PasskeyRegistration.self, from: request, context: context, required: ["credential"], validation: validation
         ).value
-        let record = try await services.passkeys.register(
+        let record = try await provider.passkeys.register(
             registration, user: user, binding: Self.binding(claims), origin: RequestOrigin(context))
         context.annotations.record(outcome: "passkey_registered")
         return JSONResponse.make(Passkeys.descriptor(record), status: .created)
     }
 
     func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
-        let records = try await services.passkeys.store.passkeys(userID: user.id)
+        let (_, user) = try await bearer.authenticateFirstParty(request, context: context)
+        let records = try await provider.passkeys.store.passkeys(userID: user.id)
         return JSONResponse.make(PasskeyList(passkeys: records.map(Passkeys.descriptor)))
     }
 
     func rename(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
-        let validation = AccountValidation(request: request, services: services, user: user)
+        let (_, user) = try await bearer.authenticateFirstParty(request, context: context)
+        let validation = AccountValidation(request: request, localizer: provider.localizer, user: user)
         let rename = try await JSONRequest.decode(
             PasskeyRenameRequest.self, from: request, context: context, required: ["name"], validation: validation
         ).value
@@ -49,32 +50,32 @@ struct PasskeysEndpoint: Sendable {
         guard name.count <= Passkeys.maximumNameLength else {
             throw validation.failure([FieldViolation.tooLong("name", max: Passkeys.maximumNameLength)])
         }
-        let passkeys = services.passkeys
+        let passkeys = provider.passkeys
         let id = Self.identifier(context)
         guard try await passkeys.store.renamePasskey(credentialID: id, userID: user.id, name: name),
             let record = try await passkeys.store.passkey(credentialID: id)
         else { throw EndpointFailure(.notFound, "The account has no passkey with this id.") }
-        services.audit.record(.passkeyRenamed, context: context, userID: user.id)
+        provider.audit.record(.passkeyRenamed, context: context, userID: user.id)
         return JSONResponse.make(Passkeys.descriptor(record))
     }
 
     func remove(_ request: Request, context: SesameRequestContext) async throws -> Response {
-        let (_, user) = try await services.bearerAuthentication.authenticateFirstParty(request, context: context)
-        let passkeys = services.passkeys
+        let (_, user) = try await bearer.authenticateFirstParty(request, context: context)
+        let passkeys = provider.passkeys
         let id = Self.identifier(context)
         let mine = try await passkeys.store.passkeys(userID: user.id)
         guard mine.contains(where: { $0.credentialID == id }) else {
             throw EndpointFailure(.notFound, "The account has no passkey with this id.")
         }
-        let linked = try await services.store.federatedIdentities(userID: user.id).count
+        let linked = try await provider.store.federatedIdentities(userID: user.id).count
         guard user.passwordHash != nil || linked > 0 || mine.count > 1 else {
             throw EndpointFailure(
                 .lastSignInMethod, "This passkey is the account's only way to sign in; set a password (POST /api/password/reset) first.")
         }
         try await passkeys.store.removePasskey(credentialID: id, userID: user.id)
-        services.audit.record(.passkeyRemoved, context: context, userID: user.id)
+        provider.audit.record(.passkeyRemoved, context: context, userID: user.id)
         context.annotations.record(outcome: "passkey_removed")
-        return AccountResponses.noContent()
+        return JSONResponse.noContent()
     }
 
     /// The session a registration challenge is bound to: the token's refresh family (it

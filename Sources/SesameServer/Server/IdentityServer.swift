@@ -150,41 +150,20 @@ public enum IdentityServer {
             configuration.issuer ?? URL(string: "http://\(hostForURL(configuration.issuerHost ?? configuration.host)):\(port)")!
         let routes: Set<String>
         do {
-            var services = try ServerServices(
-                issuer: issuer, issuerIdentifier: issuerIdentifier(issuer), store: store,
-                messageSender: messageSender, keyRing: keyRing,
-                credentials: CredentialVerifier(
-                    hasher: configuration.passwordHasher, pool: NIOBlockingWorkPool.shared,
-                    throttle: LoginThrottle(policy: configuration.loginThrottle, now: configuration.now),
-                    sharedThrottle: store),
-                pages: PageRenderer(localizer: StringTableLocalizer()), localizer: StringTableLocalizer(),
-                cookies: BrowserCookies(issuer: issuer),
-                csrf: CSRFProtection(masterKey: masterKey, cookies: BrowserCookies(issuer: issuer)),
-                authorizationCodeLifetime: configuration.authorizationCodeLifetime,
-                browserSessionLifetime: configuration.browserSessionLifetime, now: configuration.now,
-                logger: logger, trustedProxies: configuration.trustedProxies,
-                mailQuota: MailQuota(policy: configuration.mailQuota, now: configuration.now, shared: store),
-                pinNonces: PINNonceIssuer(masterKey: masterKey, redemptions: store, now: configuration.now),
-                dpopProofs: DPoPProofCheck(
-                    policy: configuration.dpop, masterKey: masterKey, store: store, now: configuration.now),
-                dpopAlgorithms: configuration.dpop.algorithms,
-                federationClients: FederationClients(now: configuration.now),
-                deviceAuthorizations: DeviceAuthorizations(
-                    store: store, policy: configuration.deviceAuthorization, issuer: issuerIdentifier(issuer),
-                    masterKey: masterKey, now: configuration.now))
-            services.metrics = metrics
-            services.rateLimits = rateLimits
-            services.challenges = challenges
-            services.audit = audit
-            services.nativeSSO = configuration.nativeSSO
-            services.passkeyPolicy = configuration.passkeys
-            services.sessionLimits = configuration.sessionLimits
-            services.requirePushedRequests = configuration.requirePushedRequests
-            services.signInTimeout = configuration.signInTimeout
-            services.staticDocuments = staticDocuments
+            let provider = try Provider(
+                settings: configuration.providerSettings(issuer: issuer), store: store, keyRing: keyRing, masterKey: masterKey,
+                passwordHasher: configuration.passwordHasher, blockingWork: NIOBlockingWorkPool.shared,
+                messageSender: messageSender, localizer: StringTableLocalizer(), upstream: AsyncHTTPUpstreamTransport.shared,
+                metrics: metrics, audit: audit, logger: logger, now: configuration.now)
+            let front = ServerFront(
+                provider: provider, renderer: try PageRenderer(localizer: StringTableLocalizer()),
+                localizer: StringTableLocalizer(),
+                masterKeyCSRF: CSRFProtection(masterKey: masterKey, cookies: BrowserCookies(issuer: issuer)), metrics: metrics,
+                rateLimits: rateLimits, challenges: challenges, trustedProxies: configuration.trustedProxies,
+                staticDocuments: staticDocuments, logger: logger)
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }
-            let router = try SesameRouter.build(services, metricsToken: metricsToken)
+            let router = try SesameRouter.build(provider, front: front, metricsToken: metricsToken)
             routes = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
             routerSlot.set(router.buildResponder())
         } catch {

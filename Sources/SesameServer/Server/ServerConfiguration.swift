@@ -139,3 +139,22 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension ServerConfiguration {
+    /// The identity core's settings (``ProviderSettings``) for a server whose issuer is `issuer`.
+    func providerSettings(issuer: URL) -> ProviderSettings {
+        var settings = ProviderSettings(issuer: issuer)
+        settings.authorizationCodeLifetime = authorizationCodeLifetime
+        settings.browserSessionLifetime = browserSessionLifetime
+        settings.signInTimeout = signInTimeout
+        settings.requirePushedRequests = requirePushedRequests
+        settings.sessionLimits = sessionLimits
+        settings.nativeSSO = nativeSSO
+        settings.passkeys = passkeys
+        settings.deviceAuthorization = deviceAuthorization
+        settings.dpop = dpop
+        settings.loginThrottle = loginThrottle
+        settings.mailQuota = mailQuota
+        return settings
+    }
+}

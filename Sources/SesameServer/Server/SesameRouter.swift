@@ -1,48 +1,75 @@
 import Hummingbird
 import Logging
 
-/// Maps every path of the server to its endpoint. Middleware order: the request log line
-/// outermost, then the headers every response carries (``ResponseSecurityHeadersMiddleware``),
-/// then the request metrics (when on), then the client address behind trusted
-/// proxies, then API errors to JSON, then a hosted page's rate limit or outage as HTML, then the
-/// per-address rate limits, then 405 for a known path asked with another method. Then each
-/// feature's routes (``FeatureRoutes``), each built with the parts it uses.
+/// The composition root of the HTTP server: maps every path to its endpoint, each feature built
+/// once with exactly the parts it uses (hummingbird-examples' `buildRouter`). Middleware order:
+/// the request log line outermost, then the headers every response carries
+/// (``ResponseSecurityHeadersMiddleware``), then the request metrics (when on), then the client
+/// address behind trusted proxies, then API errors to JSON, then a hosted page's rate limit or
+/// outage as HTML, then the per-address rate limits, then 405 for a known path asked with
+/// another method. Then each feature's routes (``FeatureRoutes``).
 enum SesameRouter {
-    static func build(_ services: ServerServices, metricsToken: String? = nil) throws -> Router<SesameRequestContext> {
+    static func build(
+        _ provider: Provider, front: ServerFront, metricsToken: String? = nil
+    ) throws -> Router<SesameRequestContext> {
         // HEAD wherever GET is (RFC 9110 §9.3.2): the GET's status and headers, no body.
         let router = Router(context: SesameRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(middleware: RequestLogMiddleware(logger: services.logger))
-        router.add(middleware: ResponseSecurityHeadersMiddleware(issuer: services.issuer))
-        if services.metrics.registry != nil { router.add(middleware: MetricsMiddleware(metrics: services.metrics)) }
-        router.add(middleware: ForwardedClientMiddleware(proxies: services.trustedProxies))
-        router.add(middleware: APIErrorMiddleware(localizer: services.localizer, logger: services.logger))
-        router.add(middleware: HostedPageErrorMiddleware(pages: services.pages, logger: services.logger))
-        if let rateLimits = services.rateLimits { router.add(middleware: RateLimitMiddleware(limits: rateLimits)) }
+        router.add(middleware: RequestLogMiddleware(logger: front.logger))
+        router.add(middleware: ResponseSecurityHeadersMiddleware(issuer: provider.settings.issuer))
+        if front.metrics.registry != nil { router.add(middleware: MetricsMiddleware(metrics: front.metrics)) }
+        router.add(middleware: ForwardedClientMiddleware(proxies: front.trustedProxies))
+        router.add(middleware: APIErrorMiddleware(localizer: front.pages.localizer, logger: front.logger))
+        router.add(middleware: HostedPageErrorMiddleware(pages: front.pages.renderer, logger: front.logger))
+        if let rateLimits = front.rateLimits { router.add(middleware: RateLimitMiddleware(limits: rateLimits)) }
         let routeMethods = RouteMethods()
         router.add(middleware: MethodNotAllowedMiddleware(routes: routeMethods))
 
-        let accounts = AccountServices(services)
-        let features: [any FeatureRoutes] = [
-            OperationsRoutes(
-                health: HealthEndpoint(store: services.store),
-                metrics: metricsToken.map { MetricsEndpoint(metrics: services.metrics, token: $0) }),
-            try ProtocolRoutes(services: services),
-            BrowserSignInRoutes(services: services),
-            AccountPageRoutes(services: services),
-            FirstPartyRoutes(services: FirstPartyServices(services)),
-            AccountRoutes(services: accounts),
-            PasskeyRoutes(
-                hosted: HostedPasskeyEndpoint(services: services), api: PasskeysEndpoint(services: accounts),
-                association: AppAssociationEndpoint(services.passkeyPolicy.apps)),
-            FederationRoutes(
-                broker: FederationBrokerEndpoint(services: services, upstream: services.federationClients.endpoints),
-                identities: IdentitiesEndpoint(services: accounts)),
-            PINRoutes(endpoints: PINEndpoints(services: PINServices(services))),
-            DeviceAuthorizationRoutes(services: services),
-            OpenAPIRoutes(endpoint: OpenAPIEndpoint(issuer: services.issuerIdentifier)),
-        ]
-        for feature in features { feature.register(on: router) }
+        for feature in try features(provider, front: front, metricsToken: metricsToken) { feature.register(on: router) }
         routeMethods.load(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router
+    }
+
+    /// Every feature, built once; the hosted sign-in's parts are shared by the features that
+    /// end a sign-in (the account pages, "Continue with …").
+    static func features(_ provider: Provider, front: ServerFront, metricsToken: String?) throws -> [any FeatureRoutes] {
+        let pages = front.pages
+        let responder = AuthorizationResponder(provider: provider, pages: pages)
+        let mfaStep = HostedMFAStep(provider: provider, pages: pages)
+        let completion = SignInCompletion(
+            provider: provider, pages: pages, responder: responder, mfaStep: mfaStep, metrics: front.metrics)
+        let hostedPasskeys = HostedPasskeyEndpoint(provider: provider, pages: pages)
+        return [
+            OperationsRoutes(
+                health: HealthEndpoint(store: provider.store),
+                metrics: metricsToken.map { MetricsEndpoint(metrics: front.metrics, token: $0) }),
+            try ProtocolRoutes(
+                provider: provider, clientAuthenticator: front.clientAuthenticator, bearer: front.bearer, dpop: front.dpop,
+                metrics: front.metrics, rateLimits: front.rateLimits, staticDocuments: front.staticDocuments,
+                proxies: front.trustedProxies, logger: front.logger),
+            BrowserSignInRoutes(
+                pages: pages.renderer,
+                authorization: AuthorizationEndpoint(
+                    provider: provider, pages: pages, responder: responder, mfaStep: mfaStep, challenges: front.challenges),
+                login: LoginEndpoint(
+                    provider: provider, pages: pages, responder: responder, mfaStep: mfaStep, completion: completion,
+                    passkeys: hostedPasskeys, challenges: front.challenges, metrics: front.metrics),
+                endSession: EndSessionEndpoint(provider: provider, pages: pages, responder: responder)),
+            AccountPageRoutes(
+                pages: HostedAccountPages(provider: provider, pages: pages, challenges: front.challenges), provider: provider,
+                completion: completion),
+            FirstPartyRoutes(
+                provider: provider, bearer: front.bearer, clientAuthenticator: front.clientAuthenticator,
+                challenges: front.challenges, metrics: front.metrics),
+            AccountRoutes(provider: provider, bearer: front.bearer, challenges: front.challenges),
+            PasskeyRoutes(
+                hosted: hostedPasskeys, api: PasskeysEndpoint(provider: provider, bearer: front.bearer),
+                association: AppAssociationEndpoint(provider.settings.passkeys.apps)),
+            FederationRoutes(
+                broker: FederationBrokerEndpoint(core: provider, pages: pages, responder: responder, completion: completion),
+                identities: IdentitiesEndpoint(provider: provider, bearer: front.bearer)),
+            PINRoutes(endpoints: PINEndpoints(provider: provider, bearer: front.bearer)),
+            DeviceAuthorizationRoutes(provider: provider, pages: pages, clientAuthenticator: front.clientAuthenticator),
+            OpenAPIRoutes(endpoint: OpenAPIEndpoint(issuer: provider.issuer)),
+        ]
     }
 }

@@ -7,7 +7,8 @@ import SesameProtocol
 /// (RFC 6749 §4.1.2 with the RFC 9207 `iss` parameter), error redirects (§4.1.2.1) and error
 /// pages for requests that must not redirect. Redirects use 303 (RFC 9700 §4.12).
 struct AuthorizationResponder: Sendable {
-    let services: ServerServices
+    let provider: Provider
+    let pages: HostedPages
 
     /// Issues a one-time authorization code and redirects to the client; answers `access_denied`
     /// instead when `claims.id_token.sub` names another End-User (OIDC Core §5.5.1: a MUST NOT,
@@ -22,13 +23,13 @@ struct AuthorizationResponder: Sendable {
                 parameters: errorParameters(Self.otherUserThanClaimsSubject, state: request.state))
         }
         let code = SecureRandom.token()
-        let now = services.now()
-        var lifetime = services.authorizationCodeLifetime
-        if try await services.store.client(id: request.clientID)?.securityProfile == .fapi2 {
+        let now = provider.now()
+        var lifetime = provider.settings.authorizationCodeLifetime
+        if try await provider.store.client(id: request.clientID)?.securityProfile == .fapi2 {
             // FAPI 2.0 §5.3.2.1 item 13: codes live at most 60 seconds.
             lifetime = min(lifetime, 60)
         }
-        try await services.store.insertAuthorizationCode(
+        try await provider.store.insertAuthorizationCode(
             AuthorizationCodeRecord(
                 codeDigest: SecretDigest.of(code), clientID: request.clientID,
                 redirectURI: request.redirectURI, scope: request.scope, nonce: request.nonce,
@@ -38,7 +39,7 @@ struct AuthorizationResponder: Sendable {
                 claims: request.claims?.request, dpopJKT: request.dpopJKT))
         var parameters = [(OAuthParameter.code, code)]
         if let state = request.state { parameters.append((OAuthParameter.state, state)) }
-        parameters.append((OAuthParameter.issuer, services.issuerIdentifier))
+        parameters.append((OAuthParameter.issuer, provider.issuer))
         var response = Self.redirect(to: request.redirectURI, parameters: parameters)
         for field in extraHeaders { response.headers.append(field) }
         return response
@@ -68,31 +69,19 @@ struct AuthorizationResponder: Sendable {
             (OAuthParameter.error, error.code.error), (OAuthParameter.errorDescription, ErrorDescriptionText.sanitized(error.description)),
         ]
         if let state { parameters.append((OAuthParameter.state, state)) }
-        parameters.append((OAuthParameter.issuer, services.issuerIdentifier))
+        parameters.append((OAuthParameter.issuer, provider.issuer))
         return parameters
     }
 
-    /// An HTML error page with a fresh error id, which is also logged. `messageKey` replaces the
-    /// code's localized message when the page must say more precisely what happened.
+    /// The hosted error page (``HostedPages/errorPage(_:_:request:context:uiLocales:messageKey:backLink:)``).
     func errorPage(
         _ code: APIErrorCode, _ description: String, request: Request,
         context: SesameRequestContext, uiLocales: String? = nil, messageKey: String? = nil,
         backLink: (href: String, labelKey: String)? = nil
     ) -> Response {
-        let errorID = UUID().uuidString.lowercased()
-        context.annotations.record(outcome: code.error)
-        context.annotations.record(errorID: errorID)
-        services.logger.debug(
-            "authorization refused",
-            metadata: [
-                "request_id": .string(context.id), "error_id": .string(errorID),
-                "error": .string(code.error), "error_description": .string(description),
-            ])
-        return services.pages.error(
-            code, errorID: errorID,
-            locales: LocalePreference.from(request: request, uiLocales: uiLocales),
-            status: code == .csrfFailed ? HTTPResponse.Status(code: code.httpStatus) : .badRequest,
-            messageKey: messageKey, backLink: backLink)
+        pages.errorPage(
+            code, description, request: request, context: context, uiLocales: uiLocales, messageKey: messageKey,
+            backLink: backLink)
     }
 
     /// `303 See Other` to `uri` with `parameters` added to its query.
@@ -157,8 +146,8 @@ extension AuthorizationResponder {
         let reference = parameters[PendingAuthorizations.referenceField]
         do {
             guard
-                let held = try await services.pendingAuthorizations.resume(
-                    reference: reference, browserBinding: binding ?? services.csrf.browserBinding(of: request))
+                let held = try await provider.pendingAuthorizations.resume(
+                    reference: reference, browserBinding: binding ?? pages.csrf.browserBinding(of: request))
             else {
                 return .refused(
                     errorPage(
@@ -178,7 +167,7 @@ extension AuthorizationResponder {
     /// Completes `held` for the code about to be issued; the page to answer instead when another
     /// request (on any process) completed it first, or it expired meanwhile.
     func complete(_ held: HeldAuthorization, request: Request, context: SesameRequestContext) async throws -> Response? {
-        if try await services.pendingAuthorizations.complete(held) { return nil }
+        if try await provider.pendingAuthorizations.complete(held) { return nil }
         return errorPage(
             .signInExpired, "The authorization request was completed already or expired.", request: request,
             context: context)

@@ -13,12 +13,12 @@ import SesameProtocol
 enum LoginPage {
     /// The login page for a held request, setting the CSRF cookie when needed.
     static func render(
-        for held: HeldAuthorization, request: Request, pages: PageRenderer, csrfProtection: CSRFProtection,
+        for held: HeldAuthorization, request: Request, pages: HostedPages,
         username: String, errorKey: String?, status: HTTPResponse.Status = .ok, challenge: ProofOfWorkChallenge? = nil,
         csrf: CSRFProtection.Token? = nil, providers: [(name: String, href: String)] = []
     ) -> Response {
-        let csrf = csrf ?? csrfProtection.token(for: request)
-        var response = pages.login(
+        let csrf = csrf ?? pages.csrf.token(for: request)
+        var response = pages.renderer.login(
             PageRenderer.LoginForm(
                 clientName: held.client.name, hiddenFields: hiddenFields(held), csrfToken: csrf.value,
                 username: username, errorKey: errorKey, redirectURI: held.authorization.redirectURI,
@@ -26,7 +26,7 @@ enum LoginPage {
                 challenge: challenge, providers: providers),
             locales: LocalePreference.from(request: request, uiLocales: held.authorization.uiLocales),
             status: status)
-        if let cookie = csrfProtection.setCookie(csrf) { response.headers.append(cookie) }
+        if let cookie = pages.csrf.setCookie(csrf) { response.headers.append(cookie) }
         return response
     }
 

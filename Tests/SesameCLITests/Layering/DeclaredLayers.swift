@@ -34,15 +34,22 @@ enum DeclaredLayers {
             "AtRest", "Records", "Location", "Protocols", "SQL", "Migrations", "PostgreSQL", "SQLite", "SQLIdentityStore",
         ],
         "SesameProvider": [
-            "Failures", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin", "PIN",
-            "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "DeviceAuthorization", "Grants",
-            "PushedRequests", "PendingAuthorizations",
+            "Failures", "Localization", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin",
+            "PIN", "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "DeviceAuthorization", "Grants",
+            "PushedRequests", "PendingAuthorizations", "MFA", "Accounts", "Composition",
         ],
         "SesameServer": [
-            "Adapters", "Localization", "Messaging", "HTTP", "Observability", "Pages", "Protection", "Authentication",
-            "Services", "Accounts", "SignIn", "Federation", "FirstParty", "PIN", "Passkeys", "Endpoints", "DeviceAuthorization", "OpenAPI",
+            "Adapters", "Localization", "Messaging", "HTTP", "Observability", "Web", "Protection", "Authentication",
+            "Protocol", "Passkeys", "SignIn", "Accounts", "Federation", "FirstParty", "PIN", "DeviceAuthorization", "OpenAPI",
             "Server",
         ],
         "SesameCLI": ["Support", "Commands", "."],
+    ]
+
+    /// Per module, folders that are sibling features: none uses another (what two of them need
+    /// sits in a shared folder below them), in either direction.
+    static let siblingFeatures: [String: Set<String>] = [
+        "SesameServer": ["Accounts", "Federation", "FirstParty", "PIN", "Passkeys", "DeviceAuthorization"],
+        "SesameProvider": ["PIN", "Passkeys", "Federation", "NativeSSO", "DeviceAuthorization", "PushedRequests"],
     ]
 }

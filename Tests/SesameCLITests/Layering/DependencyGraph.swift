@@ -23,6 +23,18 @@ struct DependencyGraph {
         arrows[from, default: [:]][to, default: []].formUnion(names)
     }
 
+    /// Arrows between any two of `group` (sibling folders that may not use each other), as
+    /// `a → b (Types)`, sorted.
+    func arrowsAmong(_ group: Set<String>) -> [String] {
+        var found: [String] = []
+        for from in group.sorted() {
+            for (to, names) in arrows[from] ?? [:] where to != from && group.contains(to) {
+                found.append("\(from) → \(to) (\(names.sorted().joined(separator: ", ")))")
+            }
+        }
+        return found.sorted()
+    }
+
     func uses(_ from: String, _ to: String) -> Set<String>? { arrows[from]?[to] }
 
     /// One cycle of each strongly connected component larger than a node (or a node with an

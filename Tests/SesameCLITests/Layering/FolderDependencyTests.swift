@@ -101,6 +101,51 @@ struct FolderDependencyTests {
         for arrow in graph.graph.upwardArrows(order: declared) {
             Issue.record("\(module): \(arrow)")
         }
+        for arrow in graph.graph.arrowsAmong(DeclaredLayers.siblingFeatures[module] ?? []) {
+            Issue.record("\(module): \(arrow): sibling features may not use each other; move what both need below them")
+        }
+    }
+
+    @Test("one level down and deeper, the subfolders of every folder have no cycle between them or with their parent's files",
+        arguments: DeclaredLayers.modules)
+    func everyDepth(module: String) throws {
+        let root = Self.sources.appendingPathComponent(module)
+        var checked = 0
+        for folder in try Self.nestedFolders(under: root) {
+            let graph = try FolderGraph(module: folder)
+            guard graph.folderCount > 1 else { continue }
+            checked += 1
+            let name = module + folder.path.dropFirst(root.path.count)
+            for cycle in graph.graph.cycles {
+                Issue.record("\(name) has a cycle (\".\" is its own files): \(graph.graph.describe(cycle: cycle))")
+            }
+        }
+        if module == "SesameServer" { #expect(checked > 0, "SesameServer has nested folders to check") }
+    }
+
+    @Test("the sibling-feature rule finds an arrow between two features, and none to a shared folder below them")
+    func siblings() {
+        let graph = FolderGraph(files: [
+            .init(folder: "HTTP", text: "struct EndpointFailure {}"),
+            .init(folder: "PIN", text: "struct PINRoutes { let f: EndpointFailure }"),
+            .init(folder: "Passkeys", text: "struct PasskeyRoutes { let p: PINRoutes }"),
+        ]).graph
+        #expect(graph.arrowsAmong(["PIN", "Passkeys"]) == ["Passkeys → PIN (PINRoutes)"])
+        #expect(graph.arrowsAmong(["HTTP", "Passkeys"]).isEmpty)
+    }
+
+    /// Every folder under `root` (at any depth) that has a folder inside it, `root` excluded
+    /// (its top level is the declared order's business).
+    static func nestedFolders(under root: URL) throws -> [URL] {
+        var result: [URL] = []
+        func visit(_ folder: URL, top: Bool) throws {
+            let children = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])
+                .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+            if !top, !children.isEmpty { result.append(folder) }
+            for child in children { try visit(child, top: false) }
+        }
+        try visit(root, top: true)
+        return result
     }
 }
 

@@ -61,17 +61,22 @@ struct ModuleGraphTests {
         }
     }
 
-    @Test("the provider's logic (SesameProvider) and the SDK know nothing of HTTP servers: no Hummingbird, no SwiftNIO")
+    @Test("the provider's logic (SesameProvider), its tests and the SDK know nothing of HTTP servers: no Hummingbird, no SwiftNIO")
     func noWebFramework() async throws {
         let manifest = try await PackageLayoutTests.dumpPackage()
         let targets = manifest["targets"] as? [[String: Any]] ?? []
-        for module in ["SesameProvider", "Sesame", "SesameProtocol"] {
+        let providerTests = try #require(targets.first { $0["name"] as? String == "SesameProviderTests" })
+        let testedWith = (providerTests["dependencies"] as? [[String: Any]] ?? []).compactMap {
+            (($0["byName"] ?? $0["target"]) as? [Any])?.first as? String
+        }
+        #expect(Set(testedWith).isDisjoint(with: ["SesameServer", "SesameTesting", "SesameCLI"]), "the core's tests use \(testedWith)")
+        for module in ["SesameProvider", "Sesame", "SesameProtocol", "SesameProviderTests"] {
             let target = try #require(targets.first { $0["name"] as? String == module }, "\(module) is not in Package.swift")
             let products = (target["dependencies"] as? [[String: Any]] ?? []).compactMap {
                 ($0["product"] as? [Any])?.first as? String
             }
             #expect(!products.contains { $0.hasPrefix("Hummingbird") || $0.hasPrefix("NIO") }, "\(module) depends on \(products)")
-            let folder = PackageLayoutTests.root.appendingPathComponent("Sources/\(module)")
+            let folder = PackageLayoutTests.root.appendingPathComponent(module.hasSuffix("Tests") ? "Tests/\(module)" : "Sources/\(module)")
             let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
             while let url = enumerator?.nextObject() as? URL {
                 guard url.pathExtension == "swift" else { continue }
@@ -89,7 +94,7 @@ struct ModuleGraphTests {
     @Test("the SDK's modules use no Synchronization (Mutex, Atomic): they must run on iOS 15")
     func noSynchronizationInTheSDK() throws {
         for module in ["SesameProtocol", "SesameJOSE", "Sesame", "SesameLoopback"] {
-            let folder = PackageLayoutTests.root.appendingPathComponent("Sources/\(module)")
+            let folder = PackageLayoutTests.root.appendingPathComponent(module.hasSuffix("Tests") ? "Tests/\(module)" : "Sources/\(module)")
             let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
             var files = 0
             while let url = enumerator?.nextObject() as? URL {

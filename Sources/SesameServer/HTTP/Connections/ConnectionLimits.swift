@@ -15,10 +15,10 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// At most this many connections are open; past it, a new connection is closed at once
     /// (``ConnectionCap``).
     public var maximumConnections = 2_000
-    /// The largest request body any endpoint reads (form bodies, 64 KiB): a request that
-    /// declares a longer `Content-Length` is answered 413 before its body is read, and the
-    /// connection closed (RFC 9110 §15.5.14).
-    public static let maximumBodySize = 64 * 1024
+    /// The largest request body any endpoint reads (``SesameRequestContext/maximumBodySize``): a
+    /// request that declares a longer `Content-Length` is answered 413 before its body is read,
+    /// and the connection closed (RFC 9110 §15.5.14).
+    public static let maximumBodySize = SesameRequestContext.maximumBodySize
 
     public init() {}
 }

@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// The token endpoint, `POST /token` (RFC 6749 §3.2): authenticates the client and dispatches
+/// to the grant. Supported grants: `authorization_code`, `refresh_token`, `client_credentials`,
+/// RFC 8693 token exchange (Native SSO), the RFC 8628 device code and the PIN unlock grant.
+/// There is no password grant (RFC 9700 §2.4). Responses carry `Cache-Control: no-store`
+/// and `Pragma: no-cache` (RFC 6749 §5.1).
+struct TokenEndpoint: Sendable {
+    let clientAuthenticator: ClientAuthenticator
+    /// The grants, built once by the identity core (``Provider/grants``).
+    let grants: TokenGrants
+    let metrics: ServerMetrics
+    /// DPoP proofs (RFC 9449 §5): tokens are bound to the key of a valid proof.
+    let dpop: DPoPRequests
+
+    func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let form = try await FormRequest.body(of: request, context: context)
+        if form["access_token"] != nil || request.uri.query?.isEmpty == false {
+            throw EndpointFailure(.invalidRequest, "Send token request parameters in the body only.")
+        }
+        let client = try await clientAuthenticator.authenticate(request, form: form)
+        context.annotations.record(clientID: client.clientID)
+        let tokenRequest = try TokenRequest(parameters: form)
+        let proof = try await dpop.tokenRequestProof(request)
+        let response = try await grants.issue(tokenRequest, client: client, origin: RequestOrigin(context), dpop: proof)
+        context.annotations.record(outcome: "issued_\(tokenRequest.metricName)")
+        metrics.tokenIssued(grantType: tokenRequest.metricName)
+        var answer = JSONResponse.make(response)
+        // RFC 9449 §8.2: a fresh nonce for the client's next proof.
+        if proof != nil, let nonce = dpop.check.freshNonce() { answer.headers[.dpopNonce] = nonce }
+        return answer
+    }
+}
