@@ -18,7 +18,7 @@ struct AccountAPITests {
             let client = server.sdk()
             let email = "lin@example.com"
             let password = "a long passphrase 4 lin"
-            let created = try await client.signUp(
+            let created = try await client.account.signUp(
                 email: email, password: password, username: "lin", profile: ProfileUpdate(name: "Lin Example"))
             #expect(created.email == email)
             #expect(!created.emailVerified)
@@ -26,23 +26,23 @@ struct AccountAPITests {
 
             let code = try await server.latestCode(to: email, purpose: "email_verification")
             let wrong = await #expect(throws: SesameError.self) {
-                _ = try await client.confirmEmail(email: email, code: code == "000000" ? "111111" : "000000")
+                _ = try await client.account.confirmEmail(email: email, code: code == "000000" ? "111111" : "000000")
             }
             #expect(wrong?.apiErrorCode == .invalidVerificationCode)
-            let status = try await client.confirmEmail(email: email, code: code)
+            let status = try await client.account.confirmEmail(email: email, code: code)
             #expect(status.emailVerified)
 
             let account = try await passwordLogin(
                 client, .init(username: "lin", email: email, password: password, sub: created.sub))
             #expect(account.subject == created.sub)
-            let profile = try await client.profile()
+            let profile = try await client.account.profile()
             #expect(profile.name == "Lin Example")
             #expect(profile.email == email)
             #expect(profile.emailVerified == true)
 
             // The same address again: taken.
             let taken = await #expect(throws: SesameError.self) {
-                _ = try await client.signUp(email: email, password: "another long passphrase")
+                _ = try await client.account.signUp(email: email, password: "another long passphrase")
             }
             #expect(taken?.apiErrorCode == .emailTaken)
         }
@@ -54,7 +54,7 @@ struct AccountAPITests {
         try await withServer { server in
             let client = server.sdk()
             let error = await #expect(throws: SesameError.self) {
-                _ = try await client.signUp(email: "not-an-email", password: "a long passphrase 4 x")
+                _ = try await client.account.signUp(email: "not-an-email", password: "a long passphrase 4 x")
             }
             guard case .requestFailed(_, 400)? = error?.reason else {
                 Issue.record("expected a 400 request error, got \(String(describing: error))")
@@ -70,13 +70,13 @@ struct AccountAPITests {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let client = server.sdk()
-            try await client.requestPasswordReset(email: user.email)
+            try await client.account.requestPasswordReset(email: user.email)
             // No account enumeration: an unknown address gets the same (successful) answer.
-            try await client.requestPasswordReset(email: "nobody@example.com")
+            try await client.account.requestPasswordReset(email: "nobody@example.com")
             #expect(try await server.messageCount(to: "nobody@example.com") == 0)
 
             let newPassword = "a brand new passphrase 42"
-            try await client.resetPassword(
+            try await client.account.resetPassword(
                 email: user.email, code: try await server.latestCode(to: user.email, purpose: "password_reset"),
                 newPassword: newPassword)
             let old = await #expect(throws: SesameError.self) {
@@ -98,10 +98,10 @@ struct AccountAPITests {
             _ = try await passwordLogin(client, user)
             let newPassword = "another fine passphrase 7"
             let refused = await #expect(throws: SesameError.self) {
-                try await client.changePassword(current: "not-the-password", new: newPassword)
+                try await client.account.changePassword(current: "not-the-password", new: newPassword)
             }
             #expect(refused?.apiError != nil)
-            try await client.changePassword(current: user.password, new: newPassword)
+            try await client.account.changePassword(current: user.password, new: newPassword)
             var changed = user
             changed.password = newPassword
             _ = try await passwordLogin(server.sdk(), changed)
@@ -116,13 +116,13 @@ struct AccountAPITests {
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
             let newEmail = "grace.hopper@example.com"
-            try await client.changeEmail(to: newEmail)
-            #expect(try await client.profile().email == user.email, "unchanged until confirmed")
-            let status = try await client.confirmEmailChange(
+            try await client.account.changeEmail(to: newEmail)
+            #expect(try await client.account.profile().email == user.email, "unchanged until confirmed")
+            let status = try await client.account.confirmEmailChange(
                 code: try await server.latestCode(to: newEmail, purpose: "email_change"))
             #expect(status.email == newEmail)
             #expect(status.emailVerified)
-            let profile = try await client.profile()
+            let profile = try await client.account.profile()
             #expect(profile.email == newEmail)
             #expect(profile.emailVerified == true)
         }
@@ -135,7 +135,7 @@ struct AccountAPITests {
             let user = try await server.addUser("grace")
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
-            #expect(try await client.profile().sub == user.sub)
+            #expect(try await client.account.profile().sub == user.sub)
 
             let updated = try await client.account.updateProfile(
                 ProfileUpdate(name: "Grace Hopper", givenName: "Grace", zoneinfo: "America/New_York", locale: "en-US"))
@@ -143,7 +143,7 @@ struct AccountAPITests {
             #expect(updated.givenName == "Grace")
             #expect(updated.locale == "en-US")
             #expect(updated.zoneinfo == "America/New_York")
-            #expect(try await client.profile() == updated)
+            #expect(try await client.account.profile() == updated)
             #expect(try await client.userInfo().name == "Grace Hopper")
 
             let invalid = await #expect(throws: SesameError.self) {
@@ -172,7 +172,7 @@ struct AccountAPITests {
             #expect(apiError.code == .validationFailed)
             let fields = Set((apiError.errorDetails ?? []).filter { $0.code == FieldErrorCode.notWritable }.map(\.field))
             #expect(fields == ["email", "email_verified"])
-            #expect(try await client.profile().email == user.email)
+            #expect(try await client.account.profile().email == user.email)
         }
     }
 
@@ -183,16 +183,16 @@ struct AccountAPITests {
             let user = try await server.addUser("grace")
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
-            #expect(try await client.devices().isEmpty)
-            let watch = try await client.registerDevice(id: "watch-1", name: "Grace's watch", type: "watch")
+            #expect(try await client.account.devices().isEmpty)
+            let watch = try await client.account.registerDevice(id: "watch-1", name: "Grace's watch", type: "watch")
             #expect(watch.deviceID == "watch-1")
             #expect(watch.type == "watch")
-            _ = try await client.registerDevice(id: "phone/2", name: "Phone")
-            #expect(Set(try await client.devices().map(\.deviceID)) == ["watch-1", "phone/2"])
-            try await client.removeDevice(id: "phone/2")
-            #expect(try await client.devices().map(\.deviceID) == ["watch-1"])
+            _ = try await client.account.registerDevice(id: "phone/2", name: "Phone")
+            #expect(Set(try await client.account.devices().map(\.deviceID)) == ["watch-1", "phone/2"])
+            try await client.account.removeDevice(id: "phone/2")
+            #expect(try await client.account.devices().map(\.deviceID) == ["watch-1"])
             let missing = await #expect(throws: SesameError.self) {
-                try await client.removeDevice(id: "phone/2")
+                try await client.account.removeDevice(id: "phone/2")
             }
             #expect(missing?.apiErrorCode == .deviceNotFound)
             guard case .requestFailed(_, 404)? = missing?.reason else {
@@ -210,13 +210,13 @@ struct AccountAPITests {
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
             #expect(try await client.mfa.methods().isEmpty)
-            try await client.enableEmailMFA()
+            try await client.mfa.enableEmail()
             let methods = try await client.mfa.methods()
             #expect(methods.map(\.method) == [.email])
             #expect(methods.first?.confirmed == true)
-            try await client.disableMFA(.email)
+            try await client.mfa.disable(.email)
             #expect(try await client.mfa.methods().isEmpty)
-            let again = await #expect(throws: SesameError.self) { try await client.disableMFA(.email) }
+            let again = await #expect(throws: SesameError.self) { try await client.mfa.disable(.email) }
             guard case .requestFailed(_, 404)? = again?.reason else {
                 Issue.record("expected 404 for a method that is not enrolled, got \(String(describing: again))")
                 return
@@ -234,7 +234,7 @@ struct AccountAPITests {
             let user = try await server.addUser("grace", emailVerified: false)
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
-            let error = await #expect(throws: SesameError.self) { try await client.enableEmailMFA() }
+            let error = await #expect(throws: SesameError.self) { try await client.mfa.enableEmail() }
             #expect(error?.apiErrorCode == .emailNotVerified)
         }
     }
@@ -248,12 +248,12 @@ struct AccountAPITests {
             let account = try await passwordLogin(client, user)
             let events = client.events()
             let refused = await #expect(throws: SesameError.self) {
-                try await client.deleteAccount(password: "not-the-password")
+                try await client.account.delete(password: "not-the-password")
             }
             #expect(refused != nil)
             #expect(await client.currentAccount() == account, "a refused deletion keeps the session")
 
-            try await client.deleteAccount(password: user.password)
+            try await client.account.delete(password: user.password)
             #expect(await client.accounts().isEmpty)
             var iterator = events.makeAsyncIterator()
             guard case .signedOut(let gone, _) = await iterator.next() else {

@@ -51,9 +51,9 @@ struct ChallengeSolvingTests {
             $0.challenges = ChallengePolicy(modes: [.signUp: .always, .passwordReset: .always], kind: .clearPass)
         }) { server in
             let client = server.sdk()
-            let created = try await client.signUp(email: "newcomer@example.com", password: "a long sign-up password")
+            let created = try await client.account.signUp(email: "newcomer@example.com", password: "a long sign-up password")
             #expect(created.email == "newcomer@example.com")
-            try await client.requestPasswordReset(email: "newcomer@example.com")
+            try await client.account.requestPasswordReset(email: "newcomer@example.com")
             let messages = try await server.outbox.messages(to: "newcomer@example.com", purpose: nil)
             #expect(messages.map(\.purpose) == ["email_verification", "password_reset"])
         }

@@ -118,7 +118,7 @@ struct NativeSignInTests {
             let user = try await server.addUser("grace")
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
-            try await client.enableEmailMFA()
+            try await client.mfa.enableEmail()
             #expect(try await client.mfa.methods().contains { $0.method == .email && $0.confirmed })
             _ = try await client.logout(revoke: false)
 
@@ -151,7 +151,7 @@ struct NativeSignInTests {
             let user = try await server.addUser("grace")
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
-            try await client.enableEmailMFA()
+            try await client.mfa.enableEmail()
             _ = try await client.logout(revoke: false)
 
             let challenge = try await mfaLogin(client, user)
@@ -221,9 +221,9 @@ struct NativeSignInTests {
             let phone = "+4712345678"
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
-            try await client.enrollSMS(phoneNumber: phone)
+            try await client.mfa.enrollSMS(phoneNumber: phone)
             #expect(try await client.mfa.methods().contains { $0.method == .sms && !$0.confirmed })
-            try await client.confirmSMS(code: try await server.latestCode(to: phone))
+            try await client.mfa.confirmSMS(code: try await server.latestCode(to: phone))
             #expect(try await client.mfa.methods().contains { $0.method == .sms && $0.confirmed })
             _ = try await client.logout(revoke: false)
 
@@ -247,7 +247,7 @@ struct NativeSignInTests {
             let account = try await passwordLogin(client, user)
             let before = try await client.validAccessToken()
             #expect(JWTParts.payload(before)["acr"] as? String == AuthenticationContextClass.password)
-            try await client.enableEmailMFA()
+            try await client.mfa.enableEmail()
 
             let challenge = try await client.stepUp()
             #expect(challenge.methods == [.email])
@@ -345,7 +345,7 @@ struct NativeSignInTests {
             let user = try await server.addUser("grace")
             let client = server.sdk()
             _ = try await passwordLogin(client, user)
-            try await client.enableEmailMFA()
+            try await client.mfa.enableEmail()
             guard case .mfaRequired(let challenge) = try await client.reauthenticate(password: user.password) else {
                 Issue.record("expected MFA for a user with email codes")
                 return

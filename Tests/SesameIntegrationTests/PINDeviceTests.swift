@@ -243,24 +243,24 @@ struct PINDeviceTests {
             _ = try await client.pin.register("24681")
             let biometrics = TestBiometrics()
             do throws(SesameError) {
-                try await client.enableBiometricUnlock(using: biometrics, pin: "13570")
+                try await client.pin.enableBiometricUnlock(using: biometrics, pin: "13570")
                 Issue.record("a wrong PIN enabled biometrics")
             } catch {
                 #expect(error.code == .wrongPIN && error.remainingPINAttempts == 2, "\(error)")
             }
             #expect(await biometrics.count == 0, "nothing stored after a wrong PIN")
-            try await client.enableBiometricUnlock(using: biometrics, pin: "24681")
+            try await client.pin.enableBiometricUnlock(using: biometrics, pin: "24681")
             #expect(await biometrics.count == 1)
 
             let app = Self.client(server, store: store)
-            let account = try await app.unlockWithBiometrics(using: biometrics, reason: "Unlock")
+            let account = try await app.pin.unlockWithBiometrics(using: biometrics, reason: "Unlock")
             #expect(account.subject == user.sub)
             #expect(try await app.idTokenClaims().amr == ["pin", "swk"])
 
             await biometrics.cancelNext()
             let other = Self.client(server, store: store)
             do throws(SesameError) {
-                try await other.unlockWithBiometrics(using: biometrics, reason: "Unlock")
+                try await other.pin.unlockWithBiometrics(using: biometrics, reason: "Unlock")
                 Issue.record("a cancelled check unlocked")
             } catch {
                 #expect(error.code == .biometricsUnavailable, "\(error)")
@@ -272,7 +272,7 @@ struct PINDeviceTests {
                 #expect(error.code == .wrongPIN && error.remainingPINAttempts == 2, "\(error)")
             }
             do throws(SesameError) {
-                try await other.enableBiometricUnlock(using: NoBiometricUnlocker(), pin: "24681")
+                try await other.pin.enableBiometricUnlock(using: NoBiometricUnlocker(), pin: "24681")
                 Issue.record("no biometrics here")
             } catch {
                 #expect(error.code == .biometricsUnavailable, "\(error)")

@@ -101,7 +101,7 @@ enum LoginFormDriver {
                 request.setValue(value, forHTTPHeaderField: name)
             }
         }
-        request.httpBody = Data(FormURLEncoding.encode(fields).utf8)
+        request.httpBody = Data(FixtureBytes.form(fields).utf8)
         let (_, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse, http.statusCode == 303,
             let location = http.value(forHTTPHeaderField: "Location"), let url = URL(string: location)

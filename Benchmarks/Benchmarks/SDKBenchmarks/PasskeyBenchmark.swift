@@ -22,14 +22,14 @@ func passkeyBenchmarks() {
     ) { benchmark in
         let rounds = 400
         let key = P256.Signing.PrivateKey()
-        let factory = AuthenticatorResponseFactory(key: key, credentialID: Data(SecureRandom.bytes(32)))
-        let challenge = Base64URL.encode(SecureRandom.bytes(32))
+        let factory = AuthenticatorResponseFactory(key: key, credentialID: Data(FixtureBytes.random(32)))
+        let challenge = Base64URL.encode(FixtureBytes.random(32))
         let assertion = try factory.assertion(
             challenge: challenge, userHandle: Data("user".utf8),
             .init(origin: "https://id.example.com", rpID: "id.example.com", signCount: 7))
         let verifier = PasskeyAssertionVerifier(relyingPartyID: "id.example.com", origins: ["https://id.example.com"])
         let stored = PasskeyAssertionVerifier.Stored(
-            publicKey: CBOREncoder.encode(factory.publicKey.cbor), signCount: 6, backupEligible: false)
+            publicKey: factory.encodedPublicKey, signCount: 6, backupEligible: false)
         // The bare check: the same signature over the same bytes, with the key already parsed.
         let signature = Base64URL.decode(assertion.response.signature)!
         let message = Base64URL.decode(assertion.response.authenticatorData)!

@@ -37,7 +37,7 @@ struct TokenFixtures: Sendable {
         ]
         let jwks = try JWKSet.parse(try JSONSerialization.data(withJSONObject: jwksJSON))
 
-        let accessToken = SecureRandom.token(byteCount: 48)
+        let accessToken = FixtureBytes.token(byteCount: 48)
         let claims = BenchIDTokenClaims(
             iss: issuer, sub: "248289761001", aud: clientID, exp: Int(Date().timeIntervalSince1970) + 3600,
             iat: Int(Date().timeIntervalSince1970), auth_time: Int(Date().timeIntervalSince1970),

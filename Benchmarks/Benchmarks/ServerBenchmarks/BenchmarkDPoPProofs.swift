@@ -23,7 +23,7 @@ enum BenchmarkDPoPProofs {
         var lines: [String] = []
         lines.reserveCapacity(count)
         for _ in 0..<count {
-            let claims = #"{"htm":"POST","htu":"\#(url)","iat":\#(iat),"jti":"\#(SecureRandom.token(byteCount: 16))"}"#
+            let claims = #"{"htm":"POST","htu":"\#(url)","iat":\#(iat),"jti":"\#(FixtureTokens.token(byteCount: 16))"}"#
             let input = header + "." + Base64URL.encode(Data(claims.utf8))
             let signature = try key.signature(for: Data(input.utf8)).rawRepresentation
             lines.append(input + "." + Base64URL.encode(signature))

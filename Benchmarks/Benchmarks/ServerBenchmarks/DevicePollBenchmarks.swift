@@ -20,11 +20,11 @@ func registerDevicePollBenchmarks() {
             let now = Date()
             var digests: [String] = []
             for _ in 0..<pending {
-                let digest = SecretDigest.of(SecureRandom.token())
+                let digest = SecretDigest.of(FixtureTokens.token())
                 digests.append(digest)
                 try await fixture.store.insertDeviceAuthorization(
                     DeviceAuthorizationRecord(
-                        deviceCodeDigest: digest, userCodeDigest: SecretDigest.of(SecureRandom.token()), clientID: "tv",
+                        deviceCodeDigest: digest, userCodeDigest: SecretDigest.of(FixtureTokens.token()), clientID: "tv",
                         scope: "openid", deviceName: nil, createdAt: now, expiresAt: now.addingTimeInterval(86_400),
                         interval: 0))
             }

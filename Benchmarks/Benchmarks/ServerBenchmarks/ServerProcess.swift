@@ -103,11 +103,11 @@ final class ServerProcess: Sendable {
         let now = Date()
         var cookies: [String] = []
         for _ in 0..<count {
-            let id = SecureRandom.token()
+            let id = FixtureTokens.token()
             cookies.append(id)
             try await admin.store.insertBrowserSession(
                 BrowserSessionRecord(
-                    idDigest: SecretDigest.of(id), sid: SecureRandom.token(byteCount: 16),
+                    idDigest: SecretDigest.of(id), sid: FixtureTokens.token(byteCount: 16),
                     authentication: AuthenticationContext(
                         userID: userID, authTime: now.addingTimeInterval(-60), acr: AuthenticationContextClass.password, amr: ["pwd"]),
                     createdAt: now, expiresAt: now.addingTimeInterval(86_400)))
@@ -125,11 +125,11 @@ final class ServerProcess: Sendable {
         let now = Date()
         var codes: [String] = []
         for _ in 0..<count {
-            let code = SecureRandom.token()
+            let code = FixtureTokens.token()
             codes.append(code)
             try await admin.store.insertDeviceAuthorization(
                 DeviceAuthorizationRecord(
-                    deviceCodeDigest: SecretDigest.of(code), userCodeDigest: SecretDigest.of(SecureRandom.token()),
+                    deviceCodeDigest: SecretDigest.of(code), userCodeDigest: SecretDigest.of(FixtureTokens.token()),
                     clientID: deviceClientID, scope: "openid", deviceName: nil, createdAt: now,
                     expiresAt: now.addingTimeInterval(86_400), interval: 1))
         }
@@ -145,7 +145,7 @@ final class ServerProcess: Sendable {
     private static func mintRefreshFamily(store: any IdentityStore, userID: String, dpopJKT: String? = nil) async throws
         -> String
     {
-        let token = SecureRandom.token()
+        let token = FixtureTokens.token()
         let now = Date()
         try await store.insertRefreshToken(
             RefreshTokenRecord(

@@ -32,7 +32,7 @@ final class StoreFixture: Sendable {
     }
 
     func newToken() -> (token: String, record: RefreshTokenRecord) {
-        let token = SecureRandom.token()
+        let token = FixtureTokens.token()
         let now = Date()
         return (token, RefreshTokenRecord(
             tokenDigest: SecretDigest.of(token), familyID: UUID().uuidString, clientID: "bench",
@@ -115,7 +115,7 @@ func registerStoreBenchmarks() {
         let now = Date()
         let successors = digests.map { _ in
             RefreshTokenSuccessor(
-                tokenDigest: SecretDigest.of(SecureRandom.token()), issuedAt: now,
+                tokenDigest: SecretDigest.of(FixtureTokens.token()), issuedAt: now,
                 expiresAt: now.addingTimeInterval(86_400))
         }
         benchmark.startMeasurement()

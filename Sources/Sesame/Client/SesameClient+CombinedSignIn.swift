@@ -47,7 +47,7 @@ extension SesameClient {
             analytics.record(.signInSucceeded, ["method": "passkey"])
             return .signedIn(account)
         case .signInWithApple(let identityToken):
-            return .signedIn(try await signIn(withProviderToken: identityToken, provider: request.appleProvider, nonce: appleNonce))
+            return .signedIn(try await federation.signIn(withProviderToken: identityToken, provider: request.appleProvider, nonce: appleNonce))
         }
     }
 }

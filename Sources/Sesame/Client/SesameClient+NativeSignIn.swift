@@ -219,7 +219,7 @@ extension SesameClient {
     /// What every new native sign-in starts with: discovery, the challenge endpoint, a fresh
     /// PKCE pair, `scope` (with `openid`, and `device_sso` when the app shares sign-ins) and the
     /// PKCE challenge, and the `ui_locales` every request of the exchange carries.
-    struct NativeStart {
+    struct NativeStart: Sendable {
         let metadata: ProviderMetadata
         let challenges: AuthorizationChallengeClient
         let pkce: PKCE

@@ -108,6 +108,22 @@ extension SesameClient {
         return stored.account
     }
 
+    /// A sign-in whose tokens come from one token request of a capability (a token exchange of
+    /// another provider's ID token, a sibling app's SSO exchange): the provider's metadata and
+    /// the DPoP key for the new session are passed to `request`, then the ID token is checked
+    /// and the session stored as by ``establishSession(_:expected:metadata:username:dpopKey:)``.
+    func signIn(
+        tokenRequest request: @Sendable (ProviderMetadata, (any DPoPKey)?) async throws(SesameError) -> TokenResponse
+    ) async throws(SesameError) -> Account {
+        let metadata = try await metadata()
+        let dpopKey = try dpopKeyForSignIn(metadata)
+        let tokens = try await request(metadata, dpopKey)
+        return try await establishSession(
+            tokens,
+            expected: expectations(metadata: metadata, nonce: nil, maxAge: nil, acrValues: nil, accessToken: tokens.accessToken),
+            metadata: metadata, username: nil, dpopKey: dpopKey)
+    }
+
     /// Validates the ID token of a token response (OIDC Core §3.1.3.7) and builds the session
     /// to store, without storing it.
     func validatedSession(

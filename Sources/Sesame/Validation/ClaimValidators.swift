@@ -11,11 +11,11 @@ public protocol IDTokenClaimValidator: Sendable {
 }
 
 /// OIDC Core §2: `sub` is REQUIRED and non-empty.
-public struct SubjectValidator: IDTokenClaimValidator {
+struct SubjectValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/subject``) when `sub` is empty.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard !claims.sub.isEmpty else {
@@ -25,12 +25,12 @@ public struct SubjectValidator: IDTokenClaimValidator {
 }
 
 /// §3.1.3.7 step 2: `iss` exactly equals the discovered issuer.
-public struct IssuerValidator: IDTokenClaimValidator {
+struct IssuerValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/issuer``) unless `iss` equals `expected.issuer` character
     /// for character.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard claims.iss == expected.issuer else {
@@ -41,12 +41,12 @@ public struct IssuerValidator: IDTokenClaimValidator {
 }
 
 /// Step 3: `aud` contains the client id and no untrusted extra audience.
-public struct AudienceValidator: IDTokenClaimValidator {
+struct AudienceValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/audience``) when `aud` lacks `expected.clientID` or holds
     /// an audience not in `expected.trustedAudiences`.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard claims.aud.contains(expected.clientID) else {
@@ -62,12 +62,12 @@ public struct AudienceValidator: IDTokenClaimValidator {
 }
 
 /// Steps 4–5: with several audiences `azp` is required; when present it equals the client id.
-public struct AuthorizedPartyValidator: IDTokenClaimValidator {
+struct AuthorizedPartyValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/authorizedParty``) when `azp` is not the client id, or is
     /// missing while `aud` has several values.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         if let azp = claims.azp {
@@ -81,12 +81,12 @@ public struct AuthorizedPartyValidator: IDTokenClaimValidator {
 }
 
 /// Step 9: `exp` is present and in the future, allowing `leeway`.
-public struct ExpirationValidator: IDTokenClaimValidator {
+struct ExpirationValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/expired``) when `exp` is missing or `exp + leeway` is not
     /// after `expected.now`.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard let exp = claims.exp else {
@@ -99,12 +99,12 @@ public struct ExpirationValidator: IDTokenClaimValidator {
 }
 
 /// Step 10: `iat` is present, not in the future and not older than `maxIssuedAtAge`.
-public struct IssuedAtValidator: IDTokenClaimValidator {
+struct IssuedAtValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/issuedAt``) when `iat` is missing, later than
     /// `now + leeway`, or earlier than `now - (maxIssuedAtAge + leeway)`.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard let iat = claims.iat else {
@@ -120,12 +120,12 @@ public struct IssuedAtValidator: IDTokenClaimValidator {
 }
 
 /// Step 11: `nonce` equals the one sent (constant time), when one was sent.
-public struct NonceValidator: IDTokenClaimValidator {
+struct NonceValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/nonce``) when a nonce was sent and `nonce` is missing or
     /// differs; passes when `expected.nonce` is `nil` (refresh, token exchange).
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard let sent = expected.nonce else { return }
@@ -136,12 +136,12 @@ public struct NonceValidator: IDTokenClaimValidator {
 }
 
 /// Step 12: when `acr_values` were requested, `acr` is one of them.
-public struct ACRValidator: IDTokenClaimValidator {
+struct ACRValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/acr``) when `expected.acrValues` is not empty and `acr`
     /// is missing or not one of them.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard let requested = expected.acrValues, !requested.isEmpty else { return }
@@ -155,12 +155,12 @@ public struct ACRValidator: IDTokenClaimValidator {
 /// Step 12 for the `claims` request (OIDC Core §5.5.1.1): when `acr` was requested in
 /// `id_token` as an essential claim with `value` or `values`, the returned `acr` is one of them.
 /// A voluntary `acr` request is a preference only and is not checked.
-public struct EssentialACRValidator: IDTokenClaimValidator {
+struct EssentialACRValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/acr``) when an essential `acr` with values was requested
     /// and `acr` is missing or not one of them.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard let request = expected.claims?.idToken["acr"], request.essential,
@@ -179,12 +179,12 @@ public struct EssentialACRValidator: IDTokenClaimValidator {
 }
 
 /// Step 13: with `max_age`, `auth_time` is present and not older than `max_age` (+ leeway).
-public struct AuthTimeValidator: IDTokenClaimValidator {
+struct AuthTimeValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/authTime``) when `max_age` was sent and `auth_time` is
     /// missing or older than `max_age + leeway` seconds.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard let maxAge = expected.maxAge else { return }
@@ -200,12 +200,12 @@ public struct AuthTimeValidator: IDTokenClaimValidator {
 
 /// OIDC Core §5.5.1: when `sub` was requested in `id_token` with a `value`, the ID token is for
 /// that user. The provider must not answer for another user, even one with an active session.
-public struct RequestedSubjectValidator: IDTokenClaimValidator {
+struct RequestedSubjectValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/requestedSubject``) when a `sub` value was requested and
     /// this `sub` differs.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard let value = expected.claims?.idToken["sub"]?.value else { return }
@@ -220,13 +220,13 @@ public struct RequestedSubjectValidator: IDTokenClaimValidator {
 }
 
 /// §3.1.3.8 / §3.2.2.9: when `at_hash` is present it matches the access token.
-public struct AccessTokenHashValidator: IDTokenClaimValidator {
+struct AccessTokenHashValidator: IDTokenClaimValidator {
     /// A validator for this rule; stateless, so one instance can be shared.
-    public init() {}
+    init() {}
     /// Throws `invalidIDToken` (``IDTokenRule/accessTokenHash``) when `at_hash` is present and differs
     /// from the hash of `expected.accessToken` under `alg` (or `alg` has no hash); passes without
     /// either.
-    public func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
+    func validate(_ claims: IDTokenClaims, alg: String, expected: IDTokenExpectations)
         throws(SesameError)
     {
         guard let atHash = claims.atHash, let accessToken = expected.accessToken else { return }

@@ -48,7 +48,7 @@ extension AccountsCommand {
     private func listShared() async throws {
         let shared: [SSOAccount]
         if CLIProfile.existsOrNil(configDir.directory) {
-            shared = try await ClientSession.open(configDir, sso: true).client.ssoAccounts()
+            shared = try await ClientSession.open(configDir, sso: true).client.sso.accounts()
         } else {
             shared = []
         }

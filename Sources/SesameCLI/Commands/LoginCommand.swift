@@ -129,7 +129,7 @@ struct LoginCommand: AsyncParsableCommand {
             _ = try await session.client.metadata()
             var account: Account
             if passkey {
-                account = try await session.client.signInWithPasskey(
+                account = try await session.client.passkeys.signIn(
                     username: username, using: session.passkeyAuthenticator())
             } else if let provider, let providerTokenFile {
                 account = try await providerSignIn(session.client, provider: provider, file: providerTokenFile)
@@ -161,7 +161,7 @@ struct LoginCommand: AsyncParsableCommand {
     /// `--login-hint` names, else the most recent), exchanged for this app's own tokens; `nil`
     /// when none is shared or the provider refused it (the stale entry is then gone).
     private func sharedAccount(_ client: SesameClient) async throws -> Account? {
-        let shared = await client.ssoAccounts()
+        let shared = await client.sso.accounts()
         let hint = loginHint?.lowercased()
         guard
             let chosen = hint.map({ hint in
@@ -170,7 +170,7 @@ struct LoginCommand: AsyncParsableCommand {
         else { return nil }
         Terminal.progress("Signing in as \(chosen.label) through the session \(chosen.sharedBy) shared ...")
         do {
-            return try await client.signIn(withSSO: chosen)
+            return try await client.sso.signIn(with: chosen)
         } catch {
             guard case .ssoUnavailable(let reason) = error.reason else { throw error }
             Terminal.progress("Single sign-on is not possible (\(reason)); signing in normally.")
@@ -181,7 +181,7 @@ struct LoginCommand: AsyncParsableCommand {
     /// Federation (docs/federation.md): a token the script already has, exchanged at the server.
     private func providerSignIn(_ client: SesameClient, provider: String, file: String) async throws -> Account {
         let token = try InputFile.value(file, what: "an ID token", hint: "Put the provider's ID token alone in the file.")
-        return try await client.signIn(withProviderToken: token, provider: provider, nonce: providerNonce)
+        return try await client.federation.signIn(withProviderToken: token, provider: provider, nonce: providerNonce)
     }
 
     /// docs/first-party-and-accounts.md: username + password, then the second factor when the provider asks for one.

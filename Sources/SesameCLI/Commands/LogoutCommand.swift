@@ -41,7 +41,7 @@ struct LogoutCommand: AsyncParsableCommand {
             var results: [LogoutOutput] = []
             for target in targets {
                 if everywhere {
-                    let result = try await session.client.logout(.everywhere, account: target.id, revoke: true)
+                    let result = try await session.client.sso.logout(.everywhere, account: target.id, revoke: true)
                     var output = LogoutOutput(target, result: result)
                     output.everywhere = true
                     results.append(output)

@@ -23,13 +23,13 @@ struct PINCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let session = try ClientSession.open(configDir)
                 let target = try await session.account(account)
-                let policy = try await session.client.pinPolicy()
+                let policy = try await session.client.pin.policy()
                 let pin = try LoginPrompts.secret("New PIN (\(policy.minimumLength)+ digits): ", what: "PIN")
                 if Terminal.stdinIsTTY, try LoginPrompts.secret("Repeat the PIN: ", what: "PIN") != pin {
                     throw CLIError("the two PINs differ", hint: "Run `sesame pin register` again.")
                 }
                 do {
-                    let profile = try await session.client.registerPIN(pin, for: target.id, label: label ?? target.email)
+                    let profile = try await session.client.pin.register(pin, for: target.id, label: label ?? target.email)
                     Terminal.out("PIN registered for \(target.email ?? target.subject) (profile \(profile.id)).")
                 } catch let error as SesameError where error.code == .stepUpRequired {
                     throw CLIError(
@@ -65,7 +65,7 @@ struct PINCommand: AsyncParsableCommand {
                 let session = try ClientSession.open(configDir)
                 let old = try LoginPrompts.secret("Current PIN: ", what: "PIN")
                 let new = try LoginPrompts.secret("New PIN: ", what: "PIN")
-                try await PINUnlockPrompt.reporting { try await session.client.changePIN(from: old, to: new, profile: profile) }
+                try await PINUnlockPrompt.reporting { try await session.client.pin.change(from: old, to: new, profile: profile) }
                 Terminal.out("PIN changed.")
             }
         }
@@ -79,7 +79,7 @@ struct PINCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let session = try ClientSession.open(configDir)
-                let profiles = await session.client.pinProfiles()
+                let profiles = await session.client.pin.profiles()
                 if json.enabled {
                     try Terminal.json(profiles.map { ["id": $0.id, "account": $0.account, "label": $0.label ?? ""] })
                 } else if profiles.isEmpty {
@@ -103,7 +103,7 @@ struct PINCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let session = try ClientSession.open(configDir)
                 if unlock { _ = try await PINUnlockPrompt.unlock(session, profile: profile) }
-                let result = try await session.client.deregisterPIN(profile: profile)
+                let result = try await session.client.pin.deregister(profile: profile)
                 Terminal.out(
                     result.serverReached
                         ? "PIN profile removed here and revoked at the server."
@@ -118,7 +118,7 @@ enum PINUnlockPrompt {
     static func unlock(_ session: ClientSession, profile: String?) async throws -> Account {
         let pin = try LoginPrompts.secret("PIN: ", what: "PIN")
         var account: Account?
-        try await reporting { account = try await session.client.unlock(with: pin, profile: profile) }
+        try await reporting { account = try await session.client.pin.unlock(with: pin, profile: profile) }
         return session.labels.enrich(account!)
     }
 

@@ -25,7 +25,7 @@ struct PasskeyCommand: AsyncParsableCommand {
                 let session = try ClientSession.open(configDir)
                 let target = try await session.account(account)
                 let pin = try session.newPasskeyPIN()
-                let passkey = try await session.client.registerPasskey(
+                let passkey = try await session.client.passkeys.register(
                     using: session.passkeyAuthenticator(newPIN: pin), name: name ?? "sesame CLI on \(ProcessInfo.processInfo.hostName)",
                     account: target.id)
                 if json.enabled {
@@ -47,7 +47,7 @@ struct PasskeyCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let session = try ClientSession.open(configDir)
                 let target = try await session.account(account)
-                let passkeys = try await session.client.passkeys(account: target.id)
+                let passkeys = try await session.client.passkeys.list(account: target.id)
                 let local = Set(try await session.passkeyAuthenticator().credentials().map(\.id))
                 if json.enabled {
                     try Terminal.json(passkeys.map { PasskeyRow($0, local: local.contains($0.id)) })
@@ -80,7 +80,7 @@ struct PasskeyCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let session = try ClientSession.open(configDir)
                 let target = try await session.account(account)
-                let passkey = try await session.client.renamePasskey(id: id, to: name, account: target.id)
+                let passkey = try await session.client.passkeys.rename(id: id, to: name, account: target.id)
                 Terminal.out("Passkey \(passkey.id) is now \"\(passkey.name)\".")
             }
         }
@@ -97,7 +97,7 @@ struct PasskeyCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let session = try ClientSession.open(configDir)
                 let target = try await session.account(account)
-                try await session.client.removePasskey(id: id, account: target.id)
+                try await session.client.passkeys.remove(id: id, account: target.id)
                 try await session.passkeyAuthenticator().remove(id: id)
                 Terminal.out("Passkey \(id) removed.")
             }

@@ -25,7 +25,7 @@ struct ProfileShowCommand: AsyncParsableCommand {
         try await reportingErrors {
             let session = try ClientSession.open(configDir)
             let account = try await session.currentAccount()
-            let claims = try await session.client.profile(account: account.id)
+            let claims = try await session.client.account.profile(account: account.id)
             AccountLabels.remember(claims, for: account, in: session.directory)
             try ProfilePrinter.print(claims, json: json.enabled)
         }
@@ -78,7 +78,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
             let session = try ClientSession.open(configDir)
             let account = try await session.currentAccount()
             let claims = try await APIErrorReport.explaining {
-                try await session.client.updateProfile(update, account: account.id)
+                try await session.client.account.updateProfile(update, account: account.id)
             }
             AccountLabels.remember(claims, for: account, in: session.directory)
             if !json.enabled { Terminal.progress("Profile updated.") }

@@ -41,7 +41,7 @@ struct SignUpCommand: AsyncParsableCommand {
             _ = try await session.client.metadata()
             let password = try LoginPrompts.newPassword(for: email)
             let created = try await APIErrorReport.explaining {
-                try await session.client.signUp(
+                try await session.client.account.signUp(
                     email: email, password: password, username: username, profile: ProfileUpdate(name: name))
             }
             if remembered == nil { try profile.save(to: directory) }
@@ -49,7 +49,7 @@ struct SignUpCommand: AsyncParsableCommand {
             var status = EmailVerificationStatus(email: created.email, emailVerified: created.emailVerified)
             if !noConfirm {
                 let code = try LoginPrompts.line("Verification code: ", what: "verification code")
-                status = try await session.client.confirmEmail(email: created.email, code: code)
+                status = try await session.client.account.confirmEmail(email: created.email, code: code)
             }
             if json.enabled {
                 try Terminal.json(

@@ -52,7 +52,7 @@ struct TokenCommand: AsyncParsableCommand {
             }
             let session = try ClientSession.open(configDir)
             let target: Account
-            if account == nil, await session.client.currentAccount() == nil, !(await session.client.pinProfiles().isEmpty) {
+            if account == nil, await session.client.currentAccount() == nil, !(await session.client.pin.profiles().isEmpty) {
                 // A PIN-protected profile keeps no session on disk: the PIN unlocks one.
                 target = try await PINUnlockPrompt.unlock(session, profile: nil)
             } else {

@@ -3,29 +3,29 @@ import Foundation
 /// `application/x-www-form-urlencoded` bodies and query strings, as OAuth 2.0 uses them
 /// (RFC 6749 Appendix B): UTF-8, every character outside the unreserved set percent-encoded,
 /// space as `%20` on encode and `+` or `%20` accepted on decode.
-public enum FormURLEncoding {
+package enum FormURLEncoding {
     /// RFC 3986 §2.3 unreserved characters.
     private static let unreserved = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// Percent-encodes one name or value.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
     /// Encodes ordered pairs as `a=1&b=2`.
-    public static func encode(_ pairs: [(String, String)]) -> String {
+    package static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }
 
     /// Encodes a dictionary with keys sorted, so output is deterministic.
-    public static func encode(_ parameters: [String: String]) -> String {
+    package static func encode(_ parameters: [String: String]) -> String {
         encode(parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
     /// Decodes `a=1&b=2` into ordered pairs. Malformed percent escapes decode to `nil` for the
     /// whole body so callers can answer `invalid_request` instead of guessing.
-    public static func decodePairs(_ body: String) -> [(String, String)]? {
+    package static func decodePairs(_ body: String) -> [(String, String)]? {
         var result: [(String, String)] = []
         for part in body.split(separator: "&", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -39,7 +39,7 @@ public enum FormURLEncoding {
 
     /// Decodes into a dictionary. RFC 6749 §3.1: parameters MUST NOT be included more than
     /// once, so a repeated name makes the whole body invalid (`nil`).
-    public static func decode(_ body: String) -> [String: String]? {
+    package static func decode(_ body: String) -> [String: String]? {
         guard let pairs = decodePairs(body) else { return nil }
         var result: [String: String] = [:]
         for (name, value) in pairs {
@@ -53,7 +53,7 @@ public enum FormURLEncoding {
     /// (RFC 6749 §3.1): a recognized name that repeats makes the whole body invalid (`nil`); a
     /// name it does not recognize is ignored, repeated or not, and left out of the result; and
     /// "parameters sent without a value MUST be treated as if they were omitted".
-    public static func decode(_ body: String, recognized: Set<String>) -> [String: String]? {
+    package static func decode(_ body: String, recognized: Set<String>) -> [String: String]? {
         guard let pairs = decodePairs(body) else { return nil }
         var result: [String: String] = [:]
         var seen: Set<String> = []

@@ -4,9 +4,9 @@ import Foundation
 /// Cryptographically secure random values from swift-crypto's CSPRNG (BoringSSL `RAND_bytes`
 /// on Linux, seeded from `getrandom`; the system generator on Apple platforms), one call per
 /// value. RFC 6749 §10.10: tokens must not be guessable; RFC 4086 §6.2.
-public enum SecureRandom {
+package enum SecureRandom {
     /// `count` random bytes.
-    public static func bytes(_ count: Int) -> [UInt8] {
+    package static func bytes(_ count: Int) -> [UInt8] {
         precondition(count >= 0, "a negative byte count")
         guard count > 0 else { return [] }
         // A key of `count` bytes is `count` bytes from the CSPRNG in one request, instead of a
@@ -16,7 +16,7 @@ public enum SecureRandom {
 
     /// A random token of `byteCount` bytes (default 32 = 256 bits), base64url without padding.
     /// Used for codes, refresh tokens, `state`, `nonce`, CSRF tokens and client secrets.
-    public static func token(byteCount: Int = 32) -> String {
+    package static func token(byteCount: Int = 32) -> String {
         Base64URL.encode(bytes(byteCount))
     }
 }

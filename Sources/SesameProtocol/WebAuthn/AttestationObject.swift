@@ -8,7 +8,7 @@ public struct AttestationObject: Sendable, Equatable {
     public var format: String
     /// §6.5.4 `attStmt`: the format's attestation statement, a CBOR map, checked by that format's
     /// verification procedure.
-    public var statement: CBOR
+    package var statement: CBOR
     /// §6.5.4 `authData`, parsed; its attested credential data holds the new credential.
     public var authenticatorData: AuthenticatorData
 
@@ -39,7 +39,7 @@ public struct AttestationObject: Sendable, Equatable {
     }
 
     /// Encodes (the software authenticator and tests).
-    public static func encode(format: String, statement: CBOR, authenticatorData: Data) -> Data {
+    package static func encode(format: String, statement: CBOR, authenticatorData: Data) -> Data {
         CBOREncoder.encode(
             .map([(.text("fmt"), .text(format)), (.text("attStmt"), statement), (.text("authData"), .bytes(authenticatorData))]))
     }

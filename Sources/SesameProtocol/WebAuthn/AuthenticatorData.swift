@@ -54,7 +54,7 @@ public struct AuthenticatorData: Sendable, Equatable {
     public var attestedCredential: AttestedCredential?
     /// §6.1 `extensions`: the authenticator extension outputs (a CBOR map), present when the `ED`
     /// flag is set.
-    public var extensions: CBOR?
+    package var extensions: CBOR?
     /// The bytes as received (they are what the signature covers).
     public var raw: Data
 

@@ -51,6 +51,8 @@ public struct AuthenticatorResponseFactory: Sendable {
 
     /// The credential public key (COSE_Key, §6.5.1.1).
     public let publicKey: COSEKey
+    /// The public key as a COSE_Key (RFC 9053 §7), as a relying party stores it.
+    public var encodedPublicKey: Data { CBOREncoder.encode(publicKey.cbor) }
     /// The credential id: written into the attested credential data and as the responses' `id`
     /// and `rawId`.
     public let credentialID: Data

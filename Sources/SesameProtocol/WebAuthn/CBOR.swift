@@ -2,7 +2,7 @@ import Foundation
 
 /// A CBOR data item (RFC 8949 §3), as WebAuthn's attestation objects and COSE keys use it
 /// (WebAuthn Level 3 §6.5, RFC 9052 §7).
-public indirect enum CBOR: Sendable, Hashable {
+package indirect enum CBOR: Sendable, Hashable {
     /// Major type 0.
     case unsigned(UInt64)
     /// Major type 1: the value `-1 - n`.
@@ -29,7 +29,7 @@ public indirect enum CBOR: Sendable, Hashable {
     case float(Double)
 
     /// The integer value of major types 0 and 1 when it fits an `Int64`.
-    public var int: Int64? {
+    package var int: Int64? {
         switch self {
         case .unsigned(let value): value <= UInt64(Int64.max) ? Int64(value) : nil
         case .negative(let value): value <= UInt64(Int64.max) ? -1 - Int64(value) : nil
@@ -38,13 +38,13 @@ public indirect enum CBOR: Sendable, Hashable {
     }
 
     /// The value of `key` in a map.
-    public subscript(key: CBOR) -> CBOR? {
+    package subscript(key: CBOR) -> CBOR? {
         guard case .map(let pairs) = self else { return nil }
         return pairs.first { $0.key == key }?.value
     }
 
     /// Structural equality: maps compare pair by pair in encoded order, and NaN equals NaN.
-    public static func == (lhs: CBOR, rhs: CBOR) -> Bool {
+    package static func == (lhs: CBOR, rhs: CBOR) -> Bool {
         switch (lhs, rhs) {
         case (.unsigned(let a), .unsigned(let b)), (.negative(let a), .negative(let b)): a == b
         case (.bytes(let a), .bytes(let b)): a == b
@@ -61,7 +61,7 @@ public indirect enum CBOR: Sendable, Hashable {
     }
 
     /// Hashes what `==` compares (every NaN alike), so items can serve as set members and keys.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .unsigned(let value): hasher.combine(0); hasher.combine(value)
         case .negative(let value): hasher.combine(1); hasher.combine(value)
@@ -80,7 +80,7 @@ public indirect enum CBOR: Sendable, Hashable {
 }
 
 /// Why CBOR input was refused; each names the rule (RFC 8949 §3, §5.3 "not well-formed").
-public enum CBORError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CBORError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The input ends inside an item.
     case truncated(at: Int)
     /// Additional information 28–30 (§3).
@@ -108,7 +108,7 @@ public enum CBORError: Error, Sendable, Equatable, CustomStringConvertible {
     case trailingBytes(at: Int)
 
     /// The rule broken and the byte offset, for logs and error messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated(let at): "CBOR ends early (at byte \(at))"
         case .reservedAdditionalInformation(let at): "reserved additional information at byte \(at)"

@@ -5,24 +5,24 @@ import Foundation
 /// (``CBORError``); a length is compared with what is left of the input before anything is
 /// allocated; nesting depth and the number of items are capped, so hostile input costs at most
 /// a linear pass. Duplicate map keys are refused (§5.6: a valid map has unique keys).
-public struct CBORDecoder: Sendable {
+package struct CBORDecoder: Sendable {
     /// Deepest nesting of arrays, maps and tags accepted (the top-level item is depth 0); default 16.
-    public var maximumDepth: Int
+    package var maximumDepth: Int
     /// Most data items in one input, map keys and string chunks included; default 10,000.
-    public var maximumItems: Int
+    package var maximumItems: Int
     /// Whether indefinite-length strings, arrays and maps are accepted (CTAP2's canonical form,
     /// which WebAuthn authenticators use, has none).
-    public var allowsIndefiniteLengths: Bool
+    package var allowsIndefiniteLengths: Bool
 
     /// A decoder with these bounds; the defaults suit attestation objects and COSE keys.
-    public init(maximumDepth: Int = 16, maximumItems: Int = 10_000, allowsIndefiniteLengths: Bool = false) {
+    package init(maximumDepth: Int = 16, maximumItems: Int = 10_000, allowsIndefiniteLengths: Bool = false) {
         self.maximumDepth = maximumDepth
         self.maximumItems = maximumItems
         self.allowsIndefiniteLengths = allowsIndefiniteLengths
     }
 
     /// The one item `data` holds; trailing bytes are refused.
-    public func decode(_ data: Data) throws(CBORError) -> CBOR {
+    package func decode(_ data: Data) throws(CBORError) -> CBOR {
         var reader = Reader(bytes: [UInt8](data), decoder: self)
         let item = try reader.item(depth: 0)
         guard reader.offset == reader.bytes.count else { throw .trailingBytes(at: reader.offset) }
@@ -31,7 +31,7 @@ public struct CBORDecoder: Sendable {
 
     /// The first item of `data` and how many bytes it took (an authenticator data's trailing
     /// extensions follow its credential public key, WebAuthn §6.1).
-    public func decodePrefix(_ data: Data) throws(CBORError) -> (item: CBOR, length: Int) {
+    package func decodePrefix(_ data: Data) throws(CBORError) -> (item: CBOR, length: Int) {
         var reader = Reader(bytes: [UInt8](data), decoder: self)
         let item = try reader.item(depth: 0)
         return (item, reader.offset)

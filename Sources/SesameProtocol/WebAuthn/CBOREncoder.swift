@@ -4,9 +4,9 @@ import Foundation
 /// arguments, definite lengths, map keys sorted by their encoded bytes. What an authenticator
 /// writes (the SDK's software authenticator, tests); floats are written as doubles, which
 /// WebAuthn never uses.
-public enum CBOREncoder {
+package enum CBOREncoder {
     /// The deterministic encoding of `item` (RFC 8949 §4.2.1).
-    public static func encode(_ item: CBOR) -> Data {
+    package static func encode(_ item: CBOR) -> Data {
         var out: [UInt8] = []
         write(item, into: &out)
         return Data(out)

@@ -37,7 +37,7 @@ public enum COSEKey: Sendable, Equatable {
     }
 
     /// Reads a COSE_Key map.
-    public init(_ item: CBOR) throws(COSEKeyError) {
+    package init(_ item: CBOR) throws(COSEKeyError) {
         guard case .map = item else { throw .notAMap }
         func bytes(_ label: Int64, _ name: String) throws(COSEKeyError) -> Data {
             let key: CBOR = label >= 0 ? .unsigned(UInt64(label)) : .negative(UInt64(-1 - label))
@@ -72,7 +72,7 @@ public enum COSEKey: Sendable, Equatable {
     }
 
     /// The COSE_Key map (canonical member order when encoded with ``CBOREncoder``).
-    public var cbor: CBOR {
+    package var cbor: CBOR {
         switch self {
         case .es256(let x, let y):
             .map([(.unsigned(1), .unsigned(2)), (.unsigned(3), .negative(6)), (.negative(0), .unsigned(1)),

@@ -31,11 +31,11 @@ public struct DeviceSessionRecord: Sendable, Equatable {
     public var revokedAt: Date?
 
     public init(
-        id: String = "ds_" + Base64URL.encode(SecureRandom.bytes(16)), secretDigest: String, userID: String,
+        id: String? = nil, secretDigest: String, userID: String,
         appGroup: String, authentication: AuthenticationContext, browserSessionID: String?, createdAt: Date,
         expiresAt: Date, revokedAt: Date? = nil
     ) {
-        self.id = id
+        self.id = id ?? "ds_" + Base64URL.encode(SecureRandom.bytes(16))
         self.secretDigest = secretDigest
         self.userID = userID
         self.appGroup = appGroup

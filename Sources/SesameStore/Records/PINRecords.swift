@@ -16,10 +16,10 @@ public struct PINRegistrationRecord: Sendable, Equatable {
     public var lastUsedAt: Date?
 
     public init(
-        id: String = Base64URL.encode(SecureRandom.bytes(16)), userID: String, clientID: String, label: String?,
+        id: String? = nil, userID: String, clientID: String, label: String?,
         publicKey: Data, failures: Int = 0, createdAt: Date, lastUsedAt: Date? = nil
     ) {
-        self.id = id
+        self.id = id ?? Base64URL.encode(SecureRandom.bytes(16))
         self.userID = userID
         self.clientID = clientID
         self.label = label

@@ -123,6 +123,16 @@ struct FolderDependencyTests {
         if module == "SesameServer" { #expect(checked > 0, "SesameServer has nested folders to check") }
     }
 
+    @Test("the SDK's client core (Client/) uses at most DeclaredLayers.clientFolderCap of the SDK's folders; the capabilities sit above it")
+    func clientCore() throws {
+        let graph = try FolderGraph(module: Self.sources.appendingPathComponent("Sesame"))
+        let used = graph.folders.filter { $0 != "Client" && graph.graph.uses("Client", $0) != nil }.sorted()
+        #expect(used.count <= DeclaredLayers.clientFolderCap, "Client/ uses \(used.count) folders: \(used)")
+        for capability in DeclaredLayers.siblingFeatures["Sesame"] ?? [] {
+            #expect(graph.graph.uses("Client", capability) == nil, "Client/ reaches up into \(capability)/")
+        }
+    }
+
     @Test("the sibling-feature rule finds an arrow between two features, and none to a shared folder below them")
     func siblings() {
         let graph = FolderGraph(files: [

@@ -49,7 +49,7 @@ struct HostedSignInBrowserTests {
             let user = try await server.addUser("grace")
             let native = server.sdk()
             _ = try await passwordLogin(native, user)
-            try await native.enableEmailMFA()
+            try await native.mfa.enableEmail()
             try await withChromium { _, tab in
                 let sdk = server.loopbackSDK()
                 let signedIn = Task { try await sdk.signIn(with: chromiumAgent(tab)) }

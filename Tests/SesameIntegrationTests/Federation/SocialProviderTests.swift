@@ -139,13 +139,13 @@ struct SocialProviderTests {
             configure: { $0.linkByEmail = true }
         ) { server, google in
             let newcomer = server.sdk(clientID: FederationTests.app)
-            _ = try await newcomer.signIn(
+            _ = try await newcomer.federation.signIn(
                 withProviderToken: try await google.sign(google.claims(sub: "g-9", audience: Self.web, email: "nia@gmail.test")),
                 provider: "google")
             let listed = try await newcomer.account.linkedIdentities()
             #expect(listed.map(\.provider) == ["google"] && listed.first?.subject == "g-9" && listed.first?.email == "nia@gmail.test")
             do throws(SesameError) {
-                try await newcomer.unlinkIdentity(provider: "google", subject: "g-9")
+                try await newcomer.account.unlinkIdentity(provider: "google", subject: "g-9")
                 Issue.record("the only way to sign in was unlinked")
             } catch {
                 #expect(error.apiError?.code == .lastSignInMethod, "\(error)")
@@ -153,14 +153,14 @@ struct SocialProviderTests {
 
             // ada has a password: her link can go.
             let ada = server.sdk(clientID: FederationTests.app)
-            _ = try await ada.signIn(
+            _ = try await ada.federation.signIn(
                 withProviderToken: try await google.sign(google.claims(sub: "g-ada", audience: Self.web, email: "ada@example.com")),
                 provider: "google")
             #expect(try await ada.account.linkedIdentities().count == 1)
-            try await ada.unlinkIdentity(provider: "google", subject: "g-ada")
+            try await ada.account.unlinkIdentity(provider: "google", subject: "g-ada")
             #expect(try await ada.account.linkedIdentities().isEmpty)
             do throws(SesameError) {
-                try await ada.unlinkIdentity(provider: "google", subject: "g-ada")
+                try await ada.account.unlinkIdentity(provider: "google", subject: "g-ada")
                 Issue.record("unlinked twice")
             } catch {
                 #expect(error.apiError?.code == .notFound, "\(error)")
@@ -261,7 +261,7 @@ struct SocialProviderTests {
         try await Self.withProvider("apple", kind: .apple, issuer: "https://appleid.apple.test", audiences: ["com.example.app"]) {
             server, apple in
             let client = server.sdk(clientID: FederationTests.app)
-            let account = try await client.signIn(with: AppleDouble(apple: apple))
+            let account = try await client.federation.signIn(with: AppleDouble(apple: apple))
             #expect(try await client.idTokenClaims().amr == ["fed"])
             let made = try #require(try await server.running.store.user(login: "dbl@privaterelay.test"))
             #expect(account.subject == made.id)
@@ -272,7 +272,7 @@ struct SocialProviderTests {
             let limited = SesameClient(configuration: configuration, store: InMemoryCredentialStore())
             #expect(limited.configuredProviders == ["google"])
             do throws(SesameError) {
-                _ = try await limited.signIn(with: AppleDouble(apple: apple))
+                _ = try await limited.federation.signIn(with: AppleDouble(apple: apple))
                 Issue.record("a provider outside federation_providers was used")
             } catch {
                 guard case .invalidConfiguration(let detail) = error.reason else {

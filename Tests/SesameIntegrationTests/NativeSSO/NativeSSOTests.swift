@@ -69,7 +69,7 @@ struct NativeSSOTests {
             let appB = sso.app(NativeSSOFixture.appB)
             let account = try await appB.sso.signIn(with: try #require(await appB.sso.accounts().first))
 
-            let thisApp = try await appA.logout(.thisApp)
+            let thisApp = try await appA.sso.logout(.thisApp)
             #expect(thisApp.revoked)
             _ = try await appB.validAccessToken(forceRefresh: true)
             #expect(await appB.sso.accounts().count == 1, "the shared account stays")
@@ -79,7 +79,7 @@ struct NativeSSOTests {
             _ = try await again.sso.signIn(with: try #require(await again.sso.accounts().first))
             let material = try await sso.sharedMaterial()
             let events = appB.events()
-            let everywhere = try await again.logout(.everywhere)
+            let everywhere = try await again.sso.logout(.everywhere)
             #expect(everywhere.revoked)
             #expect(await again.sso.accounts().isEmpty)
 
@@ -252,7 +252,7 @@ struct NativeSSOTests {
 
             let key = try #require(try await sso.group.keys().first)
             let stale = try #require(try await sso.group.load(key))
-            _ = try await appA.logout(.everywhere)
+            _ = try await appA.sso.logout(.everywhere)
             let restored = InMemoryCredentialStore()
             try await restored.save(stale, for: key)
             let appB = sso.app(NativeSSOFixture.appB, group: restored)
@@ -295,7 +295,7 @@ struct NativeSSOTests {
             let appB = sso.app(NativeSSOFixture.appB)
             appB.setAnalytics(recorder)
             _ = try await appB.sso.signIn(with: try #require(await appB.sso.accounts().first))
-            _ = try await appB.logout(.everywhere)
+            _ = try await appB.sso.logout(.everywhere)
             #expect(
                 recorder.names == [
                     "sign_in_started", "sign_in_failed", "sign_in_started", "sign_in_succeeded", "sign_in_started",

@@ -28,8 +28,8 @@ struct PasskeyTests {
             let authenticator = Self.authenticator(server)
             let passkey = try await client.passkeys.register(using: authenticator, name: "Work laptop")
             #expect(passkey.name == "Work laptop" && passkey.keyKind == "swk" && !passkey.backupEligible)
-            #expect(try await client.passkeys().map(\.id) == [passkey.id])
-            #expect(try await client.renamePasskey(id: passkey.id, to: "Laptop").name == "Laptop")
+            #expect(try await client.passkeys.list().map(\.id) == [passkey.id])
+            #expect(try await client.passkeys.rename(id: passkey.id, to: "Laptop").name == "Laptop")
             // A second registration from the same authenticator is excluded (excludeCredentials).
             let again = await #expect(throws: SesameError.self) { _ = try await client.passkeys.register(using: authenticator) }
             guard case .passkeyUnavailable(.alreadyRegistered)? = again?.reason else {
@@ -48,11 +48,11 @@ struct PasskeyTests {
             // With a username it works too; the counter moved on.
             _ = try await server.sdk().passkeys.signIn(username: user.username, using: authenticator)
             #expect(try await authenticator.credentials().first?.signCount == 2)
-            #expect(try await client.passkeys().first?.lastUsedAt != nil)
+            #expect(try await client.passkeys.list().first?.lastUsedAt != nil)
 
             // The passkey is not the only way in (a password is set): it can be removed, and then it no longer signs in.
-            try await client.removePasskey(id: passkey.id)
-            #expect(try await client.passkeys().isEmpty)
+            try await client.passkeys.remove(id: passkey.id)
+            #expect(try await client.passkeys.list().isEmpty)
             let refused = await #expect(throws: SesameError.self) { _ = try await server.sdk().passkeys.signIn(using: authenticator) }
             #expect(refused?.apiError?.code == .passkeyNotRecognized, "\(String(describing: refused))")
         }

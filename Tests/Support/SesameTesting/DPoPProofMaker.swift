@@ -25,7 +25,7 @@ public struct DPoPProofMaker: Sendable {
 
     /// A valid proof for `method` and `url`, with `ath` for `accessToken` and the `nonce`, and
     /// the header and claims changed by `header` and `claims` (`NSNull()` removes a member).
-    public func proof(
+    package func proof(
         _ method: String, _ url: String, accessToken: String? = nil, nonce: String? = nil,
         issuedAt: Date = Date(), jti: String = SecureRandom.token(byteCount: 16),
         header: [String: any Sendable] = [:], claims: [String: any Sendable] = [:],

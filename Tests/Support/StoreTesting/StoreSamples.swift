@@ -38,7 +38,7 @@ public enum StoreSamples {
         AuthenticationContext(userID: userID, authTime: date, acr: "1", amr: ["pwd"])
     }
 
-    public static func code(
+    package static func code(
         _ digest: String = SecretDigest.of(SecureRandom.token()), clientID: String = "demo",
         userID: String = "user-1", sessionID: String? = "sid-1", expiresAt: Date
     ) -> AuthorizationCodeRecord {
@@ -50,7 +50,7 @@ public enum StoreSamples {
             expiresAt: expiresAt)
     }
 
-    public static func refreshToken(
+    package static func refreshToken(
         _ digest: String = SecretDigest.of(SecureRandom.token()), family: String = UUID().uuidString,
         clientID: String = "demo", userID: String = "user-1", sessionID: String? = "sid-1",
         issuedAt: Date = StoreSamples.now(), expiresAt: Date
@@ -68,7 +68,7 @@ public enum StoreSamples {
             expiresAt: now.addingTimeInterval(lifetime))
     }
 
-    public static func session(
+    package static func session(
         _ digest: String = SecretDigest.of(SecureRandom.token()), sid: String = UUID().uuidString,
         userID: String = "user-1", expiresAt: Date
     ) -> BrowserSessionRecord {

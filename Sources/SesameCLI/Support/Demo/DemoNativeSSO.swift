@@ -33,22 +33,22 @@ extension DemoWalkthrough {
         steps.detail("\(Self.vendorApps[0]): password sign-in with device_sso → device_secret, ID token sid \(sid) + ds_hash")
 
         let calendar = app(Self.vendorApps[1])
-        guard let offered = await calendar.ssoAccounts().first else {
+        guard let offered = await calendar.sso.accounts().first else {
             throw CLIError("expectation failed: the second app saw no shared account")
         }
         steps.detail("\(Self.vendorApps[1]) offers \"Continue as \(offered.label)\"")
-        try await calendar.signIn(withSSO: offered)
+        try await calendar.sso.signIn(with: offered)
         let claims = try await calendar.idTokenClaims()
         steps.detail("POST /token grant_type=token-exchange (ID token + device secret) → aud \(claims.aud.joined()), same sid")
         try demoExpect(claims.sid == sid && claims.aud == [Self.vendorApps[1]], "the second app has its own tokens in the same session")
 
-        _ = try await mail.logout(.thisApp)
+        _ = try await mail.sso.logout(.thisApp)
         _ = try await calendar.validAccessToken(forceRefresh: true)
         steps.detail("logout(.thisApp) in \(Self.vendorApps[0]): \(Self.vendorApps[1]) still refreshes")
         let events = calendar.events()
         let again = app(Self.vendorApps[0])
-        try await again.signIn(withSSO: offered)
-        _ = try await again.logout(.everywhere)
+        try await again.sso.signIn(with: offered)
+        _ = try await again.sso.logout(.everywhere)
         var ended = false
         do {
             _ = try await calendar.validAccessToken(forceRefresh: true)

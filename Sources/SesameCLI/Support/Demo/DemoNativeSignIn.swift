@@ -11,7 +11,7 @@ extension DemoWalkthrough {
     /// Step 9: enables email codes for `user` with the signed-in `account`, then signs in natively
     /// with a fresh app: password → MFA required → code from the outbox → `acr` mfa.
     func nativeSignIn(client: SesameClient, account: Account, user: DemoUser) async throws {
-        try await client.enableEmailMFA(account: account.id)
+        try await client.mfa.enableEmail(account: account.id)
         steps.ok("POST /api/mfa/email with \(user.username)'s access token: email codes enabled")
 
         let app = SesameClient(

@@ -20,21 +20,21 @@ extension DemoWalkthrough {
         guard case .signedIn = try await device.login(username: user.username, password: user.password) else {
             throw CLIError("expectation failed: \(user.username) needed a second factor")
         }
-        let profile = try await device.registerPIN("975310")
+        let profile = try await device.pin.register("975310")
         steps.detail("POST /api/pin/registrations (Ed25519 public key; the private key sealed under scrypt(PIN), 64 MiB)")
         steps.detail("registration \(profile.id); the stored refresh token is gone, the session lives in memory")
 
         let restarted = app()
         var remaining: Int?
         do {
-            try await restarted.unlock(with: "135790")
+            try await restarted.pin.unlock(with: "135790")
         } catch {
             guard case .wrongPIN(let left) = error.reason else { throw error }
             remaining = left
         }
         guard let remaining else { throw CLIError("expectation failed: a wrong PIN unlocked") }
         steps.detail("a wrong PIN → 400 invalid_pin, \(remaining) attempts left before the registration is revoked")
-        let account = try await restarted.unlock(with: "975310")
+        let account = try await restarted.pin.unlock(with: "975310")
         let claims = try await restarted.idTokenClaims(for: account.id)
         steps.detail("POST /api/pin/nonce → signed → POST /token grant_type=\(PINUnlock.grantType)")
         steps.detail("amr       \(claims.amr?.joined(separator: " ") ?? "-")")

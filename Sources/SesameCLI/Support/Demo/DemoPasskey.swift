@@ -23,12 +23,12 @@ extension DemoWalkthrough {
         guard case .signedIn = try await phone.login(username: user.username, password: user.password) else {
             throw CLIError("expectation failed: \(user.username) needed a second factor")
         }
-        let passkey = try await phone.registerPasskey(using: authenticator, name: "Demo passkey")
+        let passkey = try await phone.passkeys.register(using: authenticator, name: "Demo passkey")
         steps.detail("POST /api/passkeys/options → navigator.credentials.create() → POST /api/passkeys (WebAuthn §7.1)")
-        steps.detail("passkey \(passkey.id.prefix(12))…, key kind \(passkey.keyKind), \(try await phone.passkeys().count) on the account")
+        steps.detail("passkey \(passkey.id.prefix(12))…, key kind \(passkey.keyKind), \(try await phone.passkeys.list().count) on the account")
 
         let laptop = app()
-        let account = try await laptop.signInWithPasskey(using: authenticator)
+        let account = try await laptop.passkeys.signIn(using: authenticator)
         let claims = try await laptop.idTokenClaims(for: account.id)
         steps.detail("POST /authorize-challenge challenge_type=passkey → passkey_options → passkey_assertion (§7.2) → code")
         steps.detail("acr       \(claims.acr ?? "-")")
