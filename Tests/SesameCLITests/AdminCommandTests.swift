@@ -40,6 +40,29 @@ struct AdminCommandTests {
         #expect(human.stdout.contains("api") && !human.stdout.contains("app "))
     }
 
+    @Test("user role grants, replaces and takes away an operator role; a wrong role or user is refused")
+    func roles() async throws {
+        let temp = try TempDirectory("roles")
+        defer { temp.remove() }
+        let data = temp.path("data")
+        let add = try await CLIProcess.run(["user", "add", "alice", "--email", "alice@example.com", "--password", "a long enough password", "--data-dir", data])
+        try #require(add.status == 0, "\(add)")
+        let none = try await CLIProcess.run(["user", "role", "--data-dir", data])
+        #expect(none.status == 0 && none.stdout.contains("sesame user role <username> admin"), "\(none)")
+        let grant = try await CLIProcess.run(["user", "role", "alice", "helpdesk", "--data-dir", data])
+        #expect(grant.status == 0 && grant.stdout.contains("alice is now helpdesk"), "\(grant)")
+        _ = try await CLIProcess.run(["user", "role", "alice@example.com", "admin", "--data-dir", data])
+        let listed = try await CLIProcess.run(["user", "role", "--json", "--data-dir", data])
+        let operators = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(operators.count == 1 && operators.first?["role"] as? String == "admin" && operators.first?["username"] as? String == "alice")
+        let wrongRole = try await CLIProcess.run(["user", "role", "alice", "root", "--data-dir", data])
+        #expect(wrongRole.status != 0 && wrongRole.stderr.contains("admin, helpdesk, auditor or none"), "\(wrongRole)")
+        let wrongUser = try await CLIProcess.run(["user", "role", "bob", "admin", "--data-dir", data])
+        #expect(wrongUser.status == 1, "\(wrongUser)")
+        let revoke = try await CLIProcess.run(["user", "role", "alice", "none", "--data-dir", data])
+        #expect(revoke.status == 0 && revoke.stdout.contains("no operator role"), "\(revoke)")
+    }
+
     @Test("client add --first-party and --mfa-policy are stored and listed; an unknown policy is refused")
     func clientOptions() async throws {
         let temp = try TempDirectory("client-options")

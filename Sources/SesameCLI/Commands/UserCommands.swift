@@ -9,7 +9,7 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Manage the users of a server's data directory.",
-        subcommands: [Add.self, List.self, Remove.self])
+        subcommands: [Add.self, List.self, Remove.self, Role.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -118,6 +118,62 @@ struct UserCommand: AsyncParsableCommand {
             }
         }
     }
+}
+
+extension UserCommand {
+    /// `sesame user role <user> <role>`: the operator roles of the admin API (docs/admin.md).
+    struct Role: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Grant an operator role for the admin API, take it away, or list the operators.",
+            discussion: """
+                admin: everything. helpdesk: users, their sessions, factors and lockouts, the audit log; \
+                no clients, keys or providers. auditor: reads everything, changes nothing. \
+                `none` takes the role away. Without arguments: the operators and their roles.
+                """)
+        @Argument(help: "The user's username, email or id.") var login: String?
+        @Argument(help: "admin, helpdesk, auditor or none.") var role: String?
+        @OptionGroup var dataDir: DataDirOption
+        @OptionGroup var json: JSONOption
+
+        func validate() throws {
+            if login != nil, role == nil {
+                throw ValidationError("give the role too: sesame user role \(login ?? "") admin|helpdesk|auditor|none")
+            }
+            if let role, role != "none", AdminRole(rawValue: role) == nil {
+                throw ValidationError("'\(role)' is not a role; use admin, helpdesk, auditor or none")
+            }
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                guard let login, let role else {
+                    let operators = try await AdminSession.with(dataDir) { admin in
+                        var rows: [(AdminRoleRecord, UserRecord?)] = []
+                        for record in try await admin.roles() { rows.append((record, try await admin.store.user(id: record.userID))) }
+                        return rows
+                    }
+                    if json.enabled {
+                        try Terminal.json(operators.map { OperatorSummary(username: $0.1?.username, id: $0.0.userID, role: $0.0.role.rawValue) })
+                    } else if operators.isEmpty {
+                        Terminal.out("No operators. Make the first administrator with: sesame user role <username> admin")
+                    } else {
+                        for (record, user) in operators { Terminal.out("\(record.role.rawValue)  \(user?.username ?? "?")  \(record.userID)") }
+                    }
+                    return
+                }
+                let granted = AdminRole(rawValue: role)
+                let user = try await AdminSession.with(dataDir) { try await $0.setRole(granted, login: login) }
+                Terminal.out(granted.map { "\(user.username) is now \($0.rawValue)." } ?? "\(user.username) has no operator role now.")
+            }
+        }
+    }
+}
+
+/// An operator as `sesame user role --json` prints them.
+struct OperatorSummary: Encodable {
+    var username: String?
+    var id: String
+    var role: String
 }
 
 /// A user as printed with `--json` (never the password hash).

@@ -94,6 +94,11 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// browser (it expired, was completed already, or was opened in another browser); go back
     /// to the app and start signing in again.
     case signInExpired = 1033
+    /// `insufficient_scope`, 403: the admin API (`/admin/api/`) needs an operator role that allows
+    /// this: `admin` (everything), `helpdesk` (users, their sessions and factors, the audit
+    /// log) or `auditor` (reading only); the description names the role missing. Ask an
+    /// administrator (`sesame user role <user> <role>`).
+    case adminRoleRequired = 1034
 
     // 2xxx — authentication
     /// `invalid_grant`: the username or password is wrong (unknown users get the same answer), or
@@ -163,6 +168,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// passkey protected by a PIN: wrong PINs) locked the passkey; nothing was verified. Sign in
     /// another way, remove it and add it again (docs/passkeys.md, "Wrong signatures").
     case passkeyLocked = 2024
+    /// `invalid_grant`: an administrator disabled the account; it cannot sign in or refresh until
+    /// it is enabled again. Contact the service's support.
+    case accountDisabled = 2025
 
     // 3xxx — accounts and profile
     /// `invalid_request`: one or more fields are invalid; `error_details` lists them, each with a
@@ -229,7 +237,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .invalidGrant, .invalidCredentials, .invalidMFACode, .mfaCodeExpired,
             .mfaAttemptsExhausted, .invalidAuthSession, .invalidPIN, .pinRegistrationRevoked, .sessionEndedElsewhere,
             .federationAccountExists, .passkeyChallengeInvalid, .passkeyNotRecognized, .passkeyCounterRegression,
-            .passkeyLocked:
+            .passkeyLocked, .accountDisabled:
             "invalid_grant"
         case .unauthorizedClient: "unauthorized_client"
         case .invalidTarget: "invalid_target"
@@ -247,7 +255,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .consentRequired: "consent_required"
         case .interactionRequired: "interaction_required"
         case .invalidToken: "invalid_token"
-        case .insufficientScope, .firstPartyClientRequired: "insufficient_scope"
+        case .insufficientScope, .firstPartyClientRequired, .adminRoleRequired: "insufficient_scope"
         case .unsupportedTokenType: "unsupported_token_type"
         case .requestNotSupported: "request_not_supported"
         case .requestURINotSupported: "request_uri_not_supported"
@@ -266,7 +274,7 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         switch self {
         case .invalidClient, .unknownClient, .invalidToken: 401
         case .insufficientScope, .firstPartyClientRequired, .accessDenied, .accountLocked, .emailNotVerified,
-            .csrfFailed:
+            .csrfFailed, .adminRoleRequired:
             403
         case .userNotFound, .deviceNotFound, .notFound: 404
         case .methodNotAllowed: 405
@@ -362,6 +370,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .slowDown: "The device polled too fast; add 5 seconds to the interval and keep polling."
         case .expiredToken: "The device code has expired or was used; start a new device authorization."
         case .deviceAccessDenied: "The user denied the device's request; stop polling."
+        case .adminRoleRequired:
+            "The admin API needs an operator role that allows this (admin, helpdesk or auditor); ask an administrator."
+        case .accountDisabled: "An administrator disabled this account; contact support."
         case .signInExpired:
             "This sign-in page has expired, was completed already, or belongs to another browser; go back to the app and sign in again."
         case .emailNotVerified: "The email address has not been verified yet."

@@ -155,6 +155,22 @@ public struct ServerAdmin: Sendable {
         try await audit(.userRemoved, userID: user.id)
     }
 
+    /// Grants an operator role to a user found by id, username or email, or takes it away
+    /// (`nil`): how the first administrator is made (issue #47), from the data directory.
+    public func setRole(_ role: AdminRole?, login: String) async throws -> UserRecord {
+        let user: UserRecord? =
+            if let byID = try await store.user(id: login) { byID } else { try await store.user(login: login) }
+        guard let user else { throw AdminError.userNotFound(login: login) }
+        try await store.setAdminRole(role, userID: user.id, grantedBy: "cli", at: Date())
+        try await audit(.roleChanged, userID: user.id, detail: ["actor": "cli", "new_role": role?.rawValue ?? "none"])
+        return user
+    }
+
+    /// Every operator and their role.
+    public func roles() async throws -> [AdminRoleRecord] {
+        try await store.adminRoles()
+    }
+
     // MARK: Keys
 
     /// Rotates the signing keys (``KeyRing/rotate(overlap:publishAhead:)``). The old keys stay

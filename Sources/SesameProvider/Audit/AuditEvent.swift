@@ -103,6 +103,17 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case userAdded = "admin.user_added"
     case userUpdated = "admin.user_updated"
     case userRemoved = "admin.user_removed"
+    /// An administrator disabled or enabled an account (issue #47); `detail.actor` names who.
+    case userDisabled = "admin.user_disabled"
+    case userEnabled = "admin.user_enabled"
+    /// An administrator cleared an account's sign-in lockouts.
+    case userUnlocked = "admin.user_unlocked"
+    /// An administrator ended one or all of an account's sessions.
+    case userSessionsEnded = "admin.sessions_ended"
+    /// An operator role was granted or taken away.
+    case roleChanged = "admin.role_changed"
+    /// The admin API refused a request for a missing role or an old sign-in.
+    case adminRefused = "admin.refused"
     case keysRotated = "admin.keys_rotated"
     case providerAdded = "admin.provider_added"
     case providerRemoved = "admin.provider_removed"

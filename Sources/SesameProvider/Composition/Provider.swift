@@ -46,6 +46,9 @@ package struct Provider: Sendable {
     package let verificationCodes: VerificationCodes
     package let mailQuota: MailQuota
 
+    // The admin API (issue #47).
+    package let users: UserAdministration
+
     /// Builds every part from `settings`.
     /// - Parameters:
     ///   - upstream: how the core reaches federation providers (their keys and token endpoints).
@@ -109,6 +112,7 @@ package struct Provider: Sendable {
             logger: logger, now: now)
         accounts = AccountSelfService(
             store: store, credentials: credentials, codes: verificationCodes, mailQuota: mailQuota, now: now)
+        users = UserAdministration(store: store, audit: audit, now: now)
 
         let nativeSSO = NativeSSOExchange(
             store: store, sessions: deviceSessions, tokenIssuer: tokenIssuer, sessionCap: sessionCap, keyRing: keyRing,

@@ -43,3 +43,9 @@ package struct ProviderFailure: APIErrorRendering, Equatable {
         return failure
     }
 }
+
+extension ProviderFailure {
+    /// The answer to a sign-in, grant or token of an account an administrator disabled (issue #47).
+    package static let accountDisabled = ProviderFailure(
+        .accountDisabled, "An administrator disabled this account; it cannot sign in until it is enabled again.")
+}

@@ -77,6 +77,10 @@ package struct SpentRefreshToken: Sendable {
         case .pinRemoved:
             return ProviderFailure(
                 .invalidGrant, "The PIN registration of this session was removed; sign in again.")
+        case .administrator:
+            return ProviderFailure(
+                .invalidGrant,
+                "An administrator ended this session (the account may have been disabled); sign in again, or contact support.")
         case .evicted:
             return ProviderFailure(
                 .invalidGrant,

@@ -165,8 +165,9 @@ final package class LoginThrottle: Sendable {
         admit(Self.accountKey(accountID), address: address)
     }
 
-    private func admit(_ subject: Key, address: String?) -> Admission {
-        let keys = [subject] + (address.map { [Key.address($0)] } ?? [])
+    /// Admits an attempt against `subject` (``loginKey(_:)`` or ``accountKey(_:)``) from `address`.
+    package func admit(_ subject: Key, address: String?) -> Admission {
+        let keys = Self.keys(subject, address: address)
         let now = now()
         let policy = policy
         return state.withLock { state in
@@ -186,6 +187,20 @@ final package class LoginThrottle: Sendable {
         let policy = policy
         state.withLock { state in
             for key in ticket.keys { state.finish(key, outcome, now: now, policy: policy) }
+        }
+    }
+
+    /// What an attempt against `subject` from `address` counts against.
+    package static func keys(_ subject: Key, address: String?) -> [Key] {
+        [subject] + (address.map { [Key.address($0)] } ?? [])
+    }
+
+    /// Forgets what this process counted for `keys`: the shared counters said they are not
+    /// locked (an administrator cleared them, issue #47), so this process's memory must not
+    /// keep refusing.
+    package func forget(_ keys: [Key]) {
+        state.withLock { state in
+            for key in keys { state.entries[key] = nil }
         }
     }
 

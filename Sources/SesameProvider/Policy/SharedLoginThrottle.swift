@@ -38,6 +38,11 @@ package struct SharedLoginThrottle: Sendable {
         case refused(retryAfter: Int)
     }
 
+    /// Whether any of `keys` is locked in the shared counters now.
+    package func isLocked(_ keys: [LoginThrottle.Key]) async throws -> Bool {
+        try await store.throttleLock(keys: keys.map(LoginThrottle.sharedName), now: now()) != nil
+    }
+
     /// Counts the attempt of `ticket` in the shared counters, or refuses it unchecked.
     package func reserve(_ ticket: LoginThrottle.Ticket) async throws -> Admission {
         let now = now()

@@ -43,6 +43,18 @@ package struct GrantTokens: Sendable {
             try await sessionCap.enforce(
                 userID: authentication.userID, clientID: client.clientID, newFamily: familyID, origin: origin, now: now)
         }
+        // After the family is stored: an administrator who disables the account revokes every
+        // family after marking it disabled, so a family stored before that is revoked by it, and
+        // one stored after it is refused here (issue #47).
+        let user = try await store.user(id: authentication.userID)
+        guard let user, !user.isDisabled else {
+            if withRefreshToken {
+                try await store.revokeRefreshFamily(familyID, now: now, reason: .administrator)
+            }
+            throw user == nil
+                ? ProviderFailure(.invalidGrant, "The user this grant was for no longer exists.")
+                : ProviderFailure.accountDisabled
+        }
         var idToken: String?
         if ScopeList.parse(scope).contains("openid") {
             idToken = try await tokenIssuer.idToken(

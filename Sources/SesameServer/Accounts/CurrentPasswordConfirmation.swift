@@ -17,6 +17,8 @@ extension CredentialVerifier {
             throw EndpointFailure(.invalidCredentials, "\(field) is not the account's password.")
         case .throttled(let retryAfter):
             throw ProviderFailure.tooManyAttempts(retryAfter: retryAfter)
+        case .disabled:
+            throw ProviderFailure.accountDisabled
         }
     }
 }

@@ -56,6 +56,10 @@ struct BearerAuthentication: Sendable {
         guard let user = try await store.user(id: claims.sub) else {
             throw Self.invalidToken("The token's user no longer exists.")
         }
+        guard !user.isDisabled else {
+            context.annotations.record(outcome: "account_disabled")
+            throw Self.invalidToken("An administrator disabled the token's user; sign in again once the account is enabled.")
+        }
         return (claims, user)
     }
 

@@ -96,6 +96,9 @@ struct AuthorizationChallengeEndpoint: Sendable {
         case .throttled(let retryAfter):
             context.annotations.record(outcome: "password_throttled")
             throw ProviderFailure.tooManyAttempts(retryAfter: retryAfter)
+        case .disabled:
+            context.annotations.record(outcome: "account_disabled")
+            throw ProviderFailure.accountDisabled
         }
 
         let requirement = MFARequirement(

@@ -49,12 +49,6 @@ struct MFAEnrollmentEndpoints: Sendable {
 
     /// The wire view of an enrolment, destination masked.
     static func status(_ enrollment: MFAEnrollmentRecord, user: UserRecord) -> MFAEnrollmentStatus {
-        let destination: String? =
-            switch enrollment.method {
-            case .email: MaskedDestination.email(user.email)
-            case .sms: enrollment.phoneNumber.map(MaskedDestination.phone)
-            case .totp, .passkey: nil
-            }
-        return MFAEnrollmentStatus(method: enrollment.method, confirmed: enrollment.confirmed, destination: destination)
+        MFAEnrollmentStatus(enrollment, user: user)
     }
 }

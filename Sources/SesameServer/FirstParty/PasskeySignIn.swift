@@ -104,8 +104,9 @@ struct PasskeySignIn: Sendable {
         context.annotations.record(clientID: clientID)
         try await AuthorizationChallengeEndpoint.authenticateClient(clientID, form: form, request: request, clientAuthenticator: clientAuthenticator)
         guard let payload = challenge.payload, let pending = try? JSONDecoder().decode(Pending.self, from: Data(payload.utf8)),
-            try await provider.store.user(id: verified.passkey.userID) != nil
+            let user = try await provider.store.user(id: verified.passkey.userID)
         else { throw MFAFailure.unknownSession }
+        guard !user.isDisabled else { throw ProviderFailure.accountDisabled }
         let authentication = PasskeyAuthenticationContext.signIn(verified.passkey, flags: verified.flags, at: provider.now())
         metrics.signIn(.success)
         let code = try await provider.issueFirstPartyCode(clientID: clientID, scope: pending.scope, codeChallenge: pending.codeChallenge,

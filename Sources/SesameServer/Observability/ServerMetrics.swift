@@ -71,6 +71,7 @@ public final class ServerMetrics: Sendable {
         case success
         case wrongPassword = "wrong_password"
         case locked
+        case disabled
         case mfaRequired = "mfa_required"
     }
 
@@ -86,6 +87,7 @@ public final class ServerMetrics: Sendable {
         case .accepted: signIn(.success)
         case .rejected: signIn(.wrongPassword)
         case .throttled: signIn(.locked)
+        case .disabled: signIn(.disabled)
         }
     }
 

@@ -150,6 +150,11 @@ enum OpenAPI {
         var additionalProperties: Bool?
         /// JSON Schema `minLength`: a string the server refuses when empty.
         var minLength: Int?
+        /// JSON Schema `maxLength`: the longest string the server accepts.
+        var maxLength: Int?
+        /// JSON Schema `minimum` and `maximum` of an integer.
+        var minimum: Int?
+        var maximum: Int?
         /// JSON Schema `pattern` (ECMA-262).
         var pattern: String?
         /// `null` is accepted too (OpenAPI 3.1: `type: [T, "null"]`).
@@ -204,7 +209,8 @@ enum OpenAPI {
 
         enum CodingKeys: String, CodingKey {
             case ref = "$ref"
-            case type, format, description, properties, required, items, additionalProperties, minLength, pattern
+            case type, format, description, properties, required, items, additionalProperties, minLength, maxLength
+            case minimum, maximum, pattern
             case values = "enum"
             case errorCodes = "x-error-codes"
         }
@@ -218,6 +224,9 @@ enum OpenAPI {
                 try container.encodeIfPresent(type, forKey: .type)
             }
             try container.encodeIfPresent(minLength, forKey: .minLength)
+            try container.encodeIfPresent(maxLength, forKey: .maxLength)
+            try container.encodeIfPresent(minimum, forKey: .minimum)
+            try container.encodeIfPresent(maximum, forKey: .maximum)
             try container.encodeIfPresent(pattern, forKey: .pattern)
             try container.encodeIfPresent(format, forKey: .format)
             try container.encodeIfPresent(description, forKey: .description)

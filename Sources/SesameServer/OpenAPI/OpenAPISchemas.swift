@@ -9,6 +9,7 @@ enum OpenAPISchemas {
         var catalog = Catalog()
         protocolTypes(issuer: issuer, into: &catalog)
         accountTypes(into: &catalog)
+        adminTypes(into: &catalog)
         formRequests(into: &catalog)
         catalog.schemas["APIErrorCode"] = errorCode
         catalog.schemas["Empty"] = OpenAPI.Schema(type: "object", description: "An empty JSON object, `{}`.")

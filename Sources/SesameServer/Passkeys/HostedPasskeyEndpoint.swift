@@ -55,7 +55,8 @@ struct HostedPasskeyEndpoint: Sendable {
         do {
             let (_, verified) = try await provider.passkeys.authenticate(
                 assertion, purposes: [.signIn], binding: Self.pageBinding(csrf), origin: RequestOrigin(context), clientID: clientID)
-            guard try await provider.store.user(id: verified.passkey.userID) != nil else { return .refused(.passkeyNotRecognized) }
+            guard let user = try await provider.store.user(id: verified.passkey.userID) else { return .refused(.passkeyNotRecognized) }
+            guard !user.isDisabled else { return .refused(.accountDisabled) }
             return .signedIn(PasskeyAuthenticationContext.signIn(verified.passkey, flags: verified.flags, at: provider.now()))
         } catch let failure as PasskeyCeremonyFailure {
             return .refused(failure.failure.code)

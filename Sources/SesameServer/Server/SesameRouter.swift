@@ -68,6 +68,9 @@ enum SesameRouter {
                 broker: FederationBrokerEndpoint(core: provider, pages: pages, responder: responder, completion: completion),
                 identities: IdentitiesEndpoint(provider: provider, bearer: front.bearer)),
             PINRoutes(endpoints: PINEndpoints(provider: provider, bearer: front.bearer)),
+            AdminRoutes(
+                users: AdminUsersEndpoint(
+                    authentication: AdminAuthentication(bearer: front.bearer, provider: provider), users: provider.users)),
             DeviceAuthorizationRoutes(provider: provider, pages: pages, clientAuthenticator: front.clientAuthenticator),
             OpenAPIRoutes(endpoint: OpenAPIEndpoint(issuer: provider.issuer)),
         ]

@@ -94,6 +94,13 @@ struct LoginEndpoint: Sendable {
                 challenge: nextChallenge(form, client: held.client, context: context))
             response.headers[.retryAfter] = String(retryAfter)
             return response
+        case .disabled:
+            // The password was right: say why there is no sign-in, in the form (403).
+            context.annotations.record(outcome: "account_disabled")
+            return LoginPage.render(
+                for: held, request: request, pages: pages,
+                username: username, errorKey: APIErrorCode.accountDisabled.messageKey, status: .forbidden,
+                challenge: nil)
         }
 
         return try await completion.passwordAccepted(for: user, held: held, request: request, context: context)

@@ -3,4 +3,4 @@
 /// its part by a downcast that could quietly fail and switch the feature off.
 public typealias ProviderStore = IdentityStore & AccountStore & MFAStore & PINStore & PasskeyStore
     & FederationStore & DeviceSessionStore & AuditStore & ChallengeRedemptionStore & ThrottleStore & RateWindowStore
-    & PushedRequestStore & PendingAuthorizationStore & DPoPProofStore & DeviceAuthorizationStore
+    & PushedRequestStore & PendingAuthorizationStore & DPoPProofStore & DeviceAuthorizationStore & AdminStore

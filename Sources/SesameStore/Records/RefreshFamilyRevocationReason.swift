@@ -25,5 +25,7 @@ public enum RefreshFamilyRevocationReason: String, Sendable, Equatable, CaseIter
     /// The user had more live sessions than the server keeps; the least recently used was
     /// closed (``SessionLimits``).
     case evicted = "evicted"
+    /// An administrator ended the session, or disabled the account (issue #47).
+    case administrator = "administrator"
 }
 

@@ -15,11 +15,17 @@ public struct UserRecord: Sendable, Codable, Equatable {
     public var claims: StandardClaims
     public var createdAt: Date
     public var updatedAt: Date
+    /// When an administrator disabled the account (issue #47); `nil`: enabled. A disabled user
+    /// cannot sign in, refresh, unlock a PIN or use the account APIs; their sessions were ended
+    /// when it was disabled. Changed only through ``AdminStore/setUserDisabled(id:at:)``.
+    public var disabledAt: Date?
+
+    public var isDisabled: Bool { disabledAt != nil }
 
     public init(
         id: String = UUID().uuidString.lowercased(), username: String, email: String,
         emailVerified: Bool = false, passwordHash: String? = nil, claims: StandardClaims? = nil,
-        createdAt: Date = Date(), updatedAt: Date = Date()
+        createdAt: Date = Date(), updatedAt: Date = Date(), disabledAt: Date? = nil
     ) {
         self.id = id
         self.username = username.lowercased()
@@ -34,5 +40,6 @@ public struct UserRecord: Sendable, Codable, Equatable {
         self.claims = claims
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.disabledAt = disabledAt
     }
 }

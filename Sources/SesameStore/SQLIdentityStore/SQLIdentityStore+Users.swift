@@ -22,6 +22,7 @@ extension SQLIdentityStore {
                     StoreValue.time(user.updatedAt)
                 )
                 .run()
+            try await UserSearchTerms.insert(Self.searchTerms(of: user), userID: user.id, into: database)
         } catch {
             // A concurrent insert won the race after our check.
             if let field = StoreDialect.uniqueViolation(in: error, columns: ["username", "email", "id"]) {
@@ -47,6 +48,7 @@ extension SQLIdentityStore {
                 .set("updated_at", to: StoreValue.time(user.updatedAt))
                 .where("id", .equal, user.id)
                 .run()
+            try await UserSearchTerms.replace(Self.searchTerms(of: user), userID: user.id, in: database)
         } catch {
             if let field = StoreDialect.uniqueViolation(in: error, columns: ["username", "email"]) {
                 throw StoreError.conflict(field: field)
@@ -99,6 +101,8 @@ extension SQLIdentityStore {
         try await database.delete(from: "device_authorizations").where("user_id", .equal, id).run()
         try await database.delete(from: "federated_identities").where("user_id", .equal, id).run()
         try await removePasskeys(userID: id)
+        try await database.delete(from: "admin_roles").where("user_id", .equal, id).run()
+        try await UserSearchTerms.remove(userID: id, from: database)
         try await database.delete(from: "users").where("id", .equal, id).run()
         return true
     }
@@ -136,6 +140,10 @@ extension SQLIdentityStore {
         return user
     }
 
+    static func searchTerms(of user: UserRecord) -> [(term: String, field: String)] {
+        UserSearchTerms.terms(id: user.id, username: user.username, email: user.email, name: user.claims.name)
+    }
+
     static func userRecord(_ row: any SQLRow) throws -> UserRecord {
         var record = UserRecord(
             id: try row.string("id"),
@@ -145,7 +153,8 @@ extension SQLIdentityStore {
             passwordHash: try row.optionalString("password_hash"),
             claims: nil,
             createdAt: try row.date("created_at"),
-            updatedAt: try row.date("updated_at"))
+            updatedAt: try row.date("updated_at"),
+            disabledAt: try row.optionalDate("disabled_at"))
         // The stored claims are authoritative; the init only fills the mirrored fields.
         record.claims = try row.json("claims", as: StandardClaims.self)
         return record

@@ -15,7 +15,7 @@ enum DeclaredLayers {
     static let folders: [String: [String]] = [
         "SesameProtocol": [
             "Concurrency", "Claims", "Discovery", "Encoding", "DPoP", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
-            "DeviceAuthorization", "WebAuthn", "Accounts", "Errors", "PKCE",
+            "DeviceAuthorization", "WebAuthn", "Accounts", "Errors", "PKCE", "Admin",
         ],
         "SesameJOSE": ["."],
         "ChildProcess": ["."],
@@ -36,11 +36,11 @@ enum DeclaredLayers {
         "SesameProvider": [
             "Failures", "Localization", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin",
             "PIN", "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "DeviceAuthorization", "Grants",
-            "PushedRequests", "PendingAuthorizations", "MFA", "Accounts", "Composition",
+            "PushedRequests", "PendingAuthorizations", "MFA", "Accounts", "Operators", "Composition",
         ],
         "SesameServer": [
             "Adapters", "Localization", "Messaging", "HTTP", "Observability", "Web", "Protection", "Authentication",
-            "Protocol", "Passkeys", "SignIn", "Accounts", "Federation", "FirstParty", "PIN", "DeviceAuthorization", "OpenAPI",
+            "Protocol", "Passkeys", "SignIn", "Accounts", "Federation", "FirstParty", "PIN", "DeviceAuthorization", "Admin", "OpenAPI",
             "Server",
         ],
         "SesameCLI": ["Support", "Commands", "."],
@@ -55,7 +55,7 @@ enum DeclaredLayers {
     /// Per module, folders that are sibling features: none uses another (what two of them need
     /// sits in a shared folder below them), in either direction.
     static let siblingFeatures: [String: Set<String>] = [
-        "SesameServer": ["Accounts", "Federation", "FirstParty", "PIN", "Passkeys", "DeviceAuthorization"],
+        "SesameServer": ["Accounts", "Federation", "FirstParty", "PIN", "Passkeys", "DeviceAuthorization", "Admin"],
         "Sesame": ["PIN", "Passkeys", "MFA", "Accounts", "SSO", "Federation"],
         "SesameProvider": ["PIN", "Passkeys", "Federation", "NativeSSO", "DeviceAuthorization", "PushedRequests"],
     ]

@@ -1,0 +1,59 @@
+import SesameProtocol
+import SesameStore
+
+/// What one admin API request needs (issue #47). Each ``AdminRole`` allows a set:
+///
+/// | permission | admin | helpdesk | auditor |
+/// |---|---|---|---|
+/// | ``readUsers`` | ✓ | ✓ | ✓ |
+/// | ``manageUsers`` (disable, unlock, end sessions, remove a factor, mail) | ✓ | ✓ | |
+/// | ``readClients`` | ✓ | | ✓ |
+/// | ``manageClients``, ``manageKeys``, ``manageRoles`` | ✓ | | |
+/// | ``readAudit`` | ✓ | ✓ | ✓ |
+package enum AdminPermission: String, Sendable, CaseIterable {
+    case readUsers = "read users"
+    case manageUsers = "manage users"
+    case readClients = "read clients and keys"
+    case manageClients = "manage clients"
+    case manageKeys = "manage signing keys"
+    case manageRoles = "grant roles"
+    case readAudit = "read the audit log"
+}
+
+extension AdminRole {
+    /// Whether the role allows `permission` (the table of ``AdminPermission``).
+    package func allows(_ permission: AdminPermission) -> Bool {
+        switch self {
+        case .admin: true
+        case .helpdesk: [.readUsers, .manageUsers, .readAudit].contains(permission)
+        case .auditor: [.readUsers, .readClients, .readAudit].contains(permission)
+        }
+    }
+
+    /// The roles that allow `permission`, for a refusal that says which is missing.
+    package static func allowing(_ permission: AdminPermission) -> [AdminRole] {
+        allCases.filter { $0.allows(permission) }
+    }
+}
+
+/// Who makes an admin API request: an operator (a user with a role, signed in with a second
+/// factor) and the role they act in. Recorded as `actor` in every audit record of a change.
+package struct AdminActor: Sendable, Equatable {
+    package var userID: String
+    package var role: AdminRole
+
+    package init(userID: String, role: AdminRole) {
+        self.userID = userID
+        self.role = role
+    }
+
+    /// Throws `admin_role_required` (403) naming the roles that would allow `permission`.
+    package func require(_ permission: AdminPermission) throws(ProviderFailure) {
+        guard role.allows(permission) else {
+            let roles = AdminRole.allowing(permission).map(\.rawValue).joined(separator: " or ")
+            throw ProviderFailure(
+                .adminRoleRequired,
+                "The \(role.rawValue) role may not \(permission.rawValue); this needs the \(roles) role. Ask an administrator.")
+        }
+    }
+}

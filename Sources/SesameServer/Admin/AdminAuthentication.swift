@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// Who is calling the admin API (issue #47): an operator's access token from this server, with
+/// the `sesame:admin` scope, signed in with a second factor or a passkey (`acr` multi-factor),
+/// whose user holds an ``AdminRole``. Each refusal says what is missing:
+/// - no or a bad token: 401 `invalid_token` (``BearerAuthentication``; a disabled operator's
+///   tokens are refused there too);
+/// - a token without the scope: 403 `insufficient_scope`;
+/// - a sign-in without a second factor: 401 with RFC 9470's `insufficient_user_authentication`
+///   challenge naming the `acr_values` to sign in with;
+/// - a user without a role: 403 `admin_role_required` (1034).
+///
+/// Every refusal after the token is recorded in the audit log as `admin.refused`.
+struct AdminAuthentication: Sendable {
+    let bearer: BearerAuthentication
+    let provider: Provider
+
+    /// The scope an admin API token carries (a client must be allowed it).
+    static let scope = "sesame:admin"
+
+    func authenticate(_ request: Request, context: SesameRequestContext) async throws -> AdminActor {
+        let (claims, user) = try await bearer.authenticate(request, context: context)
+        guard claims.scopes.contains(Self.scope) else {
+            refuse("missing_scope", user: user.id, context: context)
+            throw EndpointFailure(
+                .insufficientScope, "The access token lacks the \(Self.scope) scope; sign in to the admin API with it.",
+                headers: [.wwwAuthenticate: #"Bearer realm="sesame", error="insufficient_scope", scope="\#(Self.scope)""#])
+        }
+        guard claims.acr == AuthenticationContextClass.multiFactor else {
+            refuse("second_factor_required", user: user.id, context: context)
+            throw EndpointFailure(
+                .insufficientAuthorization,
+                "The admin API needs a sign-in with a second factor or a passkey; sign in again with acr_values=\(AuthenticationContextClass.multiFactor).",
+                status: .unauthorized,
+                headers: [
+                    .wwwAuthenticate:
+                        #"Bearer realm="sesame", error="insufficient_user_authentication", acr_values="\#(AuthenticationContextClass.multiFactor)""#
+                ])
+        }
+        guard let role = try await provider.store.adminRole(userID: user.id) else {
+            refuse("no_role", user: user.id, context: context)
+            throw EndpointFailure(
+                .adminRoleRequired,
+                "\(user.username) has no operator role; an administrator grants one (sesame user role \(user.username) helpdesk).")
+        }
+        return AdminActor(userID: user.id, role: role)
+    }
+
+    /// Runs `body` as the operator, recording a refusal of the role in the audit log.
+    func perform<T: Sendable>(
+        _ request: Request, context: SesameRequestContext, _ body: (AdminActor) async throws -> T
+    ) async throws -> T {
+        try await perform(try await authenticate(request, context: context), context: context, body)
+    }
+
+    /// Runs `body` as `actor`, already authenticated.
+    func perform<T: Sendable>(
+        _ actor: AdminActor, context: SesameRequestContext, _ body: (AdminActor) async throws -> T
+    ) async throws -> T {
+        do {
+            return try await body(actor)
+        } catch let failure as ProviderFailure where failure.code == .adminRoleRequired {
+            refuse("role_not_allowed", user: actor.userID, context: context, role: actor.role)
+            throw failure
+        }
+    }
+
+    private func refuse(_ reason: String, user: String, context: SesameRequestContext, role: AdminRole? = nil) {
+        context.annotations.record(outcome: "admin_" + reason)
+        var detail = ["path": context.endpointPath ?? ""]
+        if let role { detail["role"] = role.rawValue }
+        provider.audit.record(.adminRefused, reason: reason, origin: RequestOrigin(context), userID: user, detail: detail)
+    }
+}

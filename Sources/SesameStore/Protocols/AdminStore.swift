@@ -1,0 +1,19 @@
+import Foundation
+
+/// What the admin API and console keep beyond the users themselves (issue #47): operators'
+/// roles, disabled accounts, and the search index over users.
+public protocol AdminStore: Sendable {
+    /// Grants `role` to the user (replacing another), or takes any role away with `nil`.
+    func setAdminRole(_ role: AdminRole?, userID: String, grantedBy: String?, at: Date) async throws
+    func adminRole(userID: String) async throws -> AdminRole?
+    /// Every operator, by role then user id.
+    func adminRoles() async throws -> [AdminRoleRecord]
+    /// Users whose username, email, name or subject starts with the prefix (case-insensitive).
+    func searchUsers(_ search: UserSearch) async throws -> UserSearchPage
+    /// Disables the user at `at`, or enables them with `nil`; `false` when there is no such user.
+    /// A disabled user cannot sign in or refresh (the provider checks ``UserRecord/disabledAt``).
+    @discardableResult
+    func setUserDisabled(id: String, at: Date?) async throws -> Bool
+    /// How many users there are (the console's home page).
+    func userCount() async throws -> Int
+}
