@@ -190,7 +190,7 @@ struct ClientCommand: AsyncParsableCommand {
                     return added
                 }
                 if json.enabled {
-                    try Terminal.json(ClientSummary(client, secret: secret))
+                    try Terminal.json(AdminClient(client, secret: secret))
                     return
                 }
                 Terminal.out("Client \(client.clientID) created (\(client.kindLabel)).")
@@ -234,7 +234,7 @@ struct ClientCommand: AsyncParsableCommand {
                 let clients = try await AdminSession.with(dataDir) { try await $0.clients() }
                     .sorted { $0.clientID < $1.clientID }
                 if json.enabled {
-                    try Terminal.json(clients.map { ClientSummary($0, secret: nil) })
+                    try Terminal.json(clients.map { AdminClient($0) })
                 } else if clients.isEmpty {
                     Terminal.out("No clients. Add one with: sesame client add <client-id> --redirect-uri http://127.0.0.1/callback")
                 } else {
@@ -273,84 +273,5 @@ extension ClientRecord {
     var kindLabel: String {
         (isConfidential ? "confidential" : "public") + (firstParty ? ", first-party" : "")
             + (jwks != nil ? ", private_key_jwt" : "") + (appGroup.map { ", app group \($0)" } ?? "")
-    }
-}
-
-/// A client as printed by `client list --json` (no secret hash; the secret only on creation).
-struct ClientSummary: Encodable {
-    var clientID: String
-    var name: String
-    var type: String
-    var redirectURIs: [String]
-    var postLogoutRedirectURIs: [String]
-    var grantTypes: [String]
-    var scopes: [String]
-    var tokenEndpointAuthMethod: String
-    var idTokenSigningAlg: String
-    var accessTokenSigningAlg: String
-    var mfaPolicy: String
-    var firstParty: Bool
-    var appGroup: String?
-    var accessTokenLifetime: Int
-    var idTokenLifetime: Int
-    var refreshTokenLifetime: Int
-    var requirePushedRequests: Bool
-    var dpopBoundAccessTokens: Bool
-    var securityProfile: String
-    var introspectsAnyToken: Bool
-    var deviceCodeLifetime: Int?
-    var devicePollInterval: Int?
-    var clientSecret: String?
-
-    init(_ client: ClientRecord, secret: String?) {
-        clientID = client.clientID
-        name = client.name
-        type = client.isConfidential ? "confidential" : "public"
-        redirectURIs = client.redirectURIs
-        postLogoutRedirectURIs = client.postLogoutRedirectURIs
-        grantTypes = client.grantTypes.map(\.rawValue)
-        scopes = client.allowedScopes
-        tokenEndpointAuthMethod = client.tokenEndpointAuthMethod.rawValue
-        idTokenSigningAlg = client.idTokenSigningAlg
-        accessTokenSigningAlg = client.accessTokenSigningAlg
-        mfaPolicy = client.mfaPolicy.rawValue
-        firstParty = client.firstParty
-        appGroup = client.appGroup
-        accessTokenLifetime = client.accessTokenLifetime
-        idTokenLifetime = client.idTokenLifetime
-        refreshTokenLifetime = client.refreshTokenLifetime
-        requirePushedRequests = client.requirePushedRequests
-        dpopBoundAccessTokens = client.dpopBoundAccessTokens
-        securityProfile = client.securityProfile.rawValue
-        introspectsAnyToken = client.introspectsAnyToken
-        deviceCodeLifetime = client.deviceCodeLifetime
-        devicePollInterval = client.devicePollInterval
-        clientSecret = secret
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case clientID = "client_id"
-        case name = "client_name"
-        case type
-        case redirectURIs = "redirect_uris"
-        case postLogoutRedirectURIs = "post_logout_redirect_uris"
-        case grantTypes = "grant_types"
-        case scopes
-        case tokenEndpointAuthMethod = "token_endpoint_auth_method"
-        case idTokenSigningAlg = "id_token_signed_response_alg"
-        case accessTokenSigningAlg = "access_token_signed_response_alg"
-        case mfaPolicy = "mfa_policy"
-        case firstParty = "first_party"
-        case appGroup = "app_group"
-        case accessTokenLifetime = "access_token_lifetime"
-        case idTokenLifetime = "id_token_lifetime"
-        case refreshTokenLifetime = "refresh_token_lifetime"
-        case requirePushedRequests = "require_pushed_authorization_requests"
-        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
-        case securityProfile = "security_profile"
-        case introspectsAnyToken = "introspects_any_token"
-        case deviceCodeLifetime = "device_code_lifetime"
-        case devicePollInterval = "device_poll_interval"
-        case clientSecret = "client_secret"
     }
 }

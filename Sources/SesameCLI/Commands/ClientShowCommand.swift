@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SesameProtocol
 import SesameServer
 
 extension ClientCommand {
@@ -16,7 +17,7 @@ extension ClientCommand {
                 guard let client = try await AdminSession.with(dataDir, { try await $0.store.client(id: clientID) }) else {
                     throw CLIError("no client '\(clientID)' in \(dataDir.path)", hint: "List them with `sesame client list`.")
                 }
-                let summary = ClientSummary(client, secret: nil)
+                let summary = AdminClient(client)
                 if json.enabled {
                     try Terminal.json(summary)
                     return

@@ -84,3 +84,24 @@ public struct ClientSpec: Sendable, Equatable {
         tokenEndpointAuthMethod ?? (jwks != nil ? .privateKeyJWT : confidential ? .clientSecretBasic : .none)
     }
 }
+
+extension ClientSpec {
+    /// The spec a registered client would be made from: every setting of `record`, for an edit
+    /// that validates the whole client again (the admin API, issue #47).
+    package init(_ record: ClientRecord) {
+        self.init(
+            clientID: record.clientID, name: record.name, confidential: record.isConfidential,
+            redirectURIs: record.redirectURIs, postLogoutRedirectURIs: record.postLogoutRedirectURIs,
+            grantTypes: record.grantTypes, scopes: record.allowedScopes,
+            tokenEndpointAuthMethod: record.tokenEndpointAuthMethod, idTokenSigningAlg: record.idTokenSigningAlg,
+            accessTokenSigningAlg: record.accessTokenSigningAlg, accessTokenLifetime: record.accessTokenLifetime,
+            idTokenLifetime: record.idTokenLifetime, refreshTokenLifetime: record.refreshTokenLifetime,
+            mfaPolicy: record.mfaPolicy, firstParty: record.firstParty, appGroup: record.appGroup, jwks: record.jwks)
+        requirePushedRequests = record.requirePushedRequests
+        dpopBoundAccessTokens = record.dpopBoundAccessTokens
+        securityProfile = record.securityProfile
+        introspectsAnyToken = record.introspectsAnyToken
+        deviceCodeLifetime = record.deviceCodeLifetime
+        devicePollInterval = record.devicePollInterval
+    }
+}

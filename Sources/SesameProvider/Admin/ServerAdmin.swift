@@ -76,7 +76,9 @@ public struct ServerAdmin: Sendable {
         try await audit(.clientRemoved, detail: ["client_id": id])
     }
 
-    private static func record(for spec: ClientSpec, secretHash: String?) throws -> ClientRecord {
+    /// The record of `spec`, validated as a new client is (``ClientValidation``); `AdminError`
+    /// naming the field otherwise.
+    package static func record(for spec: ClientSpec, secretHash: String?) throws -> ClientRecord {
         do {
             var record = try ClientValidation.makeRecord(
                 clientID: spec.clientID, name: spec.name, confidential: spec.confidential,
@@ -195,6 +197,11 @@ public struct ServerAdmin: Sendable {
     /// max(access, ID token lifetime) over all clients (default lifetimes if there are none),
     /// plus 5 minutes.
     package func signingOverlap() async throws -> TimeInterval {
+        try await Self.signingOverlap(store: store)
+    }
+
+    /// ``signingOverlap()`` of the clients in `store`.
+    package static func signingOverlap(store: any IdentityStore) async throws -> TimeInterval {
         let defaults = ClientSpec(clientID: "default")
         let longest = try await store.clients()
             .map { max($0.accessTokenLifetime, $0.idTokenLifetime) }

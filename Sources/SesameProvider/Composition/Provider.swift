@@ -48,6 +48,8 @@ package struct Provider: Sendable {
 
     // The admin API (issue #47).
     package let users: UserAdministration
+    package let clients: ClientAdministration
+    package let signingKeys: SigningKeyAdministration
 
     /// Builds every part from `settings`.
     /// - Parameters:
@@ -113,6 +115,8 @@ package struct Provider: Sendable {
         accounts = AccountSelfService(
             store: store, credentials: credentials, codes: verificationCodes, mailQuota: mailQuota, now: now)
         users = UserAdministration(store: store, audit: audit, now: now)
+        clients = ClientAdministration(store: store, credentials: credentials, audit: audit, now: now)
+        signingKeys = SigningKeyAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
 
         let nativeSSO = NativeSSOExchange(
             store: store, sessions: deviceSessions, tokenIssuer: tokenIssuer, sessionCap: sessionCap, keyRing: keyRing,

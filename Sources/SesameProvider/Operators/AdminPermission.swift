@@ -1,3 +1,4 @@
+import Foundation
 import SesameProtocol
 import SesameStore
 
@@ -41,11 +42,31 @@ extension AdminRole {
 package struct AdminActor: Sendable, Equatable {
     package var userID: String
     package var role: AdminRole
+    /// When the operator signed in (`auth_time`); destructive changes need a recent one.
+    package var authTime: Date?
 
-    package init(userID: String, role: AdminRole) {
+    /// How recent a sign-in a destructive change (deleting a client, rotating a secret or the
+    /// signing keys) needs: 5 minutes, as a PIN registration does.
+    package static let recentSignIn: TimeInterval = 300
+
+    package init(userID: String, role: AdminRole, authTime: Date? = nil) {
         self.userID = userID
         self.role = role
+        self.authTime = authTime
     }
+
+    /// Throws `insufficient_authorization` unless the operator signed in within
+    /// ``recentSignIn`` (the server answers it with RFC 9470's `max_age` challenge).
+    package func requireRecentSignIn(now: Date) throws(ProviderFailure) {
+        guard let authTime, now.timeIntervalSince(authTime) <= Self.recentSignIn else {
+            throw ProviderFailure(
+                .insufficientAuthorization,
+                "This change needs a sign-in in the last \(Int(Self.recentSignIn / 60)) minutes; sign in again (max_age=0) and retry.")
+        }
+    }
+
+    /// The audit detail of a change the operator made.
+    package var auditDetail: [String: String] { ["actor": userID, "role": role.rawValue] }
 
     /// Throws `admin_role_required` (403) naming the roles that would allow `permission`.
     package func require(_ permission: AdminPermission) throws(ProviderFailure) {

@@ -45,7 +45,8 @@ struct AdminAuthentication: Sendable {
                 .adminRoleRequired,
                 "\(user.username) has no operator role; an administrator grants one (sesame user role \(user.username) helpdesk).")
         }
-        return AdminActor(userID: user.id, role: role)
+        return AdminActor(
+            userID: user.id, role: role, authTime: claims.authTime.map { Date(timeIntervalSince1970: TimeInterval($0)) })
     }
 
     /// Runs `body` as the operator, recording a refusal of the role in the audit log.
@@ -64,6 +65,15 @@ struct AdminAuthentication: Sendable {
         } catch let failure as ProviderFailure where failure.code == .adminRoleRequired {
             refuse("role_not_allowed", user: actor.userID, context: context, role: actor.role)
             throw failure
+        } catch let failure as ProviderFailure where failure.code == .insufficientAuthorization {
+            // A destructive change after an old sign-in: RFC 9470 §3 asks for a fresh one.
+            refuse("recent_sign_in_required", user: actor.userID, context: context, role: actor.role)
+            throw EndpointFailure(
+                failure, status: .unauthorized,
+                headers: [
+                    .wwwAuthenticate:
+                        #"Bearer realm="sesame", error="insufficient_user_authentication", acr_values="\#(AuthenticationContextClass.multiFactor)", max_age=\#(Int(AdminActor.recentSignIn))"#
+                ])
         }
     }
 

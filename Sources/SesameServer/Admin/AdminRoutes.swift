@@ -4,6 +4,8 @@ import Hummingbird
 /// operator's scripts, in the OpenAPI document with the account APIs.
 struct AdminRoutes: FeatureRoutes {
     let users: AdminUsersEndpoint
+    let clients: AdminClientsEndpoint
+    let audit: AdminAuditEndpoint
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/admin/api/users", use: users.search)
@@ -14,5 +16,14 @@ struct AdminRoutes: FeatureRoutes {
         router.post("/admin/api/users/{user_id}/sessions/end", use: users.endSessions)
         router.delete("/admin/api/users/{user_id}/sessions/{session_id}", use: users.endSession)
         router.post("/admin/api/users/{user_id}/role", use: users.setRole)
+        router.get("/admin/api/clients", use: clients.list)
+        router.get("/admin/api/clients/{client_id}", use: clients.detail)
+        router.post("/admin/api/clients/{client_id}", use: clients.update)
+        router.delete("/admin/api/clients/{client_id}", use: clients.delete)
+        router.post("/admin/api/clients/{client_id}/secret", use: clients.rotateSecret)
+        router.get("/admin/api/keys", use: clients.listKeys)
+        router.post("/admin/api/keys/rotate", use: clients.rotateKeys)
+        router.get("/admin/api/audit", use: audit.page)
+        router.get("/admin/api/audit/export", use: audit.export)
     }
 }

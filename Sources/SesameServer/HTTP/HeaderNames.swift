@@ -5,6 +5,8 @@ import HTTPTypes
 extension HTTPField.Name {
     /// RFC 7034: framing by other origins (`DENY`), beside CSP `frame-ancestors`.
     static let xFrameOptions = Self("X-Frame-Options")!
+    /// Where the next page of an admin API export starts (issue #47).
+    static let sesameNextCursor = Self("Sesame-Next-Cursor")!
     /// W3C Referrer Policy.
     static let referrerPolicy = Self("Referrer-Policy")!
     /// WHATWG Fetch §3.6: no MIME sniffing (`nosniff`).

@@ -85,6 +85,103 @@ extension OpenAPIPaths {
                         ["400": .error("invalid_request (1000): not a JSON object with role, an unknown role, or an administrator's own role.")],
                         notFound, adminToken),
                     security: bearer)),
+        ].merging(adminClientPaths) { first, _ in first }
+    }
+
+    static let recentSignIn: Responses = [
+        "401": .error(
+            "insufficient_authorization (2002): this change needs a sign-in of the last 5 minutes (WWW-Authenticate: Bearer error=\"insufficient_user_authentication\", max_age=300); sign in again.")
+    ]
+
+    private static var adminClientPaths: [String: OpenAPI.PathItem] {
+        typealias Operation = OpenAPI.Operation
+        let clientID = OpenAPI.Parameter(
+            name: "client_id", in: "path", required: true, description: "The client's id.", schema: .string())
+        let notFound: Responses = ["404": .error("not_found (1019): no client has that id.")]
+        func query(_ name: String, _ description: String, _ schema: OpenAPI.Schema = .string()) -> OpenAPI.Parameter {
+            OpenAPI.Parameter(name: name, in: "query", required: false, description: description, schema: schema)
+        }
+        var seconds = OpenAPI.Schema.integer("Seconds since 1970.")
+        seconds.minimum = 0
+        seconds.maximum = 99_999_999_999
+        var pageSize = OpenAPI.Schema.integer("Records per page.")
+        pageSize.minimum = 1
+        pageSize.maximum = 500
+        var exportSize = pageSize
+        exportSize.maximum = AdminAuditEndpoint.maximumExport
+        var cursor = OpenAPI.Schema.integer("next_cursor of the previous page.")
+        cursor.minimum = 1
+        var filter = OpenAPI.Schema.string()
+        filter.maxLength = 256
+        func filters(_ limit: OpenAPI.Schema) -> [OpenAPI.Parameter] {
+            [
+                query("event", "Event names, or prefixes ending in . (sign_in.), separated by commas.", filter),
+                query("user_id", "The user's id.", filter), query("client_id", "The client's id.", filter),
+                query("client_address", "The client address as keyed (IPv4, or an IPv6 /64).", filter),
+                query("since", "From this time on.", seconds), query("until", "Before this time.", seconds),
+                query("cursor", "next_cursor of the previous page.", cursor), query("limit", "How many.", limit),
+            ]
+        }
+        let badFilter: Responses = ["400": .error("invalid_request (1000): a filter is too long, a time is not whole seconds, or limit or cursor is out of range.")]
+        return [
+            "/admin/api/clients": OpenAPI.PathItem(
+                get: Operation(
+                    "listClients", tag: "Admin", summary: "Every client with every setting",
+                    description: "Never a secret or its hash. Roles: admin, auditor.",
+                    responses: merged(["200": .json("AdminClientList", "The clients, by id.")], adminToken), security: bearer)),
+            "/admin/api/clients/{client_id}": OpenAPI.PathItem(
+                get: Operation(
+                    "getClient", tag: "Admin", summary: "One client", description: "Roles: admin, auditor.", parameters: [clientID],
+                    responses: merged(["200": .json("AdminClient", "The client.")], notFound, adminToken), security: bearer),
+                post: Operation(
+                    "updateClient", tag: "Admin", summary: "Change a client's settings",
+                    description: "The settings the body names change; the whole client is validated again, as sesame client add validates a new one. This process sees the change at once, the others within 2 seconds. Roles: admin.",
+                    parameters: [clientID], requestBody: .json("AdminClientUpdate"),
+                    responses: merged(
+                        ["200": .json("AdminClient", "The client after the change.")],
+                        ["400": .error("validation_failed (3000): a setting is refused; error_details names it. invalid_request (1000): not a JSON object of settings.")],
+                        notFound, adminToken),
+                    security: bearer),
+                delete: Operation(
+                    "deleteClient", tag: "Admin", summary: "Remove a client",
+                    description: "With its codes and refresh tokens. Needs a sign-in of the last 5 minutes. Roles: admin.",
+                    parameters: [clientID],
+                    responses: merged(["204": .empty("Removed.")], notFound, recentSignIn, adminToken), security: bearer)),
+            "/admin/api/clients/{client_id}/secret": OpenAPI.PathItem(
+                post: Operation(
+                    "rotateClientSecret", tag: "Admin", summary: "A new secret for a confidential client",
+                    description: "The new secret is in client_secret of this answer only; the old one stops working. Needs a sign-in of the last 5 minutes. Roles: admin.",
+                    parameters: [clientID],
+                    responses: merged(
+                        ["200": .json("AdminClient", "The client, with the new secret.")],
+                        ["400": .error("invalid_request (1000): a public client has no secret.")],
+                        notFound, recentSignIn, adminToken),
+                    security: bearer)),
+            "/admin/api/keys": OpenAPI.PathItem(
+                get: Operation(
+                    "listSigningKeys", tag: "Admin", summary: "The signing keys", description: "Never a private key. Roles: admin, auditor.",
+                    responses: merged(["200": .json("AdminSigningKeyList", "Newest first.")], adminToken), security: bearer)),
+            "/admin/api/keys/rotate": OpenAPI.PathItem(
+                post: Operation(
+                    "rotateSigningKeys", tag: "Admin", summary: "Rotate the signing keys",
+                    description: "As sesame keys rotate: new keys sign from now on, the old stay published for the longest token lifetime plus 5 minutes; the other processes use the new keys within a second. Needs a sign-in of the last 5 minutes. Roles: admin.",
+                    responses: merged(["200": .json("AdminSigningKeyList", "The keys after the rotation.")], recentSignIn, adminToken),
+                    security: bearer)),
+            "/admin/api/audit": OpenAPI.PathItem(
+                get: Operation(
+                    "readAuditLog", tag: "Admin", summary: "The audit log, newest first",
+                    description: "Roles: any.", parameters: filters(pageSize),
+                    responses: merged(["200": .json("AdminAuditPage", "A page of records.")], badFilter, adminToken),
+                    security: bearer)),
+            "/admin/api/audit/export": OpenAPI.PathItem(
+                get: Operation(
+                    "exportAuditLog", tag: "Admin", summary: "The audit log as NDJSON",
+                    description: "One record a line, newest first, up to limit (10,000); the Sesame-Next-Cursor header says where the next export starts. Roles: any.",
+                    parameters: filters(exportSize),
+                    responses: merged(
+                        ["200": .json("AdminAuditRecord", "One AdminAuditRecord a line.", mediaType: "application/x-ndjson")],
+                        badFilter, adminToken),
+                    security: bearer)),
         ]
     }
 }

@@ -35,6 +35,39 @@ extension OpenAPISchemas {
         catalog.add(
             "AdminUserChange", AdminUserChange(user: full, sessionsEnded: 2), AdminUserChange(user: minimal, sessionsEnded: 0),
             "The user after an operator's change, and how many sessions it ended.")
+        let client = AdminClient(
+            clientID: "app", name: "App", type: "confidential", redirectURIs: ["https://app.example.com/cb"],
+            postLogoutRedirectURIs: ["https://app.example.com/"], grantTypes: ["authorization_code"], scopes: ["openid"],
+            tokenEndpointAuthMethod: "client_secret_basic", idTokenSigningAlg: "RS256", accessTokenSigningAlg: "RS256",
+            mfaPolicy: "when_enrolled", firstParty: true, appGroup: "acme", accessTokenLifetime: 900, idTokenLifetime: 900,
+            refreshTokenLifetime: 2_592_000, requirePushedRequests: false, dpopBoundAccessTokens: false,
+            securityProfile: "standard", introspectsAnyToken: false, deviceCodeLifetime: 600, devicePollInterval: 5,
+            clientSecret: "s")
+        var minimalClient = client
+        minimalClient.appGroup = nil
+        minimalClient.deviceCodeLifetime = nil
+        minimalClient.devicePollInterval = nil
+        minimalClient.clientSecret = nil
+        catalog.add("AdminClient", client, minimalClient, "A client with every setting; client_secret only when it was just made.")
+        catalog.add("AdminClientList", AdminClientList(clients: [client]), AdminClientList(clients: []), "Every client, by id.")
+        catalog.add(
+            "AdminClientUpdate",
+            AdminClientUpdate(
+                name: "App", redirectURIs: ["https://app.example.com/cb"], postLogoutRedirectURIs: [], grantTypes: ["authorization_code"],
+                scopes: ["openid"], mfaPolicy: "always", firstParty: true, accessTokenLifetime: 900, idTokenLifetime: 900,
+                refreshTokenLifetime: 3600, requirePushedRequests: true, dpopBoundAccessTokens: true),
+            AdminClientUpdate(), "The settings to change; absent ones stay.")
+        let key = AdminSigningKey(kid: "k", algorithm: "RS256", createdAt: 1, activatesAt: 1, retiredAt: 2, expiresAt: 3)
+        catalog.add("AdminSigningKey", key, AdminSigningKey(kid: "k", algorithm: "ES256", createdAt: 1, activatesAt: 1, retiredAt: nil, expiresAt: nil), "A signing key; never the private key.")
+        catalog.add("AdminSigningKeyList", AdminSigningKeyList(keys: [key]), AdminSigningKeyList(keys: []), "The keys, newest first.")
+        let record = AdminAuditRecord(
+            time: 1.5, event: "admin.user_disabled", reason: "r", clientAddress: "203.0.113.7", clientID: "app", userID: "u",
+            requestID: "q", detail: ["actor": "a"])
+        catalog.add(
+            "AdminAuditRecord", record,
+            AdminAuditRecord(time: 1.5, event: "sign_in.failed", reason: nil, clientAddress: nil, clientID: nil, userID: nil, requestID: nil, detail: [:]),
+            "One audit record; never a secret.")
+        catalog.add("AdminAuditPage", AdminAuditPage(records: [record], nextCursor: "5"), AdminAuditPage(records: [], nextCursor: nil), "Newest first.")
         catalog.add(
             "AdminRoleUpdate", AdminRoleUpdate(role: "helpdesk"), AdminRoleUpdate(role: nil),
             "The role to grant (admin, helpdesk, auditor), or null to take it away.")

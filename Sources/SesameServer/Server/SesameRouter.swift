@@ -68,11 +68,18 @@ enum SesameRouter {
                 broker: FederationBrokerEndpoint(core: provider, pages: pages, responder: responder, completion: completion),
                 identities: IdentitiesEndpoint(provider: provider, bearer: front.bearer)),
             PINRoutes(endpoints: PINEndpoints(provider: provider, bearer: front.bearer)),
-            AdminRoutes(
-                users: AdminUsersEndpoint(
-                    authentication: AdminAuthentication(bearer: front.bearer, provider: provider), users: provider.users)),
+            adminRoutes(provider, front: front),
             DeviceAuthorizationRoutes(provider: provider, pages: pages, clientAuthenticator: front.clientAuthenticator),
             OpenAPIRoutes(endpoint: OpenAPIEndpoint(issuer: provider.issuer)),
         ]
+    }
+
+    /// The admin API's routes (issue #47), each endpoint with the core service it calls.
+    static func adminRoutes(_ provider: Provider, front: ServerFront) -> AdminRoutes {
+        let authentication = AdminAuthentication(bearer: front.bearer, provider: provider)
+        return AdminRoutes(
+            users: AdminUsersEndpoint(authentication: authentication, users: provider.users),
+            clients: AdminClientsEndpoint(authentication: authentication, clients: provider.clients, keys: provider.signingKeys),
+            audit: AdminAuditEndpoint(authentication: authentication, keys: provider.signingKeys))
     }
 }

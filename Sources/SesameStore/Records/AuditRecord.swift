@@ -21,11 +21,22 @@ public struct AuditRecord: Sendable, Equatable, Codable {
     public var requestID: String?
     /// Further facts (difficulty, counts, the admin command), never a secret.
     public var detail: [String: String]
+    /// The store's number of the record, in the order records were written (`nil` before it is
+    /// written); the admin API pages with it.
+    public var sequence: Int64?
+
+    /// The same record: every fact equal, wherever it was read from (``sequence`` is the
+    /// store's bookkeeping, not part of the record).
+    public static func == (lhs: AuditRecord, rhs: AuditRecord) -> Bool {
+        lhs.id == rhs.id && lhs.time == rhs.time && lhs.event == rhs.event && lhs.reason == rhs.reason
+            && lhs.clientAddress == rhs.clientAddress && lhs.clientID == rhs.clientID && lhs.userID == rhs.userID
+            && lhs.requestID == rhs.requestID && lhs.detail == rhs.detail
+    }
 
     public init(
         id: String = UUID().uuidString.lowercased(), time: Date, event: String, reason: String? = nil,
         clientAddress: String? = nil, clientID: String? = nil, userID: String? = nil, requestID: String? = nil,
-        detail: [String: String] = [:]
+        detail: [String: String] = [:], sequence: Int64? = nil
     ) {
         self.id = id
         self.time = time
@@ -35,6 +46,7 @@ public struct AuditRecord: Sendable, Equatable, Codable {
         self.clientID = clientID
         self.userID = userID
         self.requestID = requestID
+        self.sequence = sequence
         self.detail = detail
     }
 
@@ -54,15 +66,31 @@ public struct AuditQuery: Sendable, Equatable {
     public var userID: String?
     /// Only records at or after this time.
     public var since: Date?
+    /// Only records before this time.
+    public var until: Date?
     /// Only these events; an entry ending in `.` is a prefix (`sign_in.` is every sign-in event).
     public var events: [String]
+    /// Only records of this client.
+    public var clientID: String?
+    /// Only records from this client address (as keyed: IPv4, or an IPv6 /64).
+    public var clientAddress: String?
+    /// Only records written before the one with this ``AuditRecord/sequence`` (the next page of
+    /// the admin API); with it, records are in the order they were written.
+    public var beforeSequence: Int64?
     /// At most this many, the newest ones.
     public var limit: Int
 
-    public init(userID: String? = nil, since: Date? = nil, events: [String] = [], limit: Int = 1000) {
+    public init(
+        userID: String? = nil, since: Date? = nil, until: Date? = nil, events: [String] = [], clientID: String? = nil,
+        clientAddress: String? = nil, beforeSequence: Int64? = nil, limit: Int = 1000
+    ) {
         self.userID = userID
         self.since = since
+        self.until = until
         self.events = events
+        self.clientID = clientID
+        self.clientAddress = clientAddress
+        self.beforeSequence = beforeSequence
         self.limit = limit
     }
 }

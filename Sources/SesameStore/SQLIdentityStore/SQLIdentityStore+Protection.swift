@@ -58,6 +58,10 @@ extension SQLIdentityStore: AuditStore {
         var select = database.select().column("*").from("audit_events")
         if let userID = query.userID { select = select.where("user_id", .equal, userID) }
         if let since = query.since { select = select.where("at", .greaterThanOrEqual, StoreValue.time(since)) }
+        if let until = query.until { select = select.where("at", .lessThan, StoreValue.time(until)) }
+        if let clientID = query.clientID { select = select.where("client_id", .equal, clientID) }
+        if let address = query.clientAddress { select = select.where("client_address", .equal, address) }
+        if let before = query.beforeSequence { select = select.where("seq", .lessThan, before) }
         if !query.events.isEmpty {
             select = select.where { group in
                 var group = group
@@ -69,8 +73,8 @@ extension SQLIdentityStore: AuditStore {
                 return group
             }
         }
-        let rows = try await select.orderBy("at", .descending).orderBy("seq", .descending)
-            .limit(max(1, query.limit)).all()
+        let ordered = query.beforeSequence == nil ? select.orderBy("at", .descending) : select
+        let rows = try await ordered.orderBy("seq", .descending).limit(max(1, query.limit)).all()
         return try rows.reversed().map { row in
             AuditRecord(
                 id: try row.string("id"), time: try row.date("at"), event: try row.string("event"),
@@ -79,7 +83,8 @@ extension SQLIdentityStore: AuditStore {
                 clientID: try row.decode(column: "client_id", as: String?.self),
                 userID: try row.decode(column: "user_id", as: String?.self),
                 requestID: try row.decode(column: "request_id", as: String?.self),
-                detail: try StoreValue.fromJSON([String: String].self, try row.string("detail"), column: "detail"))
+                detail: try StoreValue.fromJSON([String: String].self, try row.string("detail"), column: "detail"),
+                sequence: try row.decode(column: "seq", as: Int64.self))
         }
     }
 

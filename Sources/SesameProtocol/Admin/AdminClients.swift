@@ -1,0 +1,231 @@
+import Foundation
+
+/// A registered client with every setting (`GET /admin/api/clients`, `sesame client list
+/// --json`; issue #47), RFC 7591 §2 names where there is one. Never the secret's hash; the
+/// secret itself only once, in the answer that created or rotated it.
+public struct AdminClient: Codable, Sendable, Equatable {
+    /// The `client_id`.
+    public var clientID: String
+    /// The name shown to users (`client_name`).
+    public var name: String
+    /// `public` or `confidential` (RFC 6749 §2.1).
+    public var type: String
+    /// The exact redirect URIs (RFC 6749 §3.1.2).
+    public var redirectURIs: [String]
+    /// Where RP-initiated logout may return to.
+    public var postLogoutRedirectURIs: [String]
+    /// The grants the client may use.
+    public var grantTypes: [String]
+    /// The scopes the client may ask for.
+    public var scopes: [String]
+    /// How the client authenticates at the token endpoint (RFC 7591 §2).
+    public var tokenEndpointAuthMethod: String
+    /// The ID token's `alg` (RS256 or ES256).
+    public var idTokenSigningAlg: String
+    /// The access token's `alg` (RS256 or ES256).
+    public var accessTokenSigningAlg: String
+    /// `never`, `when_enrolled` or `always`.
+    public var mfaPolicy: String
+    /// May use `/authorize-challenge` and the account APIs.
+    public var firstParty: Bool
+    /// The app group whose apps share sign-ins (Native SSO).
+    public var appGroup: String?
+    /// Lifetimes in seconds.
+    public var accessTokenLifetime: Int
+    /// Lifetimes in seconds.
+    public var idTokenLifetime: Int
+    /// Lifetimes in seconds.
+    public var refreshTokenLifetime: Int
+    /// Authorization requests must be pushed first (RFC 9126 §6).
+    public var requirePushedRequests: Bool
+    /// Every token request must carry a DPoP proof (RFC 9449 §5.2).
+    public var dpopBoundAccessTokens: Bool
+    /// `standard` or `fapi2`.
+    public var securityProfile: String
+    /// May introspect any client's tokens.
+    public var introspectsAnyToken: Bool
+    /// This client's device-code lifetime in seconds; absent: the server's.
+    public var deviceCodeLifetime: Int?
+    /// This client's device polling interval in seconds; absent: the server's.
+    public var devicePollInterval: Int?
+    /// The client secret, only in the answer that created or rotated it.
+    public var clientSecret: String?
+
+    /// A client with every setting given.
+    public init(
+        clientID: String, name: String, type: String, redirectURIs: [String], postLogoutRedirectURIs: [String],
+        grantTypes: [String], scopes: [String], tokenEndpointAuthMethod: String, idTokenSigningAlg: String,
+        accessTokenSigningAlg: String, mfaPolicy: String, firstParty: Bool, appGroup: String?, accessTokenLifetime: Int,
+        idTokenLifetime: Int, refreshTokenLifetime: Int, requirePushedRequests: Bool, dpopBoundAccessTokens: Bool,
+        securityProfile: String, introspectsAnyToken: Bool, deviceCodeLifetime: Int?, devicePollInterval: Int?,
+        clientSecret: String?
+    ) {
+        self.clientID = clientID
+        self.name = name
+        self.type = type
+        self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.grantTypes = grantTypes
+        self.scopes = scopes
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.idTokenSigningAlg = idTokenSigningAlg
+        self.accessTokenSigningAlg = accessTokenSigningAlg
+        self.mfaPolicy = mfaPolicy
+        self.firstParty = firstParty
+        self.appGroup = appGroup
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.requirePushedRequests = requirePushedRequests
+        self.dpopBoundAccessTokens = dpopBoundAccessTokens
+        self.securityProfile = securityProfile
+        self.introspectsAnyToken = introspectsAnyToken
+        self.deviceCodeLifetime = deviceCodeLifetime
+        self.devicePollInterval = devicePollInterval
+        self.clientSecret = clientSecret
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case clientID = "client_id"
+        case name = "client_name"
+        case type
+        case redirectURIs = "redirect_uris"
+        case postLogoutRedirectURIs = "post_logout_redirect_uris"
+        case grantTypes = "grant_types"
+        case scopes
+        case tokenEndpointAuthMethod = "token_endpoint_auth_method"
+        case idTokenSigningAlg = "id_token_signed_response_alg"
+        case accessTokenSigningAlg = "access_token_signed_response_alg"
+        case mfaPolicy = "mfa_policy"
+        case firstParty = "first_party"
+        case appGroup = "app_group"
+        case accessTokenLifetime = "access_token_lifetime"
+        case idTokenLifetime = "id_token_lifetime"
+        case refreshTokenLifetime = "refresh_token_lifetime"
+        case requirePushedRequests = "require_pushed_authorization_requests"
+        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+        case securityProfile = "security_profile"
+        case introspectsAnyToken = "introspects_any_token"
+        case deviceCodeLifetime = "device_code_lifetime"
+        case devicePollInterval = "device_poll_interval"
+        case clientSecret = "client_secret"
+    }
+}
+
+/// `GET /admin/api/clients`: every client, by id.
+public struct AdminClientList: Codable, Sendable, Equatable {
+    /// The clients.
+    public var clients: [AdminClient]
+
+    /// A list of `clients`.
+    public init(clients: [AdminClient]) { self.clients = clients }
+}
+
+/// `POST /admin/api/clients/{client_id}`: the settings to change; absent members stay as they
+/// are. The whole client is validated again, as `sesame client add` validates a new one.
+public struct AdminClientUpdate: Codable, Sendable, Equatable {
+    /// The name shown to users.
+    public var name: String?
+    /// The exact redirect URIs (replace the list).
+    public var redirectURIs: [String]?
+    /// Where RP-initiated logout may return to (replace the list).
+    public var postLogoutRedirectURIs: [String]?
+    /// The grants the client may use (replace the list).
+    public var grantTypes: [String]?
+    /// The scopes the client may ask for (replace the list).
+    public var scopes: [String]?
+    /// `never`, `when_enrolled` or `always`.
+    public var mfaPolicy: String?
+    /// May use `/authorize-challenge` and the account APIs.
+    public var firstParty: Bool?
+    /// Lifetimes in seconds.
+    public var accessTokenLifetime: Int?
+    /// Lifetimes in seconds.
+    public var idTokenLifetime: Int?
+    /// Lifetimes in seconds.
+    public var refreshTokenLifetime: Int?
+    /// Authorization requests must be pushed first (RFC 9126 §6).
+    public var requirePushedRequests: Bool?
+    /// Every token request must carry a DPoP proof (RFC 9449 §5.2).
+    public var dpopBoundAccessTokens: Bool?
+
+    /// An update of the given settings.
+    public init(
+        name: String? = nil, redirectURIs: [String]? = nil, postLogoutRedirectURIs: [String]? = nil,
+        grantTypes: [String]? = nil, scopes: [String]? = nil, mfaPolicy: String? = nil, firstParty: Bool? = nil,
+        accessTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil,
+        requirePushedRequests: Bool? = nil, dpopBoundAccessTokens: Bool? = nil
+    ) {
+        self.name = name
+        self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.grantTypes = grantTypes
+        self.scopes = scopes
+        self.mfaPolicy = mfaPolicy
+        self.firstParty = firstParty
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.requirePushedRequests = requirePushedRequests
+        self.dpopBoundAccessTokens = dpopBoundAccessTokens
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name = "client_name"
+        case redirectURIs = "redirect_uris"
+        case postLogoutRedirectURIs = "post_logout_redirect_uris"
+        case grantTypes = "grant_types"
+        case scopes
+        case mfaPolicy = "mfa_policy"
+        case firstParty = "first_party"
+        case accessTokenLifetime = "access_token_lifetime"
+        case idTokenLifetime = "id_token_lifetime"
+        case refreshTokenLifetime = "refresh_token_lifetime"
+        case requirePushedRequests = "require_pushed_authorization_requests"
+        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+    }
+}
+
+/// A signing key as `GET /admin/api/keys` lists it; never the private key. Times are seconds
+/// since 1970.
+public struct AdminSigningKey: Codable, Sendable, Equatable {
+    /// The key id (`kid`).
+    public var kid: String
+    /// `RS256` or `ES256`.
+    public var algorithm: String
+    /// When it was made.
+    public var createdAt: Int
+    /// When it starts signing.
+    public var activatesAt: Int
+    /// When it stopped signing; absent while it signs.
+    public var retiredAt: Int?
+    /// When it leaves the key set; absent while it signs.
+    public var expiresAt: Int?
+
+    /// A key with every member given.
+    public init(kid: String, algorithm: String, createdAt: Int, activatesAt: Int, retiredAt: Int?, expiresAt: Int?) {
+        self.kid = kid
+        self.algorithm = algorithm
+        self.createdAt = createdAt
+        self.activatesAt = activatesAt
+        self.retiredAt = retiredAt
+        self.expiresAt = expiresAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kid, algorithm
+        case createdAt = "created_at"
+        case activatesAt = "activates_at"
+        case retiredAt = "retired_at"
+        case expiresAt = "expires_at"
+    }
+}
+
+/// `GET /admin/api/keys`, `POST /admin/api/keys/rotate`: the signing keys, newest first.
+public struct AdminSigningKeyList: Codable, Sendable, Equatable {
+    /// The keys.
+    public var keys: [AdminSigningKey]
+
+    /// A list of `keys`.
+    public init(keys: [AdminSigningKey]) { self.keys = keys }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import SesameProtocol
+import SesameStore
+
+/// The clients part of the admin API (issue #47), without HTTP: every setting `sesame client
+/// add` has, read and changed by operators whose role allows it. A change is validated as a new
+/// client is (``ClientValidation``); deleting a client or rotating its secret needs a recent
+/// sign-in. This process sees a change at once; the others within the client cache's two seconds
+/// (``ProviderStore`` caches client records that long).
+package struct ClientAdministration: Sendable {
+    package let store: any ProviderStore
+    package let credentials: CredentialVerifier
+    package let audit: AuditLog
+    package let now: @Sendable () -> Date
+
+    package init(store: any ProviderStore, credentials: CredentialVerifier, audit: AuditLog, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.credentials = credentials
+        self.audit = audit
+        self.now = now
+    }
+
+    package func list(by actor: AdminActor) async throws -> AdminClientList {
+        try actor.require(.readClients)
+        return AdminClientList(clients: try await store.clients().sorted { $0.clientID < $1.clientID }.map { AdminClient($0) })
+    }
+
+    package func detail(clientID: String, by actor: AdminActor) async throws -> AdminClient {
+        try actor.require(.readClients)
+        return AdminClient(try await existing(clientID))
+    }
+
+    /// Changes the settings `update` names; the others stay.
+    package func update(
+        clientID: String, _ update: AdminClientUpdate, by actor: AdminActor, origin: RequestOrigin?
+    ) async throws -> AdminClient {
+        try actor.require(.manageClients)
+        let current = try await existing(clientID)
+        var spec = ClientSpec(current)
+        if let name = update.name { spec.name = name }
+        if let uris = update.redirectURIs { spec.redirectURIs = uris }
+        if let uris = update.postLogoutRedirectURIs { spec.postLogoutRedirectURIs = uris }
+        if let scopes = update.scopes { spec.scopes = scopes }
+        if let first = update.firstParty { spec.firstParty = first }
+        if let lifetime = update.accessTokenLifetime { spec.accessTokenLifetime = lifetime }
+        if let lifetime = update.idTokenLifetime { spec.idTokenLifetime = lifetime }
+        if let lifetime = update.refreshTokenLifetime { spec.refreshTokenLifetime = lifetime }
+        if let par = update.requirePushedRequests { spec.requirePushedRequests = par }
+        if let dpop = update.dpopBoundAccessTokens { spec.dpopBoundAccessTokens = dpop }
+        do {
+            if let name = update.mfaPolicy { spec.mfaPolicy = try ClientValidation.checkMFAPolicy(name) }
+            if let grants = update.grantTypes {
+                spec.grantTypes = try ClientValidation.checkGrantTypes(grants, confidential: spec.confidential)
+            }
+        } catch {
+            throw ProviderFailure.invalidClientSetting(field: error.field, reason: error.reason)
+        }
+        var record: ClientRecord
+        do {
+            record = try ServerAdmin.record(for: spec, secretHash: current.secretHash)
+        } catch let error as AdminError {
+            guard case .invalidClient(let field, let reason) = error else { throw error }
+            throw ProviderFailure.invalidClientSetting(field: field, reason: reason)
+        }
+        record.createdAt = current.createdAt
+        try await store.upsertClient(record)
+        audit.record(
+            .clientUpdated, origin: origin, clientID: clientID,
+            detail: actor.auditDetail.merging(["changed": Self.changedFields(update)]) { $1 })
+        return AdminClient(record)
+    }
+
+    /// A new secret for a confidential client, shown once in the answer; the old one stops
+    /// working at once in this process (the others within the client cache's two seconds).
+    package func rotateSecret(clientID: String, by actor: AdminActor, origin: RequestOrigin?) async throws -> AdminClient {
+        try actor.require(.manageClients)
+        try actor.requireRecentSignIn(now: now())
+        var record = try await existing(clientID)
+        guard record.isConfidential else {
+            throw ProviderFailure(.invalidRequest, "\(clientID) is a public client: it has no secret to rotate.")
+        }
+        let secret = SecureRandom.token(byteCount: 32)
+        record.secretHash = try await credentials.hashPassword(secret)
+        try await store.upsertClient(record)
+        audit.record(.clientSecretRotated, origin: origin, clientID: clientID, detail: actor.auditDetail)
+        var answer = AdminClient(record)
+        answer.clientSecret = secret
+        return answer
+    }
+
+    /// Removes the client with its codes and refresh tokens.
+    package func delete(clientID: String, by actor: AdminActor, origin: RequestOrigin?) async throws {
+        try actor.require(.manageClients)
+        try actor.requireRecentSignIn(now: now())
+        guard try await store.removeClient(id: clientID) else { throw Self.notFound(clientID) }
+        audit.record(.clientRemoved, origin: origin, clientID: clientID, detail: actor.auditDetail)
+    }
+
+    private func existing(_ clientID: String) async throws -> ClientRecord {
+        guard let client = try await store.client(id: clientID) else { throw Self.notFound(clientID) }
+        return client
+    }
+
+    private static func notFound(_ clientID: String) -> ProviderFailure {
+        ProviderFailure(.notFound, "No client has the id \(clientID); list them with GET /admin/api/clients.")
+    }
+
+    /// The names of the settings an update names (for the audit record; never their values).
+    private static func changedFields(_ update: AdminClientUpdate) -> String {
+        let data = (try? JSONEncoder().encode(update)) ?? Data()
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return object.keys.sorted().joined(separator: " ")
+    }
+}
+
+extension ProviderFailure {
+    /// A client setting the validation refused (`validation_failed`, naming the field).
+    package static func invalidClientSetting(field: String, reason: String) -> ProviderFailure {
+        ProviderFailure(
+            .validationFailed, "\(field): \(reason)",
+            details: [FieldError(field: field, message: reason, code: "invalid_format")])
+    }
+}
+
+extension AdminClient {
+    /// The wire view of a registered client (never the secret's hash).
+    package init(_ client: ClientRecord, secret: String? = nil) {
+        self.init(
+            clientID: client.clientID, name: client.name, type: client.isConfidential ? "confidential" : "public",
+            redirectURIs: client.redirectURIs, postLogoutRedirectURIs: client.postLogoutRedirectURIs,
+            grantTypes: client.grantTypes.map(\.rawValue), scopes: client.allowedScopes,
+            tokenEndpointAuthMethod: client.tokenEndpointAuthMethod.rawValue, idTokenSigningAlg: client.idTokenSigningAlg,
+            accessTokenSigningAlg: client.accessTokenSigningAlg, mfaPolicy: client.mfaPolicy.rawValue,
+            firstParty: client.firstParty, appGroup: client.appGroup, accessTokenLifetime: client.accessTokenLifetime,
+            idTokenLifetime: client.idTokenLifetime, refreshTokenLifetime: client.refreshTokenLifetime,
+            requirePushedRequests: client.requirePushedRequests, dpopBoundAccessTokens: client.dpopBoundAccessTokens,
+            securityProfile: client.securityProfile.rawValue, introspectsAnyToken: client.introspectsAnyToken,
+            deviceCodeLifetime: client.deviceCodeLifetime, devicePollInterval: client.devicePollInterval,
+            clientSecret: secret)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+import SesameProtocol
+
+/// The clients and signing keys in the admin API (issue #47, ``ClientAdministration``,
+/// ``SigningKeyAdministration``):
+/// - `GET /admin/api/clients`, `GET /admin/api/clients/{client_id}`: every setting;
+/// - `POST /admin/api/clients/{client_id}`: change the settings the body names (``AdminClientUpdate``);
+/// - `POST …/secret`: a new secret, shown once; `DELETE /admin/api/clients/{client_id}`;
+/// - `GET /admin/api/keys`, `POST /admin/api/keys/rotate`.
+///
+/// Deleting, rotating a secret and rotating keys need a sign-in of the last 5 minutes.
+struct AdminClientsEndpoint: Sendable {
+    let authentication: AdminAuthentication
+    let clients: ClientAdministration
+    let keys: SigningKeyAdministration
+
+    func list(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        JSONResponse.make(try await authentication.perform(request, context: context) { try await clients.list(by: $0) })
+    }
+
+    func detail(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let actor = try await authentication.authenticate(request, context: context)
+        let id = try Self.clientID(context)
+        return JSONResponse.make(try await authentication.perform(actor, context: context) { try await clients.detail(clientID: id, by: $0) })
+    }
+
+    func update(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let actor = try await authentication.authenticate(request, context: context)
+        let id = try Self.clientID(context)
+        let update: AdminClientUpdate
+        do {
+            update = try JSONDecoder().decode(AdminClientUpdate.self, from: try await JSONRequest.body(of: request, context: context))
+        } catch let failure as EndpointFailure {
+            throw failure
+        } catch let error as DecodingError {
+            let field = JSONRequest.violation(error).field
+            throw EndpointFailure(.invalidRequest, "The body is not a client update: \(field) has the wrong type or format.")
+        } catch {
+            throw EndpointFailure(.invalidRequest, "The body is not a JSON object of client settings.")
+        }
+        let client = try await authentication.perform(actor, context: context) {
+            try await clients.update(clientID: id, update, by: $0, origin: RequestOrigin(context))
+        }
+        return JSONResponse.make(client)
+    }
+
+    func rotateSecret(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let actor = try await authentication.authenticate(request, context: context)
+        let id = try Self.clientID(context)
+        return JSONResponse.make(
+            try await authentication.perform(actor, context: context) {
+                try await clients.rotateSecret(clientID: id, by: $0, origin: RequestOrigin(context))
+            })
+    }
+
+    func delete(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let actor = try await authentication.authenticate(request, context: context)
+        let id = try Self.clientID(context)
+        try await authentication.perform(actor, context: context) {
+            try await clients.delete(clientID: id, by: $0, origin: RequestOrigin(context))
+        }
+        return JSONResponse.noContent()
+    }
+
+    func listKeys(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        JSONResponse.make(try await authentication.perform(request, context: context) { try await keys.list(by: $0) })
+    }
+
+    func rotateKeys(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        JSONResponse.make(
+            try await authentication.perform(request, context: context) {
+                try await keys.rotate(by: $0, origin: RequestOrigin(context))
+            })
+    }
+
+    private static func clientID(_ context: SesameRequestContext) throws -> String {
+        let raw = context.parameters.get("client_id") ?? ""
+        let value = raw.removingPercentEncoding ?? raw
+        guard !value.isEmpty, value.count <= 256 else {
+            throw EndpointFailure(.invalidRequest, "client_id is 1 to 256 characters.")
+        }
+        return value
+    }
+}
