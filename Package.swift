@@ -216,8 +216,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            // One string file per locale (Localization/Strings/<tag>.json), read through Bundle.module.
-            resources: [.copy("Localization/Strings")],
+            // One string file per locale (Localization/Strings/<tag>.json), read through Bundle.module;
+            // the admin console's own (Admin/Console/ConsoleStrings/<tag>.json, English today).
+            resources: [.copy("Localization/Strings"), .copy("Admin/Console/ConsoleStrings")],
             swiftSettings: strict
         ),
         // The `sesame` command-line tool.

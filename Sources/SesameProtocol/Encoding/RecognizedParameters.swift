@@ -44,5 +44,7 @@ public enum RecognizedParameters {
         // Device authorization grant (RFC 8628 §3.1, §3.4): the device code, the user code of the
         // verification page, its decision, and Sesame's device_name
         "device_code", "user_code", "decision", "device_name",
+        // The admin console's client form (docs/admin.md)
+        "redirect_uris", "post_logout_redirect_uris", "mfa_policy", "require_par", "dpop",
     ]
 }

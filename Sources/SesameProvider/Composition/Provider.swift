@@ -50,6 +50,7 @@ package struct Provider: Sendable {
     package let users: UserAdministration
     package let clients: ClientAdministration
     package let signingKeys: SigningKeyAdministration
+    package let overview: OperatorOverview
 
     /// Builds every part from `settings`.
     /// - Parameters:
@@ -117,6 +118,7 @@ package struct Provider: Sendable {
         users = UserAdministration(store: store, audit: audit, now: now)
         clients = ClientAdministration(store: store, credentials: credentials, audit: audit, now: now)
         signingKeys = SigningKeyAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
+        overview = OperatorOverview(store: store, keyRing: keyRing, now: now)
 
         let nativeSSO = NativeSSOExchange(
             store: store, sessions: deviceSessions, tokenIssuer: tokenIssuer, sessionCap: sessionCap, keyRing: keyRing,

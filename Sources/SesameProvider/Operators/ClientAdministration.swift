@@ -35,6 +35,7 @@ package struct ClientAdministration: Sendable {
         clientID: String, _ update: AdminClientUpdate, by actor: AdminActor, origin: RequestOrigin?
     ) async throws -> AdminClient {
         try actor.require(.manageClients)
+        try AdminConsoleClient.refuseChange(clientID)
         let current = try await existing(clientID)
         var spec = ClientSpec(current)
         if let name = update.name { spec.name = name }
@@ -91,6 +92,7 @@ package struct ClientAdministration: Sendable {
     /// Removes the client with its codes and refresh tokens.
     package func delete(clientID: String, by actor: AdminActor, origin: RequestOrigin?) async throws {
         try actor.require(.manageClients)
+        try AdminConsoleClient.refuseChange(clientID)
         try actor.requireRecentSignIn(now: now())
         guard try await store.removeClient(id: clientID) else { throw Self.notFound(clientID) }
         audit.record(.clientRemoved, origin: origin, clientID: clientID, detail: actor.auditDetail)

@@ -5,11 +5,13 @@ import SesameProtocol
 /// The audit log in the admin API (issue #47): `GET /admin/api/audit` pages through the records
 /// that match `event` (names, or prefixes ending in `.`, separated by commas), `user_id`, `client_id`,
 /// `client_address`, `since` and `until` (seconds since 1970), newest first;
+/// `GET /admin/api/overview` counts them for the console's home page;
 /// `GET /admin/api/audit/export` answers the same records as NDJSON (one JSON record a line,
 /// `application/x-ndjson`) for a SIEM, with `Sesame-Next-Cursor` when there are more.
 struct AdminAuditEndpoint: Sendable {
     let authentication: AdminAuthentication
     let keys: SigningKeyAdministration
+    let overview: OperatorOverview
 
     /// The most records one export answer holds.
     static let maximumExport = 10_000
@@ -18,6 +20,20 @@ struct AdminAuditEndpoint: Sendable {
         let actor = try await authentication.authenticate(request, context: context)
         let query = try Self.query(request, maximum: 500, default: 100)
         return JSONResponse.make(try await authentication.perform(actor, context: context) { try await keys.auditPage(query, by: $0) })
+    }
+
+    /// `GET /admin/api/overview?window=hour|day|month` (``OperatorOverview``).
+    func overview(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let actor = try await authentication.authenticate(request, context: context)
+        var window = OperatorOverview.Window.day
+        if let name = request.uri.queryParameters["window"].map(String.init) {
+            guard let parsed = OperatorOverview.Window(rawValue: name) else {
+                throw EndpointFailure(.invalidRequest, "window is hour, day or month.")
+            }
+            window = parsed
+        }
+        return JSONResponse.make(
+            try await authentication.perform(actor, context: context) { try await overview.overview(window, by: $0) })
     }
 
     func export(_ request: Request, context: SesameRequestContext) async throws -> Response {

@@ -18,10 +18,21 @@ struct AdminAuthentication: Sendable {
     let provider: Provider
 
     /// The scope an admin API token carries (a client must be allowed it).
-    static let scope = "sesame:admin"
+    static let scope = AdminConsoleClient.scope
 
     func authenticate(_ request: Request, context: SesameRequestContext) async throws -> AdminActor {
         let (claims, user) = try await bearer.authenticate(request, context: context)
+        return try await authorize(claims: claims, user: user, context: context)
+    }
+
+    /// The operator of the admin console's session (its cookie holds the console's own access
+    /// token, ``AdminConsoleClient``), checked as a presented token is.
+    func authenticate(sessionToken token: String, context: SesameRequestContext) async throws -> AdminActor {
+        let (claims, user) = try await bearer.authenticate(sessionToken: token, context: context)
+        return try await authorize(claims: claims, user: user, context: context)
+    }
+
+    private func authorize(claims: AccessTokenClaims, user: UserRecord, context: SesameRequestContext) async throws -> AdminActor {
         guard claims.scopes.contains(Self.scope) else {
             refuse("missing_scope", user: user.id, context: context)
             throw EndpointFailure(

@@ -25,5 +25,6 @@ struct AdminRoutes: FeatureRoutes {
         router.post("/admin/api/keys/rotate", use: clients.rotateKeys)
         router.get("/admin/api/audit", use: audit.page)
         router.get("/admin/api/audit/export", use: audit.export)
+        router.get("/admin/api/overview", use: audit.overview)
     }
 }

@@ -32,10 +32,7 @@ struct BearerAuthentication: Sendable {
                 .invalidToken, "Send the access token in an Authorization: Bearer header.",
                 status: .unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="sesame""#])
         }
-        guard let claims = try await verifier.activeClaims(token) else {
-            throw Self.invalidToken("The access token is invalid, expired or revoked.")
-        }
-        context.annotations.record(clientID: claims.clientID)
+        let claims = try await activeClaims(token, context: context)
         switch (scheme, claims.boundThumbprint) {
         case (.dpop, let thumbprint?):
             try await dpop.resourceProof(request, accessToken: token, boundTo: thumbprint)
@@ -47,6 +44,29 @@ struct BearerAuthentication: Sendable {
         case (.bearer, nil):
             break
         }
+        return (claims, try await user(of: claims, context: context))
+    }
+
+    /// The claims and user of an access token the server keeps for a browser (the admin
+    /// console's session cookie), checked as a presented one is; a DPoP-bound token is refused.
+    func authenticate(
+        sessionToken token: String, context: SesameRequestContext
+    ) async throws -> (claims: AccessTokenClaims, user: UserRecord) {
+        let claims = try await activeClaims(token, context: context)
+        guard claims.boundThumbprint == nil else { throw Self.invalidToken("A session token is never bound to a key.") }
+        return (claims, try await user(of: claims, context: context))
+    }
+
+    private func activeClaims(_ token: String, context: SesameRequestContext) async throws -> AccessTokenClaims {
+        guard let claims = try await verifier.activeClaims(token) else {
+            throw Self.invalidToken("The access token is invalid, expired or revoked.")
+        }
+        context.annotations.record(clientID: claims.clientID)
+        return claims
+    }
+
+    /// The token's user: it names one, who exists and is not disabled.
+    private func user(of claims: AccessTokenClaims, context: SesameRequestContext) async throws -> UserRecord {
         guard !claims.isClientOnly else {
             context.annotations.record(outcome: "client_only_token")
             throw Self.invalidToken(
@@ -60,7 +80,7 @@ struct BearerAuthentication: Sendable {
             context.annotations.record(outcome: "account_disabled")
             throw Self.invalidToken("An administrator disabled the token's user; sign in again once the account is enabled.")
         }
-        return (claims, user)
+        return user
     }
 
     /// As ``authenticate(_:context:)``, and the token's client must be registered as

@@ -173,6 +173,19 @@ extension OpenAPIPaths {
                     description: "Roles: any.", parameters: filters(pageSize),
                     responses: merged(["200": .json("AdminAuditPage", "A page of records.")], badFilter, adminToken),
                     security: bearer)),
+            "/admin/api/overview": OpenAPI.PathItem(
+                get: Operation(
+                    "readOverview", tag: "Admin", summary: "What the console's home page shows",
+                    description: "Sign-ins, failed sign-ins, lockouts and new users per interval of the window (from the audit log), failures by reason, users, live browser sessions, the signing keys' ages. Roles: any.",
+                    parameters: [
+                        query(
+                            "window", "hour (5-minute intervals), day (hours) or month (days); day when absent.",
+                            .string(values: OperatorOverview.Window.allCases.map(\.rawValue)))
+                    ],
+                    responses: merged(
+                        ["200": .json("AdminOverview", "The overview.")],
+                        ["400": .error("invalid_request (1000): window is not hour, day or month.")], adminToken),
+                    security: bearer)),
             "/admin/api/audit/export": OpenAPI.PathItem(
                 get: Operation(
                     "exportAuditLog", tag: "Admin", summary: "The audit log as NDJSON",

@@ -68,6 +68,21 @@ extension OpenAPISchemas {
             AdminAuditRecord(time: 1.5, event: "sign_in.failed", reason: nil, clientAddress: nil, clientID: nil, userID: nil, requestID: nil, detail: [:]),
             "One audit record; never a secret.")
         catalog.add("AdminAuditPage", AdminAuditPage(records: [record], nextCursor: "5"), AdminAuditPage(records: [], nextCursor: nil), "Newest first.")
+        let series = AdminSeries(name: "sign_ins", counts: [0, 3])
+        let reason = AdminReasonCount(reason: "invalid_credentials", count: 2)
+        let health = AdminHealth(database: "ok", signingKeyAges: ["RS256": 86400])
+        catalog.add("AdminSeries", series, AdminSeries(name: "failures", counts: []), "One count per interval, oldest first.")
+        catalog.add("AdminReasonCount", reason, reason, "How often sign-ins failed for one reason.")
+        catalog.add("AdminHealth", health, AdminHealth(database: "ok", signingKeyAges: [:]), "The database and the signing keys' ages.")
+        catalog.add(
+            "AdminOverview",
+            AdminOverview(
+                window: "day", since: 1, intervalSeconds: 3600, series: [series], failureReasons: [reason], users: 3,
+                liveSessions: 1, health: health),
+            AdminOverview(
+                window: "hour", since: 1, intervalSeconds: 300, series: [], failureReasons: [], users: 0, liveSessions: 0,
+                health: health),
+            "The console's home page: counts per interval of the window.")
         catalog.add(
             "AdminRoleUpdate", AdminRoleUpdate(role: "helpdesk"), AdminRoleUpdate(role: nil),
             "The role to grant (admin, helpdesk, auditor), or null to take it away.")

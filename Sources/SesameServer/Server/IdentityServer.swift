@@ -150,6 +150,7 @@ public enum IdentityServer {
             configuration.issuer ?? URL(string: "http://\(hostForURL(configuration.issuerHost ?? configuration.host)):\(port)")!
         let routes: Set<String>
         do {
+            try await AdminConsoleClient.ensure(store: store, issuer: issuerIdentifier(issuer), now: configuration.now())
             let provider = try Provider(
                 settings: configuration.providerSettings(issuer: issuer), store: store, keyRing: keyRing, masterKey: masterKey,
                 passwordHasher: configuration.passwordHasher, blockingWork: NIOBlockingWorkPool.shared,
@@ -158,7 +159,7 @@ public enum IdentityServer {
             let front = ServerFront(
                 provider: provider, renderer: try PageRenderer(localizer: StringTableLocalizer()),
                 localizer: StringTableLocalizer(),
-                masterKeyCSRF: CSRFProtection(masterKey: masterKey, cookies: BrowserCookies(issuer: issuer)), metrics: metrics,
+                masterKey: masterKey, metrics: metrics,
                 rateLimits: rateLimits, challenges: challenges, trustedProxies: configuration.trustedProxies,
                 staticDocuments: staticDocuments, logger: logger)
             var metricsToken: String?

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 
@@ -16,15 +17,20 @@ struct ServerFront: Sendable {
     let trustedProxies: TrustedProxies
     let staticDocuments: StaticDocuments?
     let logger: Logger
+    /// The deployment's master key, from which the admin console derives its sign-in MACs.
+    let masterKey: SymmetricKey
 
     /// The front of `provider`, with its parts built from the core's and the server's settings.
     init(
-        provider: Provider, renderer: PageRenderer, localizer: any Localizer, masterKeyCSRF: CSRFProtection,
+        provider: Provider, renderer: PageRenderer, localizer: any Localizer, masterKey: SymmetricKey,
         metrics: ServerMetrics, rateLimits: RequestRateLimits?, challenges: ChallengeGate?, trustedProxies: TrustedProxies,
         staticDocuments: StaticDocuments?, logger: Logger
     ) {
         let cookies = BrowserCookies(issuer: provider.settings.issuer)
-        pages = HostedPages(renderer: renderer, localizer: localizer, cookies: cookies, csrf: masterKeyCSRF, logger: logger)
+        pages = HostedPages(
+            renderer: renderer, localizer: localizer, cookies: cookies,
+            csrf: CSRFProtection(masterKey: masterKey, cookies: cookies), logger: logger)
+        self.masterKey = masterKey
         dpop = DPoPRequests(check: provider.dpopProofs, issuer: provider.issuer, algorithms: provider.settings.dpop.algorithms)
         clientAuthenticator = ClientAuthenticator(
             store: provider.store, verifier: provider.credentials, rateLimits: rateLimits, assertions: provider.clientAssertions)

@@ -69,6 +69,7 @@ enum SesameRouter {
                 identities: IdentitiesEndpoint(provider: provider, bearer: front.bearer)),
             PINRoutes(endpoints: PINEndpoints(provider: provider, bearer: front.bearer)),
             adminRoutes(provider, front: front),
+            try adminConsole(provider, front: front),
             DeviceAuthorizationRoutes(provider: provider, pages: pages, clientAuthenticator: front.clientAuthenticator),
             OpenAPIRoutes(endpoint: OpenAPIEndpoint(issuer: provider.issuer)),
         ]
@@ -80,6 +81,18 @@ enum SesameRouter {
         return AdminRoutes(
             users: AdminUsersEndpoint(authentication: authentication, users: provider.users),
             clients: AdminClientsEndpoint(authentication: authentication, clients: provider.clients, keys: provider.signingKeys),
-            audit: AdminAuditEndpoint(authentication: authentication, keys: provider.signingKeys))
+            audit: AdminAuditEndpoint(authentication: authentication, keys: provider.signingKeys, overview: provider.overview))
+    }
+
+    /// The admin console's pages (issue #47) over the same core services as the admin API.
+    static func adminConsole(_ provider: Provider, front: ServerFront) throws -> AdminConsoleRoutes {
+        let session = ConsoleSession(
+            provider: provider, authentication: AdminAuthentication(bearer: front.bearer, provider: provider),
+            masterKey: front.masterKey, cookies: front.pages.cookies)
+        let page = ConsolePage(session: session, renderer: try ConsoleRenderer(), pages: front.pages)
+        return AdminConsoleRoutes(
+            session: session, page: page, users: ConsoleUserPages(page: page, users: provider.users),
+            clients: ConsoleClientPages(page: page, clients: provider.clients, keys: provider.signingKeys),
+            audit: ConsoleAuditPages(page: page, overview: provider.overview, keys: provider.signingKeys))
     }
 }

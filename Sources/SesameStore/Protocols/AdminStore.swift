@@ -16,4 +16,6 @@ public protocol AdminStore: Sendable {
     func setUserDisabled(id: String, at: Date?) async throws -> Bool
     /// How many users there are (the console's home page).
     func userCount() async throws -> Int
+    /// How many browser sessions have not expired at `now` (the console's home page).
+    func liveBrowserSessionCount(now: Date) async throws -> Int
 }

@@ -44,6 +44,12 @@ extension SQLIdentityStore: AdminStore {
             .decode(column: "n", as: Int.self) ?? 0
     }
 
+    public func liveBrowserSessionCount(now: Date) async throws -> Int {
+        try await database.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("browser_sessions")
+            .where("expires_at", .greaterThan, StoreValue.time(now)).first()?
+            .decode(column: "n", as: Int.self) ?? 0
+    }
+
     /// One index range of `user_search_terms` from the cursor on (row values compare the primary
     /// key's order), the users of the matches read by id, a user listed once per page. An empty
     /// prefix pages through the usernames.

@@ -88,6 +88,29 @@ extension SQLIdentityStore: AuditStore {
         }
     }
 
+    public func auditEventCounts(events: [String], since: Date, bucket: TimeInterval) async throws -> [AuditEventCount] {
+        guard !events.isEmpty, bucket >= 1 else { return [] }
+        let start = StoreValue.time(since)
+        // The interval's index: SQLite's CAST truncates (the difference is never negative);
+        // PostgreSQL's rounds, so it floors first.
+        let index: SQLQueryString =
+            database.dialect.name == "postgresql"
+            ? "CAST(FLOOR((at - \(bind: start)) / \(bind: bucket)) AS BIGINT)"
+            : "CAST((at - \(bind: start)) / \(bind: bucket) AS INTEGER)"
+        let rows = try await database.raw(
+            """
+            SELECT event, \(index) AS bucket, reason, COUNT(*) AS n FROM audit_events
+            WHERE event IN (\(binds: events)) AND at >= \(bind: start)
+            GROUP BY event, bucket, reason
+            """
+        ).all()
+        return try rows.map {
+            AuditEventCount(
+                event: try $0.string("event"), bucket: try $0.decode(column: "bucket", as: Int.self),
+                reason: try $0.optionalString("reason"), count: try $0.decode(column: "n", as: Int.self))
+        }
+    }
+
     @discardableResult
     public func purgeAuditRecords(before: Date) async throws -> Int {
         let rows = try await database.delete(from: "audit_events")

@@ -1,0 +1,85 @@
+import Foundation
+import HeadlessChromium
+import Sesame
+import SesameServer
+import Testing
+
+/// The admin console (issue #47) in a real headless Chromium: an operator signs in through the
+/// hosted login with a second factor (an emailed code), reads the overview, finds a user, disables
+/// them (their refresh token fails at once), edits a client's redirect URIs (the next
+/// `/authorize` accepts the new one), rotates the signing keys and signs out; no page breaks CSP
+/// and none shows a secret.
+@Suite(
+    "Admin console in a real browser (Chromium)", .serialized,
+    .enabled(if: chromiumAvailable, "no Chromium here; install Debian's chromium to run these"))
+struct AdminConsoleBrowserTests {
+    @Test("an administrator signs in with a second factor, disables a user, edits a client, rotates keys and signs out")
+    func administratorJourney() async throws {
+        try await withServer { server in
+            let operatorUser = try await server.addUser("olga")
+            try await server.running.store.setAdminRole(.admin, userID: operatorUser.sub, grantedBy: nil, at: Date())
+            let customer = try await server.addUser("mallory")
+            let app = server.sdk()
+            _ = try await passwordLogin(app, customer)
+            let keysBefore = try await server.running.keyRing.keys().count
+
+            try await withChromium { _, tab in
+                let origin = server.origin
+                try await tab.navigate(URL(string: origin + "/admin")!)
+                try await typeCredentials(tab, username: operatorUser.username, password: operatorUser.password, origin: origin)
+                // The console's client always asks for a second factor: an emailed code here.
+                try await tab.waitForURL("the second-factor step") { $0.hasPrefix(origin + "/login") }
+                try await tab.fill("mfa_code", try await server.latestCode(to: operatorUser.email))
+                try await tab.submit()
+                try await tab.waitForURL("the console's overview") { $0 == origin + "/admin" }
+                let overview = try await tab.text()
+                #expect(overview.contains("Overview") && overview.contains("Signed in as olga (admin)"), "\(overview.prefix(400))")
+                #expect(try await tab.evaluate("document.querySelectorAll('main svg[role=img]').length").number == 4)
+                try await tab.screenshot(to: screenshotFile("admin-overview"))
+
+                // Find the customer by an email prefix through the search form.
+                try await tab.navigate(URL(string: origin + "/admin/users")!)
+                try await tab.fill("q", "mallory@exa")
+                try await tab.submitAndWait("form[role=search] button")
+                #expect(try await tab.text().contains("mallory@example.com"))
+                try await tab.runAndWait("document.querySelector('main a[href^=\"/admin/users/\"]').click()")
+                #expect(try await tab.url() == origin + "/admin/users/" + customer.sub)
+                try await tab.submitAndWait("form[action$='/disable'] button")
+                #expect(try await tab.text().contains("The account is disabled"))
+                await #expect(throws: SesameError.self) { _ = try await app.validAccessToken(forceRefresh: true) }
+
+                // Edit the client's redirect URIs; the next authorization request sees the new one.
+                try await tab.navigate(URL(string: origin + "/admin/clients/" + IntegrationServer.clientID)!)
+                let current = try await tab.evaluate("document.querySelector('[name=redirect_uris]').value").string ?? ""
+                try await tab.fill("redirect_uris", current + "\nhttp://127.0.0.1/console-added")
+                try await tab.submitAndWait("form[action^='/admin/clients/'] button")
+                let saved = try await tab.text()
+                #expect(saved.contains("Saved."), "\(saved.prefix(600))")
+                let client = try await server.running.store.client(id: IntegrationServer.clientID)
+                #expect(client?.redirectURIs.contains("http://127.0.0.1/console-added") == true)
+
+                // Rotate the signing keys (the sign-in is recent enough).
+                try await tab.navigate(URL(string: origin + "/admin/keys")!)
+                try await tab.submitAndWait("form[action='/admin/keys/rotate'] button")
+                #expect(try await tab.text().contains("New keys sign from now on"))
+                #expect(try await server.running.keyRing.keys().count > keysBefore)
+
+                // The audit log shows what the operator did, naming them.
+                // (The audit log is written in batches: reload until the last change is in.)
+                var audit = ""
+                for _ in 0..<100 where !audit.contains("admin.keys_rotated") {
+                    try await tab.navigate(URL(string: origin + "/admin/audit?event=admin.&since=hour")!)
+                    audit = try await tab.text()
+                }
+                #expect(audit.contains("admin.user_disabled") && audit.contains("admin.client_updated") && audit.contains("admin.keys_rotated"))
+                #expect(!audit.contains(operatorUser.password) && !audit.contains(customer.password))
+                await expectNoCSPViolation(tab)
+
+                try await tab.submitAndWait("header form button")
+                #expect(try await tab.url() == origin + "/admin/signed-out")
+                try await tab.navigate(URL(string: origin + "/admin/users")!)
+                try await tab.waitForURL("the sign-in again") { $0.hasPrefix(origin + "/authorize") || $0.hasPrefix(origin + "/login") }
+            }
+        }
+    }
+}
