@@ -25,5 +25,6 @@ struct SesameCommand: AsyncParsableCommand {
             SwitchCommand.self, LogoutCommand.self, CurlCommand.self, ExampleAPICommand.self,
             SignUpCommand.self, ProfileCommand.self, PINCommand.self, PasskeyCommand.self,
             ClientCommand.self, UserCommand.self, ProviderCommand.self, KeysCommand.self, OutboxCommand.self, AuditCommand.self, DatabaseCommand.self,
+            AdminCommand.self,
         ])
 }

@@ -109,4 +109,30 @@ struct AdminStoreTests {
             #expect(all.users.count == UserSearch.maximumLimit, "the page size is capped")
         }
     }
+
+    @Test("audit events are counted per interval and reason in one statement; other events and older records are left out", arguments: StoreBackend.available)
+    func auditCounts(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
+            let since = Date(timeIntervalSince1970: 1_800_000_000)
+            func record(_ event: String, _ offset: TimeInterval, _ reason: String? = nil) -> AuditRecord {
+                AuditRecord(id: UUID().uuidString, time: since.addingTimeInterval(offset), event: event, reason: reason, detail: [:])
+            }
+            try await store.appendAuditRecords([
+                record("sign_in.failed", -0.5, "invalid_credentials"),  // before the window
+                record("sign_in.failed", 0, "invalid_credentials"), record("sign_in.failed", 299.9, "invalid_credentials"),
+                record("sign_in.failed", 300, "account_disabled"), record("sign_in.succeeded", 3599.5),
+                record("token.revoked", 10),  // not asked for
+            ])
+            let counts = try await store.auditEventCounts(
+                events: ["sign_in.failed", "sign_in.succeeded"], since: since, bucket: 300)
+            let sorted = counts.sorted { ($0.event, $0.bucket, $0.reason ?? "") < ($1.event, $1.bucket, $1.reason ?? "") }
+            #expect(
+                sorted == [
+                    AuditEventCount(event: "sign_in.failed", bucket: 0, reason: "invalid_credentials", count: 2),
+                    AuditEventCount(event: "sign_in.failed", bucket: 1, reason: "account_disabled", count: 1),
+                    AuditEventCount(event: "sign_in.succeeded", bucket: 11, reason: nil, count: 1),
+                ])
+            #expect(try await store.auditEventCounts(events: [], since: since, bucket: 300).isEmpty)
+        }
+    }
 }

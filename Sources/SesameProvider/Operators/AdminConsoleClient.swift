@@ -40,12 +40,13 @@ package enum AdminConsoleClient {
         try await store.upsertClient(wanted)
     }
 
-    /// Throws when `clientID` is the console's: operators edit it through start-up, not the API.
+    /// Throws when `clientID` is the console's or `sesame admin`'s (``AdminCLIClient``): the
+    /// server keeps them as they must be, so the API cannot lock its operators out.
     package static func refuseChange(_ clientID: String) throws(ProviderFailure) {
-        guard clientID != id else {
+        guard clientID != id, clientID != AdminCLIClient.id else {
             throw ProviderFailure(
                 .invalidRequest,
-                "\(id) is the admin console's own registration; the server keeps it as it must be, so it cannot be edited or deleted.")
+                "\(clientID) is the admin tools' own registration; the server keeps it as it must be, so it cannot be edited or deleted.")
         }
     }
 }

@@ -151,6 +151,7 @@ public enum IdentityServer {
         let routes: Set<String>
         do {
             try await AdminConsoleClient.ensure(store: store, issuer: issuerIdentifier(issuer), now: configuration.now())
+            try await AdminCLIClient.ensure(store: store, now: configuration.now())
             let provider = try Provider(
                 settings: configuration.providerSettings(issuer: issuer), store: store, keyRing: keyRing, masterKey: masterKey,
                 passwordHasher: configuration.passwordHasher, blockingWork: NIOBlockingWorkPool.shared,

@@ -102,7 +102,7 @@ struct ConsoleClientPages: Sendable {
         status: HTTPResponse.Status = .ok
     ) -> Response {
         let t = frame.text
-        let builtIn = client.clientID == AdminConsoleClient.id
+        let builtIn = client.clientID == AdminConsoleClient.id || client.clientID == AdminCLIClient.id
         let mfa = typed?.mfaPolicy ?? client.mfaPolicy
         var content: [String: Any] = [
             "id": ConsolePage.queryEncoded(client.clientID),
