@@ -135,4 +135,26 @@ struct AdminStoreTests {
             #expect(try await store.auditEventCounts(events: [], since: since, bucket: 300).isEmpty)
         }
     }
+
+    @Test("many users are imported in batches with their search terms; a taken username fails with a conflict", arguments: StoreBackend.available)
+    func importUsers(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
+            let users = (0..<1_203).map { index in
+                let id = UUID().uuidString.lowercased()
+                var claims = StandardClaims(sub: id)
+                claims.name = index.isMultiple(of: 2) ? "Grace Hopper \(index)" : nil
+                return UserRecord(id: id, username: "Imported\(index)", email: "imported\(index)@Example.com", claims: claims)
+            }
+            try await store.importUsers(users)
+            #expect(try await store.userCount() == 1_203)
+            #expect(try await store.user(id: users[1_202].id)?.username == "imported1202", "normalized as createUser does")
+            let byName = try await store.searchUsers(UserSearch(prefix: "grace hopper 120", limit: 25))
+            #expect(Set(byName.users.map(\.username)) == ["imported120", "imported1200", "imported1202"])
+            let byEmail = try await store.searchUsers(UserSearch(prefix: "IMPORTED77@", limit: 25))
+            #expect(byEmail.users.map(\.username) == ["imported77"])
+            await #expect(throws: StoreError.self) {
+                try await store.importUsers([UserRecord(username: "imported5", email: "other@example.com")])
+            }
+        }
+    }
 }

@@ -263,6 +263,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     registerStoreBenchmarks()
+    registerUserSearchBenchmarks()
     registerDevicePollBenchmarks()
     registerSideBySideBenchmarks()
 }

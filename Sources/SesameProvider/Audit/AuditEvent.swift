@@ -117,6 +117,7 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case keysRotated = "admin.keys_rotated"
     case providerAdded = "admin.provider_added"
     case providerRemoved = "admin.provider_removed"
+    case providerUpdated = "admin.provider_updated"
 }
 
 extension AuditEvent {

@@ -51,6 +51,7 @@ package struct Provider: Sendable {
     package let clients: ClientAdministration
     package let signingKeys: SigningKeyAdministration
     package let overview: OperatorOverview
+    package let providers: ProviderAdministration
 
     /// Builds every part from `settings`.
     /// - Parameters:
@@ -119,6 +120,7 @@ package struct Provider: Sendable {
         clients = ClientAdministration(store: store, credentials: credentials, audit: audit, now: now)
         signingKeys = SigningKeyAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
         overview = OperatorOverview(store: store, keyRing: keyRing, now: now)
+        providers = ProviderAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
 
         let nativeSSO = NativeSSOExchange(
             store: store, sessions: deviceSessions, tokenIssuer: tokenIssuer, sessionCap: sessionCap, keyRing: keyRing,

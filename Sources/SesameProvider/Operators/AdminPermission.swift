@@ -8,8 +8,8 @@ import SesameStore
 /// |---|---|---|---|
 /// | ``readUsers`` | ✓ | ✓ | ✓ |
 /// | ``manageUsers`` (disable, unlock, end sessions, remove a factor, mail) | ✓ | ✓ | |
-/// | ``readClients`` | ✓ | | ✓ |
-/// | ``manageClients``, ``manageKeys``, ``manageRoles`` | ✓ | | |
+/// | ``readClients`` (clients, keys, federation providers) | ✓ | | ✓ |
+/// | ``manageClients``, ``manageKeys``, ``manageProviders``, ``manageRoles`` | ✓ | | |
 /// | ``readAudit`` | ✓ | ✓ | ✓ |
 package enum AdminPermission: String, Sendable, CaseIterable {
     case readUsers = "read users"
@@ -17,6 +17,7 @@ package enum AdminPermission: String, Sendable, CaseIterable {
     case readClients = "read clients and keys"
     case manageClients = "manage clients"
     case manageKeys = "manage signing keys"
+    case manageProviders = "manage federation providers"
     case manageRoles = "grant roles"
     case readAudit = "read the audit log"
 }

@@ -6,6 +6,7 @@ struct AdminRoutes: FeatureRoutes {
     let users: AdminUsersEndpoint
     let clients: AdminClientsEndpoint
     let audit: AdminAuditEndpoint
+    let providers: AdminProvidersEndpoint
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/admin/api/users", use: users.search)
@@ -26,5 +27,9 @@ struct AdminRoutes: FeatureRoutes {
         router.get("/admin/api/audit", use: audit.page)
         router.get("/admin/api/audit/export", use: audit.export)
         router.get("/admin/api/overview", use: audit.overview)
+        router.get("/admin/api/providers", use: providers.list)
+        router.post("/admin/api/providers", use: providers.add)
+        router.post("/admin/api/providers/{provider_id}", use: providers.update)
+        router.delete("/admin/api/providers/{provider_id}", use: providers.remove)
     }
 }

@@ -98,6 +98,9 @@ extension OpenAPIPaths {
         let clientID = OpenAPI.Parameter(
             name: "client_id", in: "path", required: true, description: "The client's id.", schema: .string())
         let notFound: Responses = ["404": .error("not_found (1019): no client has that id.")]
+        let providerNotFound: Responses = ["404": .error("not_found (1019): no provider has that id.")]
+        let providerID = OpenAPI.Parameter(
+            name: "provider_id", in: "path", required: true, description: "The provider's name.", schema: .string())
         func query(_ name: String, _ description: String, _ schema: OpenAPI.Schema = .string()) -> OpenAPI.Parameter {
             OpenAPI.Parameter(name: name, in: "query", required: false, description: description, schema: schema)
         }
@@ -173,6 +176,36 @@ extension OpenAPIPaths {
                     description: "Roles: any.", parameters: filters(pageSize),
                     responses: merged(["200": .json("AdminAuditPage", "A page of records.")], badFilter, adminToken),
                     security: bearer)),
+            "/admin/api/providers": OpenAPI.PathItem(
+                get: Operation(
+                    "listProviders", tag: "Admin", summary: "The federation providers",
+                    description: "Never a broker secret (has_broker_secret says whether one is kept). Roles: admin, auditor.",
+                    responses: merged(["200": .json("AdminFederationProviderList", "By id.")], adminToken), security: bearer),
+                post: Operation(
+                    "addProvider", tag: "Admin", summary: "Register a federation provider",
+                    description: "Checked as sesame provider add checks it; broker_client_secret is sealed and never answered. Roles: admin.",
+                    requestBody: .json("AdminFederationProviderSpec"),
+                    responses: merged(
+                        ["201": .json("AdminFederationProvider", "The registered provider.")],
+                        ["400": .error("validation_failed (3000): a setting is refused; error_details names it. invalid_request (1000): a provider has the id, or the body is not a JSON object.")],
+                        adminToken),
+                    security: bearer)),
+            "/admin/api/providers/{provider_id}": OpenAPI.PathItem(
+                post: Operation(
+                    "updateProvider", tag: "Admin", summary: "Change a federation provider's settings",
+                    description: "The settings the body gives change; the others and a kept secret stay. Roles: admin.",
+                    parameters: [providerID],
+                    requestBody: .json("AdminFederationProviderSpec"),
+                    responses: merged(
+                        ["200": .json("AdminFederationProvider", "The provider after the change.")],
+                        ["400": .error("validation_failed (3000): a setting is refused. invalid_request (1000): not a JSON object.")],
+                        providerNotFound, adminToken),
+                    security: bearer),
+                delete: Operation(
+                    "removeProvider", tag: "Admin", summary: "Remove a federation provider",
+                    description: "Its linked identities are unlinked; accounts keep their other ways to sign in. Roles: admin.",
+                    parameters: [providerID],
+                    responses: merged(["204": .empty("Removed.")], providerNotFound, adminToken), security: bearer)),
             "/admin/api/overview": OpenAPI.PathItem(
                 get: Operation(
                     "readOverview", tag: "Admin", summary: "What the console's home page shows",

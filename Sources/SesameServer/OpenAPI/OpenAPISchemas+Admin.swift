@@ -83,6 +83,24 @@ extension OpenAPISchemas {
                 window: "hour", since: 1, intervalSeconds: 300, series: [], failureReasons: [], users: 0, liveSessions: 0,
                 health: health),
             "The console's home page: counts per interval of the window.")
+        let provider = AdminFederationProvider(
+            id: "acme", kind: "oidc", issuer: "https://id.acme.example", audiences: ["sesame"], jwksURI: "https://id.acme.example/jwks",
+            requiredClaim: "email", allowUnverifiedEmail: false, linkByEmail: true, displayName: "Acme", brokerClientID: "sesame",
+            hasBrokerSecret: true, createdAt: 1)
+        var minimalProvider = provider
+        minimalProvider.jwksURI = nil
+        minimalProvider.brokerClientID = nil
+        catalog.add("AdminFederationProvider", provider, minimalProvider, "A federation provider; never its broker secret.")
+        catalog.add(
+            "AdminFederationProviderList", AdminFederationProviderList(providers: [provider]), AdminFederationProviderList(providers: []),
+            "The providers, by id.")
+        catalog.add(
+            "AdminFederationProviderSpec",
+            AdminFederationProviderSpec(
+                id: "acme", kind: "oidc", issuer: "https://id.acme.example", audiences: ["sesame"], jwksURI: "https://id.acme.example/jwks",
+                requiredClaim: "email", allowUnverifiedEmail: false, linkByEmail: true, displayName: "Acme", brokerClientID: "sesame",
+                brokerClientSecret: "secret"),
+            AdminFederationProviderSpec(), "A provider's settings; absent ones stay (id and kind are required to register).")
         catalog.add(
             "AdminRoleUpdate", AdminRoleUpdate(role: "helpdesk"), AdminRoleUpdate(role: nil),
             "The role to grant (admin, helpdesk, auditor), or null to take it away.")

@@ -129,7 +129,7 @@ extension SQLIdentityStore {
         }
     }
 
-    private static func normalized(_ user: UserRecord) -> UserRecord {
+    static func normalized(_ user: UserRecord) -> UserRecord {
         var user = user
         user.username = user.username.lowercased()
         user.email = user.email.lowercased()
