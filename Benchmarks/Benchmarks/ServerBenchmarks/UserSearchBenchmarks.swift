@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import Logging
+import SesameProtocol
 import SesameServer
 import Synchronization
 

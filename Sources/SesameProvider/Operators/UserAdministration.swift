@@ -158,7 +158,7 @@ package struct UserAdministration: Sendable {
         return live
     }
 
-    private func existing(_ userID: String) async throws -> UserRecord {
+    func existing(_ userID: String) async throws -> UserRecord {
         guard let user = try await store.user(id: userID) else {
             throw ProviderFailure(.userNotFound, "No user has the id \(userID); search with GET /admin/api/users?q=...")
         }

@@ -7,6 +7,7 @@ struct AdminRoutes: FeatureRoutes {
     let clients: AdminClientsEndpoint
     let audit: AdminAuditEndpoint
     let providers: AdminProvidersEndpoint
+    let credentials: AdminUserCredentialsEndpoint
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/admin/api/users", use: users.search)
@@ -17,6 +18,10 @@ struct AdminRoutes: FeatureRoutes {
         router.post("/admin/api/users/{user_id}/sessions/end", use: users.endSessions)
         router.delete("/admin/api/users/{user_id}/sessions/{session_id}", use: users.endSession)
         router.post("/admin/api/users/{user_id}/role", use: users.setRole)
+        router.delete("/admin/api/users/{user_id}", use: credentials.deleteUser)
+        router.delete("/admin/api/users/{user_id}/factors/{method}", use: credentials.removeFactor)
+        router.delete("/admin/api/users/{user_id}/passkeys/{credential_id}", use: credentials.removePasskey)
+        router.delete("/admin/api/users/{user_id}/pin-registrations/{registration_id}", use: credentials.removePINRegistration)
         router.get("/admin/api/clients", use: clients.list)
         router.get("/admin/api/clients/{client_id}", use: clients.detail)
         router.post("/admin/api/clients/{client_id}", use: clients.update)

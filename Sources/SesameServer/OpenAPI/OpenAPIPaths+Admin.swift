@@ -32,6 +32,17 @@ extension OpenAPIPaths {
                     responses: merged(["200": .json("AdminUserChange", "The user after the change.")], extra, notFound, adminToken),
                     security: bearer))
         }
+        func removal(_ id: String, _ summary: String, _ name: String, _ what: String, _ description: String) -> OpenAPI.PathItem {
+            OpenAPI.PathItem(
+                delete: Operation(
+                    id, tag: "Admin", summary: summary, description: description,
+                    parameters: [userID, OpenAPI.Parameter(name: name, in: "path", required: true, description: what, schema: .string())],
+                    responses: merged(
+                        ["204": .empty("Removed.")],
+                        ["404": .error("user_not_found (3003) or not_found (1019): no such user, or the user has no such \(name).")],
+                        ["400": .error("invalid_request (1000): an unknown method, or a value over 512 characters.")], adminToken),
+                    security: bearer))
+        }
         return [
             "/admin/api/users": OpenAPI.PathItem(
                 get: Operation(
@@ -56,7 +67,24 @@ extension OpenAPIPaths {
                     description: "Profile, factors, passkeys, PIN devices, devices, linked identities and live sessions; never a secret. Roles: any.",
                     parameters: [userID],
                     responses: merged(["200": .json("AdminUserDetail", "The user.")], notFound, adminToken),
+                    security: bearer),
+                delete: Operation(
+                    "deleteUser", tag: "Admin", summary: "Delete a user",
+                    description: "As the owner's own deletion: tokens and sessions end at once; factors, devices, PIN registrations, passkeys, linked identities, codes and the role go with the account; audit records stay. Needs a sign-in of the last 5 minutes. Roles: admin, helpdesk.",
+                    parameters: [userID],
+                    responses: merged(
+                        ["204": .empty("Deleted.")], ["400": .error("invalid_request (1000): an operator's own account.")],
+                        notFound, Self.recentSignIn, adminToken),
                     security: bearer)),
+            "/admin/api/users/{user_id}/factors/{method}": removal(
+                "removeUserFactor", "Remove a second factor", "method", "email, sms or totp.",
+                "The user signs in with their other factors or enrols again. Roles: admin, helpdesk."),
+            "/admin/api/users/{user_id}/passkeys/{credential_id}": removal(
+                "removeUserPasskey", "Remove a passkey", "credential_id", "The passkey's id, from the user's passkeys.",
+                "It signs in no more. Roles: admin, helpdesk."),
+            "/admin/api/users/{user_id}/pin-registrations/{registration_id}": removal(
+                "removeUserPINRegistration", "Remove a PIN device", "registration_id", "The registration's id.",
+                "A lost or stolen device: every token issued through it ends at once. Roles: admin, helpdesk."),
             "/admin/api/users/{user_id}/disable": change(
                 "disableUser", "Disable a user",
                 "Every session ends at once (refresh tokens fail with invalid_grant in every process) and no sign-in succeeds until enabled. Roles: admin, helpdesk.",

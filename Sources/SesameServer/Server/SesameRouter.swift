@@ -82,7 +82,8 @@ enum SesameRouter {
             users: AdminUsersEndpoint(authentication: authentication, users: provider.users),
             clients: AdminClientsEndpoint(authentication: authentication, clients: provider.clients, keys: provider.signingKeys),
             audit: AdminAuditEndpoint(authentication: authentication, keys: provider.signingKeys, overview: provider.overview),
-            providers: AdminProvidersEndpoint(authentication: authentication, providers: provider.providers))
+            providers: AdminProvidersEndpoint(authentication: authentication, providers: provider.providers),
+            credentials: AdminUserCredentialsEndpoint(authentication: authentication, users: provider.users))
     }
 
     /// The admin console's pages (issue #47) over the same core services as the admin API.
