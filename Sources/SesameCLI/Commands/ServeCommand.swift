@@ -168,7 +168,9 @@ struct ServeCommand: AsyncParsableCommand {
     /// On an empty store, the exact commands that make the server usable.
     private func printFirstSteps(_ server: RunningServer) async throws {
         let dataDirFlag = dataDir.path == "./.sesame" ? "" : " --data-dir \(dataDir.path)"
-        if try await server.store.clients().isEmpty {
+        // The admin tools' own clients (the console, `sesame admin`) are the server's, not the operator's.
+        let clients = try await server.store.clients().filter { !AdminConsoleClient.isAdminTool($0.clientID) }
+        if clients.isEmpty {
             Terminal.out("No clients yet. Create one for the CLI with:")
             // First-party: the CLI is the operator's own app (login --password, profile, signup).
             Terminal.out(
@@ -178,8 +180,11 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.out("No users yet. Create one with:")
             Terminal.out("  sesame user add alice --email alice@example.com\(dataDirFlag)")
         }
-        let clientID =
-            try await server.store.clients().first { !$0.isConfidential }?.clientID ?? "sesame-cli"
+        if try await server.store.adminRoles().isEmpty {
+            Terminal.out("No administrator yet. Grant the role, then sign in at \(server.issuer.absoluteString)/admin:")
+            Terminal.out("  sesame user role <username> admin\(dataDirFlag)")
+        }
+        let clientID = clients.first { !$0.isConfidential }?.clientID ?? "sesame-cli"
         Terminal.out("Sign in from a terminal with:")
         Terminal.out("  sesame login --issuer \(server.issuer.absoluteString) --client-id \(clientID)")
     }

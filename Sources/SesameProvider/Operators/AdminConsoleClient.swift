@@ -40,10 +40,14 @@ package enum AdminConsoleClient {
         try await store.upsertClient(wanted)
     }
 
+    /// Whether `clientID` is the console's or `sesame admin`'s own registration, which the
+    /// server makes and keeps (not one an operator registered).
+    package static func isAdminTool(_ clientID: String) -> Bool { clientID == id || clientID == AdminCLIClient.id }
+
     /// Throws when `clientID` is the console's or `sesame admin`'s (``AdminCLIClient``): the
     /// server keeps them as they must be, so the API cannot lock its operators out.
     package static func refuseChange(_ clientID: String) throws(ProviderFailure) {
-        guard clientID != id, clientID != AdminCLIClient.id else {
+        guard !isAdminTool(clientID) else {
             throw ProviderFailure(
                 .invalidRequest,
                 "\(clientID) is the admin tools' own registration; the server keeps it as it must be, so it cannot be edited or deleted.")
