@@ -55,6 +55,13 @@ struct AdminRemoteCommandTests {
             let missing = try await admin(["users", "disable", "nobody"])
             #expect(missing.status == 1 && missing.stderrLines.count == 1 && missing.stderr.contains("no user is nobody"), "\(missing)")
 
+            let create = try await admin(["users", "create", "newbie", "--email", "newbie@example.com"])
+            #expect(create.status == 0 && create.stdout.contains("Created newbie"), "\(create)")
+            let unconfirmed = try await admin(["users", "delete", "newbie"])
+            #expect(unconfirmed.status == 64 && unconfirmed.stderr.contains("--yes"), "\(unconfirmed)")
+            let deleted = try await admin(["users", "delete", "newbie", "--yes"])
+            #expect(deleted.status == 0 && deleted.stdout.contains("Deleted newbie"), "\(deleted)")
+
             let edit = try await admin(["clients", "edit", "shop", "--add-redirect-uri", "https://shop.example.com/added"])
             #expect(edit.status == 0 && edit.stdout.contains("https://shop.example.com/added"), "\(edit)")
             let invalid = try await admin(["clients", "edit", "shop", "--add-redirect-uri", "https://shop.example.com/#fragment"])

@@ -209,3 +209,35 @@ public struct AdminUserChange: Codable, Sendable, Equatable {
         case sessionsEnded = "sessions_ended"
     }
 }
+
+/// `POST /admin/api/users` (create) and `POST /admin/api/users/{user_id}` (change the profile
+/// fields given; the others stay). Without a password a new user is sent a password-reset code
+/// by email to choose one (an invitation).
+public struct AdminUserProfile: Codable, Sendable, Equatable {
+    /// The login name (required to create).
+    public var username: String?
+    /// The email address (required to create).
+    public var email: String?
+    /// Whether the address is confirmed (an operator who checked it may say so).
+    public var emailVerified: Bool?
+    /// The `name` claim; an empty string removes it.
+    public var name: String?
+    /// To create only: the first password (else an invitation mail).
+    public var password: String?
+
+    /// A profile with the given fields.
+    public init(
+        username: String? = nil, email: String? = nil, emailVerified: Bool? = nil, name: String? = nil, password: String? = nil
+    ) {
+        self.username = username
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+        self.password = password
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case username, email, name, password
+        case emailVerified = "email_verified"
+    }
+}

@@ -52,6 +52,7 @@ package struct Provider: Sendable {
     package let signingKeys: SigningKeyAdministration
     package let overview: OperatorOverview
     package let providers: ProviderAdministration
+    package let provisioning: UserProvisioning
 
     /// Builds every part from `settings`.
     /// - Parameters:
@@ -121,6 +122,8 @@ package struct Provider: Sendable {
         signingKeys = SigningKeyAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
         overview = OperatorOverview(store: store, keyRing: keyRing, now: now)
         providers = ProviderAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
+        provisioning = UserProvisioning(
+            store: store, credentials: credentials, codes: verificationCodes, users: users, audit: audit, now: now)
 
         let nativeSSO = NativeSSOExchange(
             store: store, sessions: deviceSessions, tokenIssuer: tokenIssuer, sessionCap: sessionCap, keyRing: keyRing,

@@ -8,6 +8,7 @@ struct AdminRoutes: FeatureRoutes {
     let audit: AdminAuditEndpoint
     let providers: AdminProvidersEndpoint
     let credentials: AdminUserCredentialsEndpoint
+    let provisioning: AdminUserProvisioningEndpoint
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/admin/api/users", use: users.search)
@@ -19,6 +20,10 @@ struct AdminRoutes: FeatureRoutes {
         router.delete("/admin/api/users/{user_id}/sessions/{session_id}", use: users.endSession)
         router.post("/admin/api/users/{user_id}/role", use: users.setRole)
         router.delete("/admin/api/users/{user_id}", use: credentials.deleteUser)
+        router.post("/admin/api/users", use: provisioning.create)
+        router.post("/admin/api/users/{user_id}", use: provisioning.update)
+        router.post("/admin/api/users/{user_id}/password-reset", use: provisioning.passwordReset)
+        router.post("/admin/api/users/{user_id}/verify-email", use: provisioning.verifyEmail)
         router.delete("/admin/api/users/{user_id}/factors/{method}", use: credentials.removeFactor)
         router.delete("/admin/api/users/{user_id}/passkeys/{credential_id}", use: credentials.removePasskey)
         router.delete("/admin/api/users/{user_id}/pin-registrations/{registration_id}", use: credentials.removePINRegistration)

@@ -32,6 +32,17 @@ extension OpenAPIPaths {
                     responses: merged(["200": .json("AdminUserChange", "The user after the change.")], extra, notFound, adminToken),
                     security: bearer))
         }
+        func mail(_ id: String, _ summary: String, _ description: String) -> OpenAPI.PathItem {
+            OpenAPI.PathItem(
+                post: Operation(
+                    id, tag: "Admin", summary: summary, description: description, parameters: [userID],
+                    responses: merged(
+                        ["204": .empty("Sent (or held back by the recipient's mail quota).")],
+                        ["400": .error("invalid_request (1000): the address is verified already.")],
+                        ["503": .error("temporarily_unavailable (5001): the mail could not be sent; try again later.")], notFound,
+                        adminToken),
+                    security: bearer))
+        }
         func removal(_ id: String, _ summary: String, _ name: String, _ what: String, _ description: String) -> OpenAPI.PathItem {
             OpenAPI.PathItem(
                 delete: Operation(
@@ -60,13 +71,35 @@ extension OpenAPIPaths {
                         ["200": .json("AdminUserPage", "A page of users.")],
                         ["400": .error("invalid_request (1000): q longer than 320 characters, a cursor this server did not hand out, or limit outside 1–100.")],
                         adminToken),
+                    security: bearer),
+                post: Operation(
+                    "createUser", tag: "Admin", summary: "Create a user",
+                    description: "username and email required; without a password the user is emailed a password-reset code to choose one (an invitation). Roles: admin, helpdesk.",
+                    requestBody: .json("AdminUserProfile"),
+                    responses: merged(
+                        ["201": .json("AdminUserDetail", "The new user.")],
+                        ["400": .error("validation_failed (3000): a field is refused or taken; error_details names it. invalid_request (1000): not a JSON object.")],
+                        adminToken),
                     security: bearer)),
+            "/admin/api/users/{user_id}/password-reset": mail(
+                "sendPasswordReset", "Email the user a password-reset code", "In the user's language. Roles: admin, helpdesk."),
+            "/admin/api/users/{user_id}/verify-email": mail(
+                "sendEmailVerification", "Email the user a verification code", "For an address not verified yet. Roles: admin, helpdesk."),
             "/admin/api/users/{user_id}": OpenAPI.PathItem(
                 get: Operation(
                     "getUser", tag: "Admin", summary: "One user, for the help desk",
                     description: "Profile, factors, passkeys, PIN devices, devices, linked identities and live sessions; never a secret. Roles: any.",
                     parameters: [userID],
                     responses: merged(["200": .json("AdminUserDetail", "The user.")], notFound, adminToken),
+                    security: bearer),
+                post: Operation(
+                    "updateUser", tag: "Admin", summary: "Change a user's profile",
+                    description: "The fields given (username, email, email_verified, name) change; a new email address is unverified unless email_verified says otherwise. Never a password. Roles: admin, helpdesk.",
+                    parameters: [userID], requestBody: .json("AdminUserProfile"),
+                    responses: merged(
+                        ["200": .json("AdminUserDetail", "The user after the change.")],
+                        ["400": .error("validation_failed (3000): a field is refused or taken. invalid_request (1000): a password, or not a JSON object.")],
+                        notFound, adminToken),
                     security: bearer),
                 delete: Operation(
                     "deleteUser", tag: "Admin", summary: "Delete a user",

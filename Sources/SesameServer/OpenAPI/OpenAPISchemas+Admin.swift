@@ -102,6 +102,10 @@ extension OpenAPISchemas {
                 brokerClientSecret: "secret"),
             AdminFederationProviderSpec(), "A provider's settings; absent ones stay (id and kind are required to register).")
         catalog.add(
+            "AdminUserProfile",
+            AdminUserProfile(username: "alice", email: "alice@example.com", emailVerified: true, name: "Alice", password: "a long passphrase"),
+            AdminUserProfile(), "Profile fields; absent ones stay (username and email required to create; a password only to create).")
+        catalog.add(
             "AdminRoleUpdate", AdminRoleUpdate(role: "helpdesk"), AdminRoleUpdate(role: nil),
             "The role to grant (admin, helpdesk, auditor), or null to take it away.")
     }

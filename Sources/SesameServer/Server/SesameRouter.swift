@@ -83,7 +83,8 @@ enum SesameRouter {
             clients: AdminClientsEndpoint(authentication: authentication, clients: provider.clients, keys: provider.signingKeys),
             audit: AdminAuditEndpoint(authentication: authentication, keys: provider.signingKeys, overview: provider.overview),
             providers: AdminProvidersEndpoint(authentication: authentication, providers: provider.providers),
-            credentials: AdminUserCredentialsEndpoint(authentication: authentication, users: provider.users))
+            credentials: AdminUserCredentialsEndpoint(authentication: authentication, users: provider.users),
+            provisioning: AdminUserProvisioningEndpoint(authentication: authentication, provisioning: provider.provisioning))
     }
 
     /// The admin console's pages (issue #47) over the same core services as the admin API.

@@ -5,7 +5,8 @@ import SesameServer
 import Testing
 
 /// The admin console (issue #47) in a real headless Chromium: an operator signs in through the
-/// hosted login with a second factor (an emailed code), reads the overview, finds a user, disables
+/// hosted login with a second factor (an emailed code), reads the overview, finds a user among
+/// 100,000, disables
 /// them (their refresh token fails at once), edits a client's redirect URIs (the next
 /// `/authorize` accepts the new one), rotates the signing keys and signs out; no page breaks CSP
 /// and none shows a secret.
@@ -19,6 +20,14 @@ struct AdminConsoleBrowserTests {
             let operatorUser = try await server.addUser("olga")
             try await server.running.store.setAdminRole(.admin, userID: operatorUser.sub, grantedBy: nil, at: Date())
             let customer = try await server.addUser("mallory")
+            // The customer is one among 100,000 (the search goes through its index, not a scan).
+            let store = try #require(server.running.store as? SQLIdentityStore)
+            for start in stride(from: 0, to: 100_000, by: 10_000) {
+                try await store.importUsers(
+                    (start..<start + 10_000).map { index in
+                        UserRecord(username: "member\(index)", email: "member\(index)@example.org", emailVerified: true)
+                    })
+            }
             let app = server.sdk()
             _ = try await passwordLogin(app, customer)
             let keysBefore = try await server.running.keyRing.keys().count
@@ -34,6 +43,7 @@ struct AdminConsoleBrowserTests {
                 try await tab.waitForURL("the console's overview") { $0 == origin + "/admin" }
                 let overview = try await tab.text()
                 #expect(overview.contains("Overview") && overview.contains("Signed in as olga (admin)"), "\(overview.prefix(400))")
+                #expect(overview.contains("100,003") || overview.contains("100003"), "users counted: \(overview.prefix(600))")
                 #expect(try await tab.evaluate("document.querySelectorAll('main svg[role=img]').length").number == 4)
                 try await tab.screenshot(to: screenshotFile("admin-overview"))
 

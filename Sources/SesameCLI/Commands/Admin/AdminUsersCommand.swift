@@ -6,7 +6,68 @@ import SesameProtocol
 struct AdminUsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "Search, show, disable, enable and unlock users; end their sessions.",
-        subcommands: [Search.self, Show.self, Disable.self, Enable.self, Unlock.self, Sessions.self])
+        subcommands: [
+            Search.self, Show.self, Create.self, Disable.self, Enable.self, Unlock.self, Sessions.self, PasswordReset.self,
+            Delete.self,
+        ])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a user, who is emailed a code to choose a password (an invitation).",
+            discussion: "Example: sesame admin users create alice --email alice@example.com --name 'Alice Liddell'")
+        @Argument(help: "The username.") var username: String
+        @Option(help: "The email address.") var email: String
+        @Option(help: "The full name.") var name: String?
+        @Flag(help: "Mark the email address as verified (you checked it).") var verified = false
+        @OptionGroup var configDir: ConfigDirOption
+        @OptionGroup var json: JSONOption
+
+        func run() async throws {
+            try await reportingErrors {
+                let profile = AdminUserProfile(username: username, email: email, emailVerified: verified, name: name)
+                let detail = try await AdminAPIClient.open(configDir).post("/admin/api/users", json: profile, as: AdminUserDetail.self)
+                if json.enabled { return try Terminal.json(detail) }
+                Terminal.out("Created \(detail.user.username) (\(detail.user.id)); an email to \(detail.user.email) lets them choose a password.")
+            }
+        }
+    }
+
+    struct PasswordReset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "password-reset", abstract: "Email the user a code to choose a new password.")
+        @Argument(help: "A user id, username or email.") var user: String
+        @OptionGroup var configDir: ConfigDirOption
+
+        func run() async throws {
+            try await reportingErrors {
+                let admin = try AdminAPIClient.open(configDir)
+                let target = try await admin.user(user)
+                _ = try await admin.send("POST", "/admin/api/users/\(AdminUsersCommand.escape(target.id))/password-reset")
+                Terminal.out("Sent \(target.username) a password-reset code at \(target.email).")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an account with its sessions, factors, devices and passkeys (a sign-in of the last 5 minutes).")
+        @Argument(help: "A user id, username or email.") var user: String
+        @Flag(help: "Confirm: the account cannot be restored.") var yes = false
+        @OptionGroup var configDir: ConfigDirOption
+
+        func validate() throws {
+            guard yes else { throw ValidationError("Deleting cannot be undone; add --yes to confirm.") }
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                let admin = try AdminAPIClient.open(configDir)
+                let target = try await admin.user(user)
+                _ = try await admin.send("DELETE", "/admin/api/users/\(AdminUsersCommand.escape(target.id))")
+                Terminal.out("Deleted \(target.username).")
+            }
+        }
+    }
 
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
