@@ -65,7 +65,7 @@ package struct UserProvisioning: Sendable {
         try actor.require(.manageUsers)
         var user = try await users.existing(userID)
         guard profile.password == nil else {
-            throw ProviderFailure(.invalidRequest, "An operator never sets a password; send a password-reset mail (POST …/password-reset).")
+            throw ProviderFailure(.invalidRequest, "An operator never sets a password; send a password-reset mail (POST /admin/api/users/{id}/password-reset).")
         }
         var changed: [String] = []
         if let username = profile.username, username.lowercased() != user.username {
