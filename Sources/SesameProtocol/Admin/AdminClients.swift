@@ -148,14 +148,37 @@ public struct AdminClientUpdate: Codable, Sendable, Equatable {
     public var requirePushedRequests: Bool?
     /// Every token request must carry a DPoP proof (RFC 9449 §5.2).
     public var dpopBoundAccessTokens: Bool?
+    /// The app group whose sibling apps share sign-ins (Native SSO); empty removes it.
+    public var appGroup: String?
+    /// `RS256` or `ES256` for ID tokens.
+    public var idTokenSigningAlg: String?
+    /// `RS256` or `ES256` for access tokens.
+    public var accessTokenSigningAlg: String?
+    /// `standard` or `fapi2`.
+    public var securityProfile: String?
+    /// The client's public keys (a JWK Set, as JSON text) for `private_key_jwt`.
+    public var jwks: String?
+    /// To create only (`POST /admin/api/clients`): the new client's id.
+    public var clientID: String?
+    /// To create only: a confidential client, whose secret is answered once.
+    public var confidential: Bool?
 
     /// An update of the given settings.
     public init(
         name: String? = nil, redirectURIs: [String]? = nil, postLogoutRedirectURIs: [String]? = nil,
         grantTypes: [String]? = nil, scopes: [String]? = nil, mfaPolicy: String? = nil, firstParty: Bool? = nil,
         accessTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil,
-        requirePushedRequests: Bool? = nil, dpopBoundAccessTokens: Bool? = nil
+        requirePushedRequests: Bool? = nil, dpopBoundAccessTokens: Bool? = nil, appGroup: String? = nil,
+        idTokenSigningAlg: String? = nil, accessTokenSigningAlg: String? = nil, securityProfile: String? = nil,
+        jwks: String? = nil, clientID: String? = nil, confidential: Bool? = nil
     ) {
+        self.appGroup = appGroup
+        self.idTokenSigningAlg = idTokenSigningAlg
+        self.accessTokenSigningAlg = accessTokenSigningAlg
+        self.securityProfile = securityProfile
+        self.jwks = jwks
+        self.clientID = clientID
+        self.confidential = confidential
         self.name = name
         self.redirectURIs = redirectURIs
         self.postLogoutRedirectURIs = postLogoutRedirectURIs
@@ -183,6 +206,13 @@ public struct AdminClientUpdate: Codable, Sendable, Equatable {
         case refreshTokenLifetime = "refresh_token_lifetime"
         case requirePushedRequests = "require_pushed_authorization_requests"
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+        case appGroup = "app_group"
+        case idTokenSigningAlg = "id_token_signed_response_alg"
+        case accessTokenSigningAlg = "access_token_signed_response_alg"
+        case securityProfile = "security_profile"
+        case jwks
+        case clientID = "client_id"
+        case confidential
     }
 }
 

@@ -30,6 +30,38 @@ package struct ClientAdministration: Sendable {
         return AdminClient(try await existing(clientID))
     }
 
+    /// Registers a client as `sesame client add` does (`client_id` required; `confidential`
+    /// answers its secret once), with the settings `update` gives.
+    package func create(_ update: AdminClientUpdate, by actor: AdminActor, origin: RequestOrigin?) async throws -> AdminClient {
+        try actor.require(.manageClients)
+        guard let clientID = update.clientID, !clientID.isEmpty else {
+            throw ProviderFailure.invalidClientSetting(field: "client_id", reason: "is required")
+        }
+        try AdminConsoleClient.refuseChange(clientID)
+        let confidential = update.confidential ?? false
+        var spec = ClientSpec(clientID: clientID, confidential: confidential)
+        try Self.apply(update, to: &spec)
+        _ = try Self.validated(spec, secretHash: confidential ? "pending" : nil)
+        guard try await store.client(id: clientID) == nil else {
+            throw ProviderFailure(.invalidRequest, "A client is registered as \(clientID); change it with POST /admin/api/clients/\(clientID).")
+        }
+        guard try await store.user(id: clientID) == nil else {
+            throw ProviderFailure.invalidClientSetting(field: "client_id", reason: "is a user's subject (sub); choose another")
+        }
+        let secret = confidential ? SecureRandom.token(byteCount: 32) : nil
+        var secretHash: String?
+        if let secret { secretHash = try await credentials.hashPassword(secret) }
+        var record = try Self.validated(spec, secretHash: secretHash)
+        record.createdAt = now()
+        try await store.upsertClient(record)
+        audit.record(
+            .clientAdded, origin: origin, clientID: clientID,
+            detail: actor.auditDetail.merging(["confidential": "\(confidential)"]) { $1 })
+        var answer = AdminClient(record)
+        answer.clientSecret = secret
+        return answer
+    }
+
     /// Changes the settings `update` names; the others stay.
     package func update(
         clientID: String, _ update: AdminClientUpdate, by actor: AdminActor, origin: RequestOrigin?
@@ -37,7 +69,23 @@ package struct ClientAdministration: Sendable {
         try actor.require(.manageClients)
         try AdminConsoleClient.refuseChange(clientID)
         let current = try await existing(clientID)
+        if let id = update.clientID, id != clientID { throw ProviderFailure.invalidClientSetting(field: "client_id", reason: "cannot change") }
+        if let confidential = update.confidential, confidential != current.isConfidential {
+            throw ProviderFailure.invalidClientSetting(field: "confidential", reason: "cannot change; register a new client")
+        }
         var spec = ClientSpec(current)
+        try Self.apply(update, to: &spec)
+        var record = try Self.validated(spec, secretHash: current.secretHash)
+        record.createdAt = current.createdAt
+        try await store.upsertClient(record)
+        audit.record(
+            .clientUpdated, origin: origin, clientID: clientID,
+            detail: actor.auditDetail.merging(["changed": Self.changedFields(update)]) { $1 })
+        return AdminClient(record)
+    }
+
+    /// The settings `update` gives, onto `spec`; a value outside its set names the field.
+    private static func apply(_ update: AdminClientUpdate, to spec: inout ClientSpec) throws {
         if let name = update.name { spec.name = name }
         if let uris = update.redirectURIs { spec.redirectURIs = uris }
         if let uris = update.postLogoutRedirectURIs { spec.postLogoutRedirectURIs = uris }
@@ -48,6 +96,17 @@ package struct ClientAdministration: Sendable {
         if let lifetime = update.refreshTokenLifetime { spec.refreshTokenLifetime = lifetime }
         if let par = update.requirePushedRequests { spec.requirePushedRequests = par }
         if let dpop = update.dpopBoundAccessTokens { spec.dpopBoundAccessTokens = dpop }
+        if let group = update.appGroup { spec.appGroup = group.isEmpty ? nil : group }
+        if let alg = update.idTokenSigningAlg { spec.idTokenSigningAlg = alg }
+        if let alg = update.accessTokenSigningAlg { spec.accessTokenSigningAlg = alg }
+        if let jwks = update.jwks { spec.jwks = jwks.isEmpty ? nil : jwks }
+        if let name = update.securityProfile {
+            guard let profile = ClientSecurityProfile(rawValue: name) else {
+                throw ProviderFailure.invalidClientSetting(
+                    field: "security_profile", reason: "is one of \(ClientSecurityProfile.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            spec.securityProfile = profile
+        }
         do {
             if let name = update.mfaPolicy { spec.mfaPolicy = try ClientValidation.checkMFAPolicy(name) }
             if let grants = update.grantTypes {
@@ -56,19 +115,16 @@ package struct ClientAdministration: Sendable {
         } catch {
             throw ProviderFailure.invalidClientSetting(field: error.field, reason: error.reason)
         }
-        var record: ClientRecord
+    }
+
+    /// The record `spec` makes, validated as a new client is.
+    private static func validated(_ spec: ClientSpec, secretHash: String?) throws -> ClientRecord {
         do {
-            record = try ServerAdmin.record(for: spec, secretHash: current.secretHash)
+            return try ServerAdmin.record(for: spec, secretHash: secretHash)
         } catch let error as AdminError {
             guard case .invalidClient(let field, let reason) = error else { throw error }
             throw ProviderFailure.invalidClientSetting(field: field, reason: reason)
         }
-        record.createdAt = current.createdAt
-        try await store.upsertClient(record)
-        audit.record(
-            .clientUpdated, origin: origin, clientID: clientID,
-            detail: actor.auditDetail.merging(["changed": Self.changedFields(update)]) { $1 })
-        return AdminClient(record)
     }
 
     /// A new secret for a confidential client, shown once in the answer; the old one stops

@@ -5,6 +5,7 @@ import SesameProtocol
 /// The clients and signing keys in the admin API (issue #47, ``ClientAdministration``,
 /// ``SigningKeyAdministration``):
 /// - `GET /admin/api/clients`, `GET /admin/api/clients/{client_id}`: every setting;
+/// - `POST /admin/api/clients`: register one (its secret answered once);
 /// - `POST /admin/api/clients/{client_id}`: change the settings the body names (``AdminClientUpdate``);
 /// - `POST …/secret`: a new secret, shown once; `DELETE /admin/api/clients/{client_id}`;
 /// - `GET /admin/api/keys`, `POST /admin/api/keys/rotate`.
@@ -25,12 +26,31 @@ struct AdminClientsEndpoint: Sendable {
         return JSONResponse.make(try await authentication.perform(actor, context: context) { try await clients.detail(clientID: id, by: $0) })
     }
 
+    /// `POST /admin/api/clients`: registers a client (`client_id`, `confidential`, settings).
+    func create(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let actor = try await authentication.authenticate(request, context: context)
+        let settings = try await Self.settings(request, context)
+        var response = JSONResponse.make(
+            try await authentication.perform(actor, context: context) {
+                try await clients.create(settings, by: $0, origin: RequestOrigin(context))
+            })
+        response.status = .created
+        return response
+    }
+
     func update(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let actor = try await authentication.authenticate(request, context: context)
         let id = try Self.clientID(context)
-        let update: AdminClientUpdate
+        let update = try await Self.settings(request, context)
+        let client = try await authentication.perform(actor, context: context) {
+            try await clients.update(clientID: id, update, by: $0, origin: RequestOrigin(context))
+        }
+        return JSONResponse.make(client)
+    }
+
+    private static func settings(_ request: Request, _ context: SesameRequestContext) async throws -> AdminClientUpdate {
         do {
-            update = try JSONDecoder().decode(AdminClientUpdate.self, from: try await JSONRequest.body(of: request, context: context))
+            return try JSONDecoder().decode(AdminClientUpdate.self, from: try await JSONRequest.body(of: request, context: context))
         } catch let failure as EndpointFailure {
             throw failure
         } catch let error as DecodingError {
@@ -39,10 +59,6 @@ struct AdminClientsEndpoint: Sendable {
         } catch {
             throw EndpointFailure(.invalidRequest, "The body is not a JSON object of client settings.")
         }
-        let client = try await authentication.perform(actor, context: context) {
-            try await clients.update(clientID: id, update, by: $0, origin: RequestOrigin(context))
-        }
-        return JSONResponse.make(client)
     }
 
     func rotateSecret(_ request: Request, context: SesameRequestContext) async throws -> Response {

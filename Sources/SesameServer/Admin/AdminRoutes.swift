@@ -28,6 +28,7 @@ struct AdminRoutes: FeatureRoutes {
         router.delete("/admin/api/users/{user_id}/passkeys/{credential_id}", use: credentials.removePasskey)
         router.delete("/admin/api/users/{user_id}/pin-registrations/{registration_id}", use: credentials.removePINRegistration)
         router.get("/admin/api/clients", use: clients.list)
+        router.post("/admin/api/clients", use: clients.create)
         router.get("/admin/api/clients/{client_id}", use: clients.detail)
         router.post("/admin/api/clients/{client_id}", use: clients.update)
         router.delete("/admin/api/clients/{client_id}", use: clients.delete)

@@ -192,7 +192,16 @@ extension OpenAPIPaths {
                 get: Operation(
                     "listClients", tag: "Admin", summary: "Every client with every setting",
                     description: "Never a secret or its hash. Roles: admin, auditor.",
-                    responses: merged(["200": .json("AdminClientList", "The clients, by id.")], adminToken), security: bearer)),
+                    responses: merged(["200": .json("AdminClientList", "The clients, by id.")], adminToken), security: bearer),
+                post: Operation(
+                    "createClient", tag: "Admin", summary: "Register a client",
+                    description: "client_id required; confidential: true answers the secret in client_secret, once. The settings are checked as sesame client add checks them. Roles: admin.",
+                    requestBody: .json("AdminClientUpdate"),
+                    responses: merged(
+                        ["201": .json("AdminClient", "The new client (with its secret when confidential).")],
+                        ["400": .error("validation_failed (3000): a setting is refused; error_details names it. invalid_request (1000): the id is taken, or not a JSON object.")],
+                        adminToken),
+                    security: bearer)),
             "/admin/api/clients/{client_id}": OpenAPI.PathItem(
                 get: Operation(
                     "getClient", tag: "Admin", summary: "One client", description: "Roles: admin, auditor.", parameters: [clientID],

@@ -55,7 +55,9 @@ extension OpenAPISchemas {
             AdminClientUpdate(
                 name: "App", redirectURIs: ["https://app.example.com/cb"], postLogoutRedirectURIs: [], grantTypes: ["authorization_code"],
                 scopes: ["openid"], mfaPolicy: "always", firstParty: true, accessTokenLifetime: 900, idTokenLifetime: 900,
-                refreshTokenLifetime: 3600, requirePushedRequests: true, dpopBoundAccessTokens: true),
+                refreshTokenLifetime: 3600, requirePushedRequests: true, dpopBoundAccessTokens: true, appGroup: "group.example",
+                idTokenSigningAlg: "ES256", accessTokenSigningAlg: "ES256", securityProfile: "fapi2",
+                jwks: #"{"keys": []}"#, clientID: "app", confidential: false),
             AdminClientUpdate(), "The settings to change; absent ones stay.")
         let key = AdminSigningKey(kid: "k", algorithm: "RS256", createdAt: 1, activatesAt: 1, retiredAt: 2, expiresAt: 3)
         catalog.add("AdminSigningKey", key, AdminSigningKey(kid: "k", algorithm: "ES256", createdAt: 1, activatesAt: 1, retiredAt: nil, expiresAt: nil), "A signing key; never the private key.")

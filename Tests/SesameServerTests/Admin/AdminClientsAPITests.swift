@@ -115,4 +115,41 @@ struct AdminClientsAPITests {
             }
         }
     }
+
+    @Test("an administrator registers a client (a confidential one's secret answered once), sets its algorithms, app group and profile; a help desk may not")
+    func create() async throws {
+        try await withTestServer { server in
+            let admin = try await AdminOperator.signIn(server, username: "boss", role: .admin)
+            let helpdesk = try await AdminOperator.signIn(server, username: "desk", role: .helpdesk)
+            let body = #"{"client_id": "billing", "confidential": true, "grant_types": ["client_credentials"], "client_name": "Billing"}"#
+            #expect(try await helpdesk.post("/admin/api/clients", json: body).status == 403)
+            let created = try await admin.post("/admin/api/clients", json: body)
+            #expect(created.status == 201, "\(created.text)")
+            let client = try created.json(AdminClient.self)
+            let secret = try #require(client.clientSecret)
+            #expect(client.type == "confidential" && client.grantTypes == ["client_credentials"] && secret.count >= 40)
+            let listed = try await admin.get("/admin/api/clients/billing")
+            #expect(!listed.text.contains(secret), "the secret is answered once")
+            #expect(try await admin.post("/admin/api/clients", json: body).status == 400, "the id is taken")
+            let builtIn = try await admin.post("/admin/api/clients", json: #"{"client_id": "sesame-admin-console"}"#)
+            #expect(builtIn.status == 400)
+            let noID = try await admin.post("/admin/api/clients", json: #"{"client_name": "x"}"#)
+            #expect(noID.status == 400 && (try? noID.json(APIError.self))?.errorDetails?.first?.field == "client_id")
+
+            let app = try await admin.post(
+                "/admin/api/clients",
+                json: #"{"client_id": "shop", "redirect_uris": ["https://shop.example.com/cb"], "app_group": "group.shop", "id_token_signed_response_alg": "ES256"}"#)
+            #expect(app.status == 201, "\(app.text)")
+            #expect(try app.json(AdminClient.self).appGroup == "group.shop")
+            let edited = try await admin.post("/admin/api/clients/shop", json: #"{"access_token_signed_response_alg": "ES256", "app_group": ""}"#)
+            let shop = try edited.json(AdminClient.self)
+            #expect(shop.accessTokenSigningAlg == "ES256" && shop.appGroup == nil && shop.idTokenSigningAlg == "ES256")
+            let badProfile = try await admin.post("/admin/api/clients/shop", json: #"{"security_profile": "bank-ish"}"#)
+            #expect(badProfile.status == 400 && badProfile.text.contains("fapi2"))
+            let badAlg = try await admin.post("/admin/api/clients/shop", json: #"{"id_token_signed_response_alg": "none"}"#)
+            #expect(badAlg.status == 400, "\(badAlg.text)")
+            let switched = try await admin.post("/admin/api/clients/shop", json: #"{"confidential": true}"#)
+            #expect(switched.status == 400)
+        }
+    }
 }
