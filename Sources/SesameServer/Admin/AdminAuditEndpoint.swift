@@ -40,14 +40,7 @@ struct AdminAuditEndpoint: Sendable {
         let actor = try await authentication.authenticate(request, context: context)
         let query = try Self.query(request, maximum: Self.maximumExport, default: Self.maximumExport)
         let page = try await authentication.perform(actor, context: context) { try await keys.auditPage(query, by: $0) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var body = Data()
-        for record in page.records {
-            body.append(try encoder.encode(record))
-            body.append(0x0A)
-        }
-        var response = JSONResponse.make(data: body)
+        var response = JSONResponse.make(data: try AdminRequest.ndjson(page.records))
         response.headers[.contentType] = "application/x-ndjson"
         if let next = page.nextCursor { response.headers[.sesameNextCursor] = next }
         return response

@@ -49,16 +49,7 @@ struct AdminClientsEndpoint: Sendable {
     }
 
     private static func settings(_ request: Request, _ context: SesameRequestContext) async throws -> AdminClientUpdate {
-        do {
-            return try JSONDecoder().decode(AdminClientUpdate.self, from: try await JSONRequest.body(of: request, context: context))
-        } catch let failure as EndpointFailure {
-            throw failure
-        } catch let error as DecodingError {
-            let field = JSONRequest.violation(error).field
-            throw EndpointFailure(.invalidRequest, "The body is not a client update: \(field) has the wrong type or format.")
-        } catch {
-            throw EndpointFailure(.invalidRequest, "The body is not a JSON object of client settings.")
-        }
+        try await AdminRequest.body(AdminClientUpdate.self, request, context, what: "a client update", members: "client settings")
     }
 
     func rotateSecret(_ request: Request, context: SesameRequestContext) async throws -> Response {
@@ -91,11 +82,6 @@ struct AdminClientsEndpoint: Sendable {
     }
 
     private static func clientID(_ context: SesameRequestContext) throws -> String {
-        let raw = context.parameters.get("client_id") ?? ""
-        let value = raw.removingPercentEncoding ?? raw
-        guard !value.isEmpty, value.count <= 256 else {
-            throw EndpointFailure(.invalidRequest, "client_id is 1 to 256 characters.")
-        }
-        return value
+        try AdminRequest.parameter("client_id", context)
     }
 }

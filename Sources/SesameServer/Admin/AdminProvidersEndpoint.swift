@@ -46,25 +46,11 @@ struct AdminProvidersEndpoint: Sendable {
     }
 
     private static func spec(_ request: Request, _ context: SesameRequestContext) async throws -> AdminFederationProviderSpec {
-        do {
-            return try JSONDecoder().decode(
-                AdminFederationProviderSpec.self, from: try await JSONRequest.body(of: request, context: context))
-        } catch let failure as EndpointFailure {
-            throw failure
-        } catch let error as DecodingError {
-            let field = JSONRequest.violation(error).field
-            throw EndpointFailure(.invalidRequest, "The body is not a provider registration: \(field) has the wrong type or format.")
-        } catch {
-            throw EndpointFailure(.invalidRequest, "The body is not a JSON object of provider settings.")
-        }
+        try await AdminRequest.body(
+            AdminFederationProviderSpec.self, request, context, what: "a provider registration", members: "provider settings")
     }
 
     private static func providerID(_ context: SesameRequestContext) throws -> String {
-        let raw = context.parameters.get("provider_id") ?? ""
-        let value = raw.removingPercentEncoding ?? raw
-        guard !value.isEmpty, value.count <= 256 else {
-            throw EndpointFailure(.invalidRequest, "provider_id is 1 to 256 characters.")
-        }
-        return value
+        try AdminRequest.parameter("provider_id", context)
     }
 }

@@ -46,9 +46,6 @@ struct AdminUserCredentialsEndpoint: Sendable {
     }
 
     private static func parameter(_ name: String, _ context: SesameRequestContext) throws -> String {
-        let raw = context.parameters.get(name) ?? ""
-        let value = raw.removingPercentEncoding ?? raw
-        guard !value.isEmpty, value.count <= 512 else { throw EndpointFailure(.invalidRequest, "\(name) is 1 to 512 characters.") }
-        return value
+        try AdminRequest.parameter(name, context, maximumLength: 512)
     }
 }

@@ -49,22 +49,10 @@ struct AdminUserProvisioningEndpoint: Sendable {
     }
 
     private static func profile(_ request: Request, _ context: SesameRequestContext) async throws -> AdminUserProfile {
-        do {
-            return try JSONDecoder().decode(AdminUserProfile.self, from: try await JSONRequest.body(of: request, context: context))
-        } catch let failure as EndpointFailure {
-            throw failure
-        } catch let error as DecodingError {
-            let field = JSONRequest.violation(error).field
-            throw EndpointFailure(.invalidRequest, "The body is not a user profile: \(field) has the wrong type or format.")
-        } catch {
-            throw EndpointFailure(.invalidRequest, "The body is not a JSON object of profile fields.")
-        }
+        try await AdminRequest.body(AdminUserProfile.self, request, context, what: "a user profile", members: "profile fields")
     }
 
     private static func userID(_ context: SesameRequestContext) throws -> String {
-        let raw = context.parameters.get("user_id") ?? ""
-        let value = raw.removingPercentEncoding ?? raw
-        guard !value.isEmpty, value.count <= 256 else { throw EndpointFailure(.invalidRequest, "user_id is 1 to 256 characters.") }
-        return value
+        try AdminRequest.parameter("user_id", context)
     }
 }

@@ -119,11 +119,6 @@ struct AdminUsersEndpoint: Sendable {
     }
 
     private static func parameter(_ name: String, _ context: SesameRequestContext) throws -> String {
-        let raw = context.parameters.get(name) ?? ""
-        let value = raw.removingPercentEncoding ?? raw
-        guard !value.isEmpty, value.count <= 256 else {
-            throw EndpointFailure(.invalidRequest, "\(name) is 1 to 256 characters.")
-        }
-        return value
+        try AdminRequest.parameter(name, context)
     }
 }

@@ -84,13 +84,7 @@ struct ConsoleAuditPages: Sendable {
     func export(_ request: Request, context: SesameRequestContext) async throws -> Response {
         try await page.handle(request, context: context, section: "audit") { visit in
             let result = try await keys.auditPage(Filters(request).query(limit: AdminAuditEndpoint.maximumExport), by: visit.actor)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var body = Data()
-            for record in result.records {
-                body.append(try encoder.encode(record))
-                body.append(0x0A)
-            }
+            let body = try AdminRequest.ndjson(result.records)
             return Response(
                 status: .ok,
                 headers: [
