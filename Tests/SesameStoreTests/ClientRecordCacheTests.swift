@@ -52,6 +52,36 @@ struct ClientRecordCacheTests {
         try await server.close()
     }
 
+    @Test(
+        "on PostgreSQL another process's change reaches the cache at once (NOTIFY), however long the lifetime; key changes are heard",
+        .enabled(if: StoreBackend.postgresURL != nil || StoreBackend.postgresRequired, "no PostgreSQL here (SESAME_TEST_DATABASE_URL)"))
+    func otherProcessAtOnceOnPostgreSQL() async throws {
+        let sandbox = try await StoreSandbox.make(.postgres)
+        let server = try await sandbox.open(clientCacheLifetime: .seconds(3_600))
+        let other = try await sandbox.open(clientCacheLifetime: .seconds(3_600))
+        let heard = LockedState<[StoreChange]>([])
+        server.observeChanges { change in heard.withLock { $0.append(change) } }
+        #expect(try await eventually { server.changes.isListening })
+        var client = StoreSamples.client("app")
+        try await server.upsertClient(client)
+        #expect(try await server.client(id: "app")?.name == client.name)  // cached for an hour
+
+        client.name = "Changed elsewhere"
+        try await other.upsertClient(client)
+        let clock = ContinuousClock()
+        let written = clock.now
+        #expect(try await eventually { try await server.client(id: "app")?.name == "Changed elsewhere" })
+        #expect(clock.now - written < .seconds(2), "heard, not expired: the lifetime is an hour")
+        #expect(try await other.removeClient(id: "app"))
+        #expect(try await eventually { try await server.client(id: "app") == nil })
+
+        try await other.insertSigningKey(
+            SigningKeyRecord(kid: "k1", algorithm: "ES256", sealedPrivateKey: "x", createdAt: Date(), activatesAt: Date()))
+        #expect(try await eventually { heard.withLock { $0.contains(.signingKeys) } })
+        try await other.close()
+        try await server.close()
+        await sandbox.dispose()
+    }
 
     @Test("unknown client_ids are not cached: a client added elsewhere is found at once")
     func missesAreNotCached() async throws {

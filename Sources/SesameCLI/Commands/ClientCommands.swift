@@ -122,13 +122,13 @@ struct ClientCommand: AsyncParsableCommand {
             guard pinLength != nil || pinMaxAttempts != nil || pinMaxRepeated != nil || pinBlacklist != nil else { return nil }
             var policy = PINPolicy()
             if let pinLength {
-                guard (4...PINPolicy.maximumLength).contains(pinLength) else {
+                guard PINPolicy.allowedMinimumLengths.contains(pinLength) else {
                     throw CLIError("--pin-length must be between 4 and \(PINPolicy.maximumLength)")
                 }
                 policy.minimumLength = pinLength
             }
             if let pinMaxAttempts {
-                guard (1...10).contains(pinMaxAttempts) else { throw CLIError("--pin-max-attempts must be between 1 and 10") }
+                guard PINPolicy.allowedAttemptLimits.contains(pinMaxAttempts) else { throw CLIError("--pin-max-attempts must be between 1 and 10") }
                 policy.maximumAttempts = pinMaxAttempts
             }
             if let pinMaxRepeated {

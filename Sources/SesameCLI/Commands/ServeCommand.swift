@@ -180,9 +180,12 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.out("No users yet. Create one with:")
             Terminal.out("  sesame user add alice --email alice@example.com\(dataDirFlag)")
         }
-        if try await server.store.adminRoles().isEmpty {
-            Terminal.out("No administrator yet. Grant the role, then sign in at \(server.issuer.absoluteString)/admin:")
-            Terminal.out("  sesame user role <username> admin\(dataDirFlag)")
+        if let code = try await server.issueAdminBootstrapCode() {
+            // Typed into a form, never part of a URL (it would land in browser history and logs).
+            Terminal.out("No administrator yet. Sign in at \(server.issuer.absoluteString)/admin/bootstrap and type this one-time code")
+            Terminal.out("(valid one hour, once; a restart prints a new one):")
+            Terminal.out("  \(code)")
+            Terminal.out("Or grant the role here: sesame user role <username> admin\(dataDirFlag)")
         }
         let clientID = clients.first { !$0.isConfidential }?.clientID ?? "sesame-cli"
         Terminal.out("Sign in from a terminal with:")

@@ -50,6 +50,9 @@ public struct AdminClient: Codable, Sendable, Equatable {
     public var devicePollInterval: Int?
     /// The client secret, only in the answer that created or rotated it.
     public var clientSecret: String?
+    /// The device-PIN policy the SDK enforces and the server's attempt limit (docs/pin-devices.md);
+    /// the defaults unless an operator set one.
+    public var pinPolicy: PINPolicy?
 
     /// A client with every setting given.
     public init(
@@ -58,8 +61,9 @@ public struct AdminClient: Codable, Sendable, Equatable {
         accessTokenSigningAlg: String, mfaPolicy: String, firstParty: Bool, appGroup: String?, accessTokenLifetime: Int,
         idTokenLifetime: Int, refreshTokenLifetime: Int, requirePushedRequests: Bool, dpopBoundAccessTokens: Bool,
         securityProfile: String, introspectsAnyToken: Bool, deviceCodeLifetime: Int?, devicePollInterval: Int?,
-        clientSecret: String?
+        clientSecret: String?, pinPolicy: PINPolicy? = nil
     ) {
+        self.pinPolicy = pinPolicy
         self.clientID = clientID
         self.name = name
         self.type = type
@@ -109,6 +113,7 @@ public struct AdminClient: Codable, Sendable, Equatable {
         case deviceCodeLifetime = "device_code_lifetime"
         case devicePollInterval = "device_poll_interval"
         case clientSecret = "client_secret"
+        case pinPolicy = "pin_policy"
     }
 }
 
@@ -162,6 +167,8 @@ public struct AdminClientUpdate: Codable, Sendable, Equatable {
     public var clientID: String?
     /// To create only: a confidential client, whose secret is answered once.
     public var confidential: Bool?
+    /// Changes to the device-PIN policy (the bank SDK's "maximum number of PIN attempts").
+    public var pinPolicy: AdminPINPolicyUpdate?
 
     /// An update of the given settings.
     public init(
@@ -170,8 +177,9 @@ public struct AdminClientUpdate: Codable, Sendable, Equatable {
         accessTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil,
         requirePushedRequests: Bool? = nil, dpopBoundAccessTokens: Bool? = nil, appGroup: String? = nil,
         idTokenSigningAlg: String? = nil, accessTokenSigningAlg: String? = nil, securityProfile: String? = nil,
-        jwks: String? = nil, clientID: String? = nil, confidential: Bool? = nil
+        jwks: String? = nil, clientID: String? = nil, confidential: Bool? = nil, pinPolicy: AdminPINPolicyUpdate? = nil
     ) {
+        self.pinPolicy = pinPolicy
         self.appGroup = appGroup
         self.idTokenSigningAlg = idTokenSigningAlg
         self.accessTokenSigningAlg = accessTokenSigningAlg
@@ -213,49 +221,45 @@ public struct AdminClientUpdate: Codable, Sendable, Equatable {
         case jwks
         case clientID = "client_id"
         case confidential
+        case pinPolicy = "pin_policy"
     }
 }
 
-/// A signing key as `GET /admin/api/keys` lists it; never the private key. Times are seconds
-/// since 1970.
-public struct AdminSigningKey: Codable, Sendable, Equatable {
-    /// The key id (`kid`).
-    public var kid: String
-    /// `RS256` or `ES256`.
-    public var algorithm: String
-    /// When it was made.
-    public var createdAt: Int
-    /// When it starts signing.
-    public var activatesAt: Int
-    /// When it stopped signing; absent while it signs.
-    public var retiredAt: Int?
-    /// When it leaves the key set; absent while it signs.
-    public var expiresAt: Int?
+/// The device-PIN settings an ``AdminClientUpdate`` changes; absent members stay as they are,
+/// `restore_defaults` first puts back the bank SDK's defaults (``PINPolicy/init()``).
+public struct AdminPINPolicyUpdate: Codable, Sendable, Equatable {
+    /// Start from the default policy before applying the other members.
+    public var restoreDefaults: Bool?
+    /// The fewest digits, 4 to ``PINPolicy/maximumLength``.
+    public var minimumLength: Int?
+    /// Wrong PINs in a row before the registration is revoked, 1 to 10.
+    public var maximumAttempts: Int?
+    /// How often one digit may appear, at least 1.
+    public var maximumRepeatedDigits: Int?
+    /// Whether all-ascending or all-descending PINs are refused.
+    public var forbidsSequences: Bool?
+    /// PINs refused outright besides ``PINPolicy/commonPINs`` (replaces the operator's list).
+    public var blacklist: [String]?
 
-    /// A key with every member given.
-    public init(kid: String, algorithm: String, createdAt: Int, activatesAt: Int, retiredAt: Int?, expiresAt: Int?) {
-        self.kid = kid
-        self.algorithm = algorithm
-        self.createdAt = createdAt
-        self.activatesAt = activatesAt
-        self.retiredAt = retiredAt
-        self.expiresAt = expiresAt
+    /// An update of the given members.
+    public init(
+        restoreDefaults: Bool? = nil, minimumLength: Int? = nil, maximumAttempts: Int? = nil,
+        maximumRepeatedDigits: Int? = nil, forbidsSequences: Bool? = nil, blacklist: [String]? = nil
+    ) {
+        self.restoreDefaults = restoreDefaults
+        self.minimumLength = minimumLength
+        self.maximumAttempts = maximumAttempts
+        self.maximumRepeatedDigits = maximumRepeatedDigits
+        self.forbidsSequences = forbidsSequences
+        self.blacklist = blacklist
     }
 
     enum CodingKeys: String, CodingKey {
-        case kid, algorithm
-        case createdAt = "created_at"
-        case activatesAt = "activates_at"
-        case retiredAt = "retired_at"
-        case expiresAt = "expires_at"
+        case restoreDefaults = "restore_defaults"
+        case minimumLength = "minimum_length"
+        case maximumAttempts = "maximum_attempts"
+        case maximumRepeatedDigits = "maximum_repeated_digits"
+        case forbidsSequences = "forbids_sequences"
+        case blacklist
     }
-}
-
-/// `GET /admin/api/keys`, `POST /admin/api/keys/rotate`: the signing keys, newest first.
-public struct AdminSigningKeyList: Codable, Sendable, Equatable {
-    /// The keys.
-    public var keys: [AdminSigningKey]
-
-    /// A list of `keys`.
-    public init(keys: [AdminSigningKey]) { self.keys = keys }
 }

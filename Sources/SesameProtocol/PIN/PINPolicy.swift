@@ -21,6 +21,10 @@ public struct PINPolicy: Codable, Sendable, Equatable {
 
     /// The longest PIN accepted.
     public static let maximumLength = 12
+    /// The values ``minimumLength`` may take.
+    public static let allowedMinimumLengths = 4...maximumLength
+    /// The values ``maximumAttempts`` may take.
+    public static let allowedAttemptLimits = 1...10
 
     /// Frequent PINs that pass the other rules (from published PIN-frequency studies).
     public static let commonPINs = ["13579", "24680", "02468", "97531", "12321", "10203", "14725", "25836", "36925"]

@@ -115,6 +115,8 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     /// The admin API refused a request for a missing role or an old sign-in.
     case adminRefused = "admin.refused"
     case keysRotated = "admin.keys_rotated"
+    /// One signing key retired (`detail.kid`; `detail.immediately` when it left the key set at once).
+    case keyRetired = "admin.key_retired"
     case providerAdded = "admin.provider_added"
     case providerRemoved = "admin.provider_removed"
     case providerUpdated = "admin.provider_updated"

@@ -53,6 +53,7 @@ package struct Provider: Sendable {
     package let overview: OperatorOverview
     package let providers: ProviderAdministration
     package let provisioning: UserProvisioning
+    package let bootstrap: AdminBootstrap
 
     /// Builds every part from `settings`.
     /// - Parameters:
@@ -122,6 +123,7 @@ package struct Provider: Sendable {
         signingKeys = SigningKeyAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
         overview = OperatorOverview(store: store, keyRing: keyRing, now: now)
         providers = ProviderAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
+        bootstrap = AdminBootstrap(store: store, audit: audit, now: now)
         provisioning = UserProvisioning(
             store: store, credentials: credentials, codes: verificationCodes, users: users, audit: audit, now: now)
 

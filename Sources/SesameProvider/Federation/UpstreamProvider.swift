@@ -17,6 +17,8 @@ package actor UpstreamProvider {
 
     package static let cacheLifetime: TimeInterval = 3_600
 
+    /// By provider id and issuer: an operator's change of the issuer (admin API) misses at once
+    /// in every process.
     private var cache: [String: (endpoints: Endpoints, fetchedAt: Date)] = [:]
     private let transport: any UpstreamTransport
     private let now: @Sendable () -> Date
@@ -28,7 +30,8 @@ package actor UpstreamProvider {
 
     /// The provider's authorization and token endpoints.
     package func endpoints(for provider: FederationProviderRecord) async throws(FederationRefusal) -> Endpoints {
-        if let cached = cache[provider.id], now().timeIntervalSince(cached.fetchedAt) < Self.cacheLifetime {
+        let key = provider.id + " " + provider.issuer
+        if let cached = cache[key], now().timeIntervalSince(cached.fetchedAt) < Self.cacheLifetime {
             return cached.endpoints
         }
         var issuer = provider.issuer
@@ -42,7 +45,8 @@ package actor UpstreamProvider {
         let endpoints = Endpoints(
             authorization: authorization, token: token,
             claimsParameterSupported: object["claims_parameter_supported"] as? Bool == true)
-        cache[provider.id] = (endpoints, now())
+        if cache.count >= 1_000 { cache.removeAll() }
+        cache[key] = (endpoints, now())
         return endpoints
     }
 

@@ -73,6 +73,16 @@ public actor KeyRing {
         if generated { _ = try await reloadFresh() }
     }
 
+    /// Reloads as soon as another process announces a key change (``StoreChange``; PostgreSQL),
+    /// so a key retired at once stops verifying everywhere in milliseconds rather than at the
+    /// next ``KeyChangeWatcher`` tick.
+    nonisolated package func followStoreChanges() {
+        store.observeChanges { [weak self] change in
+            guard change == .signingKeys || change == .everything, let self else { return }
+            Task { _ = try? await self.reloadIfChanged() }
+        }
+    }
+
     /// Seals a secret that must be readable later (a TOTP secret) with the master key, binding
     /// `context` (e.g. `totp:<user id>`) as additional authenticated data.
     nonisolated package func sealSecret(_ plaintext: String, context: String) throws -> String {
@@ -176,6 +186,28 @@ public actor KeyRing {
         }
         _ = try await reloadFresh()
         return created
+    }
+
+    /// Retires one key now: it stops signing, and leaves the key set after `overlap` seconds, or
+    /// at once when `immediately` (a key believed compromised: the tokens it signed fail from
+    /// then on). When it was its algorithm's only key able to sign, a new one signs from now.
+    /// Returns the retired key, or `nil` when no published key has that `kid`.
+    public func retire(kid: String, overlap: TimeInterval, immediately: Bool) async throws -> SigningKeyRecord? {
+        let current = try await reloadFresh()
+        let at = wholeSecondNow()
+        guard let key = current.keys.first(where: { $0.kid == kid && !$0.isExpired(at: at) }) else { return nil }
+        var record = key.record
+        record.retiredAt = min(record.retiredAt ?? at, at)
+        record.expiresAt = immediately ? at : min(record.expiresAt ?? .distantFuture, at.addingTimeInterval(max(0, overlap).rounded(.up)))
+        try await store.updateSigningKey(record)
+        if !current.keys.contains(where: { $0.kid != kid && $0.algorithm == key.algorithm && $0.canSign(at: at) }) {
+            let replacement = try generator.generate(key.algorithm, createdAt: at, activatesAt: at)
+            try await store.insertSigningKey(replacement)
+            logger.notice("generated signing key", metadata: ["kid": "\(replacement.kid)", "alg": "\(replacement.algorithm)"])
+        }
+        logger.notice("retired signing key", metadata: ["kid": "\(kid)", "immediately": "\(immediately)"])
+        _ = try await reloadFresh()
+        return record
     }
 
     /// Published keys (including ones not yet active) with their lifecycle, oldest first,

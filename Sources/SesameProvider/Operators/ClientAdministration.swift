@@ -22,12 +22,23 @@ package struct ClientAdministration: Sendable {
 
     package func list(by actor: AdminActor) async throws -> AdminClientList {
         try actor.require(.readClients)
-        return AdminClientList(clients: try await store.clients().sorted { $0.clientID < $1.clientID }.map { AdminClient($0) })
+        var clients: [AdminClient] = []
+        for record in try await store.clients().sorted(by: { $0.clientID < $1.clientID }) {
+            clients.append(try await view(record))
+        }
+        return AdminClientList(clients: clients)
     }
 
     package func detail(clientID: String, by actor: AdminActor) async throws -> AdminClient {
         try actor.require(.readClients)
-        return AdminClient(try await existing(clientID))
+        return try await view(try await existing(clientID))
+    }
+
+    /// The wire view of `record` with its device-PIN policy.
+    private func view(_ record: ClientRecord, secret: String? = nil) async throws -> AdminClient {
+        var client = AdminClient(record, secret: secret)
+        client.pinPolicy = try await store.pinPolicy(clientID: record.clientID) ?? PINPolicy()
+        return client
     }
 
     /// Registers a client as `sesame client add` does (`client_id` required; `confidential`
@@ -42,6 +53,7 @@ package struct ClientAdministration: Sendable {
         var spec = ClientSpec(clientID: clientID, confidential: confidential)
         try Self.apply(update, to: &spec)
         _ = try Self.validated(spec, secretHash: confidential ? "pending" : nil)
+        let pins = try update.pinPolicy.map { try PINPolicy().applying($0) }
         guard try await store.client(id: clientID) == nil else {
             throw ProviderFailure(.invalidRequest, "A client is registered as \(clientID); change it with POST /admin/api/clients/\(clientID).")
         }
@@ -54,12 +66,11 @@ package struct ClientAdministration: Sendable {
         var record = try Self.validated(spec, secretHash: secretHash)
         record.createdAt = now()
         try await store.upsertClient(record)
+        if let pins { try await store.setPINPolicy(pins == PINPolicy() ? nil : pins, clientID: clientID) }
         audit.record(
             .clientAdded, origin: origin, clientID: clientID,
             detail: actor.auditDetail.merging(["confidential": "\(confidential)"]) { $1 })
-        var answer = AdminClient(record)
-        answer.clientSecret = secret
-        return answer
+        return try await view(record, secret: secret)
     }
 
     /// Changes the settings `update` names; the others stay.
@@ -77,11 +88,16 @@ package struct ClientAdministration: Sendable {
         try Self.apply(update, to: &spec)
         var record = try Self.validated(spec, secretHash: current.secretHash)
         record.createdAt = current.createdAt
+        var pins: PINPolicy?
+        if let change = update.pinPolicy {
+            pins = try (try await store.pinPolicy(clientID: clientID) ?? PINPolicy()).applying(change)
+        }
         try await store.upsertClient(record)
+        if let pins { try await store.setPINPolicy(pins == PINPolicy() ? nil : pins, clientID: clientID) }
         audit.record(
             .clientUpdated, origin: origin, clientID: clientID,
             detail: actor.auditDetail.merging(["changed": Self.changedFields(update)]) { $1 })
-        return AdminClient(record)
+        return try await view(record)
     }
 
     /// The settings `update` gives, onto `spec`; a value outside its set names the field.
@@ -140,9 +156,7 @@ package struct ClientAdministration: Sendable {
         record.secretHash = try await credentials.hashPassword(secret)
         try await store.upsertClient(record)
         audit.record(.clientSecretRotated, origin: origin, clientID: clientID, detail: actor.auditDetail)
-        var answer = AdminClient(record)
-        answer.clientSecret = secret
-        return answer
+        return try await view(record, secret: secret)
     }
 
     /// Removes the client with its codes and refresh tokens.
@@ -163,11 +177,14 @@ package struct ClientAdministration: Sendable {
         ProviderFailure(.notFound, "No client has the id \(clientID); list them with GET /admin/api/clients.")
     }
 
-    /// The names of the settings an update names (for the audit record; never their values).
+    /// The names of the settings an update names (for the audit record; never their values);
+    /// a PIN policy change as `pin_policy.maximum_attempts` and so on.
     private static func changedFields(_ update: AdminClientUpdate) -> String {
         let data = (try? JSONEncoder().encode(update)) ?? Data()
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return object.keys.sorted().joined(separator: " ")
+        return object.flatMap { key, value in
+            (value as? [String: Any]).map { $0.keys.map { key + "." + $0 } } ?? [key]
+        }.sorted().joined(separator: " ")
     }
 }
 

@@ -35,6 +35,24 @@ package struct SigningKeyAdministration: Sendable {
         return try await Self.list(keyRing.keys())
     }
 
+    /// Retires the key `kid` (``KeyRing/retire(kid:overlap:immediately:)``): it stops signing
+    /// now and leaves the key set after the overlap, or at once when `immediately`; when it was
+    /// its algorithm's signing key a new one takes over. Needs a recent sign-in.
+    package func retire(
+        kid: String, immediately: Bool, by actor: AdminActor, origin: RequestOrigin?
+    ) async throws -> AdminSigningKeyList {
+        try actor.require(.manageKeys)
+        try actor.requireRecentSignIn(now: now())
+        let overlap = try await ServerAdmin.signingOverlap(store: store)
+        guard try await keyRing.retire(kid: kid, overlap: overlap, immediately: immediately) != nil else {
+            throw ProviderFailure(.notFound, "No published signing key has the kid \(kid); list them with GET /admin/api/keys.")
+        }
+        audit.record(
+            .keyRetired, origin: origin,
+            detail: actor.auditDetail.merging(["kid": kid, "immediately": "\(immediately)"]) { $1 })
+        return try await Self.list(keyRing.keys())
+    }
+
     private static func list(_ keys: [SigningKeyRecord]) -> AdminSigningKeyList {
         AdminSigningKeyList(
             keys: keys.sorted { ($0.createdAt, $0.kid) > ($1.createdAt, $1.kid) }.map {

@@ -32,7 +32,35 @@ struct AdminAuthentication: Sendable {
         return try await authorize(claims: claims, user: user, context: context)
     }
 
+    /// The user of an admin token that may hold no role yet: the first administrator's
+    /// bootstrap (``AdminBootstrap``). Scope and second factor are checked as for an operator.
+    func candidate(_ request: Request, context: SesameRequestContext) async throws -> UserRecord {
+        let (claims, user) = try await bearer.authenticate(request, context: context)
+        try checkSignIn(claims: claims, user: user, context: context)
+        return user
+    }
+
+    /// ``candidate(_:context:)`` for the console's session token.
+    func candidate(sessionToken token: String, context: SesameRequestContext) async throws -> UserRecord {
+        let (claims, user) = try await bearer.authenticate(sessionToken: token, context: context)
+        try checkSignIn(claims: claims, user: user, context: context)
+        return user
+    }
+
     private func authorize(claims: AccessTokenClaims, user: UserRecord, context: SesameRequestContext) async throws -> AdminActor {
+        try checkSignIn(claims: claims, user: user, context: context)
+        guard let role = try await provider.store.adminRole(userID: user.id) else {
+            refuse("no_role", user: user.id, context: context)
+            throw EndpointFailure(
+                .adminRoleRequired,
+                "\(user.username) has no operator role; an administrator grants one (sesame user role \(user.username) helpdesk).")
+        }
+        return AdminActor(
+            userID: user.id, role: role, authTime: claims.authTime.map { Date(timeIntervalSince1970: TimeInterval($0)) })
+    }
+
+    /// The admin scope and a sign-in with a second factor.
+    private func checkSignIn(claims: AccessTokenClaims, user: UserRecord, context: SesameRequestContext) throws {
         guard claims.scopes.contains(Self.scope) else {
             refuse("missing_scope", user: user.id, context: context)
             throw EndpointFailure(
@@ -50,14 +78,6 @@ struct AdminAuthentication: Sendable {
                         #"Bearer realm="sesame", error="insufficient_user_authentication", acr_values="\#(AuthenticationContextClass.multiFactor)""#
                 ])
         }
-        guard let role = try await provider.store.adminRole(userID: user.id) else {
-            refuse("no_role", user: user.id, context: context)
-            throw EndpointFailure(
-                .adminRoleRequired,
-                "\(user.username) has no operator role; an administrator grants one (sesame user role \(user.username) helpdesk).")
-        }
-        return AdminActor(
-            userID: user.id, role: role, authTime: claims.authTime.map { Date(timeIntervalSince1970: TimeInterval($0)) })
     }
 
     /// Runs `body` as the operator, recording a refusal of the role in the audit log.

@@ -8,9 +8,10 @@ import SesameProtocol
 /// - `POST /admin/api/clients`: register one (its secret answered once);
 /// - `POST /admin/api/clients/{client_id}`: change the settings the body names (``AdminClientUpdate``);
 /// - `POST …/secret`: a new secret, shown once; `DELETE /admin/api/clients/{client_id}`;
-/// - `GET /admin/api/keys`, `POST /admin/api/keys/rotate`.
+/// - `GET /admin/api/keys`, `POST /admin/api/keys/rotate`, `POST /admin/api/keys/{kid}/retire`
+///   (``AdminKeyRetirement``).
 ///
-/// Deleting, rotating a secret and rotating keys need a sign-in of the last 5 minutes.
+/// Deleting, rotating a secret, rotating and retiring keys need a sign-in of the last 5 minutes.
 struct AdminClientsEndpoint: Sendable {
     let authentication: AdminAuthentication
     let clients: ClientAdministration
@@ -78,6 +79,17 @@ struct AdminClientsEndpoint: Sendable {
         JSONResponse.make(
             try await authentication.perform(request, context: context) {
                 try await keys.rotate(by: $0, origin: RequestOrigin(context))
+            })
+    }
+
+    func retireKey(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        let actor = try await authentication.authenticate(request, context: context)
+        let kid = try AdminRequest.parameter("kid", context)
+        let retirement = try await AdminRequest.body(
+            AdminKeyRetirement.self, request, context, what: "a key retirement", members: "immediately (a boolean)")
+        return JSONResponse.make(
+            try await authentication.perform(actor, context: context) {
+                try await keys.retire(kid: kid, immediately: retirement.immediately ?? false, by: $0, origin: RequestOrigin(context))
             })
     }
 

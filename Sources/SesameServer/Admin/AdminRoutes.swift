@@ -9,6 +9,7 @@ struct AdminRoutes: FeatureRoutes {
     let providers: AdminProvidersEndpoint
     let credentials: AdminUserCredentialsEndpoint
     let provisioning: AdminUserProvisioningEndpoint
+    let bootstrap: AdminBootstrapEndpoint
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/admin/api/users", use: users.search)
@@ -35,9 +36,11 @@ struct AdminRoutes: FeatureRoutes {
         router.post("/admin/api/clients/{client_id}/secret", use: clients.rotateSecret)
         router.get("/admin/api/keys", use: clients.listKeys)
         router.post("/admin/api/keys/rotate", use: clients.rotateKeys)
+        router.post("/admin/api/keys/{kid}/retire", use: clients.retireKey)
         router.get("/admin/api/audit", use: audit.page)
         router.get("/admin/api/audit/export", use: audit.export)
         router.get("/admin/api/overview", use: audit.overview)
+        router.post("/admin/api/bootstrap", use: bootstrap.redeem)
         router.get("/admin/api/providers", use: providers.list)
         router.post("/admin/api/providers", use: providers.add)
         router.post("/admin/api/providers/{provider_id}", use: providers.update)

@@ -43,11 +43,15 @@ extension OpenAPIPaths {
                         adminToken),
                     security: bearer))
         }
-        func removal(_ id: String, _ summary: String, _ name: String, _ what: String, _ description: String) -> OpenAPI.PathItem {
+        func removal(
+            _ id: String, _ summary: String, _ name: String, _ what: String, _ description: String, values: [String]? = nil
+        ) -> OpenAPI.PathItem {
             OpenAPI.PathItem(
                 delete: Operation(
                     id, tag: "Admin", summary: summary, description: description,
-                    parameters: [userID, OpenAPI.Parameter(name: name, in: "path", required: true, description: what, schema: .string())],
+                    parameters: [
+                        userID, OpenAPI.Parameter(name: name, in: "path", required: true, description: what, schema: .string(values: values)),
+                    ],
                     responses: merged(
                         ["204": .empty("Removed.")],
                         ["404": .error("user_not_found (3003) or not_found (1019): no such user, or the user has no such \(name).")],
@@ -111,7 +115,8 @@ extension OpenAPIPaths {
                     security: bearer)),
             "/admin/api/users/{user_id}/factors/{method}": removal(
                 "removeUserFactor", "Remove a second factor", "method", "email, sms or totp.",
-                "The user signs in with their other factors or enrols again. Roles: admin, helpdesk."),
+                "The user signs in with their other factors or enrols again. Roles: admin, helpdesk.",
+                values: ["email", "sms", "totp", "passkey"]),
             "/admin/api/users/{user_id}/passkeys/{credential_id}": removal(
                 "removeUserPasskey", "Remove a passkey", "credential_id", "The passkey's id, from the user's passkeys.",
                 "It signs in no more. Roles: admin, helpdesk."),
@@ -175,6 +180,7 @@ extension OpenAPIPaths {
         exportSize.maximum = AdminAuditEndpoint.maximumExport
         var cursor = OpenAPI.Schema.integer("next_cursor of the previous page.")
         cursor.minimum = 1
+        cursor.maximum = Int(Int64.max)
         var filter = OpenAPI.Schema.string()
         filter.maxLength = 256
         func filters(_ limit: OpenAPI.Schema) -> [OpenAPI.Parameter] {
@@ -219,7 +225,11 @@ extension OpenAPIPaths {
                     "deleteClient", tag: "Admin", summary: "Remove a client",
                     description: "With its codes and refresh tokens. Needs a sign-in of the last 5 minutes. Roles: admin.",
                     parameters: [clientID],
-                    responses: merged(["204": .empty("Removed.")], notFound, recentSignIn, adminToken), security: bearer)),
+                    responses: merged(
+                        ["204": .empty("Removed.")],
+                        ["400": .error("invalid_request (1000): the admin tools' own registrations (sesame-admin-console, sesame-admin-cli) stay.")],
+                        notFound, recentSignIn, adminToken),
+                    security: bearer)),
             "/admin/api/clients/{client_id}/secret": OpenAPI.PathItem(
                 post: Operation(
                     "rotateClientSecret", tag: "Admin", summary: "A new secret for a confidential client",
@@ -239,6 +249,27 @@ extension OpenAPIPaths {
                     "rotateSigningKeys", tag: "Admin", summary: "Rotate the signing keys",
                     description: "As sesame keys rotate: new keys sign from now on, the old stay published for the longest token lifetime plus 5 minutes; the other processes use the new keys within a second. Needs a sign-in of the last 5 minutes. Roles: admin.",
                     responses: merged(["200": .json("AdminSigningKeyList", "The keys after the rotation.")], recentSignIn, adminToken),
+                    security: bearer)),
+            "/admin/api/bootstrap": OpenAPI.PathItem(
+                post: Operation(
+                    "bootstrapAdministrator", tag: "Admin", summary: "Become the first administrator",
+                    description: "While no user holds an operator role, sesame serve prints a one-time code (valid an hour, 5 wrong answers). A user signed in with the admin scope and a second factor sends it and becomes admin. Refused once anyone holds a role.",
+                    requestBody: .json("AdminBootstrapRequest"),
+                    responses: merged(
+                        ["200": .json("AdminBootstrapResult", "The new administrator.")],
+                        ["400": .error("invalid_verification_code (3004): the code is wrong, used or expired (remaining_attempts). invalid_request (1000): an administrator exists, or not a JSON object with code.")],
+                        adminToken),
+                    security: bearer)),
+            "/admin/api/keys/{kid}/retire": OpenAPI.PathItem(
+                post: Operation(
+                    "retireSigningKey", tag: "Admin", summary: "Retire one signing key",
+                    description: "It stops signing now and leaves the key set after the longest token lifetime plus 5 minutes, or at once with immediately (a key believed compromised: the tokens it signed fail from then on, in every process within a second). When it was its algorithm's signing key, a new key signs from now. Needs a sign-in of the last 5 minutes. Roles: admin.",
+                    parameters: [OpenAPI.Parameter(name: "kid", in: "path", required: true, description: "The key's id.", schema: .string())],
+                    requestBody: .json("AdminKeyRetirement"),
+                    responses: merged(
+                        ["200": .json("AdminSigningKeyList", "The keys after the retirement.")],
+                        ["400": .error("invalid_request (1000): not a JSON object with immediately.")],
+                        ["404": .error("not_found (1019): no published key has that kid.")], recentSignIn, adminToken),
                     security: bearer)),
             "/admin/api/audit": OpenAPI.PathItem(
                 get: Operation(

@@ -42,8 +42,9 @@ extension OpenAPISchemas {
             mfaPolicy: "when_enrolled", firstParty: true, appGroup: "acme", accessTokenLifetime: 900, idTokenLifetime: 900,
             refreshTokenLifetime: 2_592_000, requirePushedRequests: false, dpopBoundAccessTokens: false,
             securityProfile: "standard", introspectsAnyToken: false, deviceCodeLifetime: 600, devicePollInterval: 5,
-            clientSecret: "s")
+            clientSecret: "s", pinPolicy: PINPolicy())
         var minimalClient = client
+        minimalClient.pinPolicy = nil
         minimalClient.appGroup = nil
         minimalClient.deviceCodeLifetime = nil
         minimalClient.devicePollInterval = nil
@@ -57,10 +58,22 @@ extension OpenAPISchemas {
                 scopes: ["openid"], mfaPolicy: "always", firstParty: true, accessTokenLifetime: 900, idTokenLifetime: 900,
                 refreshTokenLifetime: 3600, requirePushedRequests: true, dpopBoundAccessTokens: true, appGroup: "group.example",
                 idTokenSigningAlg: "ES256", accessTokenSigningAlg: "ES256", securityProfile: "fapi2",
-                jwks: #"{"keys": []}"#, clientID: "app", confidential: false),
+                jwks: #"{"keys": []}"#, clientID: "app", confidential: false,
+                pinPolicy: AdminPINPolicyUpdate(
+                    restoreDefaults: false, minimumLength: 6, maximumAttempts: 5, maximumRepeatedDigits: 2, forbidsSequences: true,
+                    blacklist: ["314159"])),
             AdminClientUpdate(), "The settings to change; absent ones stay.")
         let key = AdminSigningKey(kid: "k", algorithm: "RS256", createdAt: 1, activatesAt: 1, retiredAt: 2, expiresAt: 3)
         catalog.add("AdminSigningKey", key, AdminSigningKey(kid: "k", algorithm: "ES256", createdAt: 1, activatesAt: 1, retiredAt: nil, expiresAt: nil), "A signing key; never the private key.")
+        catalog.add(
+            "AdminBootstrapRequest", AdminBootstrapRequest(code: "ABCDE-FGHJK-LMNPQ-RSTUV"), AdminBootstrapRequest(code: "x"),
+            "The one-time code sesame serve printed.")
+        catalog.add(
+            "AdminBootstrapResult", AdminBootstrapResult(userID: "u", role: "admin"), AdminBootstrapResult(userID: "u", role: "admin"),
+            "Who became administrator.")
+        catalog.add(
+            "AdminKeyRetirement", AdminKeyRetirement(immediately: true), AdminKeyRetirement(),
+            "immediately: leave the key set now (a compromised key); otherwise after the longest token lifetime.")
         catalog.add("AdminSigningKeyList", AdminSigningKeyList(keys: [key]), AdminSigningKeyList(keys: []), "The keys, newest first.")
         let record = AdminAuditRecord(
             time: 1.5, event: "admin.user_disabled", reason: "r", clientAddress: "203.0.113.7", clientID: "app", userID: "u",

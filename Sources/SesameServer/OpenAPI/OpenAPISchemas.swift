@@ -29,7 +29,7 @@ enum OpenAPISchemas {
         /// The request bodies, by the house naming of the wire types (``SesameProtocol``):
         /// `…Request`, `…Confirmation`, `…Update`, `…Registration`, `…Submission`.
         static func isRequestBody(_ name: String) -> Bool {
-            ["Request", "Confirmation", "Update", "Registration", "Submission", "Spec", "AdminUserProfile"].contains { name.hasSuffix($0) }
+            ["Request", "Confirmation", "Update", "Registration", "Submission", "Spec", "Retirement", "AdminUserProfile"].contains { name.hasSuffix($0) }
         }
     }
 

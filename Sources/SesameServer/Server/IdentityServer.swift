@@ -25,11 +25,13 @@ public enum IdentityServer {
         }
         let metrics = configuration.metrics == nil ? ServerMetrics.off : ServerMetrics.prometheus()
         let store = try await SQLIdentityStore.open(
-            configuration.storeLocation, logger: logger, metrics: StoreMetrics(factory: metrics.factory))
+            configuration.storeLocation, logger: logger, clientCacheLifetime: configuration.clientCacheLifetime,
+            metrics: StoreMetrics(factory: metrics.factory))
         do {
             let masterKey = try await configuration.dataDirectory.masterKey()
             let keyRing = KeyRing(store: store, masterKey: masterKey, logger: logger, now: configuration.now)
             try await keyRing.ensureKeys()
+            keyRing.followStoreChanges()
             if let seedFile = configuration.seedFile {
                 let seed = try SeedConfiguration.load(from: seedFile)
                 _ = try await Seeder(store: store, hasher: configuration.passwordHasher).apply(seed)

@@ -51,6 +51,12 @@ public final class RunningServer: Sendable {
         await audit.flush()
     }
 
+    /// While no user holds an operator role, a new one-time code for `/admin/bootstrap`
+    /// (``AdminBootstrap``); `nil` once someone does. `sesame serve` prints it.
+    package func issueAdminBootstrapCode() async throws -> String? {
+        try await AdminBootstrap(store: store, audit: audit, now: Date.init).issue()
+    }
+
     /// Graceful stop: no new connections, in-flight requests finish, then the store closes.
     /// Safe to call more than once.
     public func shutdown() async throws {

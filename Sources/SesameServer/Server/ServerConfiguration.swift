@@ -55,6 +55,9 @@ public struct ServerConfiguration: Sendable {
     /// How often expired codes, tokens and sessions are deleted (``ExpiredDataPurge``; also
     /// once at start). Default 10 minutes; `nil` turns the purge off.
     public var purgeInterval: Duration?
+    /// How long a client record is reused before it is read again (``ClientRecordCache``). On
+    /// PostgreSQL a change made by another process also drops it at once (`NOTIFY`).
+    public var clientCacheLifetime: Duration = .seconds(2)
     /// How often the key table is checked for keys another process rotated
     /// (``KeyChangeWatcher``). Default 1 s; `nil` leaves it to the key ring's 60 s refresh.
     public var keyChangeInterval: Duration? = .seconds(1)

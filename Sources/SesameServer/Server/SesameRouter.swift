@@ -84,7 +84,8 @@ enum SesameRouter {
             audit: AdminAuditEndpoint(authentication: authentication, keys: provider.signingKeys, overview: provider.overview),
             providers: AdminProvidersEndpoint(authentication: authentication, providers: provider.providers),
             credentials: AdminUserCredentialsEndpoint(authentication: authentication, users: provider.users),
-            provisioning: AdminUserProvisioningEndpoint(authentication: authentication, provisioning: provider.provisioning))
+            provisioning: AdminUserProvisioningEndpoint(authentication: authentication, provisioning: provider.provisioning),
+            bootstrap: AdminBootstrapEndpoint(authentication: authentication, bootstrap: provider.bootstrap))
     }
 
     /// The admin console's pages (issue #47) over the same core services as the admin API.
@@ -96,6 +97,8 @@ enum SesameRouter {
         return AdminConsoleRoutes(
             session: session, page: page, users: ConsoleUserPages(page: page, users: provider.users),
             clients: ConsoleClientPages(page: page, clients: provider.clients, keys: provider.signingKeys),
-            audit: ConsoleAuditPages(page: page, overview: provider.overview, keys: provider.signingKeys))
+            audit: ConsoleAuditPages(page: page, overview: provider.overview, keys: provider.signingKeys),
+            bootstrap: ConsoleBootstrapPage(page: page, bootstrap: provider.bootstrap),
+            providers: ConsoleProviderPages(page: page, providers: provider.providers))
     }
 }

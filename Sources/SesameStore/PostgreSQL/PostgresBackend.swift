@@ -7,16 +7,20 @@ import SQLKit
 
 /// Everything PostgreSQL-specific about opening the store: PostgresNIO's connection pool
 /// (`PostgresClient`), sized by `--database-pool-size`, with TLS as the URL's `sslmode` says.
-/// Owns the pool's run task; ``close()`` ends it.
+/// Owns the pool's run task and the change listener (``PostgresChangeListener``); ``close()``
+/// ends both.
 struct PostgresBackend: Sendable {
     let database: any SQLDatabase
     private let runner: Task<Void, Never>
+    private let listener: Task<Void, Never>
 
     /// Checks that the database answers (``probe(_:logger:)``), so a wrong host, password or
     /// database name fails here, with one clear line, instead of at the first request; then
     /// starts the pool.
+    /// - Parameter changes: hears what other processes announce (``StoreChange``).
     static func open(
-        _ url: DatabaseURL, poolSize: Int, logger: Logger, metrics: StoreMetrics = .off
+        _ url: DatabaseURL, poolSize: Int, logger: Logger, metrics: StoreMetrics = .off,
+        changes: @escaping @Sendable (StoreChange) -> Void = { _ in }
     ) async throws -> PostgresBackend {
         try await probe(url, logger: logger)
         var configuration = PostgresClient.Configuration(
@@ -30,17 +34,23 @@ struct PostgresBackend: Sendable {
             database: PostgresClientDatabase(
                 client: client, logger: logger, eventLoop: PostgresClient.defaultEventLoopGroup.any(), metrics: metrics,
                 leaseTimeout: .seconds(max(10, url.connectTimeout))),
-            runner: Task { await client.run() })
+            runner: Task { await client.run() },
+            listener: Task { [configuration = try connectionConfiguration(url)] in
+                await PostgresChangeListener.run(configuration, logger: logger, deliver: changes)
+            })
     }
 
-    private init(database: any SQLDatabase, runner: Task<Void, Never>) {
+    private init(database: any SQLDatabase, runner: Task<Void, Never>, listener: Task<Void, Never>) {
         self.database = database
         self.runner = runner
+        self.listener = listener
     }
 
-    /// Stops the pool: in-flight statements finish, idle connections close.
+    /// Stops the pool (in-flight statements finish, idle connections close) and the listener.
     func close() async {
+        listener.cancel()
         runner.cancel()
+        await listener.value
         await runner.value
     }
 
@@ -48,6 +58,17 @@ struct PostgresBackend: Sendable {
     /// as a tripped circuit breaker, while this says what the server answered (a wrong password,
     /// an unknown database) or why there was no answer (connection refused, TLS).
     private static func probe(_ url: DatabaseURL, logger: Logger) async throws {
+        let configuration = try connectionConfiguration(url)
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw StoreError.unavailable(reason: "cannot use PostgreSQL at \(url): \(describe(error)). Check that the server runs and accepts connections, and the user, password and database name in --database (SESAME_DATABASE_URL)")
+        }
+    }
+
+    /// One connection outside the pool, as the URL says.
+    static func connectionConfiguration(_ url: DatabaseURL) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
         if url.tls == .disable {
             tls = .disable
@@ -59,12 +80,7 @@ struct PostgresBackend: Sendable {
             host: url.host, port: url.port, username: url.username, password: url.password,
             database: url.database, tls: tls)
         configuration.options.connectTimeout = .seconds(Int64(url.connectTimeout))
-        do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-            try await connection.close()
-        } catch {
-            throw StoreError.unavailable(reason: "cannot use PostgreSQL at \(url): \(describe(error)). Check that the server runs and accepts connections, and the user, password and database name in --database (SESAME_DATABASE_URL)")
-        }
+        return configuration
     }
 
     static func tlsConfiguration(_ url: DatabaseURL) throws -> TLSConfiguration {

@@ -33,6 +33,10 @@ public protocol IdentityStore: Sendable {
     func users() async throws -> [UserRecord]
     @discardableResult func removeUser(id: String) async throws -> Bool
 
+    // MARK: Changes of other processes
+    /// Calls `observer` with the changes other processes of the deployment announce.
+    func observeChanges(_ observer: @escaping @Sendable (StoreChange) -> Void)
+
     // MARK: Signing keys
     func insertSigningKey(_ key: SigningKeyRecord) async throws
     func updateSigningKey(_ key: SigningKeyRecord) async throws
@@ -115,4 +119,10 @@ extension IdentityStore {
     public func revokeRefreshTokens(sessionID: String, now: Date) async throws {
         try await revokeRefreshTokens(sessionID: sessionID, now: now, reason: .signedOut)
     }
+}
+
+extension IdentityStore {
+    /// Calls `observer` with the changes other processes announce (``StoreChange``); stores
+    /// that serve one process never call it.
+    public func observeChanges(_ observer: @escaping @Sendable (StoreChange) -> Void) {}
 }

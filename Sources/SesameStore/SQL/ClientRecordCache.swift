@@ -6,8 +6,9 @@ import SesameProtocol
 /// Every request to the token, revocation and introspection endpoints authenticates its client
 /// (RFC 6749 §2.3), so the client record is the most-read row of the store. Entries live for
 /// ``lifetime`` (2 s by default) and are dropped at once when this store writes or removes the
-/// client. A change made by another process on the same database (`sesame client add|remove`
-/// while the server runs) is therefore seen within ``lifetime``; removing a client also deletes
+/// client. On PostgreSQL the writer also announces the change (``StoreChange``) and every other
+/// process drops its entry at once; elsewhere (`sesame client add|remove` on a SQLite file while
+/// the server runs) a change is seen within ``lifetime``. Removing a client also deletes
 /// its codes and refresh tokens at once, so only `client_credentials` could still succeed in
 /// that window.
 ///
@@ -59,6 +60,13 @@ final class ClientRecordCache: Sendable {
             guard state.generation == generation else { return }
             if state.entries.count >= Self.capacity { state.entries.removeAll(keepingCapacity: true) }
             state.entries[record.clientID] = entry
+        }
+    }
+
+    func forgetAll() {
+        state.withLock { state in
+            state.entries.removeAll()
+            state.generation &+= 1
         }
     }
 

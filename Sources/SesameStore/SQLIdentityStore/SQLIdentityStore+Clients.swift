@@ -40,9 +40,10 @@ extension SQLIdentityStore {
             }
             .run()
         clientCache.forget(client.clientID)
+        await announce(.client(client.clientID))
     }
 
-    /// Served from ``ClientRecordCache`` when read less than 2 s ago.
+    /// Served from ``ClientRecordCache`` when read less than 2 s ago and not changed since.
     public func client(id: String) async throws -> ClientRecord? {
         if let cached = clientCache.record(for: id) { return cached }
         let generation = clientCache.generation
@@ -70,6 +71,7 @@ extension SQLIdentityStore {
         try await deleteFamilies(matching: "client_id", id)
         try await database.delete(from: "clients").where("client_id", .equal, id).run()
         clientCache.forget(id)
+        await announce(.client(id))
         return true
     }
 

@@ -19,6 +19,7 @@ extension SQLIdentityStore {
             }
             throw error
         }
+        await announce(.signingKeys)
     }
 
     public func updateSigningKey(_ key: SigningKeyRecord) async throws {
@@ -31,6 +32,7 @@ extension SQLIdentityStore {
             .set("expires_at", to: StoreValue.time(key.expiresAt))
             .where("kid", .equal, key.kid)
             .run()
+        await announce(.signingKeys)
     }
 
     /// All keys, oldest first.
@@ -53,5 +55,6 @@ extension SQLIdentityStore {
 
     public func removeSigningKey(kid: String) async throws {
         try await database.delete(from: "signing_keys").where("kid", .equal, kid).run()
+        await announce(.signingKeys)
     }
 }

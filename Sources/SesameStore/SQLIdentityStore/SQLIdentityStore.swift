@@ -27,6 +27,10 @@ public final class SQLIdentityStore: IdentityStore {
     let templates = StatementTemplateCache()
     /// Decoded `authentication` columns of refresh tokens (``DecodedJSONCache``).
     let authentications = DecodedJSONCache<AuthenticationContext>()
+    /// Who hears changes announced by other processes (``StoreChange``).
+    let changes: StoreChangeRelay
+    /// Whether writes announce themselves to other processes (PostgreSQL's `NOTIFY`).
+    let announcesChanges: Bool
     private let onClose: @Sendable () async throws -> Void
     private let closed = LockedState(false)
 
@@ -36,15 +40,34 @@ public final class SQLIdentityStore: IdentityStore {
     /// - Parameter clientCacheLifetime: how long a client record read from the database is
     ///   reused (``ClientRecordCache``); `.zero` reads it every time.
     /// - Parameter metrics: statement latency and statements in flight (``StoreMetrics``).
-    public init(
+    public convenience init(
         database: any SQLDatabase, logger: Logger, clientCacheLifetime: Duration = .seconds(2),
         metrics: StoreMetrics = .off, onClose: @escaping @Sendable () async throws -> Void = {}
+    ) {
+        self.init(
+            database: database, logger: logger, clientCacheLifetime: clientCacheLifetime, metrics: metrics,
+            changes: StoreChangeRelay(), onClose: onClose)
+    }
+
+    init(
+        database: any SQLDatabase, logger: Logger, clientCacheLifetime: Duration, metrics: StoreMetrics,
+        changes: StoreChangeRelay, onClose: @escaping @Sendable () async throws -> Void
     ) {
         let handles = metrics.handles ?? metrics.labelled(metrics.backend).handles
         self.database = handles.map { MeasuredDatabase(base: database, metrics: $0) } ?? database
         self.logger = logger
-        self.clientCache = ClientRecordCache(lifetime: clientCacheLifetime)
+        let cache = ClientRecordCache(lifetime: clientCacheLifetime)
+        self.clientCache = cache
+        self.changes = changes
+        self.announcesChanges = database.dialect.name == "postgresql"
         self.onClose = onClose
+        changes.add { change in
+            switch change {
+            case .client(let id): cache.forget(id)
+            case .everything: cache.forgetAll()
+            case .signingKeys: break
+            }
+        }
     }
 
     /// Opens the store at `location` and runs the migrations: the SQLite file of a data directory
@@ -64,10 +87,12 @@ public final class SQLIdentityStore: IdentityStore {
                 metrics: metrics)
         case .postgres(let url, let poolSize):
             let metrics = metrics.labelled("postgres")
-            let backend = try await PostgresBackend.open(url, poolSize: poolSize, logger: logger, metrics: metrics)
+            let changes = StoreChangeRelay()
+            let backend = try await PostgresBackend.open(
+                url, poolSize: poolSize, logger: logger, metrics: metrics, changes: { changes.deliver($0) })
             let store = SQLIdentityStore(
                 database: backend.database, logger: logger, clientCacheLifetime: clientCacheLifetime, metrics: metrics,
-                onClose: { await backend.close() })
+                changes: changes, onClose: { await backend.close() })
             do {
                 if migrate { try await store.migrate() }
             } catch {
@@ -96,6 +121,23 @@ public final class SQLIdentityStore: IdentityStore {
             throw error
         }
         return store
+    }
+
+    /// Calls `observer` with every change another process announces (PostgreSQL; on SQLite
+    /// never), and with ``StoreChange/everything`` when some may have been missed.
+    public func observeChanges(_ observer: @escaping @Sendable (StoreChange) -> Void) {
+        changes.add(observer)
+    }
+
+    /// Tells the deployment's other processes about `change` (`NOTIFY sesame_changes`); best
+    /// effort: a failure is logged, and their caches still expire by themselves.
+    func announce(_ change: StoreChange) async {
+        guard announcesChanges else { return }
+        do {
+            try await database.raw("SELECT pg_notify(\(bind: PostgresChangeListener.channel), \(bind: change.payload))").run()
+        } catch {
+            logger.warning("could not announce a change to the other processes", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Applies pending versioned migrations (idempotent).

@@ -5,8 +5,8 @@ import SesameServer
 import Testing
 
 /// The admin console (issue #47) in a real headless Chromium: an operator signs in through the
-/// hosted login with a second factor (an emailed code), reads the overview, finds a user among
-/// 100,000, disables
+/// hosted login with a second factor (TOTP from an authenticator app, played by the test), reads
+/// the overview, finds a user among 100,000, disables
 /// them (their refresh token fails at once), edits a client's redirect URIs (the next
 /// `/authorize` accepts the new one), rotates the signing keys and signs out; no page breaks CSP
 /// and none shows a secret.
@@ -14,11 +14,17 @@ import Testing
     "Admin console in a real browser (Chromium)", .serialized,
     .enabled(if: chromiumAvailable, "no Chromium here; install Debian's chromium to run these"))
 struct AdminConsoleBrowserTests {
-    @Test("an administrator signs in with a second factor, disables a user, edits a client, rotates keys and signs out")
+    @Test("an administrator signs in with TOTP, disables a user, edits a client, rotates keys and signs out")
     func administratorJourney() async throws {
         try await withServer { server in
             let operatorUser = try await server.addUser("olga")
             try await server.running.store.setAdminRole(.admin, userID: operatorUser.sub, grantedBy: nil, at: Date())
+            // The operator's authenticator app: TOTP enrolled through the SDK.
+            let phone = server.sdk()
+            _ = try await passwordLogin(phone, operatorUser)
+            let enrollment = try await phone.mfa.enrollTOTP()
+            let enrolledStep = TestTOTP.currentStep()
+            try await phone.mfa.confirmTOTP(code: TestTOTP.code(secret: enrollment.secret, step: enrolledStep))
             let customer = try await server.addUser("mallory")
             // The customer is one among 100,000 (the search goes through its index, not a scan).
             let store = try #require(server.running.store as? SQLIdentityStore)
@@ -36,9 +42,12 @@ struct AdminConsoleBrowserTests {
                 let origin = server.origin
                 try await tab.navigate(URL(string: origin + "/admin")!)
                 try await typeCredentials(tab, username: operatorUser.username, password: operatorUser.password, origin: origin)
-                // The console's client always asks for a second factor: an emailed code here.
+                // The console's client always asks for a second factor: the authenticator app's code.
                 try await tab.waitForURL("the second-factor step") { $0.hasPrefix(origin + "/login") }
-                try await tab.fill("mfa_code", try await server.latestCode(to: operatorUser.email))
+                // TOTP is the operator's one factor: the page asks for its code at once, nothing is mailed.
+                #expect(try await tab.evaluate("document.querySelectorAll('button[name=mfa_method]').length").number == 0)
+                let step = TestTOTP.nextStep(after: enrolledStep)
+                try await tab.fill("mfa_code", try TestTOTP.code(secret: enrollment.secret, step: step))
                 try await tab.submit()
                 try await tab.waitForURL("the console's overview") { $0 == origin + "/admin" }
                 let overview = try await tab.text()
@@ -73,15 +82,20 @@ struct AdminConsoleBrowserTests {
                 try await tab.submitAndWait("form[action='/admin/keys/rotate'] button")
                 #expect(try await tab.text().contains("New keys sign from now on"))
                 #expect(try await server.running.keyRing.keys().count > keysBefore)
+                // Retire one of the new keys: a successor of its algorithm signs in its place.
+                let published = try await server.running.keyRing.keys().count
+                try await tab.submitAndWait("form[action$='/retire']:not(:has([name=immediately])) button")
+                #expect(try await tab.text().contains("The key no longer signs"))
+                #expect(try await server.running.keyRing.keys().count == published + 1)
 
                 // The audit log shows what the operator did, naming them.
                 // (The audit log is written in batches: reload until the last change is in.)
                 var audit = ""
-                for _ in 0..<100 where !audit.contains("admin.keys_rotated") {
+                for _ in 0..<100 where !audit.contains("admin.key_retired") {
                     try await tab.navigate(URL(string: origin + "/admin/audit?event=admin.&since=hour")!)
                     audit = try await tab.text()
                 }
-                #expect(audit.contains("admin.user_disabled") && audit.contains("admin.client_updated") && audit.contains("admin.keys_rotated"))
+                #expect(audit.contains("admin.user_disabled") && audit.contains("admin.client_updated") && audit.contains("admin.keys_rotated") && audit.contains("admin.key_retired"))
                 #expect(!audit.contains(operatorUser.password) && !audit.contains(customer.password))
                 await expectNoCSPViolation(tab)
 

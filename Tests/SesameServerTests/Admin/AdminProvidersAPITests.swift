@@ -32,6 +32,14 @@ struct AdminProvidersAPITests {
             #expect(sealed != nil && sealed?.contains(secret) == false, "sealed at rest")
             #expect(try await admin.post("/admin/api/providers", json: body).status == 400, "the id is taken")
 
+            // The console's page lists it for those who may read providers; never the secret.
+            var reader = AdminConsoleTests.Console(http: server.client(), token: auditor.accessToken)
+            let page = try await reader.get("/admin/providers")
+            #expect(page.status == 200 && page.text.contains("https://id.acme.example") && page.text.contains("yes, as acme"))
+            #expect(!page.text.contains(secret) && !page.text.contains(sealed ?? "-"))
+            var desk = AdminConsoleTests.Console(http: server.client(), token: helpdesk.accessToken)
+            #expect(try await desk.get("/admin/providers").status == 403)
+
             let listed = try await auditor.get("/admin/api/providers")
             #expect(listed.status == 200 && !listed.text.contains(secret))
             #expect(try listed.json(AdminFederationProviderList.self).providers.map(\.id) == ["acme"])

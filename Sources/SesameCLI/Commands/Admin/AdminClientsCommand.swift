@@ -58,6 +58,10 @@ struct AdminClientsCommand: AsyncParsableCommand {
         @Option(name: .customLong("require-par"), help: "true or false: pushed authorization requests only.") var requirePAR: Bool?
         @Option(name: .customLong("dpop"), help: "true or false: bind access tokens to a DPoP key.") var dpop: Bool?
         @Option(name: .customLong("access-token-lifetime"), help: "Seconds.") var accessTokenLifetime: Int?
+        @Option(name: .customLong("pin-length"), help: "Device PINs: the fewest digits (4-12).") var pinLength: Int?
+        @Option(name: .customLong("pin-max-attempts"), help: "Device PINs: wrong PINs in a row before the registration is revoked (1-10).")
+        var pinMaxAttempts: Int?
+        @Flag(name: .customLong("pin-defaults"), help: "Device PINs: put back the default policy first.") var pinDefaults = false
         @OptionGroup var configDir: ConfigDirOption
         @OptionGroup var json: JSONOption
 
@@ -75,6 +79,10 @@ struct AdminClientsCommand: AsyncParsableCommand {
                     name: name, postLogoutRedirectURIs: postLogout.isEmpty ? nil : postLogout, scopes: scopes.isEmpty ? nil : scopes,
                     mfaPolicy: mfaPolicy, accessTokenLifetime: accessTokenLifetime, requirePushedRequests: requirePAR,
                     dpopBoundAccessTokens: dpop)
+                if pinDefaults || pinLength != nil || pinMaxAttempts != nil {
+                    update.pinPolicy = AdminPINPolicyUpdate(
+                        restoreDefaults: pinDefaults ? true : nil, minimumLength: pinLength, maximumAttempts: pinMaxAttempts)
+                }
                 if !redirectURIs.isEmpty {
                     update.redirectURIs = redirectURIs
                 } else if !added.isEmpty || !removed.isEmpty {
@@ -119,51 +127,8 @@ struct AdminClientsCommand: AsyncParsableCommand {
             ("mfa_policy", client.mfaPolicy), ("first_party", String(client.firstParty)),
             ("require_par", String(client.requirePushedRequests)), ("dpop", String(client.dpopBoundAccessTokens)),
             ("access_token_lifetime", String(client.accessTokenLifetime)),
+            ("pin_policy", client.pinPolicy.map { "at least \($0.minimumLength) digits, \($0.maximumAttempts) attempts" } ?? ""),
         ])
-    }
-}
-
-/// `sesame admin keys list|rotate`.
-struct AdminKeysCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "keys", abstract: "The signing keys: list, rotate.", subcommands: [List.self, Rotate.self])
-
-    struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The signing keys, newest first.")
-        @OptionGroup var configDir: ConfigDirOption
-        @OptionGroup var json: JSONOption
-
-        func run() async throws {
-            try await reportingErrors {
-                let list = try await AdminAPIClient.open(configDir).get("/admin/api/keys", as: AdminSigningKeyList.self)
-                if json.enabled { return try Terminal.json(list) }
-                AdminKeysCommand.print(list)
-            }
-        }
-    }
-
-    struct Rotate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "New keys sign from now on; the old stay published until their tokens expire.",
-            discussion: "Needs a sign-in of the last 5 minutes: run `sesame admin login` first if it is older.")
-        @OptionGroup var configDir: ConfigDirOption
-        @OptionGroup var json: JSONOption
-
-        func run() async throws {
-            try await reportingErrors {
-                let list = try await AdminAPIClient.open(configDir).post("/admin/api/keys/rotate", as: AdminSigningKeyList.self)
-                if json.enabled { return try Terminal.json(list) }
-                Terminal.progress("Rotated.")
-                AdminKeysCommand.print(list)
-            }
-        }
-    }
-
-    static func print(_ list: AdminSigningKeyList) {
-        for key in list.keys {
-            let state = key.retiredAt == nil ? "signing" : "retired"
-            Terminal.out("\(key.kid)  \(key.algorithm)  \(state)")
-        }
     }
 }
 

@@ -18,8 +18,28 @@ struct AdminCommand: AsyncParsableCommand {
             """,
         subcommands: [
             AdminLoginCommand.self, AdminLogoutCommand.self, AdminUsersCommand.self, AdminClientsCommand.self,
-            AdminKeysCommand.self, AdminAuditCommand.self,
+            AdminKeysCommand.self, AdminAuditCommand.self, AdminBootstrapCommand.self,
         ])
+}
+
+/// `sesame admin bootstrap CODE`: the first administrator, with the code `sesame serve` printed.
+struct AdminBootstrapCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bootstrap", abstract: "Become a new server's first administrator with the code sesame serve printed.",
+        discussion: "Sign in first (sesame admin login URL; it says you have no role yet), then: sesame admin bootstrap ABCDE-FGHJK-LMNPQ-RSTUV")
+    @Argument(help: "The one-time code.") var code: String
+    @OptionGroup var configDir: ConfigDirOption
+    @OptionGroup var json: JSONOption
+
+    func run() async throws {
+        try await reportingErrors {
+            let admin = try AdminAPIClient.open(configDir)
+            let result = try await admin.post(
+                "/admin/api/bootstrap", json: AdminBootstrapRequest(code: code), as: AdminBootstrapResult.self)
+            if json.enabled { return try Terminal.json(result) }
+            Terminal.progress("You administer \(admin.issuer.absoluteString) now.")
+        }
+    }
 }
 
 /// `sesame admin login URL`: signs the operator in as the server's `sesame-admin-cli` client.

@@ -12,6 +12,8 @@ struct AdminConsoleRoutes: FeatureRoutes {
     let users: ConsoleUserPages
     let clients: ConsoleClientPages
     let audit: ConsoleAuditPages
+    let bootstrap: ConsoleBootstrapPage
+    let providers: ConsoleProviderPages
 
     func register(on router: Router<SesameRequestContext>) {
         router.get("/admin/login", use: login)
@@ -26,8 +28,12 @@ struct AdminConsoleRoutes: FeatureRoutes {
         router.get("/admin/clients", use: clients.list)
         router.get("/admin/clients/{client_id}", use: clients.detail)
         router.post("/admin/clients/{client_id}", use: clients.update)
+        router.get("/admin/providers", use: providers.list)
         router.get("/admin/keys", use: clients.keyList)
         router.post("/admin/keys/rotate", use: clients.rotate)
+        router.post("/admin/keys/{kid}/retire", use: clients.retire)
+        router.get(RouterPath(ConsoleBootstrapPage.path), use: bootstrap.show)
+        router.post(RouterPath(ConsoleBootstrapPage.path), use: bootstrap.redeem)
         router.get("/admin/audit", use: audit.audit)
         router.get("/admin/audit/export", use: audit.export)
     }
@@ -55,6 +61,13 @@ struct AdminConsoleRoutes: FeatureRoutes {
             do {
                 _ = try await session.authentication.authenticate(sessionToken: token, context: context)
             } catch let error as any APIErrorRendering where error.failure.code == .adminRoleRequired {
+                // No role yet: only the first administrator's bootstrap page lets them in.
+                if returnTo == ConsoleBootstrapPage.path, try await session.provider.store.adminRoles().isEmpty {
+                    var response = Response(status: .seeOther, headers: [.location: returnTo, .cacheControl: "no-store"])
+                    response.headers.append(HTTPField(name: .setCookie, value: session.setSession(token, lifetime: lifetime)))
+                    response.headers.append(HTTPField(name: .setCookie, value: session.clearLogin()))
+                    return response
+                }
                 var name = ""
                 if let claims = try? await session.provider.accessTokens.activeClaims(token) {
                     name = (try? await session.provider.store.user(id: claims.sub))??.username ?? ""

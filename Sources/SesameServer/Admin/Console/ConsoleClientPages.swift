@@ -7,7 +7,8 @@ import SesameProtocol
 /// - `GET /admin/clients`, `GET /admin/clients/{id}`: every setting, and for an administrator a
 ///   form for the name, redirect and post-logout URIs, second-factor policy, PAR and DPoP,
 ///   validated as a new client is (an error keeps what was typed), seen by the next `/authorize`;
-/// - `GET /admin/keys`, `POST /admin/keys/rotate` (a sign-in of the last 5 minutes).
+/// - `GET /admin/keys`, `POST /admin/keys/rotate`, `POST /admin/keys/{kid}/retire` (a sign-in of
+///   the last 5 minutes).
 struct ConsoleClientPages: Sendable {
     let page: ConsolePage
     let clients: ClientAdministration
@@ -47,7 +48,7 @@ struct ConsoleClientPages: Sendable {
                 name: form["name"].map { $0.trimmingCharacters(in: .whitespaces) },
                 redirectURIs: Self.lines(form["redirect_uris"]), postLogoutRedirectURIs: Self.lines(form["post_logout_redirect_uris"]),
                 mfaPolicy: form["mfa_policy"], requirePushedRequests: form["require_par"] == "on",
-                dpopBoundAccessTokens: form["dpop"] == "on")
+                dpopBoundAccessTokens: form["dpop"] == "on", pinPolicy: try Self.pinPolicy(form))
             do {
                 _ = try await clients.update(clientID: id, update, by: visit.actor, origin: visit.origin)
             } catch let failure as ProviderFailure where failure.code == .validationFailed || failure.code == .invalidRequest {
@@ -65,18 +66,28 @@ struct ConsoleClientPages: Sendable {
         try await page.handle(request, context: context, section: "keys") { visit in
             var frame = visit.frame
             let t = frame.text
-            if request.uri.queryParameters["done"] == "rotated" { frame.notice = t.string("keys.rotated") }
+            switch request.uri.queryParameters["done"] {
+            case "rotated": frame.notice = t.string("keys.rotated")
+            case "retired": frame.notice = t.string("keys.retired_done")
+            case "removed": frame.notice = t.string("keys.removed_done")
+            default: break
+            }
             let now = Date()
-            let rows: [[String: String]] = try await keys.list(by: visit.actor).keys.map { key in
+            let rows: [[String: Any]] = try await keys.list(by: visit.actor).keys.map { key in
                 let state: String
-                if let expires = key.expiresAt {
+                let signing = key.retiredAt.map { TimeInterval($0) > now.timeIntervalSince1970 } ?? true
+                if !signing, let expires = key.expiresAt {
                     state = t.string("keys.retired", ["date": ConsoleUserPages.time(expires)])
                 } else if TimeInterval(key.activatesAt) > now.timeIntervalSince1970 {
                     state = t.string("keys.pending")
                 } else {
                     state = t.string("keys.signing")
                 }
-                return ["kid": key.kid, "algorithm": key.algorithm, "created": ConsoleUserPages.time(key.createdAt), "state": state]
+                return [
+                    "kid": key.kid, "kid_path": ConsolePage.queryEncoded(key.kid), "algorithm": key.algorithm,
+                    "created": ConsoleUserPages.time(key.createdAt), "state": state, "retirable": signing,
+                    "csrf_token": frame.csrfToken, "retire": t.string("keys.retire"), "remove": t.string("keys.remove"),
+                ]
             }
             return page.renderer.page(
                 "keys", title: t.string("keys.title"),
@@ -84,6 +95,7 @@ struct ConsoleClientPages: Sendable {
                     "rows": rows, "can_rotate": visit.actor.role.allows(.manageKeys), "rotate": t.string("keys.rotate"),
                     "kid_label": t.string("keys.kid"), "algorithm_label": t.string("keys.algorithm"),
                     "created_label": t.string("keys.created"), "state_label": t.string("keys.state"),
+                    "actions_label": t.string("keys.actions"),
                 ], frame: frame)
         }
     }
@@ -92,6 +104,16 @@ struct ConsoleClientPages: Sendable {
         try await page.handle(request, context: context, section: "keys") { visit in
             _ = try await keys.rotate(by: visit.actor, origin: visit.origin)
             return ConsolePage.seeOther("/admin/keys", done: "rotated")
+        }
+    }
+
+    /// `POST /admin/keys/{kid}/retire` (`immediately=on`: out of the key set at once).
+    func retire(_ request: Request, context: SesameRequestContext) async throws -> Response {
+        try await page.handle(request, context: context, section: "keys") { visit in
+            let kid = try ConsoleUserPages.parameter("kid", context)
+            let immediately = visit.form["immediately"] == "on"
+            _ = try await keys.retire(kid: kid, immediately: immediately, by: visit.actor, origin: visit.origin)
+            return ConsolePage.seeOther("/admin/keys", done: immediately ? "removed" : "retired")
         }
     }
 
@@ -123,6 +145,9 @@ struct ConsoleClientPages: Sendable {
             },
             "require_par": typed?.requirePushedRequests ?? client.requirePushedRequests,
             "dpop": typed?.dpopBoundAccessTokens ?? client.dpopBoundAccessTokens,
+            "pin_length": typed?.pinPolicy?.minimumLength ?? client.pinPolicy?.minimumLength ?? PINPolicy().minimumLength,
+            "pin_max_attempts": typed?.pinPolicy?.maximumAttempts ?? client.pinPolicy?.maximumAttempts ?? PINPolicy().maximumAttempts,
+            "pin_length_label": t.string("client.pin_length"), "pin_attempts_label": t.string("client.pin_attempts"),
             "settings_label": t.string("client.settings"), "name_label": t.string("client.name"),
             "redirect_label": t.string("client.redirect_uris"), "post_logout_label": t.string("client.post_logout_redirect_uris"),
             "mfa_label": t.string("client.mfa_policy"), "par_label": t.string("client.require_par"),
@@ -131,6 +156,17 @@ struct ConsoleClientPages: Sendable {
         if builtIn { content["built_in"] = t.string("client.built_in") }
         return page.renderer.page(
             "client", title: t.string("client.title", ["client": client.clientID]), content, frame: frame, status: status)
+    }
+
+    /// The PIN fields as an update; a field that is not a whole number is named.
+    private static func pinPolicy(_ form: [String: String]) throws -> AdminPINPolicyUpdate? {
+        func number(_ name: String) throws -> Int? {
+            guard let text = form[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            guard let value = Int(text) else { throw ProviderFailure.invalidClientSetting(field: "pin_policy." + name, reason: "is a whole number") }
+            return value
+        }
+        let update = AdminPINPolicyUpdate(minimumLength: try number("pin_length"), maximumAttempts: try number("pin_max_attempts"))
+        return update == AdminPINPolicyUpdate() ? nil : update
     }
 
     /// A textarea's non-empty lines.

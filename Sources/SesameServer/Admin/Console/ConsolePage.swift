@@ -109,6 +109,7 @@ struct ConsolePage: Sendable {
         var parts = path.split(separator: "/").map(String.init)
         if parts.count > 2 { parts.removeLast() }
         if parts.count > 3, parts[parts.count - 2] == "sessions" { parts.removeLast(2) }
+        if parts.count > 2, parts[1] == "keys" { parts = ["admin", "keys"] }
         return ConsoleSession.safeReturn("/" + parts.joined(separator: "/"))
     }
 

@@ -37,6 +37,7 @@ enum ConsoleLayout {
         button.danger{background:#a1271b}
         .actions{display:flex;gap:.7rem;flex-wrap:wrap;margin:.5rem 0}
         .actions form{margin:0}
+        form.inline{display:inline;margin:0 .5rem 0 0}
         .notice{background:#e7f5ea;color:#17532a;padding:.7rem;border-radius:6px}
         .error{background:#fdecea;color:#8a1c12;padding:.7rem;border-radius:6px}
         .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:1rem}

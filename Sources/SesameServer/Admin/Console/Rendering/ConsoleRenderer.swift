@@ -17,7 +17,7 @@ struct ConsoleRenderer: Sendable {
     /// What every page around its content shows.
     struct Frame {
         var text: ConsoleText
-        /// The section in the navigation (`home`, `users`, `clients`, `keys`, `audit`), `nil`
+        /// The section in the navigation (`home`, `users`, `clients`, `providers`, `keys`, `audit`), `nil`
         /// for pages outside a session.
         var section: String?
         /// The operator's username and role while signed in.
@@ -29,8 +29,11 @@ struct ConsoleRenderer: Sendable {
         var error: String?
     }
 
-    static let sections = ["home": "/admin", "users": "/admin/users", "clients": "/admin/clients", "keys": "/admin/keys", "audit": "/admin/audit"]
-    static let sectionOrder = ["home", "users", "clients", "keys", "audit"]
+    static let sections = [
+        "home": "/admin", "users": "/admin/users", "clients": "/admin/clients", "providers": "/admin/providers",
+        "keys": "/admin/keys", "audit": "/admin/audit",
+    ]
+    static let sectionOrder = ["home", "users", "clients", "providers", "keys", "audit"]
 
     func page(
         _ template: String, title: String, _ content: [String: Any], frame: Frame, status: HTTPResponse.Status = .ok

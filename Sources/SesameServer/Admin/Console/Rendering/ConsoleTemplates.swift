@@ -4,7 +4,7 @@
 enum ConsoleTemplates {
     static let all: [(name: String, source: String)] = [
         ("home", home), ("users", users), ("user", user), ("clients", clients), ("client", client),
-        ("keys", keys), ("audit", audit), ("message", message),
+        ("keys", keys), ("bootstrap", bootstrap), ("providers", providers), ("audit", audit), ("message", message),
     ]
 
     static let home = ConsoleLayout.wrap(
@@ -81,6 +81,16 @@ enum ConsoleTemplates {
         </tbody></table>
         """)
 
+    static let providers = ConsoleLayout.wrap(
+        """
+        <h1>{{title}}</h1>
+        <p>{{intro}}</p>
+        <table><thead><tr><th scope="col">{{id_label}}</th><th scope="col">{{kind_label}}</th><th scope="col">{{issuer_label}}</th><th scope="col">{{audiences_label}}</th><th scope="col">{{hosted_label}}</th></tr></thead><tbody>
+        {{#rows}}<tr><td>{{id}}</td><td>{{kind}}</td><td>{{issuer}}</td><td>{{audiences}}</td><td>{{hosted}}</td></tr>{{/rows}}
+        </tbody></table>
+        {{^rows}}<p>{{empty}}</p>{{/rows}}
+        """)
+
     static let client = ConsoleLayout.wrap(
         """
         <h1>{{title}}</h1>
@@ -102,16 +112,35 @@ enum ConsoleTemplates {
         <select id="mfa_policy" name="mfa_policy">{{#mfa_options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/mfa_options}}</select>
         <p class="check"><input type="checkbox" id="require_par" name="require_par" value="on"{{#require_par}} checked{{/require_par}}> <label for="require_par">{{par_label}}</label></p>
         <p class="check"><input type="checkbox" id="dpop" name="dpop" value="on"{{#dpop}} checked{{/dpop}}> <label for="dpop">{{dpop_label}}</label></p>
+        <label for="pin_length">{{pin_length_label}}</label>
+        <input type="number" id="pin_length" name="pin_length" value="{{pin_length}}" min="4" max="12">
+        <label for="pin_max_attempts">{{pin_attempts_label}}</label>
+        <input type="number" id="pin_max_attempts" name="pin_max_attempts" value="{{pin_max_attempts}}" min="1" max="10">
         <button type="submit">{{save}}</button>
         </form>
         {{/editable}}
         """)
 
+    static let bootstrap = ConsoleLayout.wrap(
+        """
+        <h1>{{title}}</h1>
+        <p>{{intro}}</p>
+        <form method="post" action="/admin/bootstrap">
+        <input type="hidden" name="csrf_token" value="{{csrf_token}}">
+        <label for="code">{{code_label}}</label>
+        <input type="text" id="code" name="code" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" maxlength="64" required>
+        <button type="submit">{{submit}}</button>
+        </form>
+        """)
+
     static let keys = ConsoleLayout.wrap(
         """
         <h1>{{title}}</h1>
-        <table><thead><tr><th scope="col">{{kid_label}}</th><th scope="col">{{algorithm_label}}</th><th scope="col">{{created_label}}</th><th scope="col">{{state_label}}</th></tr></thead><tbody>
-        {{#rows}}<tr><td><code>{{kid}}</code></td><td>{{algorithm}}</td><td>{{created}}</td><td>{{state}}</td></tr>{{/rows}}
+        <table><thead><tr><th scope="col">{{kid_label}}</th><th scope="col">{{algorithm_label}}</th><th scope="col">{{created_label}}</th><th scope="col">{{state_label}}</th>{{#can_rotate}}<th scope="col">{{actions_label}}</th>{{/can_rotate}}</tr></thead><tbody>
+        {{#rows}}<tr><td><code>{{kid}}</code></td><td>{{algorithm}}</td><td>{{created}}</td><td>{{state}}</td>{{#can_rotate}}<td>{{#retirable}}<form method="post" action="/admin/keys/{{kid_path}}/retire" class="inline">
+        <input type="hidden" name="csrf_token" value="{{csrf_token}}"><button type="submit" aria-label="{{retire}} {{kid}}">{{retire}}</button></form>
+        <form method="post" action="/admin/keys/{{kid_path}}/retire" class="inline">
+        <input type="hidden" name="csrf_token" value="{{csrf_token}}"><input type="hidden" name="immediately" value="on"><button type="submit" class="danger" aria-label="{{remove}} {{kid}}">{{remove}}</button></form>{{/retirable}}</td>{{/can_rotate}}</tr>{{/rows}}
         </tbody></table>
         {{#can_rotate}}<form method="post" action="/admin/keys/rotate">
         <input type="hidden" name="csrf_token" value="{{csrf_token}}">
