@@ -70,6 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var passkeys: PasskeyOptions
     @OptionGroup var sessions: SessionLimitOptions
     @OptionGroup var timing: SignInTimingOptions
+    @OptionGroup var tls: TLSOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -123,6 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.requirePushedRequests = requirePushedRequests
             configuration.dpop.requireNonce = requireDPoPNonce
             configuration.smtp = try smtp.configuration()
+            configuration.tls = tls.files
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout
             configuration.connectionLimits.idleTimeout = idleTimeout
@@ -152,7 +154,19 @@ struct ServeCommand: AsyncParsableCommand {
             }
             try await printFirstSteps(server)
             Terminal.out("Press Ctrl-C to stop.")
+            // A renewed certificate: `kill -HUP <pid>` serves it to new connections.
+            let reloads = configuration.tls.map { _ in
+                ReloadSignal {
+                    do {
+                        try server.reloadTLS()
+                        logger.notice("SIGHUP: TLS certificate reloaded; new connections use it")
+                    } catch {
+                        logger.error("SIGHUP: \(error); the current certificate stays")
+                    }
+                }
+            }
             try await Self.run(server, until: signals, logger: logger)
+            withExtendedLifetime(reloads) {}
         }
     }
 

@@ -58,16 +58,19 @@ public enum IdentityServer {
         let limits = configuration.connectionLimits
         let cap = ConnectionCap(maximum: limits.maximumConnections, logger: logger)
         let staticDocuments = StaticDocuments()
+        // No idle timeout of Hummingbird's: the ConnectionGuard keeps it, and also sees the
+        // requests the StaticDocumentResponder answers before Hummingbird's codec.
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionGuardInstaller(limits: limits, cap: cap, staticDocuments: staticDocuments)],
+            idleTimeout: nil)
+        let tls = try configuration.tls.map { try ServerTLS(files: $0) }
         let app = Application(
             responder: responder,
-            // No idle timeout of Hummingbird's: the ConnectionGuard keeps it, and also sees the
-            // requests the StaticDocumentResponder answers before Hummingbird's codec.
-            server: .http1(
-                configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [
-                        ConnectionGuardInstaller(limits: limits, cap: cap, staticDocuments: staticDocuments)
-                    ],
-                    idleTimeout: nil)),
+            server: tls.map { tls in
+                HTTPServerBuilder { responder in
+                    ReloadableTLSChannel(base: HTTP1Channel(responder: responder, configuration: http1), tls: tls)
+                }
+            } ?? .http1(configuration: http1),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: StaticDocuments.serverField),
@@ -149,7 +152,8 @@ public enum IdentityServer {
             throw ServerStartError.bindFailed(host: configuration.host, port: asked, reason: reason)
         }
         let issuer =
-            configuration.issuer ?? URL(string: "http://\(hostForURL(configuration.issuerHost ?? configuration.host)):\(port)")!
+            configuration.issuer
+            ?? URL(string: "\(tls == nil ? "http" : "https")://\(hostForURL(configuration.issuerHost ?? configuration.host)):\(port)")!
         let routes: Set<String>
         do {
             try await AdminConsoleClient.ensure(store: store, issuer: issuerIdentifier(issuer), now: configuration.now())
@@ -179,7 +183,7 @@ public enum IdentityServer {
         logger.info("sesame server listening", metadata: ["issuer": .string(issuerIdentifier(issuer)), "port": .stringConvertible(port)])
         return RunningServer(
             issuer: issuer, port: port, metricsPort: metricsPort, store: store, keyRing: keyRing, messageSender: messageSender,
-            audit: audit, routes: routes, staticDocuments: staticDocuments, group: group, task: task)
+            audit: audit, routes: routes, staticDocuments: staticDocuments, tls: tls, group: group, task: task)
     }
 
     /// OIDC Discovery §3 / RFC 8414 §2: an absolute URL without query or fragment.

@@ -19,14 +19,16 @@ public final class RunningServer: Sendable {
     let routes: Set<String>
     /// The documents answered on the event loop (``StaticDocumentResponder``).
     let staticDocuments: StaticDocuments
+    let tls: ServerTLS?
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     init(
         issuer: URL, port: Int, metricsPort: Int?, store: any ProviderStore, keyRing: KeyRing,
         messageSender: any MessageSender, audit: AuditLog, routes: Set<String>, staticDocuments: StaticDocuments,
-        group: ServiceGroup, task: Task<Void, any Error>
+        tls: ServerTLS?, group: ServiceGroup, task: Task<Void, any Error>
     ) {
+        self.tls = tls
         self.routes = routes
         self.staticDocuments = staticDocuments
         self.issuer = issuer
@@ -49,6 +51,16 @@ public final class RunningServer: Sendable {
     /// anyway); for tools and tests that read the log right after a request.
     public func flushAuditLog() async {
         await audit.flush()
+    }
+
+    /// Reads the TLS certificate and key again (`SIGHUP`): new connections use them, open ones
+    /// finish on the old. Throws ``TLSFilesError`` (the old certificate stays) when they cannot
+    /// serve; `false` when the server speaks plain HTTP.
+    @discardableResult
+    public func reloadTLS() throws -> Bool {
+        guard let tls else { return false }
+        try tls.reload()
+        return true
     }
 
     /// While no user holds an operator role, a new one-time code for `/admin/bootstrap`

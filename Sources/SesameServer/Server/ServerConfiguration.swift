@@ -55,6 +55,9 @@ public struct ServerConfiguration: Sendable {
     /// How often expired codes, tokens and sessions are deleted (``ExpiredDataPurge``; also
     /// once at start). Default 10 minutes; `nil` turns the purge off.
     public var purgeInterval: Duration?
+    /// HTTPS: the certificate chain and key (``TLSFiles``); `nil` speaks plain HTTP (TLS left to a
+    /// proxy). The issuer's scheme follows.
+    public var tls: TLSFiles?
     /// How long a client record is reused before it is read again (``ClientRecordCache``). On
     /// PostgreSQL a change made by another process also drops it at once (`NOTIFY`).
     public var clientCacheLifetime: Duration = .seconds(2)

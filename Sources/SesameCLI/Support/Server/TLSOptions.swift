@@ -1,0 +1,54 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import SesameServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `sesame serve --tls-certificate FILE --tls-key FILE` (issue #48): HTTPS in the server, TLS 1.2
+/// and 1.3, the issuer `https://…`; `kill -HUP` reloads the files (a renewed certificate) without
+/// dropping a connection.
+struct TLSOptions: ParsableArguments {
+    @Option(
+        name: .customLong("tls-certificate"),
+        help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (leaf first); SIGHUP reloads it.", valueName: "file"))
+    var certificate: String?
+    @Option(
+        name: .customLong("tls-key"), help: ArgumentHelp("The certificate's private key (PEM, unencrypted).", valueName: "file"))
+    var key: String?
+
+    func validate() throws {
+        guard (certificate == nil) == (key == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together: give both, or neither for plain HTTP.")
+        }
+    }
+
+    /// The files, or `nil` for plain HTTP.
+    var files: TLSFiles? {
+        guard let certificate, let key else { return nil }
+        return TLSFiles(certificate: certificate, key: key)
+    }
+}
+
+/// SIGHUP while the server runs: `reload` is called on each (a `DispatchSourceSignal`, no thread
+/// blocked). Keep the value alive as long as reloads should happen.
+final class ReloadSignal: Sendable {
+    nonisolated(unsafe) private let source: any DispatchSourceSignal
+
+    init(_ reload: @escaping @Sendable () -> Void) {
+        #if canImport(Darwin)
+            signal(SIGHUP, SIG_IGN)
+        #endif
+        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "sesame.reload"))
+        source.setEventHandler(handler: reload)
+        source.resume()
+    }
+
+    deinit { source.cancel() }
+}

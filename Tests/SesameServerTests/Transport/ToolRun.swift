@@ -1,0 +1,87 @@
+import ChildProcess
+import Foundation
+
+/// A command-line tool run to its end (openssl, curl, python3), its output read from files: no
+/// pipe a test runner could wait on.
+struct ToolRun {
+    let status: Int32
+    let output: String
+    let error: String
+
+    /// Whether `tool` is on this machine (`/usr/bin/<tool>`).
+    static func available(_ tool: String) -> Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/" + tool)
+    }
+
+    /// Runs `tool` with `arguments` (absolute paths); its output is kept in `directory` meanwhile.
+    static func run(_ tool: String, _ arguments: [String], in directory: URL) async throws -> ToolRun {
+        let tag = UUID().uuidString
+        let out = directory.appendingPathComponent("out-\(tag)").path
+        let err = directory.appendingPathComponent("err-\(tag)").path
+        // The child appends to them: they must exist.
+        for path in [out, err] { FileManager.default.createFile(atPath: path, contents: nil) }
+        let child = try SpawnedChild.spawn(
+            "/usr/bin/env", arguments: [tool] + arguments, environment: ProcessInfo.processInfo.environment,
+            input: .file("/dev/null"), output: .file(out), error: .file(err))
+        var ended = child.termination().makeAsyncIterator()
+        let status = await ended.next()?.status ?? -1
+        defer {
+            try? FileManager.default.removeItem(atPath: out)
+            try? FileManager.default.removeItem(atPath: err)
+        }
+        return ToolRun(
+            status: status, output: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            error: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+    }
+}
+
+/// A throw-away certificate authority and server certificates for 127.0.0.1 and localhost, made
+/// with `openssl` in a temporary directory (P-256 keys, one day).
+struct TestCertificates {
+    let directory: URL
+    var caFile: String { directory.appendingPathComponent("ca.pem").path }
+    var certificateFile: String { directory.appendingPathComponent("server.pem").path }
+    var keyFile: String { directory.appendingPathComponent("server.key").path }
+
+    static func make() async throws -> TestCertificates {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let certificates = TestCertificates(directory: directory)
+        try await certificates.openssl([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key",
+            "-out", "ca.pem", "-days", "1", "-subj", "/CN=Sesame Test CA",
+        ])
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(
+            to: directory.appendingPathComponent("san.ext"), atomically: true, encoding: .utf8)
+        try await certificates.issue(commonName: "first")
+        return certificates
+    }
+
+    /// A new key and certificate named `commonName` in `server.key` and `server.pem` (replacing
+    /// the files, as a renewal does).
+    func issue(commonName: String) async throws {
+        try await openssl([
+            "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "server.key", "-out", "server.csr",
+            "-subj", "/CN=\(commonName)",
+        ])
+        try await openssl([
+            "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
+            "-days", "1", "-extfile", "san.ext",
+        ])
+    }
+
+    /// `openssl` with the directory's files (`ca.key`, `server.pem`, …) named by full path.
+    private func openssl(_ arguments: [String]) async throws {
+        let names: Set = ["ca.key", "ca.pem", "san.ext", "server.key", "server.csr", "server.pem"]
+        let absolute = arguments.map { names.contains($0) ? directory.appendingPathComponent($0).path : $0 }
+        let run = try await ToolRun.run("openssl", absolute, in: directory)
+        guard run.status == 0 else { throw ToolFailure("openssl \(arguments.prefix(2).joined(separator: " ")): \(run.error)") }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+struct ToolFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
