@@ -256,7 +256,7 @@ let package = Package(
         // manual clock (a SesameClock for the SDK's tests), shared by the test targets.
         .target(
             name: "TestSupport",
-            dependencies: ["SesameProtocol", "Sesame", "TestParallelism"],
+            dependencies: ["SesameProtocol", "Sesame", "TestParallelism", "ChildProcess"],
             path: "Tests/Support/TestSupport",
             swiftSettings: strict
         ),

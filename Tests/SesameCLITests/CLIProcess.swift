@@ -182,6 +182,9 @@ enum CLIProcess {
             return try await waitForExit(timeout: .seconds(30))
         }
 
+        /// Sends `signal` (e.g. SIGHUP) and returns at once.
+        func send(_ signal: Int32) { child.send(signal) }
+
         /// Sends SIGTERM and returns the exit status.
         func terminate() async throws -> Int32 {
             child.send(SIGTERM)

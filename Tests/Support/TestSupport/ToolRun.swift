@@ -3,18 +3,18 @@ import Foundation
 
 /// A command-line tool run to its end (openssl, curl, python3), its output read from files: no
 /// pipe a test runner could wait on.
-struct ToolRun {
-    let status: Int32
-    let output: String
-    let error: String
+public struct ToolRun: Sendable {
+    public let status: Int32
+    public let output: String
+    public let error: String
 
     /// Whether `tool` is on this machine (`/usr/bin/<tool>`).
-    static func available(_ tool: String) -> Bool {
+    public static func available(_ tool: String) -> Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/" + tool)
     }
 
     /// Runs `tool` with `arguments` (absolute paths); its output is kept in `directory` meanwhile.
-    static func run(_ tool: String, _ arguments: [String], in directory: URL) async throws -> ToolRun {
+    public static func run(_ tool: String, _ arguments: [String], in directory: URL) async throws -> ToolRun {
         let tag = UUID().uuidString
         let out = directory.appendingPathComponent("out-\(tag)").path
         let err = directory.appendingPathComponent("err-\(tag)").path
@@ -37,13 +37,13 @@ struct ToolRun {
 
 /// A throw-away certificate authority and server certificates for 127.0.0.1 and localhost, made
 /// with `openssl` in a temporary directory (P-256 keys, one day).
-struct TestCertificates {
-    let directory: URL
-    var caFile: String { directory.appendingPathComponent("ca.pem").path }
-    var certificateFile: String { directory.appendingPathComponent("server.pem").path }
-    var keyFile: String { directory.appendingPathComponent("server.key").path }
+public struct TestCertificates: Sendable {
+    public let directory: URL
+    public var caFile: String { directory.appendingPathComponent("ca.pem").path }
+    public var certificateFile: String { directory.appendingPathComponent("server.pem").path }
+    public var keyFile: String { directory.appendingPathComponent("server.key").path }
 
-    static func make() async throws -> TestCertificates {
+    public static func make() async throws -> TestCertificates {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let certificates = TestCertificates(directory: directory)
@@ -59,7 +59,7 @@ struct TestCertificates {
 
     /// A new key and certificate named `commonName` in `server.key` and `server.pem` (replacing
     /// the files, as a renewal does).
-    func issue(commonName: String) async throws {
+    public func issue(commonName: String) async throws {
         try await openssl([
             "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "server.key", "-out", "server.csr",
             "-subj", "/CN=\(commonName)",
@@ -78,10 +78,10 @@ struct TestCertificates {
         guard run.status == 0 else { throw ToolFailure("openssl \(arguments.prefix(2).joined(separator: " ")): \(run.error)") }
     }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    public func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
-struct ToolFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct ToolFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

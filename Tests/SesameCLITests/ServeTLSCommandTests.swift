@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `sesame serve --tls-certificate FILE --tls-key FILE` as a real process (issue #48): it prints an
+/// https issuer, curl gets discovery over TLS, `kill -HUP` serves a renewed certificate and keeps
+/// the process up; a lone `--tls-key` or an unreadable file is one line saying what to fix.
+@Suite(
+    "sesame serve over TLS",
+    .enabled(
+        if: ["openssl", "curl"].allSatisfy(ToolRun.available) || ProcessInfo.processInfo.environment["CI"] == "true",
+        "needs openssl and curl"))
+struct ServeTLSCommandTests {
+    @Test("HTTPS from the command line; SIGHUP reloads the renewed certificate")
+    func serveAndReload() async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let temp = try TempDirectory("tls")
+        defer { temp.remove() }
+        let server = try CLIProcess.Started([
+            "serve", "--port", "0", "--data-dir", temp.path("data"), "--tls-certificate", certificates.certificateFile,
+            "--tls-key", certificates.keyFile,
+        ])
+        try await server.whileRunning {
+            let issuer = String(try await server.firstLine(startingWith: "Issuer: ").dropFirst("Issuer: ".count))
+            #expect(issuer.hasPrefix("https://127.0.0.1:"))
+            let health = issuer + "/health"
+            let first = try await ToolRun.run("curl", ["-sS", "-v", "-o", "/dev/null", "--cacert", certificates.caFile, health], in: certificates.directory)
+            #expect(first.status == 0 && first.error.contains("CN=first"), "\(first.error)")
+
+            try await certificates.issue(commonName: "second")
+            server.send(SIGHUP)
+            var subject = ""
+            for _ in 0..<100 where !subject.contains("CN=second") {
+                subject = try await ToolRun.run("curl", ["-sS", "-v", "-o", "/dev/null", "--cacert", certificates.caFile, health], in: certificates.directory).error
+                if !subject.contains("CN=second") { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(subject.contains("CN=second"), "the reloaded certificate was not served: \(server.stderr())")
+        }
+        #expect(try await server.terminate() == 0, "\(server.stderr())")
+    }
+
+    @Test("--tls-key without --tls-certificate, and an unreadable certificate, are refused with what to fix")
+    func refusals() async throws {
+        let lone = try await CLIProcess.run(["serve", "--port", "0", "--tls-key", "/tmp/none.key"])
+        #expect(lone.status != 0 && lone.stderr.contains("--tls-certificate and --tls-key go together"), "\(lone.stderr)")
+        let temp = try TempDirectory("tls-bad")
+        defer { temp.remove() }
+        let missing = try await CLIProcess.run([
+            "serve", "--port", "0", "--data-dir", temp.path("data"), "--tls-certificate", "/nonexistent.pem", "--tls-key", "/nonexistent.key",
+        ])
+        #expect(missing.status != 0 && missing.stderr.contains("cannot read the TLS certificate /nonexistent.pem"), "\(missing.stderr)")
+    }
+}
