@@ -167,6 +167,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             try await Self.run(server, until: signals, logger: logger)
             withExtendedLifetime(reloads) {}
+            LogLineSink.shared.flush()
         }
     }
 

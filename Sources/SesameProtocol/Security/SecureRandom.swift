@@ -19,4 +19,18 @@ package enum SecureRandom {
     package static func token(byteCount: Int = 32) -> String {
         Base64URL.encode(bytes(byteCount))
     }
+
+    /// A random (version 4, RFC 9562 §5.4) UUID in lower case, from the same generator:
+    /// Foundation's `UUID()` on Linux opens, reads and closes `/dev/urandom` on every call, three
+    /// system calls an error answer, an audit record or a token family should not cost (issue #50).
+    package static func uuid() -> String {
+        var bytes = self.bytes(16)
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { byte -> String in
+            let text = String(byte, radix: 16)
+            return byte < 16 ? "0" + text : text
+        }
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+    }
 }

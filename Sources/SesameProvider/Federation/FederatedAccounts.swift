@@ -107,7 +107,7 @@ package struct FederatedAccounts: Sendable {
             throw FederationRefusal.unverifiedEmail("the provider has not verified the email address; this provider requires it")
         }
         // Claim the link first: a concurrent first use of the same subject waits for this account.
-        let id = UUID().uuidString.lowercased()
+        let id = SecureRandom.uuid()
         do {
             try await link(provider: provider, claims: claims, userID: id)
         } catch StoreError.conflict {

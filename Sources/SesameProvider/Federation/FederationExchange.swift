@@ -73,7 +73,7 @@ package struct FederationExchange: Sendable {
                 userID: user.id, authTime: now(), acr: nil, amr: [Federation.authenticationMethod])
             var tokens = try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
                 client: client, authentication: authentication, scope: scope, sessionID: nil,
-                familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil,
+                familyID: SecureRandom.uuid(), nonce: nil, claims: nil,
                 withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), origin: origin,
                 dpopJKT: dpopJKT)
             tokens.issuedTokenType = TokenExchange.TokenType.accessToken

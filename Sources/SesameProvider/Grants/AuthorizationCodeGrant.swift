@@ -119,7 +119,7 @@ package struct AuthorizationCodeGrant: Sendable {
             client.accessTokenLifetime = min(
                 client.accessTokenLifetime, FirstPartyCode.reauthenticationAccessTokenLifetime)
         }
-        let familyID = UUID().uuidString.lowercased()
+        let familyID = SecureRandom.uuid()
         try await store.setAuthorizationCodeFamily(digest: digest, familyID: familyID)
         var sessionID = record.sessionID
         var device: DeviceSessions.Issue?

@@ -90,7 +90,7 @@ package struct DeviceCodeGrant: Sendable {
         }
         var response = try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
             client: client, authentication: authentication, scope: record.scope, sessionID: sessionID,
-            familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil,
+            familyID: SecureRandom.uuid(), nonce: nil, claims: nil,
             withRefreshToken: client.grantTypes.contains(.refreshToken), now: now,
             deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, dpopJKT: dpopJKT)
         response.deviceSecret = device?.secret

@@ -157,7 +157,7 @@ package struct PINUnlockGrant: Sendable {
             amr: [AuthenticationMethodReference.pin, AuthenticationMethodReference.softwareKey])
         return try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
             client: client, authentication: authentication, scope: scope, sessionID: registration.sessionID,
-            familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil, withRefreshToken: true, now: now,
+            familyID: SecureRandom.uuid(), nonce: nil, claims: nil, withRefreshToken: true, now: now,
             dpopJKT: dpopJKT)
     }
 }

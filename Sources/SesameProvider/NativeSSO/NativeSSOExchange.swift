@@ -133,7 +133,7 @@ package struct NativeSSOExchange: Sendable {
         let scope = try Self.scope(request.scope, client: client)
         let tokens = try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
             client: client, authentication: session.authentication, scope: scope, sessionID: session.id,
-            familyID: UUID().uuidString.lowercased(), nonce: nil, claims: nil,
+            familyID: SecureRandom.uuid(), nonce: nil, claims: nil,
             withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), deviceSecretHash: DeviceSecret.hash(secret),
             origin: origin, dpopJKT: dpopJKT)
         sessions.audit.record(

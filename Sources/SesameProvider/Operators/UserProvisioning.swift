@@ -38,7 +38,7 @@ package struct UserProvisioning: Sendable {
         if let password = profile.password {
             try Self.check { try UserValidation.checkPassword(password, email: email, username: username) }
         }
-        let id = UUID().uuidString.lowercased()
+        let id = SecureRandom.uuid()
         var claims = StandardClaims(sub: id)
         if let name = profile.name, !name.isEmpty { claims.name = String(name.prefix(200)) }
         let at = now()

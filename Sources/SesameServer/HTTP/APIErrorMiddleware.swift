@@ -55,7 +55,7 @@ struct APIErrorMiddleware: RouterMiddleware {
 
     private func respond(_ error: any APIErrorRendering, request: Request, context: Context) -> Response {
         let failure = error.failure
-        let errorID = UUID().uuidString.lowercased()
+        let errorID = SecureRandom.uuid()
         let locales = LocalePreference.from(request: request, uiLocales: failure.uiLocales)
         let body = Self.body(
             of: error, errorID: errorID,

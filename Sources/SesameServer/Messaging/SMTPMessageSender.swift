@@ -1,4 +1,5 @@
 import Foundation
+import SesameProtocol
 import Logging
 
 /// Delivers email through a configured SMTP relay (``SMTPConfiguration``; RFC 5321, RFC 5322).
@@ -41,7 +42,7 @@ public final class SMTPMessageSender: MessageSender {
         let domain = configuration.from.split(separator: "@").last.map(String.init) ?? "localhost"
         let mail = MailMessage(
             from: configuration.from, to: message.to, subject: message.subject ?? "", body: message.body,
-            date: date, messageID: "\(UUID().uuidString.lowercased())@\(domain)")
+            date: date, messageID: "\(SecureRandom.uuid())@\(domain)")
         do {
             try await SMTPClient(configuration: configuration).deliver(mail)
         } catch {

@@ -33,7 +33,7 @@ struct HostedPageErrorMiddleware: RouterMiddleware {
 
     private func page(_ error: any APIErrorRendering, request: Request, context: Context) -> Response {
         let failure = error.failure
-        let errorID = UUID().uuidString.lowercased()
+        let errorID = SecureRandom.uuid()
         context.annotations.record(errorID: errorID)
         context.annotations.record(outcome: failure.code.error)
         let locales = LocalePreference.from(request: request, uiLocales: failure.uiLocales)

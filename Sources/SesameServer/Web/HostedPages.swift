@@ -30,7 +30,7 @@ struct HostedPages: Sendable {
         context: SesameRequestContext, uiLocales: String? = nil, messageKey: String? = nil,
         backLink: (href: String, labelKey: String)? = nil
     ) -> Response {
-        let errorID = UUID().uuidString.lowercased()
+        let errorID = SecureRandom.uuid()
         context.annotations.record(outcome: code.error)
         context.annotations.record(errorID: errorID)
         logger.debug(

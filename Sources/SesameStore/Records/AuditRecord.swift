@@ -1,4 +1,5 @@
 import Foundation
+import SesameProtocol
 
 /// One security decision in the audit log (``AuditStore``): who, from where, through which
 /// client, what was decided and why. Never holds a secret: no password, code, token, nonce or
@@ -34,11 +35,12 @@ public struct AuditRecord: Sendable, Equatable, Codable {
     }
 
     public init(
-        id: String = UUID().uuidString.lowercased(), time: Date, event: String, reason: String? = nil,
+        id: String? = nil, time: Date, event: String, reason: String? = nil,
         clientAddress: String? = nil, clientID: String? = nil, userID: String? = nil, requestID: String? = nil,
         detail: [String: String] = [:], sequence: Int64? = nil
     ) {
-        self.id = id
+        // A new random (v4) UUID when none is given.
+        self.id = id ?? SecureRandom.uuid()
         self.time = time
         self.event = event
         self.reason = reason

@@ -23,17 +23,18 @@ public struct UserRecord: Sendable, Codable, Equatable {
     public var isDisabled: Bool { disabledAt != nil }
 
     public init(
-        id: String = UUID().uuidString.lowercased(), username: String, email: String,
+        id: String? = nil, username: String, email: String,
         emailVerified: Bool = false, passwordHash: String? = nil, claims: StandardClaims? = nil,
         createdAt: Date = Date(), updatedAt: Date = Date(), disabledAt: Date? = nil
     ) {
-        self.id = id
+        // A new random (v4) UUID when none is given.
+        self.id = id ?? SecureRandom.uuid()
         self.username = username.lowercased()
         self.email = email.lowercased()
         self.emailVerified = emailVerified
         self.passwordHash = passwordHash
-        var claims = claims ?? StandardClaims(sub: id)
-        claims.sub = id
+        var claims = claims ?? StandardClaims(sub: self.id)
+        claims.sub = self.id
         claims.email = email.lowercased()
         claims.emailVerified = emailVerified
         if claims.preferredUsername == nil { claims.preferredUsername = username.lowercased() }

@@ -55,7 +55,7 @@ extension SQLIdentityStore: AccountStore {
     }
 
     public func consumeVerificationCode(userID: String, purpose: String, codeDigest: String) async throws -> Bool {
-        let claim = UUID().uuidString
+        let claim = SecureRandom.uuid()
         try await database.update("verification_codes")
             .set("consumed_claim", to: claim)
             .where("user_id", .equal, userID)

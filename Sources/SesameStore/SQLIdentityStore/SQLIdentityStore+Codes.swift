@@ -36,7 +36,7 @@ extension SQLIdentityStore {
     public func redeemAuthorizationCode(digest: String, now: Date) async throws
         -> RedemptionResult<AuthorizationCodeRecord>
     {
-        let claim = UUID().uuidString
+        let claim = SecureRandom.uuid()
         // The row comes back only to the one statement that consumed it (`RETURNING`).
         let won = try await statement(
             "authorization_codes.redeem", [StoreValue.time(now), claim, digest, StoreValue.time(now)]

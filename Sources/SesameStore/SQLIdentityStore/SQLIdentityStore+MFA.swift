@@ -86,7 +86,7 @@ extension SQLIdentityStore: MFAStore {
     }
 
     public func useTOTPStep(userID: String, step: Int64) async throws -> Bool {
-        let claim = UUID().uuidString
+        let claim = SecureRandom.uuid()
         try await database.update("mfa_enrollments")
             .set("last_used_step", to: step)
             .set("step_claim", to: claim)
@@ -148,7 +148,7 @@ extension SQLIdentityStore: MFAStore {
     }
 
     public func consumeAuthSession(digest: String, now: Date) async throws -> Bool {
-        let claim = UUID().uuidString
+        let claim = SecureRandom.uuid()
         try await database.update("mfa_auth_sessions")
             .set("consumed_claim", to: claim)
             .where("session_digest", .equal, digest)

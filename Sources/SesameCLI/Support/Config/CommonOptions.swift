@@ -89,7 +89,7 @@ struct JSONOption: ParsableArguments {
 /// client commands so that an error is exactly one line.
 enum CLILogging {
     static func logger(label: String, level: Logger.Level) -> Logger {
-        var logger = Logger(label: label) { label in StreamLogHandler.standardError(label: label) }
+        var logger = Logger(label: label) { label in LineLogHandler(label: label) }
         logger.logLevel = level
         return logger
     }

@@ -106,7 +106,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         disarm()
         let (status, code, description) = refusal
         var body = context.channel.allocator.buffer(capacity: 512)
-        let errorID = UUID().uuidString.lowercased()
+        let errorID = SecureRandom.uuid()
         if let json = try? JSONEncoder().encode(APIError(code, description: description, errorID: errorID)) {
             body.writeBytes(json)
         }

@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The CLI's and the server's log handler: lines as swift-log's `StreamLogHandler` writes them
+/// (`<time> <level> <label>: <key=value …> [<source>] <message>`, metadata sorted by key), with two
+/// differences that take the system calls out of a request's log line (issue #50):
+/// - the time is UTC (`2026-11-29T19:45:57+0000`), formatted from the real-time clock by
+///   arithmetic, where `StreamLogHandler` asks `localtime` (which looks at the time-zone file on
+///   every line);
+/// - the line goes to a ``LogLineSink``, which writes batches, and at once from `warning` up.
+struct LineLogHandler: LogHandler {
+    let label: String
+    let sink: LogLineSink
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    init(label: String, sink: LogLineSink = .shared) {
+        self.label = label
+        self.sink = sink
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var all = metadata
+        if let provided = metadataProvider?.get(), !provided.isEmpty { all.merge(provided) { $1 } }
+        if let explicit = event.metadata, !explicit.isEmpty { all.merge(explicit) { $1 } }
+        if let error = event.error {
+            all["error.message"] = "\(error)"
+            all["error.type"] = "\(String(reflecting: type(of: error)))"
+        }
+        sink.append(Self.line(event, label: label, metadata: all, time: Self.now()), urgent: event.level >= .warning)
+    }
+
+    static func line(_ event: LogEvent, label: String, metadata: Logger.Metadata, time: Int) -> String {
+        var text = Self.timestamp(time) + " \(event.level)" + (label.isEmpty ? "" : " ") + label + ":"
+        if !metadata.isEmpty {
+            text += " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
+        return text + " [\(event.source)] \(event.message)\n"
+    }
+
+    /// Seconds since 1970 from the real-time clock (a vDSO call on Linux, not a system call).
+    static func now() -> Int {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int(spec.tv_sec)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS+0000` for `seconds` since 1970, in UTC (the civil-from-days
+    /// algorithm of Howard Hinnant's "chrono-Compatible Low-Level Date Algorithms").
+    static func timestamp(_ seconds: Int) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay % 3_600 / 60)):\(two(secondOfDay % 60))+0000"
+    }
+}

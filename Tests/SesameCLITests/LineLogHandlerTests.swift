@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import SesameCLI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The server's log lines (issue #50): UTC times by arithmetic (checked against Foundation's
+/// calendar), swift-log's line format, and the sink's batching: an informational line waits for
+/// the batch, a warning goes out at once after the lines before it, in order.
+@Suite("Log lines: UTC time, format, batched writes")
+struct LineLogHandlerTests {
+    @Test("the UTC time of any second from 1900 to 2200 is Foundation's")
+    func timestamps() {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.formatOptions = [.withInternetDateTime]
+        var generator = SystemRandomNumberGenerator()
+        let samples = [0, -1, 86_399, 86_400, 951_782_400, 4_107_542_399, -2_208_988_800]
+            + (0..<20_000).map { _ in Int.random(in: -2_208_988_800...7_258_118_400, using: &generator) }
+        for seconds in samples {
+            let expected = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+                .replacingOccurrences(of: "Z", with: "+0000")
+            #expect(LineLogHandler.timestamp(seconds) == expected, "\(seconds)")
+        }
+    }
+
+    @Test("a line reads as swift-log's StreamLogHandler writes it: level, label, sorted metadata, source, message")
+    func format() {
+        let event = LogEvent(
+            level: .info, message: "request", metadata: nil, source: "SesameServer", file: "f", function: "g", line: 1)
+        let line = LineLogHandler.line(event, label: "sesame.server", metadata: ["status": "200", "path": "/jwks"], time: 0)
+        #expect(line == "1970-01-01T00:00:00+0000 info sesame.server: path=/jwks status=200 [SesameServer] request\n")
+    }
+
+    @Test("an informational line waits for its batch; a warning is written at once after what came before")
+    func batching() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let sink = LogLineSink(output: ends[1], limit: 1_024)
+        // What the pipe holds now (poll with no wait: nothing written reads as "").
+        func read() -> String {
+            var text = ""
+            var descriptor = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+            while poll(&descriptor, 1, 0) > 0 {
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                let count = Glibc.read(ends[0], &buffer, buffer.count)
+                guard count > 0 else { break }
+                text += String(decoding: buffer[0..<count], as: UTF8.self)
+            }
+            return text
+        }
+        sink.append("one\n", urgent: false)
+        sink.append("two\n", urgent: false)
+        #expect(read() == "", "buffered, not written per line")
+        var text = ""
+        for _ in 0..<100 where text.isEmpty {
+            try await Task.sleep(for: .milliseconds(20))
+            text = read()
+        }
+        #expect(text == "one\ntwo\n", "the batch is written within its delay")
+        sink.append("three\n", urgent: false)
+        sink.append("warning\n", urgent: true)
+        #expect(read() == "three\nwarning\n", "a warning takes what was buffered with it, at once")
+        sink.append(String(repeating: "x", count: 1_024) + "\n", urgent: false)
+        #expect(read().count == 1_025, "past the limit the buffer is written at once")
+    }
+}
