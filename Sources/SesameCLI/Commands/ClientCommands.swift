@@ -9,7 +9,7 @@ struct ClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "client",
         abstract: "Manage the OAuth clients of a server's data directory.",
-        subcommands: [Add.self, List.self, Show.self, Remove.self])
+        subcommands: [Add.self, List.self, Show.self, Remove.self, Role.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -157,7 +157,7 @@ extension UserCommand {
                     } else if operators.isEmpty {
                         Terminal.out("No operators. Make the first administrator with: sesame user role <username> admin")
                     } else {
-                        for (record, user) in operators { Terminal.out("\(record.role.rawValue)  \(user?.username ?? "?")  \(record.userID)") }
+                        for (record, user) in operators { Terminal.out("\(record.role.rawValue)  \(user?.username ?? "(a client)")  \(record.userID)") }
                     }
                     return
                 }

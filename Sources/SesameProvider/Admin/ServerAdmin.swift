@@ -168,6 +168,19 @@ public struct ServerAdmin: Sendable {
         return user
     }
 
+    /// Grants an operator role to a confidential client, for automation: its `client_credentials`
+    /// tokens with the `sesame:admin` scope then act with that role in the admin API (issue #47).
+    /// `nil` takes it away.
+    public func setClientRole(_ role: AdminRole?, clientID: String) async throws {
+        guard let client = try await store.client(id: clientID) else { throw AdminError.clientNotFound(id: clientID) }
+        guard client.isConfidential, client.grantTypes.contains(.clientCredentials) else {
+            throw AdminError.invalidClient(
+                field: "client_id", reason: "\(clientID) must be confidential with the client_credentials grant to act for itself")
+        }
+        try await store.setAdminRole(role, userID: clientID, grantedBy: "cli", at: Date())
+        try await audit(.roleChanged, detail: ["client_id": clientID, "actor": "cli", "new_role": role?.rawValue ?? "none"])
+    }
+
     /// Every operator and their role.
     public func roles() async throws -> [AdminRoleRecord] {
         try await store.adminRoles()

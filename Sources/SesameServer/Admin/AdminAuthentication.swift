@@ -21,8 +21,30 @@ struct AdminAuthentication: Sendable {
     static let scope = AdminConsoleClient.scope
 
     func authenticate(_ request: Request, context: SesameRequestContext) async throws -> AdminActor {
-        let (claims, user) = try await bearer.authenticate(request, context: context)
+        let claims = try await bearer.authenticateToken(request, context: context)
+        if claims.isClientOnly { return try await authorizeClient(claims, context: context) }
+        let user = try await bearer.user(of: claims, context: context)
         return try await authorize(claims: claims, user: user, context: context)
+    }
+
+    /// Automation: a confidential client's own `client_credentials` token (DPoP-bound where the
+    /// client is, checked by ``BearerAuthentication``) with the admin scope, for a client an
+    /// operator gave a role (`sesame client role`). No person signs in, so no second factor;
+    /// the token's issue time stands for the sign-in a destructive change needs.
+    private func authorizeClient(_ claims: AccessTokenClaims, context: SesameRequestContext) async throws -> AdminActor {
+        guard claims.scopes.contains(Self.scope) else {
+            refuse("missing_scope", user: claims.clientID, context: context)
+            throw EndpointFailure(
+                .insufficientScope, "The access token lacks the \(Self.scope) scope; ask for it in the client_credentials request.",
+                headers: [.wwwAuthenticate: #"Bearer realm="sesame", error="insufficient_scope", scope="\#(Self.scope)""#])
+        }
+        guard let role = try await provider.store.adminRole(userID: claims.clientID) else {
+            refuse("no_role", user: claims.clientID, context: context)
+            throw EndpointFailure(
+                .adminRoleRequired,
+                "The client \(claims.clientID) has no operator role; an administrator grants one (sesame client role \(claims.clientID) auditor).")
+        }
+        return AdminActor(userID: claims.clientID, role: role, authTime: Date(timeIntervalSince1970: TimeInterval(claims.iat)))
     }
 
     /// The operator of the admin console's session (its cookie holds the console's own access

@@ -25,6 +25,14 @@ struct BearerAuthentication: Sendable {
     func authenticate(
         _ request: Request, context: SesameRequestContext
     ) async throws -> (claims: AccessTokenClaims, user: UserRecord) {
+        let claims = try await authenticateToken(request, context: context)
+        return (claims, try await user(of: claims, context: context))
+    }
+
+    /// The claims of the presented access token, checked (signature, expiry, revocation) and
+    /// presented as it must be (a DPoP-bound token with its proof, RFC 9449 §7.1); its user,
+    /// if it names one, is not looked at.
+    func authenticateToken(_ request: Request, context: SesameRequestContext) async throws -> AccessTokenClaims {
         guard let (scheme, token) = Self.credentials(request) else {
             // RFC 6750 §3.1: a request without supported credentials gets a challenge without
             // an error code (a token in the body or query is not supported, RFC 9700 §4.3.2).
@@ -44,7 +52,7 @@ struct BearerAuthentication: Sendable {
         case (.bearer, nil):
             break
         }
-        return (claims, try await user(of: claims, context: context))
+        return claims
     }
 
     /// The claims and user of an access token the server keeps for a browser (the admin
@@ -66,7 +74,7 @@ struct BearerAuthentication: Sendable {
     }
 
     /// The token's user: it names one, who exists and is not disabled.
-    private func user(of claims: AccessTokenClaims, context: SesameRequestContext) async throws -> UserRecord {
+    func user(of claims: AccessTokenClaims, context: SesameRequestContext) async throws -> UserRecord {
         guard !claims.isClientOnly else {
             context.annotations.record(outcome: "client_only_token")
             throw Self.invalidToken(

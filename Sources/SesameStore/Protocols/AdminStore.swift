@@ -3,7 +3,8 @@ import Foundation
 /// What the admin API and console keep beyond the users themselves (issue #47): operators'
 /// roles, disabled accounts, and the search index over users.
 public protocol AdminStore: Sendable {
-    /// Grants `role` to the user (replacing another), or takes any role away with `nil`.
+    /// Grants `role` to the user, or to a client acting for itself (`userID` a client id: its
+    /// `client_credentials` tokens, for automation), replacing another; `nil` takes it away.
     func setAdminRole(_ role: AdminRole?, userID: String, grantedBy: String?, at: Date) async throws
     func adminRole(userID: String) async throws -> AdminRole?
     /// Every operator, by role then user id.

@@ -8,7 +8,13 @@ extension SQLIdentityStore: AdminStore {
             try await database.delete(from: "admin_roles").where("user_id", .equal, userID).run()
             return
         }
-        guard try await user(id: userID) != nil else { throw StoreError.notFound(what: "user \(userID)") }
+        // An operator is a user, or a confidential client acting for itself (automation); their
+        // ids never collide (``IdentityStore/upsertClient(_:)``).
+        var exists = try await user(id: userID) != nil
+        if !exists { exists = try await client(id: userID) != nil }
+        guard exists else {
+            throw StoreError.notFound(what: "user \(userID)")
+        }
         try await database.insert(into: "admin_roles")
             .columns("user_id", "role", "granted_at", "granted_by")
             .values(userID, role.rawValue, StoreValue.time(at), grantedBy)
