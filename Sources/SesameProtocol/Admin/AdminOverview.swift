@@ -81,15 +81,45 @@ public struct AdminHealth: Codable, Sendable, Equatable {
     public var database: String
     /// The age in seconds of the newest key that signs, per algorithm.
     public var signingKeyAges: [String: Int]
+    /// The server processes seen in the last 45 seconds (their heartbeats), oldest start first.
+    public var processes: [AdminProcess]
 
-    /// A health of `database` and `signingKeyAges`.
-    public init(database: String, signingKeyAges: [String: Int]) {
+    /// A health of `database`, `signingKeyAges` and `processes`.
+    public init(database: String, signingKeyAges: [String: Int], processes: [AdminProcess] = []) {
         self.database = database
         self.signingKeyAges = signingKeyAges
+        self.processes = processes
     }
 
     enum CodingKeys: String, CodingKey {
         case database
         case signingKeyAges = "signing_key_ages"
+        case processes
+    }
+}
+
+/// A running server process, as its heartbeat says (seconds since 1970).
+public struct AdminProcess: Codable, Sendable, Equatable {
+    /// The host name.
+    public var host: String
+    /// The process id on that host.
+    public var pid: Int
+    /// When it started.
+    public var startedAt: Int
+    /// Its last heartbeat.
+    public var lastSeen: Int
+
+    /// A process with every member given.
+    public init(host: String, pid: Int, startedAt: Int, lastSeen: Int) {
+        self.host = host
+        self.pid = pid
+        self.startedAt = startedAt
+        self.lastSeen = lastSeen
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case host, pid
+        case startedAt = "started_at"
+        case lastSeen = "last_seen"
     }
 }

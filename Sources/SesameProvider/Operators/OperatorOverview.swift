@@ -82,6 +82,12 @@ package struct OperatorOverview: Sendable {
             failureReasons: reasons.map { AdminReasonCount(reason: $0.key, count: $0.value) }
                 .sorted { ($0.count, $1.reason) > ($1.count, $0.reason) },
             users: try await store.userCount(), liveSessions: try await store.liveBrowserSessionCount(now: now),
-            health: AdminHealth(database: "ok", signingKeyAges: ages))
+            health: AdminHealth(
+                database: "ok", signingKeyAges: ages,
+                processes: try await store.processes(seenSince: now.addingTimeInterval(-ProcessHeartbeat.window)).map {
+                    AdminProcess(
+                        host: $0.host, pid: $0.pid, startedAt: Int($0.startedAt.timeIntervalSince1970),
+                        lastSeen: Int($0.lastSeen.timeIntervalSince1970))
+                }))
     }
 }

@@ -85,7 +85,9 @@ extension OpenAPISchemas {
         catalog.add("AdminAuditPage", AdminAuditPage(records: [record], nextCursor: "5"), AdminAuditPage(records: [], nextCursor: nil), "Newest first.")
         let series = AdminSeries(name: "sign_ins", counts: [0, 3])
         let reason = AdminReasonCount(reason: "invalid_credentials", count: 2)
-        let health = AdminHealth(database: "ok", signingKeyAges: ["RS256": 86400])
+        let health = AdminHealth(
+            database: "ok", signingKeyAges: ["RS256": 86400],
+            processes: [AdminProcess(host: "id-1.example.com", pid: 4242, startedAt: 1, lastSeen: 2)])
         catalog.add("AdminSeries", series, AdminSeries(name: "failures", counts: []), "One count per interval, oldest first.")
         catalog.add("AdminReasonCount", reason, reason, "How often sign-ins failed for one reason.")
         catalog.add("AdminHealth", health, AdminHealth(database: "ok", signingKeyAges: [:]), "The database and the signing keys' ages.")

@@ -110,6 +110,10 @@ public enum IdentityServer {
         } else {
             metricsPortContinuation.finish()
         }
+        // The overview's "processes seen" (issue #47): one beat now, then every 15 s.
+        let heartbeat = ProcessHeartbeat(store: store, now: configuration.now, logger: logger)
+        await heartbeat.beat()
+        services.append(heartbeat.service())
         if let interval = configuration.keyChangeInterval {
             services.append(KeyChangeWatcher(keyRing: keyRing, interval: interval, logger: logger))
         }

@@ -7,7 +7,19 @@ enum AdminMigrations {
     static let all: [StoreMigrations.Migration] = [
         StoreMigrations.Migration(version: 1400, name: "admin roles and disabled users", apply: createRoles),
         StoreMigrations.Migration(version: 1401, name: "the user search index", apply: createSearchTerms),
+        StoreMigrations.Migration(version: 1402, name: "server processes seen", apply: createProcesses),
     ]
+
+    /// `server_processes`: one row per running `sesame serve` process, its heartbeat.
+    private static func createProcesses(_ db: any SQLDatabase) async throws {
+        try await db.create(table: "server_processes").ifNotExists()
+            .column("id", type: .text, .primaryKey(autoIncrement: false))
+            .column("host", type: .text, .notNull)
+            .column("pid", type: .bigint, .notNull)
+            .column("started_at", type: StoreDialect.timestamp, .notNull)
+            .column("last_seen", type: StoreDialect.timestamp, .notNull)
+            .run()
+    }
 
     private static func createRoles(_ db: any SQLDatabase) async throws {
         try await db.create(table: "admin_roles").ifNotExists()

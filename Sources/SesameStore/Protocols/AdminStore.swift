@@ -9,6 +9,10 @@ public protocol AdminStore: Sendable {
     func adminRole(userID: String) async throws -> AdminRole?
     /// Every operator, by role then user id.
     func adminRoles() async throws -> [AdminRoleRecord]
+    /// A process's heartbeat (insert or update by id); rows not seen for a day are deleted.
+    func recordHeartbeat(_ process: ServerProcessRecord) async throws
+    /// The processes seen at or after `since`, oldest start first.
+    func processes(seenSince since: Date) async throws -> [ServerProcessRecord]
     /// Users whose username, email, name or subject starts with the prefix (case-insensitive).
     func searchUsers(_ search: UserSearch) async throws -> UserSearchPage
     /// Disables the user at `at`, or enables them with `nil`; `false` when there is no such user.
@@ -19,4 +23,22 @@ public protocol AdminStore: Sendable {
     func userCount() async throws -> Int
     /// How many browser sessions have not expired at `now` (the console's home page).
     func liveBrowserSessionCount(now: Date) async throws -> Int
+}
+
+/// A running server process as it last reported itself (``AdminStore/recordHeartbeat(_:)``).
+public struct ServerProcessRecord: Sendable, Equatable {
+    /// Random, per process start.
+    public var id: String
+    public var host: String
+    public var pid: Int
+    public var startedAt: Date
+    public var lastSeen: Date
+
+    public init(id: String, host: String, pid: Int, startedAt: Date, lastSeen: Date) {
+        self.id = id
+        self.host = host
+        self.pid = pid
+        self.startedAt = startedAt
+        self.lastSeen = lastSeen
+    }
 }

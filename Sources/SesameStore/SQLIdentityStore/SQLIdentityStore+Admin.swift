@@ -24,6 +24,29 @@ extension SQLIdentityStore: AdminStore {
             .run()
     }
 
+    public func recordHeartbeat(_ process: ServerProcessRecord) async throws {
+        try await database.insert(into: "server_processes")
+            .columns("id", "host", "pid", "started_at", "last_seen")
+            .values(process.id, process.host, process.pid, StoreValue.time(process.startedAt), StoreValue.time(process.lastSeen))
+            .onConflict(with: ["id"]) { $0.set(excludedValueOf: "last_seen") }
+            .run()
+        try await database.delete(from: "server_processes")
+            .where("last_seen", .lessThan, StoreValue.time(process.lastSeen.addingTimeInterval(-86_400)))
+            .run()
+    }
+
+    public func processes(seenSince since: Date) async throws -> [ServerProcessRecord] {
+        try await database.select().column("*").from("server_processes")
+            .where("last_seen", .greaterThanOrEqual, StoreValue.time(since))
+            .orderBy("started_at").orderBy("id")
+            .all()
+            .map { row in
+                ServerProcessRecord(
+                    id: try row.string("id"), host: try row.string("host"), pid: try row.decode(column: "pid", as: Int.self),
+                    startedAt: try row.date("started_at"), lastSeen: try row.date("last_seen"))
+            }
+    }
+
     public func adminRole(userID: String) async throws -> AdminRole? {
         try await database.select().column("role").from("admin_roles").where("user_id", .equal, userID).first()
             .flatMap { AdminRole(rawValue: try $0.string("role")) }

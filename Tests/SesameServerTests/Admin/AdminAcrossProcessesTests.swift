@@ -16,6 +16,9 @@ struct AdminAcrossProcessesTests {
         try await withTwoServers(configure: { $0.clientCacheLifetime = .seconds(60); $0.keyChangeInterval = nil }) { first, second in
             let admin = try await AdminOperator.signIn(first, username: "boss", role: .admin)
             let other = second.portClient()
+            // Both processes beat at start: the overview's health lists them.
+            let overview = try (try await admin.get("/admin/api/overview", query: ["window": "hour"])).json(AdminOverview.self)
+            #expect(overview.health.processes.count == 2, "\(overview.health.processes)")
             let newURI = "com.example.app:/moved"
             // The other process has the client cached: the new URI is refused there.
             #expect(try await OAuthFlow(browser: other, redirectURI: newURI).authorize(.init()).status == 400)

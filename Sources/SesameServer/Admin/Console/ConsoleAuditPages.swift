@@ -30,6 +30,10 @@ struct ConsoleAuditPages: Sendable {
                 ]
             }
             var health = [t.string("home.database") + ": " + t.string("home.database_ok")]
+            let processes = data.health.processes.map { "\($0.host), pid \($0.pid)" }.joined(separator: "; ")
+            health.append(
+                t.string("home.processes", ["count": String(data.health.processes.count)])
+                    + (processes.isEmpty ? "" : " (" + processes + ")"))
             for (algorithm, age) in data.health.signingKeyAges.sorted(by: { $0.key < $1.key }) {
                 health.append(
                     t.string("home.key_age", ["algorithm": algorithm]) + ": " + t.string("home.days", ["days": String(age / 86400)]))
