@@ -57,17 +57,15 @@ final class LogLineSink: Sendable {
     }
 
     /// Writes everything buffered now.
-    func flush() {
-        let pending = state.withLock { state -> [UInt8] in
-            defer { state.buffer.removeAll(keepingCapacity: true) }
-            return state.buffer
-        }
-        if !pending.isEmpty { emit(pending) }
-    }
+    func flush() { flush(endingBatch: false) }
 
-    private func scheduledFlush() {
+    private func scheduledFlush() { flush(endingBatch: true) }
+
+    /// Writes what is buffered; `endingBatch`: the scheduled write of a batch, after which the
+    /// next line schedules another.
+    private func flush(endingBatch: Bool) {
         let pending = state.withLock { state -> [UInt8] in
-            state.scheduled = false
+            if endingBatch { state.scheduled = false }
             defer { state.buffer.removeAll(keepingCapacity: true) }
             return state.buffer
         }

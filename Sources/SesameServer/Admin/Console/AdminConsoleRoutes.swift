@@ -63,10 +63,7 @@ struct AdminConsoleRoutes: FeatureRoutes {
             } catch let error as any APIErrorRendering where error.failure.code == .adminRoleRequired {
                 // No role yet: only the first administrator's bootstrap page lets them in.
                 if returnTo == ConsoleBootstrapPage.path, try await session.provider.store.adminRoles().isEmpty {
-                    var response = Response(status: .seeOther, headers: [.location: returnTo, .cacheControl: "no-store"])
-                    response.headers.append(HTTPField(name: .setCookie, value: session.setSession(token, lifetime: lifetime)))
-                    response.headers.append(HTTPField(name: .setCookie, value: session.clearLogin()))
-                    return response
+                    return signedIn(token, lifetime: lifetime, returnTo: returnTo)
                 }
                 var name = ""
                 if let claims = try? await session.provider.accessTokens.activeClaims(token) {
@@ -78,11 +75,16 @@ struct AdminConsoleRoutes: FeatureRoutes {
                 response.headers.append(HTTPField(name: .setCookie, value: session.clearLogin()))
                 return response
             }
-            var response = Response(status: .seeOther, headers: [.location: returnTo, .cacheControl: "no-store"])
-            response.headers.append(HTTPField(name: .setCookie, value: session.setSession(token, lifetime: lifetime)))
-            response.headers.append(HTTPField(name: .setCookie, value: session.clearLogin()))
-            return response
+            return signedIn(token, lifetime: lifetime, returnTo: returnTo)
         }
+    }
+
+    /// On to `returnTo` with the session cookie set and the login cookie cleared.
+    private func signedIn(_ token: String, lifetime: Int, returnTo: String) -> Response {
+        var response = Response(status: .seeOther, headers: [.location: returnTo, .cacheControl: "no-store"])
+        response.headers.append(HTTPField(name: .setCookie, value: session.setSession(token, lifetime: lifetime)))
+        response.headers.append(HTTPField(name: .setCookie, value: session.clearLogin()))
+        return response
     }
 
     /// `POST /admin/logout` (CSRF-checked): the session's token is revoked, the browser's sign-in
