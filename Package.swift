@@ -159,7 +159,7 @@ let package = Package(
         .target(
             name: "SDKSnippets",
             dependencies: ["Sesame", "SesameLoopback", "SesameResourceServer"],
-            path: "Snippets/SDK",
+            path: "DocSnippets/SDK",
             swiftSettings: strict
         ),
         .target(
@@ -170,7 +170,7 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            path: "Snippets/Server",
+            path: "DocSnippets/Server",
             swiftSettings: strict
         ),
         // Examples/Quickstart: the README's desktop app, runnable (`sesame-quickstart`).

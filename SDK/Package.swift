@@ -72,12 +72,12 @@ let package = Package(
             dependencies: ["SesameProtocol", "SesameJOSE", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        // The documentation's SDK code blocks (Snippets/SDK, generated from the docs): built here
+        // The documentation's SDK code blocks (DocSnippets/SDK, generated from the docs): built here
         // against this package alone, so every block an app copies compiles with this package.
         .target(
             name: "SDKSnippets",
             dependencies: ["Sesame", "SesameLoopback", "SesameResourceServer"],
-            path: "Snippets",
+            path: "DocSnippets",
             swiftSettings: strict
         ),
         .executableTarget(

@@ -26,8 +26,8 @@ if [ -n "$(ls -A "$out")" ]; then
     exit 1
 fi
 cp "$here/Package.swift" "$out/"
-# -L: copy what the links point at (the root's Sources/, Snippets/SDK and Examples/).
-cp -RL "$here/Sources" "$here/Snippets" "$here/Examples" "$out/"
+# -L: copy what the links point at (the root's Sources/, DocSnippets/SDK and Examples/).
+cp -RL "$here/Sources" "$here/DocSnippets" "$here/Examples" "$out/"
 printf '.build/\nPackage.resolved\n.swiftpm/\n' > "$out/.gitignore"
 git -C "$out" init -q
 git -C "$out" add -A

@@ -2,17 +2,17 @@ import Foundation
 import Testing
 
 /// Docs are product (issue #45): every Swift block of the README, `docs/` and the DocC catalogs
-/// is a generated source file under `Snippets/` (``DocumentationSnippet``), and this suite keeps
+/// is a generated source file under `DocSnippets/` (``DocumentationSnippet``), and this suite keeps
 /// the two in step. The SDK's blocks build in the `SDKSnippets` target, of this package and of
 /// the SDK's own (`SDK/`, against the SDK package alone); the server side's in `ServerSnippets`;
 /// the Apple-only blocks are type-checked here with the SDK against Apple's declarations. An
 /// intended change of a block regenerates the files:
 ///
 ///     SESAME_UPDATE_SNIPPETS=1 swift test --filter DocumentationSnippetTests
-@Suite("Documentation code blocks compile (Snippets/)", .serialized)
+@Suite("Documentation code blocks compile (DocSnippets/)", .serialized)
 struct DocumentationSnippetTests {
     static let root = PackageLayoutTests.root
-    static let folder = root.appendingPathComponent("Snippets")
+    static let folder = root.appendingPathComponent("DocSnippets")
     static var updating: Bool { ProcessInfo.processInfo.environment["SESAME_UPDATE_SNIPPETS"] == "1" }
 
     static func snippets() throws -> [DocumentationSnippet] {
@@ -22,7 +22,7 @@ struct DocumentationSnippetTests {
         }
     }
 
-    @Test("every Swift block of the docs has its generated source under Snippets/, and nothing else is there")
+    @Test("every Swift block of the docs has its generated source under DocSnippets/, and nothing else is there")
     func inStep() throws {
         let snippets = try Self.snippets()
         #expect(snippets.count >= 20, "\(snippets.count) blocks read")
@@ -56,10 +56,10 @@ struct DocumentationSnippetTests {
             return
         }
         for path in expected.keys.sorted() where present[path] != expected[path] {
-            Issue.record("Snippets/\(path) is not what the docs say; run SESAME_UPDATE_SNIPPETS=1 swift test --filter DocumentationSnippetTests")
+            Issue.record("DocSnippets/\(path) is not what the docs say; run SESAME_UPDATE_SNIPPETS=1 swift test --filter DocumentationSnippetTests")
         }
         for path in Set(present.keys).subtracting(expected.keys).sorted() {
-            Issue.record("Snippets/\(path) comes from no block of the docs; regenerate")
+            Issue.record("DocSnippets/\(path) comes from no block of the docs; regenerate")
         }
     }
 
@@ -92,6 +92,17 @@ struct DocumentationSnippetTests {
         #expect(!blocks[1].source.contains("import Sesame\n"), "compiled inside the Sesame module")
         #expect(blocks[2].kind == .server)
         #expect(blocks[3].kind == .skipped && blocks[3].skipReason == "pseudo-code")
+    }
+
+    /// SwiftPM builds every file of a package's top-level `Snippets/` folder as an executable of its
+    /// own: the docs' blocks there cost a fresh clone 38 extra links of a 220 MB debug binary (the
+    /// root's 24 and the SDK package's 14) for code the snippet targets already compile.
+    @Test("neither package has a top-level Snippets/ folder (SwiftPM would link each block as an executable)")
+    func noSwiftPMSnippetFolder() {
+        for package in [Self.root, Self.root.appendingPathComponent("SDK")] {
+            let folder = package.appendingPathComponent("Snippets").path
+            #expect(!FileManager.default.fileExists(atPath: folder), "\(folder) exists; the blocks live in DocSnippets/")
+        }
     }
 
     @Test("the Apple blocks type-check with the SDK against Apple's declarations")

@@ -23,12 +23,12 @@ struct ModuleGraphTests {
     }
 
     /// The manifest's targets under `Sources/` and their dependencies on other such targets (the
-    /// docs' compiled code blocks, `Snippets/`, and `Examples/` use the modules from outside).
+    /// docs' compiled code blocks, `DocSnippets/`, and `Examples/` use the modules from outside).
     static func graph(fromManifest manifest: [String: Any]) -> [String: Set<String>] {
         let targets = manifest["targets"] as? [[String: Any]] ?? []
         let sourceTargets = targets.filter { ($0["type"] as? String) == "regular" || ($0["type"] as? String) == "executable" }
             .filter { target in
-                (target["path"] as? String).map { path in !["Tests/", "Snippets/", "Examples/"].contains { path.hasPrefix($0) } } ?? true
+                (target["path"] as? String).map { path in !["Tests/", "DocSnippets/", "Examples/"].contains { path.hasPrefix($0) } } ?? true
             }
         let names = Set(sourceTargets.compactMap { $0["name"] as? String })
         var graph: [String: Set<String>] = [:]
