@@ -18,12 +18,16 @@ public enum ExampleAPI {
     /// The realm of the API's challenges.
     public static let realm = "example-api"
 
-    /// The API's routes behind the middleware.
-    public static func router(validator: AccessTokenValidator) -> Router<ResourceRequestContext> {
+    /// The API's routes behind the middleware. `certificateProxies`: the TLS-terminating proxies
+    /// whose `Client-Cert` header names the client certificate (RFC 8705 §3, RFC 9440).
+    public static func router(
+        validator: AccessTokenValidator, certificateProxies: Set<String> = []
+    ) -> Router<ResourceRequestContext> {
         let router = Router(context: ResourceRequestContext.self)
         router.get("health") { _, _ in "ok\n" }
         let api = router.group("v1").add(
-            middleware: AccessTokenMiddleware<ResourceRequestContext>(validator: validator, realm: realm))
+            middleware: AccessTokenMiddleware<ResourceRequestContext>(
+                validator: validator, realm: realm, certificateProxies: certificateProxies))
         api.get("me") { _, context in
             Caller(try context.requireAccessToken())
         }
@@ -77,11 +81,12 @@ public final class ExampleAPIServer: Sendable {
 
     /// Starts the API on `host:port` (port 0 picks a free one) and returns once it listens.
     public static func start(
-        validator: AccessTokenValidator, host: String = "127.0.0.1", port: Int = 0, logger: Logger
+        validator: AccessTokenValidator, host: String = "127.0.0.1", port: Int = 0, certificateProxies: Set<String> = [],
+        logger: Logger
     ) async throws -> ExampleAPIServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: ExampleAPI.router(validator: validator),
+            router: ExampleAPI.router(validator: validator, certificateProxies: certificateProxies),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "Sesame example API"),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)

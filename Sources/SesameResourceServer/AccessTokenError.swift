@@ -50,6 +50,9 @@ public struct AccessTokenRule: RawRepresentable, Sendable, Hashable, CustomStrin
     /// The API asks for server-provided nonces (RFC 9449 §9) and the proof has none, or one that
     /// is not the API's or has expired (`use_dpop_nonce`, with a fresh nonce in `DPoP-Nonce`).
     public static let dpopNonce = AccessTokenRule(rawValue: "dpop_nonce")
+    /// The token is bound to a TLS client certificate (RFC 8705 §3, `cnf` `x5t#S256`) and the
+    /// request's connection presented none, or another (`invalid_token`, 401).
+    public static let certificateBinding = AccessTokenRule(rawValue: "certificate_binding")
     /// The DPoP replay store could not be asked (its database is down): the proof cannot be
     /// checked now, not its fault (503).
     public static let replayCheckUnavailable = AccessTokenRule(rawValue: "replay_check_unavailable")

@@ -75,23 +75,45 @@ extension AccessTokenValidator {
     /// of any framework calls.
     ///
     /// A DPoP-bound token is refused here, since there is no proof to check: an API that accepts
-    /// DPoP calls ``authenticate(authorization:dpopProofs:method:url:requiredScopes:)``.
-    public func authenticate(authorization: String?, requiredScopes: some Collection<String> = [String]())
-        async throws(AccessTokenError) -> VerifiedAccessToken
-    {
+    /// DPoP calls ``authenticate(authorization:dpopProofs:method:url:requiredScopes:clientCertificate:)``.
+    ///
+    /// A token bound to a TLS client certificate (RFC 8705 §3) passes only when
+    /// `clientCertificate` returns that certificate (DER) for the request's connection; it is
+    /// asked only for such a token.
+    public func authenticate(
+        authorization: String?, requiredScopes: some Collection<String> = [String](),
+        clientCertificate: () async -> [UInt8]? = { nil }
+    ) async throws(AccessTokenError) -> VerifiedAccessToken {
         let token = try BearerCredentials.token(fromAuthorization: authorization)
         let verified = try await validate(token, requiredScopes: requiredScopes)
         guard verified.confirmationThumbprint == nil else {
             throw DPoPValidation.refusal(.dpopBinding, "the token is bound to a DPoP key; this API checks no DPoP proofs")
         }
+        try await Self.checkCertificateBinding(verified, clientCertificate)
         return verified
+    }
+
+    /// RFC 8705 §3.2 for a resource server: a certificate-bound token is accepted only from a
+    /// connection that presented the certificate whose `x5t#S256` it carries.
+    static func checkCertificateBinding(
+        _ verified: VerifiedAccessToken, _ clientCertificate: () async -> [UInt8]?
+    ) async throws(AccessTokenError) {
+        guard let bound = verified.certificateThumbprint else { return }
+        guard let presented = await clientCertificate() else {
+            throw AccessTokenError(
+                .certificateBinding, "the token is bound to a TLS client certificate and the connection presented none")
+        }
+        guard ConstantTime.equals(CertificateThumbprint.sha256(der: presented), bound) else {
+            throw AccessTokenError(
+                .certificateBinding, "the token is bound to another TLS client certificate than the connection's")
+        }
     }
 
     /// Reads the token from the `Authorization` header and validates it, with DPoP (RFC 9449
     /// §7.1): a token bound to a key (`cnf.jkt`) must come as `Authorization: DPoP` with one
     /// `DPoP` proof of that key for this request (method, URL, `ath`), seen once
     /// (``DPoPValidation``); a bound token sent as `Bearer`, or a bearer token sent as `DPoP`, is
-    /// refused. Bearer tokens are accepted as ``authenticate(authorization:requiredScopes:)``
+    /// refused. Bearer tokens are accepted as ``authenticate(authorization:requiredScopes:clientCertificate:)``
     /// accepts them.
     /// - Parameters:
     ///   - authorization: the request's `Authorization` header value.
@@ -100,9 +122,11 @@ extension AccessTokenValidator {
     ///   - url: the request's absolute URL as the client addressed it (the API's public origin
     ///     and the path).
     ///   - requiredScopes: the scopes the request needs.
+    ///   - clientCertificate: the TLS client certificate (DER) of the request's connection, asked
+    ///     only for a token bound to one (RFC 8705 §3).
     public func authenticate(
         authorization: String?, dpopProofs: [String], method: String, url: String,
-        requiredScopes: some Collection<String> = [String]()
+        requiredScopes: some Collection<String> = [String](), clientCertificate: () async -> [UInt8]? = { nil }
     ) async throws(AccessTokenError) -> VerifiedAccessToken {
         let (scheme, token) = try BearerCredentials.credentials(fromAuthorization: authorization)
         let verified: VerifiedAccessToken
@@ -113,6 +137,7 @@ extension AccessTokenValidator {
             if scheme == .dpop { error.scheme = DPoP.scheme }
             throw error
         }
+        try await Self.checkCertificateBinding(verified, clientCertificate)
         switch (scheme, verified.confirmationThumbprint) {
         case (.bearer, nil):
             return verified

@@ -41,6 +41,10 @@ public struct VerifiedAccessToken: Sendable, Hashable {
     /// RFC 9449 §6.1 `cnf.jkt`: the thumbprint of the DPoP key the token is bound to; the
     /// validator then requires a proof of that key with every request. `nil` for bearer tokens.
     public var confirmationThumbprint: String?
+    /// RFC 8705 §3.1 `cnf` `x5t#S256`: the thumbprint of the TLS client certificate the token
+    /// is bound to; the validator then requires the request's connection to present that
+    /// certificate. `nil` for tokens not bound to one.
+    public var certificateThumbprint: String? = nil
     /// `gty`: how a token without a user was obtained (`client_credentials` from Sesame), `nil`
     /// on a user's token.
     public var grantType: String?
@@ -154,6 +158,7 @@ extension VerifiedAccessToken {
                 .malformed, "the token lacks the claims RFC 9068 §2.2 requires: \(missing.joined(separator: ", "))")
         }
         var thumbprint: String?
+        var certificate: String?
         if seen & Member.cnf.bit != 0 {
             // RFC 7800 §3.1: `cnf` is an object; RFC 9449 §6.1: its `jkt` a string.
             guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
@@ -165,11 +170,19 @@ extension VerifiedAccessToken {
                 }
                 thumbprint = text
             }
+            // RFC 8705 §3.1: `x5t#S256`, the client certificate's SHA-256 thumbprint.
+            if let x5t = confirmation["x5t#S256"] {
+                guard let text = x5t as? String, !text.isEmpty else {
+                    throw AccessTokenError(.malformed, "cnf.x5t#S256 is not a string")
+                }
+                certificate = text
+            }
         }
         self.init(
             issuer: iss, subject: sub, audience: aud, clientID: clientID,
             scope: scope ?? "", expiresAt: exp, issuedAt: iat,
             notBefore: nbf, tokenID: jti, authTime: authTime, acr: acr, amr: amr, sessionID: sid,
             confirmationThumbprint: thumbprint, grantType: gty)
+        certificateThumbprint = certificate
     }
 }

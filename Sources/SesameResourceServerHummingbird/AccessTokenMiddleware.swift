@@ -29,14 +29,21 @@ public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
     /// proofs (RFC 9449 §4.3); `nil`: `http://` and the request's `Host` header, right for an API
     /// reached directly, not behind a TLS proxy.
     public let publicOrigin: String?
+    /// The addresses of TLS-terminating proxies whose RFC 9440 `Client-Cert` header names the
+    /// client certificate, for certificate-bound tokens (RFC 8705 §3); from any other peer the
+    /// header is ignored and the certificate is the connection's own
+    /// (``AccessTokenRequestContext/tlsClientCertificate()``).
+    public let certificateProxies: Set<String>
 
     /// Guards the routes behind it with `validator`, requiring `requiredScopes` on every request.
     public init(
-        validator: AccessTokenValidator, requiredScopes: [String] = [], realm: String? = nil, publicOrigin: String? = nil
+        validator: AccessTokenValidator, requiredScopes: [String] = [], realm: String? = nil, publicOrigin: String? = nil,
+        certificateProxies: Set<String> = []
     ) {
         self.validator = validator
         self.requiredScopes = requiredScopes
         self.realm = realm
+        self.certificateProxies = certificateProxies
         var origin = publicOrigin
         while origin?.hasSuffix("/") == true { origin?.removeLast() }
         self.publicOrigin = origin
@@ -51,7 +58,8 @@ public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
         do {
             context.accessToken = try await validator.authenticate(
                 authorization: request.headers[.authorization], dpopProofs: request.headers[values: Self.dpop],
-                method: request.method.rawValue, url: url(of: request), requiredScopes: requiredScopes)
+                method: request.method.rawValue, url: url(of: request), requiredScopes: requiredScopes,
+                clientCertificate: { await clientCertificate(request, context: context) })
         } catch {
             context.logger.info(
                 "access token refused", metadata: ["rule": "\(error.rule)", "reason": "\(error.message)"])
@@ -70,6 +78,23 @@ public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
     static var dpop: HTTPTypes.HTTPField.Name { HTTPTypes.HTTPField.Name("DPoP")! }
     /// RFC 9449 §8.1 `DPoP-Nonce`.
     static var dpopNonce: HTTPTypes.HTTPField.Name { HTTPTypes.HTTPField.Name("DPoP-Nonce")! }
+
+    /// RFC 9440 §2.2 `Client-Cert`.
+    static var clientCert: HTTPTypes.HTTPField.Name { HTTPTypes.HTTPField.Name("Client-Cert")! }
+
+    /// The request's client certificate: a trusted proxy's `Client-Cert` (`:base64 DER:`), or
+    /// the connection's.
+    private func clientCertificate(_ request: Request, context: Context) async -> [UInt8]? {
+        if !certificateProxies.isEmpty, let peer = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress,
+            certificateProxies.contains(peer)
+        {
+            guard let header = request.headers[Self.clientCert]?.trimmingCharacters(in: .whitespaces),
+                header.count > 2, header.hasPrefix(":"), header.hasSuffix(":")
+            else { return nil }
+            return Data(base64Encoded: String(header.dropFirst().dropLast())).map { Array($0) }
+        }
+        return await context.tlsClientCertificate()
+    }
 
     /// The URL the client addressed: the public origin (or the `Host`) and the path.
     private func url(of request: Request) -> String {

@@ -46,6 +46,51 @@ struct ServeTLSCommandTests {
         #expect(try await server.terminate() == 0, "\(server.stderr())")
     }
 
+    @Test("mutual TLS from the command line: a client registered with --tls-subject gets a certificate-bound token over curl --cert; --tls-client-ca without --mtls and an unreadable CA file are refused")
+    func mutualTLS() async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        try await certificates.issueClient("payments", subject: "/O=Example Bank/CN=payments")
+        let temp = try TempDirectory("mtls")
+        defer { temp.remove() }
+        let added = try await CLIProcess.run([
+            "client", "add", "bank-backend", "--grant", "client-credentials", "--scope", "api.read", "--tls-subject",
+            "CN=payments,O=Example Bank", "--certificate-bound", "--data-dir", temp.path("data"),
+        ])
+        #expect(added.status == 0 && added.stdout.contains("tls_client_auth, certificate-bound"), "\(added.stdout) \(added.stderr)")
+        let badSubject = try await CLIProcess.run(["client", "add", "x", "--tls-subject", "payments", "--data-dir", temp.path("data")])
+        #expect(badSubject.status != 0 && badSubject.stderr.contains("neither a subject DN nor a SAN"), "\(badSubject.stderr)")
+
+        let server = try CLIProcess.Started([
+            "serve", "--port", "0", "--data-dir", temp.path("data"), "--tls-certificate", certificates.certificateFile,
+            "--tls-key", certificates.keyFile, "--mtls", "--tls-client-ca", certificates.caFile,
+        ])
+        try await server.whileRunning {
+            let issuer = String(try await server.firstLine(startingWith: "Issuer: ").dropFirst("Issuer: ".count))
+            let token = try await ToolRun.run(
+                "curl",
+                ["-sS", "--cacert", certificates.caFile, "--cert", certificates.path("payments.pem"), "--key", certificates.path("payments.key"),
+                 "-d", "grant_type=client_credentials", "-d", "client_id=bank-backend", "\(issuer)/token"],
+                in: certificates.directory)
+            #expect(token.status == 0 && token.output.contains("\"access_token\""), "\(token.output) \(token.error)")
+            let without = try await ToolRun.run(
+                "curl", ["-sS", "--cacert", certificates.caFile, "-d", "grant_type=client_credentials", "-d", "client_id=bank-backend", "\(issuer)/token"],
+                in: certificates.directory)
+            #expect(without.output.contains("invalid_client"), "\(without.output)")
+        }
+        #expect(try await server.terminate() == 0, "\(server.stderr())")
+
+        let lone = try await CLIProcess.run(["serve", "--port", "0", "--tls-client-ca", certificates.caFile])
+        #expect(lone.status != 0 && lone.stderr.contains("add --mtls"), "\(lone.stderr)")
+        let unreadable = try await CLIProcess.run([
+            "serve", "--port", "0", "--data-dir", temp.path("data2"), "--mtls", "--tls-client-ca", "/nonexistent-ca.pem",
+            "--trusted-proxy", "127.0.0.1",
+        ])
+        #expect(unreadable.status != 0 && unreadable.stderr.contains("cannot read the client CA certificates /nonexistent-ca.pem"), "\(unreadable.stderr)")
+        let plain = try await CLIProcess.run(["serve", "--port", "0", "--data-dir", temp.path("data3"), "--mtls"])
+        #expect(plain.status != 0 && plain.stderr.contains("--mtls has no certificate to read"), "\(plain.stderr)")
+    }
+
     @Test("--tls-key without --tls-certificate, and an unreadable certificate, are refused with what to fix")
     func refusals() async throws {
         let lone = try await CLIProcess.run(["serve", "--port", "0", "--tls-key", "/tmp/none.key"])

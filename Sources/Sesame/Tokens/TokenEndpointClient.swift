@@ -245,6 +245,10 @@ struct TokenEndpointClient: Sendable {
             body.append(("client_assertion", assertion))
         case .none:
             body.append((OAuthParameter.clientID, configuration.clientID))
+        case .tlsClientAuth, .selfSignedTLSClientAuth:
+            // RFC 8705 §2: the TLS client certificate authenticates; the app's transport
+            // presents it, the body names the client.
+            body.append((OAuthParameter.clientID, configuration.clientID))
         }
         request.httpBody = Data(FormURLEncoding.encode(body).utf8)
         return request

@@ -69,6 +69,20 @@ struct ClientCommand: AsyncParsableCommand {
                 valueName: "file"))
         var jwksFile: String?
         @Option(
+            name: .customLong("tls-subject"),
+            help: ArgumentHelp(
+                "Mutual TLS (RFC 8705 tls_client_auth): the client's certificate, by its subject DN (CN=payments,O=Example Bank,C=GB) or one SAN as dns:NAME, uri:URI, ip:ADDRESS or email:ADDRESS; it must chain to a CA of `sesame serve --tls-client-ca`.",
+                valueName: "subject"))
+        var tlsSubject: String?
+        @Flag(
+            name: .customLong("self-signed-certificate"),
+            help: "With --jwks-file: the client authenticates with a self-signed TLS client certificate whose key is in the set (RFC 8705 self_signed_tls_client_auth) instead of private_key_jwt.")
+        var selfSignedCertificate = false
+        @Flag(
+            name: .customLong("certificate-bound"),
+            help: "Bind the client's access tokens to its TLS client certificate (RFC 8705 tls_client_certificate_bound_access_tokens): token requests must come with it, and so must every use of a token.")
+        var certificateBound = false
+        @Option(
             name: .customLong("id-token-alg"),
             help: ArgumentHelp("The ID tokens' signature algorithm: RS256 (default) or ES256.", valueName: "alg"))
         var idTokenAlgorithm: String?
@@ -114,6 +128,12 @@ struct ClientCommand: AsyncParsableCommand {
         func validate() throws {
             if confidential, jwksFile != nil {
                 throw ValidationError("--confidential makes a secret and --jwks-file registers keys; choose one.")
+            }
+            if selfSignedCertificate, jwksFile == nil {
+                throw ValidationError("--self-signed-certificate needs --jwks-file with the certificate's public key.")
+            }
+            if tlsSubject != nil, confidential || jwksFile != nil {
+                throw ValidationError("--tls-subject authenticates the client by its certificate; drop --confidential and --jwks-file.")
             }
         }
 
@@ -184,6 +204,9 @@ struct ClientCommand: AsyncParsableCommand {
                     spec.jwks = try InputFile.text(
                         jwksFile, what: "--jwks-file", hint: "Give the path of a JSON Web Key Set file.")
                 }
+                if selfSignedCertificate { spec.tokenEndpointAuthMethod = .selfSignedTLSClientAuth }
+                if let tlsSubject { spec.tlsClientAuthSubject = try Self.tlsSubject(tlsSubject) }
+                spec.certificateBoundAccessTokens = certificateBound
                 let (client, secret) = try await AdminSession.with(dataDir) { admin in
                     let added = try await admin.addClient(spec)
                     if let pins { try await admin.setPINPolicy(pins, clientID: spec.clientID) }
@@ -198,6 +221,23 @@ struct ClientCommand: AsyncParsableCommand {
                     Terminal.out("Client secret (shown only once; store it now): \(secret)")
                 }
             }
+        }
+
+        /// `--tls-subject`: `dns:`, `uri:`, `ip:` or `email:` and a SAN, otherwise a subject DN.
+        static func tlsSubject(_ text: String) throws -> TLSClientAuthSubject {
+            let kinds: [(String, (String) -> TLSClientAuthSubject)] = [
+                ("dns:", TLSClientAuthSubject.dnsName), ("uri:", TLSClientAuthSubject.uri),
+                ("ip:", TLSClientAuthSubject.ipAddress), ("email:", TLSClientAuthSubject.email),
+            ]
+            for (prefix, make) in kinds where text.lowercased().hasPrefix(prefix) {
+                return make(String(text.dropFirst(prefix.count)))
+            }
+            guard text.contains("=") else {
+                throw CLIError(
+                    "--tls-subject '\(text)' is neither a subject DN nor a SAN",
+                    hint: "Write CN=payments,O=Example Bank,C=GB, or dns:NAME, uri:URI, ip:ADDRESS, email:ADDRESS.")
+            }
+            return .subjectDN(text)
         }
 
         static func mfaPolicy(_ text: String) throws -> MFAPolicy {
@@ -272,6 +312,7 @@ extension ClientRecord {
     /// `public` or `confidential`, with `, first-party` for the operator's own apps.
     var kindLabel: String {
         (isConfidential ? "confidential" : "public") + (firstParty ? ", first-party" : "")
-            + (jwks != nil ? ", private_key_jwt" : "") + (appGroup.map { ", app group \($0)" } ?? "")
+            + (tokenEndpointAuthMethod == .privateKeyJWT || tokenEndpointAuthMethod.isMutualTLS ? ", \(tokenEndpointAuthMethod.rawValue)" : "")
+            + (certificateBoundAccessTokens ? ", certificate-bound" : "") + (appGroup.map { ", app group \($0)" } ?? "")
     }
 }

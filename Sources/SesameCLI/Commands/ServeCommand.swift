@@ -125,6 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.dpop.requireNonce = requireDPoPNonce
             configuration.smtp = try smtp.configuration()
             configuration.tls = tls.files
+            configuration.mutualTLS = tls.mutualTLSSettings
             configuration.purgeInterval = purgeInterval == 0 ? nil : .seconds(purgeInterval)
             configuration.connectionLimits.headerTimeout = headerTimeout
             configuration.connectionLimits.idleTimeout = idleTimeout
@@ -134,6 +135,11 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration.trustedProxies = try TrustedProxies(parsing: trustedProxies)
             } catch {
                 throw CLIError("--trusted-proxy \(error.description)", hint: "Pass one address or network per --trusted-proxy.")
+            }
+            if tls.mutualTLS, tls.files == nil, trustedProxies.isEmpty {
+                throw CLIError(
+                    "--mtls has no certificate to read: the server speaks plain HTTP and trusts no proxy",
+                    hint: "Add --tls-certificate and --tls-key, or --trusted-proxy for the proxy that forwards Client-Cert (RFC 9440).")
             }
             let signals = ShutdownSignals()
             // Before the start, so the threads the server creates inherit the policy; after it,

@@ -103,6 +103,9 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     public var serviceDocumentation: URL?
     /// Native SSO 1.0 §5 `native_sso_supported`; absent means unsupported.
     public var nativeSSOSupported: Bool?
+    /// RFC 8705 §3.3 `tls_client_certificate_bound_access_tokens`: `true` when the server binds
+    /// access tokens to TLS client certificates.
+    public var tlsClientCertificateBoundAccessTokens: Bool?
 
     /// Metadata with the members given; only the four required ones have no default.
     public init(
@@ -197,5 +200,6 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case serviceDocumentation = "service_documentation"
         case nativeSSOSupported = "native_sso_supported"
+        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
     }
 }

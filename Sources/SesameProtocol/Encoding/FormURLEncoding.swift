@@ -95,7 +95,9 @@ package enum FormURLEncoding {
         return String(bytes: bytes, encoding: .utf8)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of one hexadecimal digit (`0-9`, `a-f`, `A-F`), or `nil` (RFC 3986 §2.1; also
+    /// RFC 4514 §2.4's escaped bytes).
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

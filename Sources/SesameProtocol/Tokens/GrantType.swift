@@ -28,6 +28,16 @@ public enum ClientAuthenticationMethod: String, Codable, Sendable, CaseIterable 
     /// RFC 7523 §2.2 / OIDC Core §9: a JWT signed with the client's private key, whose public
     /// key the operator registered.
     case privateKeyJWT = "private_key_jwt"
+    /// RFC 8705 §2.1: mutual TLS with a certificate from a CA the server trusts, whose subject
+    /// DN or one subject alternative name the operator registered (`tls_client_auth_subject_dn`,
+    /// `tls_client_auth_san_dns`…, ``TLSClientAuthSubject``).
+    case tlsClientAuth = "tls_client_auth"
+    /// RFC 8705 §2.2: mutual TLS with a self-signed certificate whose public key is in the
+    /// client's registered JSON Web Key Set.
+    case selfSignedTLSClientAuth = "self_signed_tls_client_auth"
+
+    /// Whether the client proves itself with its TLS client certificate (RFC 8705 §2).
+    public var isMutualTLS: Bool { self == .tlsClientAuth || self == .selfSignedTLSClientAuth }
 }
 
 /// Token type hints (RFC 7009 §2.1, RFC 7662 §2.1).

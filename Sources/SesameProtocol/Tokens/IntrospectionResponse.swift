@@ -34,17 +34,29 @@ public struct IntrospectionResponse: Codable, Sendable, Equatable {
     public var acr: String?
     /// RFC 8176 `amr` of the sign-in behind the token, e.g. `["pwd", "otp", "mfa"]`.
     public var amr: [String]?
-    /// RFC 9449 §6.2 `cnf`: the confirmation of a DPoP-bound token, whose `jkt` member is the
-    /// key's RFC 7638 thumbprint; a resource server checks the request's proof against it.
+    /// RFC 9449 §6.2 / RFC 8705 §3.2 `cnf`: the confirmation of a sender-constrained token:
+    /// `jkt` for a DPoP key, `x5t#S256` for a TLS client certificate; a resource server checks
+    /// the request's proof or certificate against it.
     public var cnf: Confirmation?
 
-    /// The confirmation member of a sender-constrained token (RFC 7800 §3.1, RFC 9449 §6).
+    /// The confirmation member of a sender-constrained token (RFC 7800 §3.1, RFC 9449 §6,
+    /// RFC 8705 §3.1).
     public struct Confirmation: Codable, Sendable, Equatable {
         /// RFC 9449 §6.1 `jkt`: the base64url SHA-256 JWK thumbprint of the DPoP key.
-        public var jkt: String
+        public var jkt: String?
+        /// RFC 8705 §3.1 `x5t#S256`: the base64url SHA-256 of the client certificate's DER.
+        public var certificateThumbprint: String?
 
         /// A confirmation naming the DPoP key thumbprint `jkt`.
         public init(jkt: String) { self.jkt = jkt }
+
+        /// A confirmation naming the client certificate's thumbprint (RFC 8705 §3.1).
+        public init(certificateThumbprint: String) { self.certificateThumbprint = certificateThumbprint }
+
+        enum CodingKeys: String, CodingKey {
+            case jkt
+            case certificateThumbprint = "x5t#S256"
+        }
     }
 
     /// An answer for an active token with the members given; for an inactive one use `inactive`.

@@ -48,6 +48,11 @@ public struct ClientSpec: Sendable, Equatable {
     public var deviceCodeLifetime: Int?
     /// This client's device polling interval in seconds (RFC 8628 §3.2); `nil`: the server's.
     public var devicePollInterval: Int?
+    /// The certificate of a `tls_client_auth` client (RFC 8705 §2.1.2; ``ClientRecord/tlsClientAuthSubject``).
+    public var tlsClientAuthSubject: TLSClientAuthSubject?
+    /// Access tokens bound to the client's TLS certificate (RFC 8705 §3;
+    /// ``ClientRecord/certificateBoundAccessTokens``).
+    public var certificateBoundAccessTokens = false
 
     public init(
         clientID: String, name: String? = nil, confidential: Bool = false,
@@ -81,7 +86,8 @@ public struct ClientSpec: Sendable, Equatable {
 
     /// The authentication method that applies: the explicit one, or the default for the kind.
     public var effectiveAuthMethod: ClientAuthenticationMethod {
-        tokenEndpointAuthMethod ?? (jwks != nil ? .privateKeyJWT : confidential ? .clientSecretBasic : .none)
+        tokenEndpointAuthMethod
+            ?? (tlsClientAuthSubject != nil ? .tlsClientAuth : jwks != nil ? .privateKeyJWT : confidential ? .clientSecretBasic : .none)
     }
 }
 
@@ -90,7 +96,8 @@ extension ClientSpec {
     /// that validates the whole client again (the admin API, issue #47).
     package init(_ record: ClientRecord) {
         self.init(
-            clientID: record.clientID, name: record.name, confidential: record.isConfidential,
+            // `confidential` is "has a secret": key and certificate clients authenticate without one.
+            clientID: record.clientID, name: record.name, confidential: record.secretHash != nil,
             redirectURIs: record.redirectURIs, postLogoutRedirectURIs: record.postLogoutRedirectURIs,
             grantTypes: record.grantTypes, scopes: record.allowedScopes,
             tokenEndpointAuthMethod: record.tokenEndpointAuthMethod, idTokenSigningAlg: record.idTokenSigningAlg,
@@ -103,5 +110,7 @@ extension ClientSpec {
         introspectsAnyToken = record.introspectsAnyToken
         deviceCodeLifetime = record.deviceCodeLifetime
         devicePollInterval = record.devicePollInterval
+        tlsClientAuthSubject = record.tlsClientAuthSubject
+        certificateBoundAccessTokens = record.certificateBoundAccessTokens
     }
 }

@@ -21,13 +21,16 @@ public enum ClientValidation {
         accessTokenSigningAlg: String = "RS256", accessTokenLifetime: Int, idTokenLifetime: Int, refreshTokenLifetime: Int,
         createdAt: Date = Date(), mfaPolicy: MFAPolicy = .whenEnrolled, firstParty: Bool = false,
         appGroup: String? = nil, jwks: String? = nil, requirePushedRequests: Bool = false,
-        dpopBoundAccessTokens: Bool = false, securityProfile: ClientSecurityProfile = .standard
+        dpopBoundAccessTokens: Bool = false, securityProfile: ClientSecurityProfile = .standard,
+        tlsClientAuthSubject: TLSClientAuthSubject? = nil, certificateBoundAccessTokens: Bool = false
     ) throws(Issue) -> ClientRecord {
         try checkClientID(clientID)
         if let appGroup { try checkAppGroup(appGroup) }
         if let jwks { try checkJWKS(jwks) }
-        // A client with registered keys authenticates (private_key_jwt) without a secret.
-        let authenticates = confidential || jwks != nil
+        if let tlsClientAuthSubject { try checkTLSClientAuthSubject(tlsClientAuthSubject) }
+        // A client with registered keys (private_key_jwt, self_signed_tls_client_auth) or a
+        // registered certificate subject (tls_client_auth) authenticates without a secret.
+        let authenticates = confidential || jwks != nil || tlsClientAuthSubject != nil
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw Issue(field: "client_name", reason: "must not be empty; give the client a display name")
         }
@@ -51,8 +54,8 @@ public enum ClientValidation {
             if scopes.contains("openid"), !scopes.contains(NativeSSO.scope) { scopes.append(NativeSSO.scope) }
         }
         let method = try checkAuthMethod(
-            tokenEndpointAuthMethod ?? (jwks != nil ? ClientAuthenticationMethod.privateKeyJWT.rawValue : nil),
-            confidential: confidential, hasKeys: jwks != nil)
+            tokenEndpointAuthMethod, confidential: confidential, hasKeys: jwks != nil,
+            subject: tlsClientAuthSubject)
         guard SigningAlgorithm(rawValue: idTokenSigningAlg) != nil else {
             throw Issue(
                 field: "id_token_signed_response_alg",
@@ -78,6 +81,13 @@ public enum ClientValidation {
             idTokenLifetime: idTokenLifetime, refreshTokenLifetime: refreshTokenLifetime,
             createdAt: createdAt, mfaPolicy: mfaPolicy, firstParty: firstParty, appGroup: appGroup, jwks: jwks,
             requirePushedRequests: requirePushedRequests, dpopBoundAccessTokens: dpopBoundAccessTokens)
+        record.tlsClientAuthSubject = tlsClientAuthSubject
+        record.certificateBoundAccessTokens = certificateBoundAccessTokens
+        if certificateBoundAccessTokens, !record.isConfidential {
+            throw Issue(
+                field: "tls_client_certificate_bound_access_tokens",
+                reason: "certificate-bound tokens are for clients that authenticate (RFC 8705 section 4): use tls_client_auth, self_signed_tls_client_auth or a secret, or bind a public client's tokens with DPoP")
+        }
         if securityProfile == .fapi2 { try FAPI2ClientRules.apply(to: &record) }
         return record
     }
@@ -259,38 +269,6 @@ public enum ClientValidation {
                 throw Issue(field: "scope", reason: "\"\(scope)\" is not a valid scope token (RFC 6749 §3.3); use printable ASCII without spaces, quotes or backslashes")
             }
         }
-    }
-
-    package static func checkAuthMethod(_ name: String?, confidential: Bool, hasKeys: Bool = false) throws(Issue)
-        -> ClientAuthenticationMethod
-    {
-        guard let name else { return confidential ? .clientSecretBasic : .none }
-        guard let method = ClientAuthenticationMethod(rawValue: name) else {
-            let supported = ClientAuthenticationMethod.allCases.map(\.rawValue).joined(separator: ", ")
-            throw Issue(field: "token_endpoint_auth_method", reason: "\"\(name)\" is unknown; use one of \(supported)")
-        }
-        if method == .privateKeyJWT || hasKeys {
-            guard method == .privateKeyJWT, hasKeys else {
-                throw Issue(
-                    field: "token_endpoint_auth_method",
-                    reason: "private_key_jwt and registered keys (jwks) go together; give both or neither")
-            }
-            guard !confidential else {
-                throw Issue(field: "client_secret", reason: "a private_key_jwt client has no secret; drop it")
-            }
-            return method
-        }
-        if confidential, method == .none {
-            throw Issue(
-                field: "token_endpoint_auth_method",
-                reason: "a confidential client cannot use \"none\"; use client_secret_basic or client_secret_post")
-        }
-        if !confidential, method != .none {
-            throw Issue(
-                field: "token_endpoint_auth_method",
-                reason: "a public client has no secret, so it must use \"none\"; give the client a secret to make it confidential")
-        }
-        return method
     }
 
     package static func checkLifetime(_ value: Int, field: String, max: Int) throws(Issue) {

@@ -13,12 +13,13 @@ enum FAPI2ClientRules {
 
     /// Checks `record` against the profile and switches on what it requires.
     static func apply(to record: inout ClientRecord) throws(ClientValidation.Issue) {
-        // §5.3.2.1 item 3: confidential clients only; item 6: private_key_jwt (or mTLS, which
-        // Sesame does not terminate).
-        guard record.jwks != nil, record.secretHash == nil, record.tokenEndpointAuthMethod == .privateKeyJWT else {
+        // §5.3.2.1 item 3: confidential clients only; item 6: private_key_jwt or mutual TLS
+        // (RFC 8705 §2), never a shared secret.
+        let method = record.tokenEndpointAuthMethod
+        guard record.secretHash == nil, method == .privateKeyJWT || method.isMutualTLS else {
             throw ClientValidation.Issue(
                 field: "token_endpoint_auth_method",
-                reason: "a FAPI 2.0 client authenticates with private_key_jwt only (FAPI 2.0 section 5.3.2.1): register its public keys (--jwks-file) and no secret")
+                reason: "a FAPI 2.0 client authenticates with private_key_jwt, tls_client_auth or self_signed_tls_client_auth (FAPI 2.0 section 5.3.2.1): register its public keys (--jwks-file) or its certificate subject, and no secret")
         }
         guard algorithms.contains(record.idTokenSigningAlg), algorithms.contains(record.accessTokenSigningAlg) else {
             throw ClientValidation.Issue(
@@ -26,9 +27,10 @@ enum FAPI2ClientRules {
                 reason: "FAPI 2.0 section 5.4 forbids RS256: use ES256 for ID tokens and access tokens")
         }
         // §5.3.2.1 item 2: pushed authorization requests only; item 4: sender-constrained
-        // access tokens (DPoP).
+        // access tokens: bound to the client certificate for an mTLS client that asked for it
+        // (RFC 8705 §3), otherwise DPoP.
         record.requirePushedRequests = true
-        record.dpopBoundAccessTokens = true
+        if !(method.isMutualTLS && record.certificateBoundAccessTokens) { record.dpopBoundAccessTokens = true }
         record.securityProfile = .fapi2
     }
 }

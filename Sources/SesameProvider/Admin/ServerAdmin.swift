@@ -91,7 +91,8 @@ public struct ServerAdmin: Sendable {
                 refreshTokenLifetime: spec.refreshTokenLifetime, mfaPolicy: spec.mfaPolicy,
                 firstParty: spec.firstParty, appGroup: spec.appGroup, jwks: spec.jwks,
                 requirePushedRequests: spec.requirePushedRequests, dpopBoundAccessTokens: spec.dpopBoundAccessTokens,
-                securityProfile: spec.securityProfile)
+                securityProfile: spec.securityProfile, tlsClientAuthSubject: spec.tlsClientAuthSubject,
+                certificateBoundAccessTokens: spec.certificateBoundAccessTokens)
             try ClientValidation.applyPolicies(
                 introspectsAnyToken: spec.introspectsAnyToken, deviceCodeLifetime: spec.deviceCodeLifetime,
                 devicePollInterval: spec.devicePollInterval, to: &record)

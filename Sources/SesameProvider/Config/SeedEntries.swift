@@ -43,6 +43,15 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     /// `device_code_lifetime` and `device_poll_interval` (RFC 8628 §3.2), in seconds.
     public var deviceCodeLifetime: Int?
     public var devicePollInterval: Int?
+    /// RFC 8705 §2.1.2: the certificate of a `tls_client_auth` client, by its subject DN or one
+    /// SAN (give exactly one).
+    public var tlsClientAuthSubjectDN: String?
+    public var tlsClientAuthSANDNS: String?
+    public var tlsClientAuthSANURI: String?
+    public var tlsClientAuthSANIP: String?
+    public var tlsClientAuthSANEmail: String?
+    /// RFC 8705 §3 `tls_client_certificate_bound_access_tokens`. Default `false`.
+    public var tlsClientCertificateBoundAccessTokens: Bool?
 
     public init(
         clientID: String, name: String? = nil, secret: String? = nil,
@@ -78,6 +87,12 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         case introspectsAnyToken = "introspects_any_token"
         case deviceCodeLifetime = "device_code_lifetime"
         case devicePollInterval = "device_poll_interval"
+        case tlsClientAuthSubjectDN = "tls_client_auth_subject_dn"
+        case tlsClientAuthSANDNS = "tls_client_auth_san_dns"
+        case tlsClientAuthSANURI = "tls_client_auth_san_uri"
+        case tlsClientAuthSANIP = "tls_client_auth_san_ip"
+        case tlsClientAuthSANEmail = "tls_client_auth_san_email"
+        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
     }
 
     /// The validated record, defaults filled in as for ``ClientSpec``.
@@ -87,6 +102,15 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         if let secret, secret.utf8.count < 32 {
             throw ClientValidation.Issue(
                 field: "secret", reason: "is too short; use at least 32 random characters (RFC 6749 §10.10)")
+        }
+        let subjects = [
+            tlsClientAuthSubjectDN.map(TLSClientAuthSubject.subjectDN), tlsClientAuthSANDNS.map(TLSClientAuthSubject.dnsName),
+            tlsClientAuthSANURI.map(TLSClientAuthSubject.uri), tlsClientAuthSANIP.map(TLSClientAuthSubject.ipAddress),
+            tlsClientAuthSANEmail.map(TLSClientAuthSubject.email),
+        ].compactMap { $0 }
+        guard subjects.count <= 1 else {
+            throw ClientValidation.Issue(
+                field: subjects[1].metadataName, reason: "give one of tls_client_auth_subject_dn and tls_client_auth_san_*, not several (RFC 8705 section 2.1.2)")
         }
         var record = try ClientValidation.makeRecord(
             clientID: clientID, name: name ?? clientID, confidential: secret != nil,
@@ -104,7 +128,9 @@ public struct ClientSeed: Codable, Sendable, Equatable {
             mfaPolicy: try mfaPolicy.map(ClientValidation.checkMFAPolicy) ?? defaults.mfaPolicy,
             firstParty: firstParty ?? defaults.firstParty, appGroup: appGroup, jwks: jwks,
             requirePushedRequests: requirePushedAuthorizationRequests ?? false,
-            dpopBoundAccessTokens: dpopBoundAccessTokens ?? false, securityProfile: profile)
+            dpopBoundAccessTokens: dpopBoundAccessTokens ?? false, securityProfile: profile,
+            tlsClientAuthSubject: subjects.first,
+            certificateBoundAccessTokens: tlsClientCertificateBoundAccessTokens ?? false)
         try ClientValidation.applyPolicies(
             introspectsAnyToken: introspectsAnyToken ?? false, deviceCodeLifetime: deviceCodeLifetime,
             devicePollInterval: devicePollInterval, to: &record)

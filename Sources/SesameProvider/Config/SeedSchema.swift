@@ -59,12 +59,14 @@ extension ClientSeed.CodingKeys: SeedEntryKeys {
         switch self {
         case .clientID: SeedKeyRule(shape: .text, isRequired: true)
         case .name, .secret, .tokenEndpointAuthMethod, .idTokenSigningAlg, .accessTokenSigningAlg, .mfaPolicy, .appGroup,
-            .jwks, .securityProfile:
+            .jwks, .securityProfile, .tlsClientAuthSubjectDN, .tlsClientAuthSANDNS, .tlsClientAuthSANURI, .tlsClientAuthSANIP,
+            .tlsClientAuthSANEmail:
             SeedKeyRule(shape: .text)
         case .redirectURIs, .postLogoutRedirectURIs, .grantTypes, .scopes: SeedKeyRule(shape: .texts)
         case .accessTokenLifetime, .idTokenLifetime, .refreshTokenLifetime, .deviceCodeLifetime, .devicePollInterval:
             SeedKeyRule(shape: .number)
-        case .firstParty, .requirePushedAuthorizationRequests, .dpopBoundAccessTokens, .introspectsAnyToken:
+        case .firstParty, .requirePushedAuthorizationRequests, .dpopBoundAccessTokens, .introspectsAnyToken,
+            .tlsClientCertificateBoundAccessTokens:
             SeedKeyRule(shape: .flag)
         }
     }

@@ -47,7 +47,7 @@ package struct FederationExchange: Sendable {
 
     package func exchange(
         _ request: TokenExchangeRequest, subjectToken: String, client: ClientRecord, origin: RequestOrigin,
-        dpopJKT: String? = nil
+        confirmation: TokenConfirmation? = nil
     ) async throws -> TokenResponse {
         let named = request.subjectIssuer ?? ""
         do {
@@ -75,7 +75,7 @@ package struct FederationExchange: Sendable {
                 client: client, authentication: authentication, scope: scope, sessionID: nil,
                 familyID: SecureRandom.uuid(), nonce: nil, claims: nil,
                 withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), origin: origin,
-                dpopJKT: dpopJKT)
+                confirmation: confirmation)
             tokens.issuedTokenType = TokenExchange.TokenType.accessToken
             return tokens
         } catch let refusal as FederationRefusal {

@@ -59,7 +59,7 @@ package struct AuthorizationCodeGrant: Sendable {
     }
 
     package func exchange(
-        _ request: AuthorizationCodeRequest, client: ClientRecord, origin: RequestOrigin? = nil, dpopJKT: String? = nil
+        _ request: AuthorizationCodeRequest, client: ClientRecord, origin: RequestOrigin? = nil, confirmation: TokenConfirmation? = nil
     ) async throws -> TokenResponse {
         guard let code = request.code, !code.isEmpty, code.utf8.count <= 256 else {
             throw ProviderFailure(.invalidRequest, "code is required.")
@@ -103,7 +103,7 @@ package struct AuthorizationCodeGrant: Sendable {
         try Self.checkPKCE(verifier: request.codeVerifier, record: record, client: client)
         if let bound = record.dpopJKT {
             // RFC 9449 §10: the code is bound to the key named by dpop_jkt.
-            guard let dpopJKT, ConstantTime.equals(bound, dpopJKT) else {
+            guard let jkt = confirmation?.jkt, ConstantTime.equals(bound, jkt) else {
                 throw DPoPFailure.invalidProof(
                     "This code is bound to a DPoP key (dpop_jkt); send a DPoP proof signed with that key.")
                     .providerFailure
@@ -136,7 +136,7 @@ package struct AuthorizationCodeGrant: Sendable {
             client: client, authentication: record.authentication, scope: record.scope, sessionID: sessionID,
             familyID: familyID, nonce: record.nonce, claims: record.claims,
             withRefreshToken: client.grantTypes.contains(.refreshToken) && !reauthentication, now: now,
-            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, dpopJKT: dpopJKT)
+            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, confirmation: confirmation)
         response.deviceSecret = device?.secret
         return response
     }

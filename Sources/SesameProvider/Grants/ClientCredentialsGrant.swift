@@ -13,7 +13,7 @@ package struct ClientCredentialsGrant: Sendable {
     }
     package static let userOnlyScopes: Set<String> = ["openid", "offline_access", "profile", "email", "phone", "address"]
 
-    package func exchange(_ request: ClientCredentialsRequest, client: ClientRecord, dpopJKT: String? = nil) async throws
+    package func exchange(_ request: ClientCredentialsRequest, client: ClientRecord, confirmation: TokenConfirmation? = nil) async throws
         -> TokenResponse
     {
         guard client.isConfidential else {
@@ -30,9 +30,9 @@ package struct ClientCredentialsGrant: Sendable {
         let scope = ScopeList.format(scopes)
         let access = try await tokenIssuer.accessToken(
             client: client, subject: client.clientID, scope: scope, authentication: nil,
-            sessionID: nil, familyID: nil, dpopJKT: dpopJKT)
+            sessionID: nil, familyID: nil, confirmation: confirmation)
         return TokenResponse(
-            accessToken: access.token, tokenType: TokenIssuer.tokenType(dpopJKT: dpopJKT), expiresIn: client.accessTokenLifetime,
+            accessToken: access.token, tokenType: TokenIssuer.tokenType(confirmation), expiresIn: client.accessTokenLifetime,
             scope: scope.isEmpty ? nil : scope)
     }
 }

@@ -32,7 +32,7 @@ package struct DeviceCodeGrant: Sendable {
     }
 
     package func exchange(
-        _ request: DeviceCodeRequest, client: ClientRecord, origin: RequestOrigin? = nil, dpopJKT: String? = nil
+        _ request: DeviceCodeRequest, client: ClientRecord, origin: RequestOrigin? = nil, confirmation: TokenConfirmation? = nil
     ) async throws -> TokenResponse {
         guard let deviceCode = request.deviceCode, !deviceCode.isEmpty, deviceCode.utf8.count <= 256 else {
             throw ProviderFailure(.invalidRequest, "device_code is required (RFC 8628 section 3.4).")
@@ -71,12 +71,12 @@ package struct DeviceCodeGrant: Sendable {
         else {
             throw ProviderFailure(.invalidGrant, "The device_code was used already; start a new device authorization.")
         }
-        return try await issue(record, authentication: authentication, client: client, origin: origin, dpopJKT: dpopJKT, now: now)
+        return try await issue(record, authentication: authentication, client: client, origin: origin, confirmation: confirmation, now: now)
     }
 
     private func issue(
         _ record: DeviceAuthorizationRecord, authentication: AuthenticationContext, client: ClientRecord,
-        origin: RequestOrigin?, dpopJKT: String?, now: Date
+        origin: RequestOrigin?, confirmation: TokenConfirmation?, now: Date
     ) async throws -> TokenResponse {
         var sessionID = record.sessionID
         var device: DeviceSessions.Issue?
@@ -92,7 +92,7 @@ package struct DeviceCodeGrant: Sendable {
             client: client, authentication: authentication, scope: record.scope, sessionID: sessionID,
             familyID: SecureRandom.uuid(), nonce: nil, claims: nil,
             withRefreshToken: client.grantTypes.contains(.refreshToken), now: now,
-            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, dpopJKT: dpopJKT)
+            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, confirmation: confirmation)
         response.deviceSecret = device?.secret
         return response
     }

@@ -44,7 +44,7 @@ package struct PINUnlockGrant: Sendable {
     package static let defaultScope = "openid profile email offline_access"
 
     package func exchange(
-        _ request: PINUnlockRequest, client: ClientRecord, origin: RequestOrigin, dpopJKT: String? = nil
+        _ request: PINUnlockRequest, client: ClientRecord, origin: RequestOrigin, confirmation: TokenConfirmation? = nil
     ) async throws -> TokenResponse {
         guard client.firstParty else {
             throw ProviderFailure(.unauthorizedClient, "Only first-party clients may unlock with a PIN.")
@@ -92,7 +92,7 @@ package struct PINUnlockGrant: Sendable {
         }
         let now = now()
         guard try await pin.pinStore.settlePINSuccess(id: registration.id, now: now) else { throw Self.revokedMeanwhile }
-        let tokens = try await issue(client: client, user: user, registration: registration, scope: request.scope, now: now, dpopJKT: dpopJKT)
+        let tokens = try await issue(client: client, user: user, registration: registration, scope: request.scope, now: now, confirmation: confirmation)
         // A revocation between the settle and the issue would not have seen these tokens: end them.
         guard try await pin.pinStore.pinRegistration(id: registration.id) != nil else {
             try await store.revokeRefreshTokens(sessionID: registration.sessionID, now: now, reason: .pinLocked)
@@ -144,7 +144,7 @@ package struct PINUnlockGrant: Sendable {
 
     private func issue(
         client: ClientRecord, user: UserRecord, registration: PINRegistrationRecord, scope requested: String?, now: Date,
-        dpopJKT: String?
+        confirmation: TokenConfirmation?
     ) async throws -> TokenResponse {
         let allowed = Set(client.allowedScopes)
         let asked = ScopeList.parse(requested ?? Self.defaultScope)
@@ -158,6 +158,6 @@ package struct PINUnlockGrant: Sendable {
         return try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
             client: client, authentication: authentication, scope: scope, sessionID: registration.sessionID,
             familyID: SecureRandom.uuid(), nonce: nil, claims: nil, withRefreshToken: true, now: now,
-            dpopJKT: dpopJKT)
+            confirmation: confirmation)
     }
 }

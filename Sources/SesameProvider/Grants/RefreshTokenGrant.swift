@@ -54,13 +54,13 @@ package struct RefreshTokenGrant: Sendable {
         "The session was ended for every app on this device (sign out everywhere); forget the account and sign in again.")
 
     package func exchange(
-        _ request: RefreshTokenRequest, client: ClientRecord, origin: RequestOrigin? = nil, dpopJKT: String? = nil
+        _ request: RefreshTokenRequest, client: ClientRecord, origin: RequestOrigin? = nil, confirmation: TokenConfirmation? = nil
     ) async throws -> TokenResponse {
         guard let presented = request.refreshToken, !presented.isEmpty, presented.utf8.count <= 256 else {
             throw ProviderFailure(.invalidRequest, "refresh_token is required.")
         }
         if client.securityProfile == .fapi2 {
-            return try await exchangeWithoutRotation(request, presented: presented, client: client, origin: origin, dpopJKT: dpopJKT)
+            return try await exchangeWithoutRotation(request, presented: presented, client: client, origin: origin, confirmation: confirmation)
         }
         let now = self.now()
         let refresh = TokenIssuer.newRefreshToken()
@@ -88,7 +88,7 @@ package struct RefreshTokenGrant: Sendable {
         }
         if let bound = record.dpopJKT {
             // RFC 9449 §5: a public client's refresh token is bound to its DPoP key.
-            guard let dpopJKT, ConstantTime.equals(bound, dpopJKT) else {
+            guard let jkt = confirmation?.jkt, ConstantTime.equals(bound, jkt) else {
                 try await store.withdrawRefreshToken(successorDigest: refresh.digest)
                 throw DPoPFailure.invalidProof(
                     "This refresh token is bound to a DPoP key; send a DPoP proof signed with that key.")
@@ -113,7 +113,7 @@ package struct RefreshTokenGrant: Sendable {
         let access = try await issuer.accessToken(
             client: client, subject: record.authentication.userID, scope: scope,
             authentication: record.authentication, sessionID: record.sessionID,
-            familyID: record.familyID, claims: claims, dpopJKT: dpopJKT)
+            familyID: record.familyID, claims: claims, confirmation: confirmation)
         var idToken: String?
         if scopes.contains("openid") {
             idToken = try await issuer.idToken(
@@ -124,7 +124,7 @@ package struct RefreshTokenGrant: Sendable {
                 deviceSecretHash: device.map { DeviceSecret.hash($0.secret) })
         }
         return TokenResponse(
-            accessToken: access.token, tokenType: TokenIssuer.tokenType(dpopJKT: dpopJKT),
+            accessToken: access.token, tokenType: TokenIssuer.tokenType(confirmation),
             expiresIn: client.accessTokenLifetime, refreshToken: refresh.token, idToken: idToken, scope: scope, deviceSecret: device?.secret)
     }
 
@@ -132,7 +132,7 @@ package struct RefreshTokenGrant: Sendable {
     /// authenticates with its key and the tokens are DPoP-bound, so a leaked refresh token is
     /// useless alone); the response carries no new one and the client keeps its token.
     private func exchangeWithoutRotation(
-        _ request: RefreshTokenRequest, presented: String, client: ClientRecord, origin: RequestOrigin?, dpopJKT: String?
+        _ request: RefreshTokenRequest, presented: String, client: ClientRecord, origin: RequestOrigin?, confirmation: TokenConfirmation?
     ) async throws -> TokenResponse {
         let now = self.now()
         guard let record = try await store.refreshToken(digest: SecretDigest.of(presented)), record.rotatedAt == nil,
@@ -159,7 +159,7 @@ package struct RefreshTokenGrant: Sendable {
         let claims = record.claims.map(RequestedClaims.init(stored:))
         let access = try await tokenIssuer.accessToken(
             client: client, subject: record.authentication.userID, scope: scope, authentication: record.authentication,
-            sessionID: record.sessionID, familyID: record.familyID, claims: claims, dpopJKT: dpopJKT)
+            sessionID: record.sessionID, familyID: record.familyID, claims: claims, confirmation: confirmation)
         var idToken: String?
         if scopes.contains("openid") {
             idToken = try await tokenIssuer.idToken(
@@ -168,7 +168,7 @@ package struct RefreshTokenGrant: Sendable {
                 userClaims: try await ClaimRelease.idTokenClaims(for: claims, userID: record.authentication.userID, store: store))
         }
         return TokenResponse(
-            accessToken: access.token, tokenType: TokenIssuer.tokenType(dpopJKT: dpopJKT),
+            accessToken: access.token, tokenType: TokenIssuer.tokenType(confirmation),
             expiresIn: client.accessTokenLifetime, refreshToken: nil, idToken: idToken, scope: scope)
     }
 

@@ -16,7 +16,7 @@ package struct TokenExchangeGrant: Sendable {
     }
 
     package func exchange(
-        _ request: TokenExchangeRequest, client: ClientRecord, origin: RequestOrigin, dpopJKT: String? = nil
+        _ request: TokenExchangeRequest, client: ClientRecord, origin: RequestOrigin, confirmation: TokenConfirmation? = nil
     ) async throws -> TokenResponse
     {
         guard let subject = request.subjectToken, !subject.isEmpty else {
@@ -30,16 +30,16 @@ package struct TokenExchangeGrant: Sendable {
         case TokenExchange.TokenType.idToken:
             if request.actorToken == nil, request.actorTokenType == nil, request.subjectIssuer != nil {
                 return try await federation.exchange(
-                    request, subjectToken: subject, client: client, origin: origin, dpopJKT: dpopJKT)
+                    request, subjectToken: subject, client: client, origin: origin, confirmation: confirmation)
             }
             return try await nativeSSO.exchange(
-                request, subjectToken: subject, client: client, origin: origin, dpopJKT: dpopJKT)
+                request, subjectToken: subject, client: client, origin: origin, confirmation: confirmation)
         case "":
             throw ProviderFailure(.invalidRequest, "subject_token_type is required (RFC 8693 section 2.1).")
         case TokenExchange.TokenType.accessToken where request.subjectIssuer != nil:
             // Facebook Login's access tokens (federation).
             return try await federation.exchange(
-                request, subjectToken: subject, client: client, origin: origin, dpopJKT: dpopJKT)
+                request, subjectToken: subject, client: client, origin: origin, confirmation: confirmation)
         default:
             throw ProviderFailure(
                 .invalidRequest,

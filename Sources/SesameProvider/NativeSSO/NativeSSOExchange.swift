@@ -52,11 +52,11 @@ package struct NativeSSOExchange: Sendable {
 
     package func exchange(
         _ request: TokenExchangeRequest, subjectToken: String, client: ClientRecord, origin: RequestOrigin,
-        dpopJKT: String? = nil
+        confirmation: TokenConfirmation? = nil
     ) async throws -> TokenResponse {
         do {
             return try await checkedExchange(
-                request, subjectToken: subjectToken, client: client, origin: origin, dpopJKT: dpopJKT)
+                request, subjectToken: subjectToken, client: client, origin: origin, confirmation: confirmation)
         } catch let failure as Refusal {
             sessions.audit.record(
                 .ssoRefused, reason: failure.rule, origin: origin, clientID: client.clientID, userID: failure.userID)
@@ -66,7 +66,7 @@ package struct NativeSSOExchange: Sendable {
 
     private func checkedExchange(
         _ request: TokenExchangeRequest, subjectToken: String, client: ClientRecord, origin: RequestOrigin,
-        dpopJKT: String?
+        confirmation: TokenConfirmation?
     ) async throws -> TokenResponse {
         // 1. audience (RFC 8693 §2.1, Native SSO §4.1)
         let audience = request.audience ?? ""
@@ -135,7 +135,7 @@ package struct NativeSSOExchange: Sendable {
             client: client, authentication: session.authentication, scope: scope, sessionID: session.id,
             familyID: SecureRandom.uuid(), nonce: nil, claims: nil,
             withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), deviceSecretHash: DeviceSecret.hash(secret),
-            origin: origin, dpopJKT: dpopJKT)
+            origin: origin, confirmation: confirmation)
         sessions.audit.record(
             .ssoExchanged, origin: origin, clientID: client.clientID, userID: session.userID,
             detail: ["from_client_id": claims.aud, "app_group": appGroup])

@@ -126,7 +126,8 @@ package struct ClientAdministration: Sendable {
         do {
             if let name = update.mfaPolicy { spec.mfaPolicy = try ClientValidation.checkMFAPolicy(name) }
             if let grants = update.grantTypes {
-                spec.grantTypes = try ClientValidation.checkGrantTypes(grants, confidential: spec.confidential)
+                let authenticates = spec.confidential || spec.jwks != nil || spec.tlsClientAuthSubject != nil
+                spec.grantTypes = try ClientValidation.checkGrantTypes(grants, confidential: authenticates)
             }
         } catch {
             throw ProviderFailure.invalidClientSetting(field: error.field, reason: error.reason)

@@ -47,6 +47,9 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     /// The DPoP key thumbprint the token is bound to, if any.
     package var boundThumbprint: String? { cnf?.jkt }
 
+    /// The client certificate thumbprint the token is bound to (RFC 8705 §3.1), if any.
+    package var boundCertificate: String? { cnf?.certificateThumbprint }
+
     /// The `gty` of a token without a user.
     package static let clientOnlyGrantType = "client_credentials"
 
@@ -58,10 +61,18 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     package func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// The confirmation claim of a sender-constrained token (RFC 7800 §3.1), with the DPoP member
-/// `jkt` (RFC 9449 §6.1).
+/// The confirmation claim of a sender-constrained token (RFC 7800 §3.1): the DPoP member `jkt`
+/// (RFC 9449 §6.1) or the certificate member `x5t#S256` (RFC 8705 §3.1).
 package struct TokenConfirmation: Codable, Equatable, Sendable {
-    package var jkt: String
+    package var jkt: String?
+    package var certificateThumbprint: String?
 
     package init(jkt: String) { self.jkt = jkt }
+
+    package init(certificateThumbprint: String) { self.certificateThumbprint = certificateThumbprint }
+
+    package enum CodingKeys: String, CodingKey {
+        case jkt
+        case certificateThumbprint = "x5t#S256"
+    }
 }

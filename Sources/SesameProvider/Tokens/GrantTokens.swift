@@ -7,7 +7,8 @@ import SesameStore
 /// new family) when asked for, and an ID token when `openid` was granted. Shared by the
 /// authorization code, PIN unlock and token exchange grants.
 ///
-/// With `dpopJKT` (RFC 9449 §5) the access token is bound to that key (`token_type` `DPoP`), and
+/// With `confirmation` the access token is bound to a DPoP key (RFC 9449 §5, `token_type` `DPoP`)
+/// or a client certificate (RFC 8705 §3), and
 /// so is the refresh token of a public client; a confidential client's refresh token is bound to
 /// its client authentication already (§5).
 ///
@@ -24,12 +25,12 @@ package struct GrantTokens: Sendable {
     package func issue(
         client: ClientRecord, authentication: AuthenticationContext, scope: String, sessionID: String?,
         familyID: String, nonce: String?, claims stored: ClaimsRequest?, withRefreshToken: Bool, now: Date,
-        deviceSecretHash: String? = nil, origin: RequestOrigin? = nil, dpopJKT: String?
+        deviceSecretHash: String? = nil, origin: RequestOrigin? = nil, confirmation: TokenConfirmation?
     ) async throws -> TokenResponse {
         let claims = stored.map(RequestedClaims.init(stored:))
         let access = try await tokenIssuer.accessToken(
             client: client, subject: authentication.userID, scope: scope, authentication: authentication,
-            sessionID: sessionID, familyID: familyID, claims: claims, dpopJKT: dpopJKT)
+            sessionID: sessionID, familyID: familyID, claims: claims, confirmation: confirmation)
         var refreshToken: String?
         if withRefreshToken {
             let refresh = TokenIssuer.newRefreshToken()
@@ -38,7 +39,7 @@ package struct GrantTokens: Sendable {
                     tokenDigest: refresh.digest, familyID: familyID, clientID: client.clientID, scope: scope,
                     authentication: authentication, sessionID: sessionID, issuedAt: now,
                     expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)), claims: stored,
-                    dpopJKT: client.isConfidential ? nil : dpopJKT))
+                    dpopJKT: client.isConfidential ? nil : confirmation?.jkt))
             refreshToken = refresh.token
             try await sessionCap.enforce(
                 userID: authentication.userID, clientID: client.clientID, newFamily: familyID, origin: origin, now: now)
@@ -64,7 +65,7 @@ package struct GrantTokens: Sendable {
                 deviceSecretHash: deviceSecretHash)
         }
         return TokenResponse(
-            accessToken: access.token, tokenType: TokenIssuer.tokenType(dpopJKT: dpopJKT), expiresIn: client.accessTokenLifetime,
+            accessToken: access.token, tokenType: TokenIssuer.tokenType(confirmation), expiresIn: client.accessTokenLifetime,
             refreshToken: refreshToken, idToken: idToken, scope: scope)
     }
 }

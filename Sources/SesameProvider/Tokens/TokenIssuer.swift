@@ -20,11 +20,12 @@ package struct TokenIssuer: Sendable {
     /// (`RS256` unless the client opted into `ES256`; RFC 9068 §2.1 lets the AS choose, and every
     /// resource server reading the JWKS supports both). `claims` is the grant's `claims` request parameter
     /// (OIDC Core §5.5): the user claims it asks the UserInfo endpoint for travel in the token.
-    /// With `dpopJKT` the token is bound to that DPoP key (RFC 9449 §6.1 `cnf.jkt`).
+    /// With `confirmation` the token is bound to a DPoP key (RFC 9449 §6.1 `cnf.jkt`) or a TLS
+    /// client certificate (RFC 8705 §3.1 `cnf.x5t#S256`).
     package func accessToken(
         client: ClientRecord, subject: String, scope: String,
         authentication: AuthenticationContext?, sessionID: String?, familyID: String?,
-        claims: RequestedClaims? = nil, dpopJKT: String?
+        claims: RequestedClaims? = nil, confirmation: TokenConfirmation?
     ) async throws -> (token: String, claims: AccessTokenClaims) {
         let issuedAt = Int(now().timeIntervalSince1970)
         let claims = AccessTokenClaims(
@@ -34,7 +35,7 @@ package struct TokenIssuer: Sendable {
             authTime: authentication.map { Int($0.authTime.timeIntervalSince1970) },
             acr: authentication?.acr, amr: authentication?.amr, sid: sessionID, fid: familyID,
             userinfoClaims: claims.flatMap { $0.userinfoClaims.isEmpty ? nil : $0.userinfoClaims.sorted() },
-            cnf: dpopJKT.map(TokenConfirmation.init(jkt:)),
+            cnf: confirmation,
             gty: authentication == nil ? AccessTokenClaims.clientOnlyGrantType : nil)
         let token = try await keyRing.sign(claims, algorithm: client.accessTokenSigningAlg, type: "at+jwt")
         return (token, claims)
@@ -60,8 +61,11 @@ package struct TokenIssuer: Sendable {
         return try await keyRing.sign(claims, algorithm: client.idTokenSigningAlg, type: "JWT")
     }
 
-    /// RFC 6749 §5.1 `token_type`: `DPoP` for a bound token (RFC 9449 §5), else `Bearer`.
-    package static func tokenType(dpopJKT: String?) -> String { dpopJKT == nil ? "Bearer" : DPoP.scheme }
+    /// RFC 6749 §5.1 `token_type`: `DPoP` for a token bound to a DPoP key (RFC 9449 §5), else
+    /// `Bearer`, also for a certificate-bound one (RFC 8705 §3: the TLS connection carries the proof).
+    package static func tokenType(_ confirmation: TokenConfirmation?) -> String {
+        confirmation?.jkt == nil ? "Bearer" : DPoP.scheme
+    }
 
     /// A new refresh token: 256 random bits (RFC 6749 §10.10), stored only as a digest.
     package static func newRefreshToken() -> (token: String, digest: String) {

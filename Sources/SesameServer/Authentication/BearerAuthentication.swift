@@ -15,10 +15,17 @@ import SesameProtocol
 /// `Authorization: DPoP <token>` with a proof signed by that key, carrying the token's `ath`
 /// (§7.1); presented as `Bearer` it is refused, so a stolen bound token is useless without the
 /// key (§7.2). A bearer token presented with the DPoP scheme is refused as well.
+///
+/// A token bound to a client certificate (`cnf` `x5t#S256`, RFC 8705 §3) is accepted only over
+/// a connection that presented that certificate (§3.1; through the server's TLS or a trusted
+/// proxy's `Client-Cert`).
 struct BearerAuthentication: Sendable {
     let verifier: AccessTokenVerifier
     let store: any IdentityStore
     let dpop: DPoPRequests
+    /// Where a request's client certificate comes from (`nil` with mutual TLS off: a
+    /// certificate-bound token then never passes).
+    var certificates: ClientCertificateSource? = nil
 
     /// The verified token claims and the user they name; throws `invalid_token` (401 with
     /// `WWW-Authenticate`) otherwise.
@@ -52,6 +59,13 @@ struct BearerAuthentication: Sendable {
         case (.bearer, nil):
             break
         }
+        if let bound = claims.boundCertificate {
+            let presented = try await certificates?.certificate(request, context: context)
+            guard let presented, ConstantTime.equals(presented.thumbprint, bound) else {
+                throw Self.invalidToken(
+                    "This access token is bound to a TLS client certificate: send it over a connection that presents that certificate (RFC 8705 section 3).")
+            }
+        }
         return claims
     }
 
@@ -61,7 +75,7 @@ struct BearerAuthentication: Sendable {
         sessionToken token: String, context: SesameRequestContext
     ) async throws -> (claims: AccessTokenClaims, user: UserRecord) {
         let claims = try await activeClaims(token, context: context)
-        guard claims.boundThumbprint == nil else { throw Self.invalidToken("A session token is never bound to a key.") }
+        guard claims.cnf == nil else { throw Self.invalidToken("A session token is never bound to a key.") }
         return (claims, try await user(of: claims, context: context))
     }
 

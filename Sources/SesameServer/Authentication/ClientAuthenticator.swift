@@ -5,7 +5,9 @@ import SesameProtocol
 /// Client authentication at the token, revocation and introspection endpoints
 /// (RFC 6749 §2.3.1, OIDC Core §9): `client_secret_basic`, `client_secret_post`,
 /// `private_key_jwt` (RFC 7523, ``ClientAssertionVerifier``), or `none` (public clients identify
-/// themselves with `client_id` only, RFC 6749 §2.3 / RFC 8252 §8.4).
+/// themselves with `client_id` only, RFC 6749 §2.3 / RFC 8252 §8.4), `tls_client_auth` or
+/// `self_signed_tls_client_auth` (RFC 8705 §2: the TLS client certificate, with `client_id` in
+/// the body, ``MutualTLSClientAuthentication``).
 ///
 /// Confidential clients may use either secret method whatever their registered
 /// `token_endpoint_auth_method`; a request using both at once is refused (RFC 6749 §2.3).
@@ -17,11 +19,15 @@ struct ClientAuthenticator: Sendable {
     var rateLimits: RequestRateLimits? = nil
     /// Checks `private_key_jwt` assertions; `nil`: such clients cannot authenticate.
     var assertions: ClientAssertionVerifier? = nil
+    /// Checks TLS client certificates; `nil` (mutual TLS off): such clients cannot authenticate.
+    var mutualTLS: MutualTLSClientAuthentication? = nil
+    /// Where a request's client certificate comes from (`nil` with mutual TLS off).
+    var certificates: ClientCertificateSource? = nil
 
     /// The authenticated client. Throws `invalid_client` (401) when authentication fails and
     /// `invalid_request` when the request is ambiguous.
     func authenticate(
-        _ request: Request, form: [String: String], requireConfidential: Bool = false
+        _ request: Request, form: [String: String], context: SesameRequestContext, requireConfidential: Bool = false
     ) async throws -> ClientRecord {
         let basic = try Self.basicCredentials(request)
         let challenge: HTTPFields =
@@ -60,6 +66,21 @@ struct ClientAuthenticator: Sendable {
             throw failure("client_id is not registered.")
         }
         _ = try await rateLimits?.admitClient(.token, clientID: client.clientID)
+        if client.tokenEndpointAuthMethod.isMutualTLS {
+            guard secret == nil else {
+                throw failure("This client authenticates with its TLS client certificate (RFC 8705 section 2); send no secret.")
+            }
+            guard let mutualTLS, let certificates else {
+                throw failure("This client authenticates with a TLS client certificate, which this server does not accept (sesame serve --mtls).")
+            }
+            let certificate = try await certificates.certificate(request, context: context)
+            do {
+                try await mutualTLS.authenticate(client, certificate: certificate)
+            } catch {
+                throw failure(error.description ?? "The client certificate does not authenticate this client.")
+            }
+            return client
+        }
         if client.tokenEndpointAuthMethod == .privateKeyJWT {
             throw failure("This client authenticates with private_key_jwt; send client_assertion_type and client_assertion (RFC 7523).")
         }

@@ -15,7 +15,7 @@ struct DeviceAuthorizationEndpoint: Sendable {
         if request.uri.query?.isEmpty == false {
             throw EndpointFailure(.invalidRequest, "Send the device authorization request's parameters in the body only.")
         }
-        let client = try await clientAuthenticator.authenticate(request, form: form)
+        let client = try await clientAuthenticator.authenticate(request, form: form, context: context)
         context.annotations.record(clientID: client.clientID)
         let response = try await requests.start(
             client: client, scope: form[OAuthParameter.scope], deviceName: form[DeviceAuthorization.deviceNameParameter])

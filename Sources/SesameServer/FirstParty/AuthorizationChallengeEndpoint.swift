@@ -61,7 +61,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
     private func signIn(
         _ form: [String: String], request: Request, context: SesameRequestContext
     ) async throws -> Response {
-        let challenge = try await AuthorizationChallengeRequest.validate(form, request: request, clientAuthenticator: clientAuthenticator)
+        let challenge = try await AuthorizationChallengeRequest.validate(form, request: request, context: context, clientAuthenticator: clientAuthenticator)
         context.annotations.record(clientID: challenge.client.clientID)
         let locales = LocalePreference.from(request: request, uiLocales: challenge.uiLocales)
         let username = (form[AuthorizationChallengeParameter.username] ?? "").trimmingCharacters(in: .whitespaces)
@@ -138,7 +138,7 @@ struct AuthorizationChallengeEndpoint: Sendable {
         let (session, user) = try await flow.session(token)
         // Sessions of the hosted login page continue there only.
         guard session.redirectURI == FirstPartyCode.noRedirectURI else { throw MFAFailure.unknownSession }
-        try await authenticateClient(of: session, form: form, request: request)
+        try await authenticateClient(of: session, form: form, request: request, context: context)
         context.annotations.record(clientID: session.clientID)
         let uiLocales = form[AuthorizationChallengeParameter.uiLocales] ?? session.uiLocales
         do {
@@ -179,19 +179,20 @@ struct AuthorizationChallengeEndpoint: Sendable {
     /// Continuations authenticate confidential clients again; a public client may omit
     /// `client_id`, but if sent it must name the session's client.
     private func authenticateClient(
-        of session: AuthSessionRecord, form: [String: String], request: Request
+        of session: AuthSessionRecord, form: [String: String], request: Request, context: SesameRequestContext
     ) async throws {
-        try await Self.authenticateClient(session.clientID, form: form, request: request, clientAuthenticator: clientAuthenticator)
+        try await Self.authenticateClient(session.clientID, form: form, request: request, context: context, clientAuthenticator: clientAuthenticator)
     }
 
     /// The rule of ``authenticateClient(of:form:request:)`` for the client `clientID`.
     static func authenticateClient(
-        _ clientID: String, form: [String: String], request: Request, clientAuthenticator: ClientAuthenticator
+        _ clientID: String, form: [String: String], request: Request, context: SesameRequestContext,
+        clientAuthenticator: ClientAuthenticator
     ) async throws {
         let store = clientAuthenticator.store
         let basic = try ClientAuthenticator.basicCredentials(request)
         if form[OAuthParameter.clientID] != nil || basic != nil {
-            let client = try await clientAuthenticator.authenticate(request, form: form)
+            let client = try await clientAuthenticator.authenticate(request, form: form, context: context)
             guard client.clientID == clientID else { throw MFAFailure.unknownSession }
             return
         }

@@ -28,12 +28,13 @@ struct AuthorizationChallengeRequest: Sendable {
     /// clients) and validates the rest. `defaultScope` applies when `scope` is absent (step-up
     /// keeps the token's scope).
     static func validate(
-        _ form: [String: String], request: Request, clientAuthenticator: ClientAuthenticator, defaultScope: String? = nil
+        _ form: [String: String], request: Request, context: SesameRequestContext, clientAuthenticator: ClientAuthenticator,
+        defaultScope: String? = nil
     ) async throws -> AuthorizationChallengeRequest {
         if form.values.contains(where: { $0.count > maxParameterLength }) {
             throw EndpointFailure(.invalidRequest, "A parameter is longer than \(maxParameterLength) characters.")
         }
-        let client = try await clientAuthenticator.authenticate(request, form: form)
+        let client = try await clientAuthenticator.authenticate(request, form: form, context: context)
         try requireFirstParty(client)
         guard client.grantTypes.contains(.authorizationCode) else {
             throw EndpointFailure(.unauthorizedClient, "This client may not use the authorization code grant.")

@@ -31,7 +31,7 @@ struct PasskeySignIn: Sendable {
 
     func start(_ form: [String: String], request: Request, context: SesameRequestContext) async throws -> Response {
         let passkeys = provider.passkeys
-        let challenge = try await AuthorizationChallengeRequest.validate(form, request: request, clientAuthenticator: clientAuthenticator)
+        let challenge = try await AuthorizationChallengeRequest.validate(form, request: request, context: context, clientAuthenticator: clientAuthenticator)
         context.annotations.record(clientID: challenge.client.clientID)
         // A username narrows the options to that user's passkeys; an unknown one, or one without
         // passkeys, gets the same answer as none (nothing says whether the account exists).
@@ -87,7 +87,7 @@ struct PasskeySignIn: Sendable {
                 throw MFAFailure.unknownSession
             }
             try await AuthorizationChallengeEndpoint.authenticateClient(
-                session.clientID, form: form, request: request, clientAuthenticator: clientAuthenticator)
+                session.clientID, form: form, request: request, context: context, clientAuthenticator: clientAuthenticator)
             context.annotations.record(clientID: session.clientID)
             guard
                 let authentication = try await flow.verify(
@@ -102,7 +102,7 @@ struct PasskeySignIn: Sendable {
             assertion, purposes: [.signIn], binding: SecretDigest.of(token), origin: RequestOrigin(context))
         guard let clientID = challenge.clientID else { throw MFAFailure.unknownSession }
         context.annotations.record(clientID: clientID)
-        try await AuthorizationChallengeEndpoint.authenticateClient(clientID, form: form, request: request, clientAuthenticator: clientAuthenticator)
+        try await AuthorizationChallengeEndpoint.authenticateClient(clientID, form: form, request: request, context: context, clientAuthenticator: clientAuthenticator)
         guard let payload = challenge.payload, let pending = try? JSONDecoder().decode(Pending.self, from: Data(payload.utf8)),
             let user = try await provider.store.user(id: verified.passkey.userID)
         else { throw MFAFailure.unknownSession }

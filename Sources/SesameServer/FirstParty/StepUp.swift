@@ -18,7 +18,7 @@ struct StepUp: Sendable {
     func start(_ form: [String: String], request: Request, context: SesameRequestContext) async throws -> Response {
         let (claims, user) = try await bearer.authenticate(request, context: context)
         let challenge = try await AuthorizationChallengeRequest.validate(
-            form, request: request, clientAuthenticator: clientAuthenticator, defaultScope: claims.scope)
+            form, request: request, context: context, clientAuthenticator: clientAuthenticator, defaultScope: claims.scope)
         context.annotations.record(clientID: challenge.client.clientID)
         guard ConstantTime.equals(claims.clientID, challenge.client.clientID) else {
             throw EndpointFailure(.invalidGrant, "The access token was issued to another client.")

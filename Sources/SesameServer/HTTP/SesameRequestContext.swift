@@ -35,9 +35,12 @@ public struct SesameRequestContext: RequestContext, RemoteAddressRequestContext 
     /// ``LoginThrottle`` keys on it.
     public internal(set) var clientAddress: SocketAddress?
     let annotations = RequestAnnotations()
+    /// The connection, for its TLS client certificate (``ClientCertificateSource``).
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.channel = source.channel
         self.remoteAddress = source.channel.remoteAddress
         self.clientAddress = remoteAddress
     }

@@ -14,8 +14,20 @@ struct DiscoveryEndpoint: Sendable {
     /// - Parameter issuer: the issuer identifier (no trailing slash); every endpoint is under it.
     /// - Parameter requirePushedRequests: whether every client must use `/par` (RFC 9126 §5).
     /// - Parameter dpopAlgorithms: the algorithms accepted in DPoP proofs (RFC 9449 §5.1).
-    init(issuer: String, requirePushedRequests: Bool = false, dpopAlgorithms: [String] = DPoP.signingAlgorithms) throws {
+    /// - Parameter mutualTLS: whether client certificates are read (RFC 8705 §2.1.1, §3.3): the two
+    ///   certificate methods and certificate-bound tokens are then advertised.
+    init(
+        issuer: String, requirePushedRequests: Bool = false, dpopAlgorithms: [String] = DPoP.signingAlgorithms,
+        mutualTLS: Bool = false
+    ) throws {
         var metadata = Self.metadata(issuer: issuer)
+        if mutualTLS {
+            let methods = [ClientAuthenticationMethod.tlsClientAuth.rawValue, ClientAuthenticationMethod.selfSignedTLSClientAuth.rawValue]
+            metadata.tokenEndpointAuthMethodsSupported? += methods
+            metadata.revocationEndpointAuthMethodsSupported? += methods
+            metadata.introspectionEndpointAuthMethodsSupported? += methods
+            metadata.tlsClientCertificateBoundAccessTokens = true
+        }
         metadata.dpopSigningAlgValuesSupported = dpopAlgorithms
         metadata.pushedAuthorizationRequestEndpoint = URL(string: issuer + "/par")
         metadata.deviceAuthorizationEndpoint = URL(string: issuer + "/device_authorization")

@@ -22,7 +22,7 @@ struct IntrospectionEndpoint: Sendable {
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
         let client = try await clientAuthenticator.authenticate(
-            request, form: form, requireConfidential: true)
+            request, form: form, context: context, requireConfidential: true)
         context.annotations.record(clientID: client.clientID)
         guard let token = form[OAuthParameter.token], !token.isEmpty else {
             throw EndpointFailure(.invalidRequest, "token is required.")
@@ -42,14 +42,22 @@ struct IntrospectionEndpoint: Sendable {
             || (result.aud ?? []).contains(client.clientID)
     }
 
+    /// RFC 7662 §2.2 / RFC 8705 §3.2: the token's `cnf` as introspection reports it.
+    static func confirmation(_ cnf: TokenConfirmation) -> IntrospectionResponse.Confirmation {
+        var confirmation = IntrospectionResponse.Confirmation(jkt: cnf.jkt ?? "")
+        confirmation.jkt = cnf.jkt
+        confirmation.certificateThumbprint = cnf.certificateThumbprint
+        return confirmation
+    }
+
     private func introspect(_ token: String, hint: TokenTypeHint?) async throws -> IntrospectionResponse {
         if hint == .refreshToken, let response = try await refreshToken(token) { return response }
         if let claims = try await accessTokenVerifier.activeClaims(token) {
             return IntrospectionResponse(
                 active: true, scope: claims.scope, clientID: claims.clientID,
-                tokenType: TokenIssuer.tokenType(dpopJKT: claims.boundThumbprint), exp: claims.exp, iat: claims.iat,
+                tokenType: TokenIssuer.tokenType(claims.cnf), exp: claims.exp, iat: claims.iat,
                 sub: claims.sub, aud: [claims.aud], iss: claims.iss, jti: claims.jti, acr: claims.acr, amr: claims.amr,
-                cnf: claims.boundThumbprint.map(IntrospectionResponse.Confirmation.init(jkt:)))
+                cnf: claims.cnf.map(Self.confirmation))
         }
         if hint != .refreshToken, let response = try await refreshToken(token) { return response }
         return .inactive

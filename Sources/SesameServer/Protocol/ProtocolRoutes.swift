@@ -20,7 +20,7 @@ struct ProtocolRoutes: FeatureRoutes {
     ) throws {
         discovery = try DiscoveryEndpoint(
             issuer: provider.issuer, requirePushedRequests: provider.settings.requirePushedRequests,
-            dpopAlgorithms: provider.settings.dpop.algorithms)
+            dpopAlgorithms: provider.settings.dpop.algorithms, mutualTLS: clientAuthenticator.mutualTLS != nil)
         // The discovery documents are the same for every request: answered on the event loop.
         staticDocuments?.publish(
             discovery.staticDocuments(https: provider.settings.issuer.scheme?.lowercased() == "https"),

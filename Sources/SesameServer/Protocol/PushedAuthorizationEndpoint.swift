@@ -17,7 +17,7 @@ struct PushedAuthorizationEndpoint: Sendable {
         if request.uri.query?.isEmpty == false {
             throw EndpointFailure(.invalidRequest, "Send the pushed request's parameters in the body only (RFC 9126 section 2.1).")
         }
-        let client = try await clientAuthenticator.authenticate(request, form: form)
+        let client = try await clientAuthenticator.authenticate(request, form: form, context: context)
         context.annotations.record(clientID: client.clientID)
         var parameters = form.filter { !Self.authenticationParameters.contains($0.key) }
         if let proof = try await dpop.tokenRequestProof(request) {

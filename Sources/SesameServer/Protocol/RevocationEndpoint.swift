@@ -28,7 +28,7 @@ struct RevocationEndpoint: Sendable {
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
-        let client = try await clientAuthenticator.authenticate(request, form: form)
+        let client = try await clientAuthenticator.authenticate(request, form: form, context: context)
         context.annotations.record(clientID: client.clientID)
         guard let token = form[OAuthParameter.token], !token.isEmpty else {
             throw EndpointFailure(.invalidRequest, "token is required.")

@@ -20,11 +20,16 @@ struct TokenEndpoint: Sendable {
         if form["access_token"] != nil || request.uri.query?.isEmpty == false {
             throw EndpointFailure(.invalidRequest, "Send token request parameters in the body only.")
         }
-        let client = try await clientAuthenticator.authenticate(request, form: form)
+        let client = try await clientAuthenticator.authenticate(request, form: form, context: context)
         context.annotations.record(clientID: client.clientID)
         let tokenRequest = try TokenRequest(parameters: form)
         let proof = try await dpop.tokenRequestProof(request)
-        let response = try await grants.issue(tokenRequest, client: client, origin: RequestOrigin(context), dpop: proof)
+        // RFC 8705 §3: the certificate a bound token names; read only for clients that bind.
+        let certificate =
+            client.certificateBoundAccessTokens
+            ? try await clientAuthenticator.certificates?.certificate(request, context: context) : nil
+        let response = try await grants.issue(
+            tokenRequest, client: client, origin: RequestOrigin(context), dpop: proof, certificate: certificate)
         context.annotations.record(outcome: "issued_\(tokenRequest.metricName)")
         metrics.tokenIssued(grantType: tokenRequest.metricName)
         var answer = JSONResponse.make(response)

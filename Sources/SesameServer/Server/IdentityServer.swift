@@ -63,7 +63,11 @@ public enum IdentityServer {
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [ConnectionGuardInstaller(limits: limits, cap: cap, staticDocuments: staticDocuments)],
             idleTimeout: nil)
-        let tls = try configuration.tls.map { try ServerTLS(files: $0) }
+        // RFC 8705: the client CA file is read at start; an unreadable one stops the start.
+        let clientTrust = try configuration.mutualTLS?.clientCAFile.map { try ClientCertificateTrust(pemFile: $0, now: configuration.now) }
+        let tls = try configuration.tls.map {
+            try ServerTLS(files: $0, requestsClientCertificates: configuration.mutualTLS != nil, clientTrust: clientTrust)
+        }
         let app = Application(
             responder: responder,
             server: tls.map { tls in
@@ -172,7 +176,8 @@ public enum IdentityServer {
                 localizer: StringTableLocalizer(),
                 masterKey: masterKey, metrics: metrics,
                 rateLimits: rateLimits, challenges: challenges, trustedProxies: configuration.trustedProxies,
-                staticDocuments: staticDocuments, logger: logger)
+                staticDocuments: staticDocuments, logger: logger,
+                mutualTLS: configuration.mutualTLS.map { _ in MutualTLSClientAuthentication(trust: clientTrust) })
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }
             let router = try SesameRouter.build(provider, front: front, metricsToken: metricsToken)

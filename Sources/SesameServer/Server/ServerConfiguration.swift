@@ -58,6 +58,10 @@ public struct ServerConfiguration: Sendable {
     /// HTTPS: the certificate chain and key (``TLSFiles``); `nil` speaks plain HTTP (TLS left to a
     /// proxy). The issuer's scheme follows.
     public var tls: TLSFiles?
+    /// Mutual TLS (RFC 8705; ``MutualTLSSettings``): client certificates are asked for on the
+    /// server's TLS connections and read from trusted proxies' `Client-Cert` header, for
+    /// `tls_client_auth`, `self_signed_tls_client_auth` and certificate-bound tokens. `nil`: off.
+    public var mutualTLS: MutualTLSSettings?
     /// How long a client record is reused before it is read again (``ClientRecordCache``). On
     /// PostgreSQL a change made by another process also drops it at once (`NOTIFY`).
     public var clientCacheLifetime: Duration = .seconds(2)

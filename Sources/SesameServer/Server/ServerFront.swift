@@ -24,8 +24,10 @@ struct ServerFront: Sendable {
     init(
         provider: Provider, renderer: PageRenderer, localizer: any Localizer, masterKey: SymmetricKey,
         metrics: ServerMetrics, rateLimits: RequestRateLimits?, challenges: ChallengeGate?, trustedProxies: TrustedProxies,
-        staticDocuments: StaticDocuments?, logger: Logger
+        staticDocuments: StaticDocuments?, logger: Logger, mutualTLS: MutualTLSClientAuthentication? = nil
     ) {
+        // RFC 8705: certificates are read only when mutual TLS is on.
+        let certificates = mutualTLS.map { _ in ClientCertificateSource(proxies: trustedProxies) }
         let cookies = BrowserCookies(issuer: provider.settings.issuer)
         pages = HostedPages(
             renderer: renderer, localizer: localizer, cookies: cookies,
@@ -33,8 +35,10 @@ struct ServerFront: Sendable {
         self.masterKey = masterKey
         dpop = DPoPRequests(check: provider.dpopProofs, issuer: provider.issuer, algorithms: provider.settings.dpop.algorithms)
         clientAuthenticator = ClientAuthenticator(
-            store: provider.store, verifier: provider.credentials, rateLimits: rateLimits, assertions: provider.clientAssertions)
-        bearer = BearerAuthentication(verifier: provider.accessTokens, store: provider.store, dpop: dpop)
+            store: provider.store, verifier: provider.credentials, rateLimits: rateLimits, assertions: provider.clientAssertions,
+            mutualTLS: mutualTLS, certificates: certificates)
+        bearer = BearerAuthentication(
+            verifier: provider.accessTokens, store: provider.store, dpop: dpop, certificates: certificates)
         self.metrics = metrics
         self.rateLimits = rateLimits
         self.challenges = challenges

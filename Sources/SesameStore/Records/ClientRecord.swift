@@ -65,9 +65,17 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     /// The polling interval this client's devices are given (RFC 8628 §3.2 `interval`), in
     /// seconds; `nil`: the server's (`sesame serve --device-poll-interval`).
     public var devicePollInterval: Int?
+    /// The certificate a `tls_client_auth` client presents (RFC 8705 §2.1.2); `nil` for every
+    /// other method.
+    public var tlsClientAuthSubject: TLSClientAuthSubject?
+    /// Whether the client's access tokens are bound to its TLS client certificate (RFC 8705
+    /// §3, `tls_client_certificate_bound_access_tokens`): every token request must come over a
+    /// connection that presented one, and the token carries its `cnf` `x5t#S256`.
+    public var certificateBoundAccessTokens = false
 
-    /// Whether the client authenticates: with a secret or with a registered key.
-    public var isConfidential: Bool { secretHash != nil || jwks != nil }
+    /// Whether the client authenticates: with a secret, a registered key, or its TLS client
+    /// certificate (RFC 8705 §2).
+    public var isConfidential: Bool { secretHash != nil || jwks != nil || tlsClientAuthSubject != nil }
 
     /// The scopes a client may request unless registered with others (``ClientSpec``, seed
     /// files, `sesame client add`): every scope discovery advertises (`scopes_supported`,

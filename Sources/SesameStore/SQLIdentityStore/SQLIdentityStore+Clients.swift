@@ -14,7 +14,7 @@ extension SQLIdentityStore {
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "created_at",
             "mfa_policy", "first_party", "app_group", "jwks", "access_token_signing_alg", "require_pushed_requests",
             "dpop_bound_access_tokens", "security_profile", "introspects_any_token", "device_code_lifetime",
-            "device_poll_interval",
+            "device_poll_interval", "tls_client_auth_subject", "certificate_bound_access_tokens",
         ]
         let values: [any Encodable & Sendable] = [
             client.clientID, client.name, client.secretHash, try StoreValue.json(client.redirectURIs),
@@ -25,7 +25,8 @@ extension SQLIdentityStore {
             client.refreshTokenLifetime, StoreValue.time(client.createdAt), client.mfaPolicy.rawValue,
             client.firstParty, client.appGroup, client.jwks, client.accessTokenSigningAlg, client.requirePushedRequests,
             client.dpopBoundAccessTokens, client.securityProfile.rawValue, client.introspectsAnyToken,
-            client.deviceCodeLifetime, client.devicePollInterval,
+            client.deviceCodeLifetime, client.devicePollInterval, try client.tlsClientAuthSubject.map(StoreValue.json),
+            client.certificateBoundAccessTokens,
         ]
         try await database.insert(into: "clients")
             .columns(columns)
@@ -120,6 +121,10 @@ extension SQLIdentityStore {
         record.introspectsAnyToken = try row.decode(column: "introspects_any_token", as: Bool.self)
         record.deviceCodeLifetime = try row.decode(column: "device_code_lifetime", as: Int?.self)
         record.devicePollInterval = try row.decode(column: "device_poll_interval", as: Int?.self)
+        if try row.optionalString("tls_client_auth_subject") != nil {
+            record.tlsClientAuthSubject = try row.json("tls_client_auth_subject", as: TLSClientAuthSubject.self)
+        }
+        record.certificateBoundAccessTokens = try row.decode(column: "certificate_bound_access_tokens", as: Bool.self)
         return record
     }
 }

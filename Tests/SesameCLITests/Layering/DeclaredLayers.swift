@@ -15,7 +15,7 @@ enum DeclaredLayers {
     static let folders: [String: [String]] = [
         "SesameProtocol": [
             "Concurrency", "Claims", "Discovery", "Encoding", "DPoP", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
-            "DeviceAuthorization", "WebAuthn", "Accounts", "Errors", "PKCE", "Admin",
+            "DeviceAuthorization", "WebAuthn", "Accounts", "Errors", "PKCE", "Admin", "MutualTLS",
         ],
         "SesameJOSE": ["."],
         "ChildProcess": ["."],
@@ -34,7 +34,7 @@ enum DeclaredLayers {
             "AtRest", "Records", "Location", "Protocols", "SQL", "Migrations", "PostgreSQL", "SQLite", "SQLIdentityStore",
         ],
         "SesameProvider": [
-            "Failures", "Localization", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin",
+            "Failures", "MutualTLS", "Localization", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin",
             "PIN", "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "DeviceAuthorization", "Grants",
             "PushedRequests", "PendingAuthorizations", "MFA", "Accounts", "Operators", "Composition",
         ],

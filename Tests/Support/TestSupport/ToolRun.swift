@@ -70,10 +70,45 @@ public struct TestCertificates: Sendable {
         ])
     }
 
+    /// A client certificate (RFC 8705 §2.1) in `<name>.pem` and `<name>.key`, with the subject
+    /// `subject` (OpenSSL's `/CN=…/O=…` form) and, if given, `san` (`DNS:…,URI:…`), issued by
+    /// the CA, or self-signed (§2.2) when `selfSigned`. Returns the certificate's DER.
+    @discardableResult
+    public func issueClient(_ name: String, subject: String, san: String? = nil, selfSigned: Bool = false) async throws -> Data {
+        let extensions = "\(name).ext"
+        try "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n\(san.map { "subjectAltName=\($0)\n" } ?? "")".write(
+            to: directory.appendingPathComponent(extensions), atomically: true, encoding: .utf8)
+        if selfSigned {
+            try await openssl([
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "\(name).key",
+                "-out", "\(name).pem", "-days", "1", "-subj", subject, "-addext", "extendedKeyUsage=clientAuth",
+            ] + (san.map { ["-addext", "subjectAltName=\($0)"] } ?? []))
+        } else {
+            try await openssl([
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "\(name).key",
+                "-out", "\(name).csr", "-subj", subject,
+            ])
+            try await openssl([
+                "x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", "\(name).pem", "-days", "1", "-extfile", extensions,
+            ])
+        }
+        let pem = try String(contentsOf: directory.appendingPathComponent("\(name).pem"), encoding: .utf8)
+        let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        guard let der = Data(base64Encoded: body) else { throw ToolFailure("\(name).pem is not a PEM certificate") }
+        return der
+    }
+
+    /// The path of the directory's file `name`.
+    public func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
     /// `openssl` with the directory's files (`ca.key`, `server.pem`, …) named by full path.
     private func openssl(_ arguments: [String]) async throws {
-        let names: Set = ["ca.key", "ca.pem", "san.ext", "server.key", "server.csr", "server.pem"]
-        let absolute = arguments.map { names.contains($0) ? directory.appendingPathComponent($0).path : $0 }
+        let suffixes = [".key", ".pem", ".ext", ".csr"]
+        let absolute = arguments.map { argument in
+            !argument.contains("/") && suffixes.contains(where: argument.hasSuffix)
+                ? directory.appendingPathComponent(argument).path : argument
+        }
         let run = try await ToolRun.run("openssl", absolute, in: directory)
         guard run.status == 0 else { throw ToolFailure("openssl \(arguments.prefix(2).joined(separator: " ")): \(run.error)") }
     }

@@ -22,11 +22,27 @@ struct TLSOptions: ParsableArguments {
     @Option(
         name: .customLong("tls-key"), help: ArgumentHelp("The certificate's private key (PEM, unencrypted).", valueName: "file"))
     var key: String?
+    @Flag(
+        name: .customLong("mtls"),
+        help: "Mutual TLS (RFC 8705): ask TLS clients for a certificate (optional; browsers connect as before) and read a trusted proxy's Client-Cert header (RFC 9440), for tls_client_auth, self_signed_tls_client_auth and certificate-bound tokens.")
+    var mutualTLS = false
+    @Option(
+        name: .customLong("tls-client-ca"),
+        help: ArgumentHelp("With --mtls: the CAs (PEM) whose certificates tls_client_auth clients present.", valueName: "file"))
+    var clientCA: String?
 
     func validate() throws {
         guard (certificate == nil) == (key == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together: give both, or neither for plain HTTP.")
         }
+        if clientCA != nil, !mutualTLS {
+            throw ValidationError("--tls-client-ca is for mutual TLS: add --mtls.")
+        }
+    }
+
+    /// Mutual TLS, or `nil` when off.
+    var mutualTLSSettings: MutualTLSSettings? {
+        mutualTLS ? MutualTLSSettings(clientCAFile: clientCA) : nil
     }
 
     /// The files, or `nil` for plain HTTP.

@@ -14,7 +14,7 @@ struct ReloadableTLSChannel<Base: ServerChildChannel>: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls.current))
+            try channel.pipeline.syncOperations.addHandler(tls.handler())
         }.flatMap {
             base.setup(channel: channel, logger: logger)
         }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOSSL
 import SesameProtocol
+import SesameProvider
 
 /// The PEM files `sesame serve --tls-certificate FILE --tls-key FILE` names (issue #48): the
 /// server's certificate followed by its chain, and its private key.
@@ -43,6 +44,12 @@ public enum TLSFilesError: Error, Sendable, Equatable, CustomStringConvertible {
 /// A reload that fails keeps the current certificate.
 final class ServerTLS: Sendable {
     let files: TLSFiles
+    /// Whether connections are asked for a client certificate (RFC 8705, `sesame serve --mtls`):
+    /// optional, so browsers and clients without one connect as before.
+    let requestsClientCertificates: Bool
+    /// The CAs a presented chain is validated against during the handshake; a chain that does
+    /// not validate still connects (a self-signed certificate, RFC 8705 §2.2), without the mark.
+    let clientTrust: ClientCertificateTrust?
     private let context: LockedState<NIOSSLContext>
 
     /// TLS 1.2's suites (RFC 9325 §4.2): ECDHE with AES-GCM or ChaCha20-Poly1305 only.
@@ -51,9 +58,11 @@ final class ServerTLS: Sendable {
         "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
     ].joined(separator: ":")
 
-    init(files: TLSFiles) throws {
+    init(files: TLSFiles, requestsClientCertificates: Bool = false, clientTrust: ClientCertificateTrust? = nil) throws {
         self.files = files
-        context = LockedState(try Self.context(files))
+        self.requestsClientCertificates = requestsClientCertificates
+        self.clientTrust = clientTrust
+        context = LockedState(try Self.context(files, requestsClientCertificates: requestsClientCertificates))
     }
 
     /// The context new connections use.
@@ -61,11 +70,33 @@ final class ServerTLS: Sendable {
 
     /// Reads the files again; new connections use them from now on.
     func reload() throws {
-        let fresh = try Self.context(files)
+        let fresh = try Self.context(files, requestsClientCertificates: requestsClientCertificates)
         context.withLock { $0 = fresh }
     }
 
-    static func context(_ files: TLSFiles) throws -> NIOSSLContext {
+    /// The TLS handler of a new connection. With client certificates requested, any presented
+    /// certificate is accepted (TLS proves the client holds its key); a chain that validates
+    /// to ``clientTrust`` is recorded as the connection's validated chain, which
+    /// ``ClientCertificateSource`` reads as `chainTrusted`.
+    func handler() -> NIOSSLServerHandler {
+        guard requestsClientCertificates else { return NIOSSLServerHandler(context: current) }
+        let trust = clientTrust
+        return NIOSSLServerHandler(context: current) { chain, promise in
+            guard let trust, let leaf = chain.first, let der = try? leaf.toDERBytes(),
+                let certificate = try? ClientCertificate(der: der)
+            else {
+                promise.succeed(.certificateVerified(VerificationMetadata(nil)))
+                return
+            }
+            let intermediates = chain.dropFirst().compactMap { try? $0.toDERBytes() }
+            Task {
+                let trusted = await trust.validates(leaf: certificate.certificate, intermediates: intermediates)
+                promise.succeed(.certificateVerified(VerificationMetadata(trusted ? ValidatedCertificateChain(chain) : nil)))
+            }
+        }
+    }
+
+    static func context(_ files: TLSFiles, requestsClientCertificates: Bool = false) throws -> NIOSSLContext {
         let chain: [NIOSSLCertificate]
         do {
             chain = try NIOSSLCertificate.fromPEMFile(files.certificate)
@@ -87,6 +118,8 @@ final class ServerTLS: Sendable {
         configuration.maximumTLSVersion = .tlsv13
         configuration.cipherSuites = tls12CipherSuites
         configuration.applicationProtocols = ["http/1.1"]
+        // RFC 8705: ask for a certificate, never require one; ``handler()``'s callback decides.
+        if requestsClientCertificates { configuration.certificateVerification = .optionalVerification }
         do {
             return try NIOSSLContext(configuration: configuration)
         } catch {
