@@ -6,6 +6,27 @@ import Testing
 /// `sesame serve` (docs/pin-devices.md), with PINs typed into stdin.
 @Suite("sesame pin")
 struct PINCommandTests {
+    @Test("client add checks the PIN options by the admin API's bounds, naming the option; nothing is registered")
+    func pinOptionBounds() async throws {
+        let temp = try TempDirectory("pin-bounds")
+        defer { temp.remove() }
+        let blacklist = temp.url.appendingPathComponent("blacklist.txt")
+        try Data("1234567890123\n".utf8).write(to: blacklist)
+        for (options, expected) in [
+            (["--pin-length", "3"], "--pin-length is between 4 and 12"),
+            (["--pin-max-attempts", "11"], "--pin-max-attempts is between 1 and 10"),
+            (["--pin-max-repeated", "13"], "--pin-max-repeated is between 1 and 12"),
+            (["--pin-blacklist", blacklist.path], "--pin-blacklist holds PINs of 1 to 12 digits only"),
+        ] {
+            let run = try await CLIProcess.run(
+                ["client", "add", "pins", "--redirect-uri", "http://127.0.0.1/callback", "--first-party"] + options
+                    + ["--data-dir", temp.path("data")])
+            #expect(run.status != 0 && run.stderr.contains(expected), "\(options): \(run.stderr)")
+        }
+        let list = try await CLIProcess.run(["client", "list", "--data-dir", temp.path("data")])
+        #expect(!list.stdout.contains("pins "), "a refused client is not registered: \(list.stdout)")
+    }
+
     @Test("client add sets the PIN policy; register, list, token asks for the PIN, a wrong PIN counts down, remove --unlock revokes at the server")
     func pinLifecycle() async throws {
         let temp = try TempDirectory("pin")

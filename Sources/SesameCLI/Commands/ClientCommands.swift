@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SesameProtocol
+import SesameProvider
 import SesameServer
 
 /// `sesame client add|list|show|remove`: OAuth clients registered in the data directory (RFC 7591 §2
@@ -137,37 +138,35 @@ struct ClientCommand: AsyncParsableCommand {
             }
         }
 
-        /// The PIN policy the options ask for; `nil` when none was given.
+        /// The PIN policy the options ask for; `nil` when none was given. Checked by the rules the
+        /// admin API applies (``PINPolicy/applying(_:)``), a refusal naming the option.
         func pinPolicy() throws -> PINPolicy? {
             guard pinLength != nil || pinMaxAttempts != nil || pinMaxRepeated != nil || pinBlacklist != nil else { return nil }
-            var policy = PINPolicy()
-            if let pinLength {
-                guard PINPolicy.allowedMinimumLengths.contains(pinLength) else {
-                    throw CLIError("--pin-length must be between 4 and \(PINPolicy.maximumLength)")
-                }
-                policy.minimumLength = pinLength
-            }
-            if let pinMaxAttempts {
-                guard PINPolicy.allowedAttemptLimits.contains(pinMaxAttempts) else { throw CLIError("--pin-max-attempts must be between 1 and 10") }
-                policy.maximumAttempts = pinMaxAttempts
-            }
-            if let pinMaxRepeated {
-                guard pinMaxRepeated >= 1 else { throw CLIError("--pin-max-repeated must be at least 1") }
-                policy.maximumRepeatedDigits = pinMaxRepeated
-            }
+            var blacklist: [String]?
             if let pinBlacklist {
                 guard let text = try? String(contentsOfFile: pinBlacklist, encoding: .utf8) else {
                     throw CLIError("cannot read the PIN blacklist '\(pinBlacklist)'", hint: "Give a text file, one PIN per line.")
                 }
-                let entries = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                blacklist = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                     .filter { !$0.isEmpty }
-                if let bad = entries.first(where: { !$0.allSatisfy(\.isASCII) || !$0.allSatisfy(\.isNumber) }) {
-                    throw CLIError("the PIN blacklist holds '\(bad)', which is not a PIN", hint: "One PIN of digits per line.")
-                }
-                policy.blacklist = Array(Set(policy.blacklist + entries)).sorted()
             }
-            return policy
+            let update = AdminPINPolicyUpdate(
+                minimumLength: pinLength, maximumAttempts: pinMaxAttempts, maximumRepeatedDigits: pinMaxRepeated,
+                blacklist: blacklist)
+            do {
+                return try PINPolicy().applying(update)
+            } catch let failure as ProviderFailure {
+                let field = failure.details?.first
+                let option = field.flatMap { Self.pinOptions[$0.field] } ?? "a PIN option"
+                throw CLIError("\(option) \(field?.message ?? failure.description ?? "is out of range")")
+            }
         }
+
+        /// The admin API's `pin_policy` members, by the options that set them.
+        static let pinOptions = [
+            "pin_policy.minimum_length": "--pin-length", "pin_policy.maximum_attempts": "--pin-max-attempts",
+            "pin_policy.maximum_repeated_digits": "--pin-max-repeated", "pin_policy.blacklist": "--pin-blacklist",
+        ]
 
         func run() async throws {
             try await reportingErrors {

@@ -153,6 +153,9 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.out("Database: \(configuration.storeLocation)")
             Terminal.out("Listening: \(host.contains(":") ? "[\(host)]" : host):\(server.port)")
             Terminal.out("Discovery: \(server.issuer.absoluteString)/.well-known/openid-configuration")
+            if let mutualTLSPort = server.mutualTLSPort {
+                Terminal.out("Mutual TLS: \(host.contains(":") ? "[\(host)]" : host):\(mutualTLSPort) (mtls_endpoint_aliases)")
+            }
             if let metricsPort = server.metricsPort {
                 Terminal.out("Metrics: http://\(host.contains(":") ? "[\(host)]" : host):\(metricsPort)/metrics")
             } else if configuration.metrics != nil {

@@ -53,6 +53,11 @@ public struct AdminClient: Codable, Sendable, Equatable {
     /// The device-PIN policy the SDK enforces and the server's attempt limit (docs/pin-devices.md);
     /// the defaults unless an operator set one.
     public var pinPolicy: PINPolicy?
+    /// The certificate of a `tls_client_auth` client (RFC 8705 §2.1.2), as its one metadata
+    /// member (`{"tls_client_auth_subject_dn": "CN=…"}`); `nil` for other methods.
+    public var tlsClientAuthSubject: TLSClientAuthSubject?
+    /// RFC 8705 §3 `tls_client_certificate_bound_access_tokens`.
+    public var tlsClientCertificateBoundAccessTokens = false
 
     /// A client with every setting given.
     public init(
@@ -114,6 +119,8 @@ public struct AdminClient: Codable, Sendable, Equatable {
         case devicePollInterval = "device_poll_interval"
         case clientSecret = "client_secret"
         case pinPolicy = "pin_policy"
+        case tlsClientAuthSubject = "tls_client_auth_subject"
+        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
     }
 }
 

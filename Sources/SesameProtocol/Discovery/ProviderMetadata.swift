@@ -106,6 +106,10 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
     /// RFC 8705 §3.3 `tls_client_certificate_bound_access_tokens`: `true` when the server binds
     /// access tokens to TLS client certificates.
     public var tlsClientCertificateBoundAccessTokens: Bool?
+    /// RFC 8705 §5 `mtls_endpoint_aliases`: where clients that authenticate with a TLS client
+    /// certificate, or want certificate-bound tokens, send their requests instead (endpoint
+    /// metadata names, such as `token_endpoint`, to URLs).
+    public var mtlsEndpointAliases: [String: URL]?
 
     /// Metadata with the members given; only the four required ones have no default.
     public init(
@@ -201,5 +205,6 @@ public struct ProviderMetadata: Codable, Sendable, Equatable {
         case serviceDocumentation = "service_documentation"
         case nativeSSOSupported = "native_sso_supported"
         case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
+        case mtlsEndpointAliases = "mtls_endpoint_aliases"
     }
 }

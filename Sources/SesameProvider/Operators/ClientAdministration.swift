@@ -213,5 +213,7 @@ extension AdminClient {
             securityProfile: client.securityProfile.rawValue, introspectsAnyToken: client.introspectsAnyToken,
             deviceCodeLifetime: client.deviceCodeLifetime, devicePollInterval: client.devicePollInterval,
             clientSecret: secret)
+        tlsClientAuthSubject = client.tlsClientAuthSubject
+        tlsClientCertificateBoundAccessTokens = client.certificateBoundAccessTokens
     }
 }

@@ -35,7 +35,7 @@ extension OpenAPISchemas {
         catalog.add(
             "AdminUserChange", AdminUserChange(user: full, sessionsEnded: 2), AdminUserChange(user: minimal, sessionsEnded: 0),
             "The user after an operator's change, and how many sessions it ended.")
-        let client = AdminClient(
+        var client = AdminClient(
             clientID: "app", name: "App", type: "confidential", redirectURIs: ["https://app.example.com/cb"],
             postLogoutRedirectURIs: ["https://app.example.com/"], grantTypes: ["authorization_code"], scopes: ["openid"],
             tokenEndpointAuthMethod: "client_secret_basic", idTokenSigningAlg: "RS256", accessTokenSigningAlg: "RS256",
@@ -43,7 +43,9 @@ extension OpenAPISchemas {
             refreshTokenLifetime: 2_592_000, requirePushedRequests: false, dpopBoundAccessTokens: false,
             securityProfile: "standard", introspectsAnyToken: false, deviceCodeLifetime: 600, devicePollInterval: 5,
             clientSecret: "s", pinPolicy: PINPolicy())
+        client.tlsClientAuthSubject = .subjectDN("CN=app,O=Example")
         var minimalClient = client
+        minimalClient.tlsClientAuthSubject = nil
         minimalClient.pinPolicy = nil
         minimalClient.appGroup = nil
         minimalClient.deviceCodeLifetime = nil

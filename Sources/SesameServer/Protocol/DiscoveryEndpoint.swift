@@ -16,9 +16,11 @@ struct DiscoveryEndpoint: Sendable {
     /// - Parameter dpopAlgorithms: the algorithms accepted in DPoP proofs (RFC 9449 §5.1).
     /// - Parameter mutualTLS: whether client certificates are read (RFC 8705 §2.1.1, §3.3): the two
     ///   certificate methods and certificate-bound tokens are then advertised.
+    /// - Parameter mutualTLSOrigin: the origin of the port that asks for client certificates,
+    ///   when it is not the issuer's (RFC 8705 §5 `mtls_endpoint_aliases`).
     init(
         issuer: String, requirePushedRequests: Bool = false, dpopAlgorithms: [String] = DPoP.signingAlgorithms,
-        mutualTLS: Bool = false
+        mutualTLS: Bool = false, mutualTLSOrigin: String? = nil
     ) throws {
         var metadata = Self.metadata(issuer: issuer)
         if mutualTLS {
@@ -27,6 +29,9 @@ struct DiscoveryEndpoint: Sendable {
             metadata.revocationEndpointAuthMethodsSupported? += methods
             metadata.introspectionEndpointAuthMethodsSupported? += methods
             metadata.tlsClientCertificateBoundAccessTokens = true
+            if let origin = mutualTLSOrigin {
+                metadata.mtlsEndpointAliases = Self.mutualTLSAliases(origin: origin)
+            }
         }
         metadata.dpopSigningAlgValuesSupported = dpopAlgorithms
         metadata.pushedAuthorizationRequestEndpoint = URL(string: issuer + "/par")
@@ -86,6 +91,17 @@ struct DiscoveryEndpoint: Sendable {
             requestURIParameterSupported: false,
             authorizationResponseIssParameterSupported: true,
             nativeSSOSupported: true)
+    }
+
+    /// RFC 8705 §5: every endpoint a client authenticates at, or presents a bound token to, on
+    /// the port that asks for certificates.
+    static func mutualTLSAliases(origin: String) -> [String: URL] {
+        let paths = [
+            "token_endpoint": "/token", "revocation_endpoint": "/revoke", "introspection_endpoint": "/introspect",
+            "userinfo_endpoint": "/userinfo", "pushed_authorization_request_endpoint": "/par",
+            "device_authorization_endpoint": "/device_authorization",
+        ]
+        return paths.compactMapValues { URL(string: origin + $0) }
     }
 
     /// The paths that serve the document.

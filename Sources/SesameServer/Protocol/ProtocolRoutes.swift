@@ -16,11 +16,12 @@ struct ProtocolRoutes: FeatureRoutes {
     init(
         provider: Provider, clientAuthenticator: ClientAuthenticator, bearer: BearerAuthentication, dpop: DPoPRequests,
         metrics: ServerMetrics, rateLimits: RequestRateLimits?, staticDocuments: StaticDocuments?, proxies: TrustedProxies,
-        logger: Logger
+        logger: Logger, mutualTLSOrigin: String? = nil
     ) throws {
         discovery = try DiscoveryEndpoint(
             issuer: provider.issuer, requirePushedRequests: provider.settings.requirePushedRequests,
-            dpopAlgorithms: provider.settings.dpop.algorithms, mutualTLS: clientAuthenticator.mutualTLS != nil)
+            dpopAlgorithms: provider.settings.dpop.algorithms, mutualTLS: clientAuthenticator.mutualTLS != nil,
+            mutualTLSOrigin: mutualTLSOrigin)
         // The discovery documents are the same for every request: answered on the event loop.
         staticDocuments?.publish(
             discovery.staticDocuments(https: provider.settings.issuer.scheme?.lowercased() == "https"),

@@ -65,8 +65,12 @@ public enum IdentityServer {
             idleTimeout: nil)
         // RFC 8705: the client CA file is read at start; an unreadable one stops the start.
         let clientTrust = try configuration.mutualTLS?.clientCAFile.map { try ClientCertificateTrust(pemFile: $0, now: configuration.now) }
+        // With a port of its own for mTLS (RFC 8705 §5), the main port asks for no certificate.
+        let mutualTLSPort = configuration.mutualTLS?.port
         let tls = try configuration.tls.map {
-            try ServerTLS(files: $0, requestsClientCertificates: configuration.mutualTLS != nil, clientTrust: clientTrust)
+            try ServerTLS(
+                files: $0, requestsClientCertificates: configuration.mutualTLS != nil && mutualTLSPort == nil,
+                clientTrust: clientTrust)
         }
         let app = Application(
             responder: responder,
@@ -84,6 +88,28 @@ public enum IdentityServer {
             },
             logger: logger)
         var services: [any Service] = [app]
+        let (mutualTLSPorts, mutualTLSPortContinuation) = AsyncStream.makeStream(of: Int.self)
+        var mutualTLS: ServerTLS?
+        if let mutualTLSPort {
+            guard let files = configuration.tls else { throw ServerStartError.mutualTLSPortWithoutTLS }
+            let listener = try ServerTLS(files: files, requestsClientCertificates: true, clientTrust: clientTrust)
+            mutualTLS = listener
+            services.append(
+                Application(
+                    responder: responder,
+                    server: HTTPServerBuilder { responder in
+                        ReloadableTLSChannel(base: HTTP1Channel(responder: responder, configuration: http1), tls: listener)
+                    },
+                    configuration: ApplicationConfiguration(
+                        address: .hostname(configuration.host, port: mutualTLSPort), serverName: StaticDocuments.serverField),
+                    onServerRunning: { channel in
+                        mutualTLSPortContinuation.yield(channel.localAddress?.port ?? mutualTLSPort)
+                        mutualTLSPortContinuation.finish()
+                    },
+                    logger: logger))
+        } else {
+            mutualTLSPortContinuation.finish()
+        }
         let audit =
             configuration.auditLogEnabled ? AuditLog(store: store, now: configuration.now, logger: logger) : AuditLog.off
         if configuration.auditLogEnabled { services.append(audit.writer()) }
@@ -134,6 +160,7 @@ public enum IdentityServer {
             defer {
                 portContinuation.finish()
                 metricsPortContinuation.finish()
+                mutualTLSPortContinuation.finish()
             }
             try await group.run()
         }
@@ -159,6 +186,15 @@ public enum IdentityServer {
             if case .failure(let error) = await task.result { reason = "\(error)" }
             throw ServerStartError.bindFailed(host: configuration.host, port: asked, reason: reason)
         }
+        var mutualTLSIterator = mutualTLSPorts.makeAsyncIterator()
+        let mutualTLSBound = await mutualTLSIterator.next()
+        if let asked = mutualTLSPort, mutualTLSBound == nil {
+            routerSlot.fail()
+            await group.triggerGracefulShutdown()
+            var reason = "the mutual TLS listener stopped at once"
+            if case .failure(let error) = await task.result { reason = "\(error)" }
+            throw ServerStartError.bindFailed(host: configuration.host, port: asked, reason: reason)
+        }
         let issuer =
             configuration.issuer
             ?? URL(string: "\(tls == nil ? "http" : "https")://\(hostForURL(configuration.issuerHost ?? configuration.host)):\(port)")!
@@ -171,13 +207,15 @@ public enum IdentityServer {
                 passwordHasher: configuration.passwordHasher, blockingWork: NIOBlockingWorkPool.shared,
                 messageSender: messageSender, localizer: StringTableLocalizer(), upstream: AsyncHTTPUpstreamTransport.shared,
                 metrics: metrics, audit: audit, logger: logger, now: configuration.now)
-            let front = ServerFront(
+            var front = ServerFront(
                 provider: provider, renderer: try PageRenderer(localizer: StringTableLocalizer()),
                 localizer: StringTableLocalizer(),
                 masterKey: masterKey, metrics: metrics,
                 rateLimits: rateLimits, challenges: challenges, trustedProxies: configuration.trustedProxies,
                 staticDocuments: staticDocuments, logger: logger,
                 mutualTLS: configuration.mutualTLS.map { _ in MutualTLSClientAuthentication(trust: clientTrust) })
+            // RFC 8705 §5: the aliases name the issuer's host on the mTLS port.
+            front.mutualTLSOrigin = mutualTLSBound.map { "https://\(hostForURL(issuer.host ?? configuration.host)):\($0)" }
             var metricsToken: String?
             if case .bearerToken(let token) = configuration.metrics { metricsToken = token }
             let router = try SesameRouter.build(provider, front: front, metricsToken: metricsToken)
@@ -192,7 +230,8 @@ public enum IdentityServer {
         logger.info("sesame server listening", metadata: ["issuer": .string(issuerIdentifier(issuer)), "port": .stringConvertible(port)])
         return RunningServer(
             issuer: issuer, port: port, metricsPort: metricsPort, store: store, keyRing: keyRing, messageSender: messageSender,
-            audit: audit, routes: routes, staticDocuments: staticDocuments, tls: tls, group: group, task: task)
+            audit: audit, routes: routes, staticDocuments: staticDocuments, tls: [tls, mutualTLS].compactMap { $0 },
+            mutualTLSPort: mutualTLSBound, group: group, task: task)
     }
 
     /// OIDC Discovery §3 / RFC 8414 §2: an absolute URL without query or fragment.

@@ -19,16 +19,20 @@ public final class RunningServer: Sendable {
     let routes: Set<String>
     /// The documents answered on the event loop (``StaticDocumentResponder``).
     let staticDocuments: StaticDocuments
-    let tls: ServerTLS?
+    /// The TLS of each listener (the main port, the mTLS port), reloaded together.
+    let tls: [ServerTLS]
+    /// The bound port that asks for client certificates (RFC 8705 §5), when it is separate.
+    public let mutualTLSPort: Int?
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     init(
         issuer: URL, port: Int, metricsPort: Int?, store: any ProviderStore, keyRing: KeyRing,
         messageSender: any MessageSender, audit: AuditLog, routes: Set<String>, staticDocuments: StaticDocuments,
-        tls: ServerTLS?, group: ServiceGroup, task: Task<Void, any Error>
+        tls: [ServerTLS], mutualTLSPort: Int?, group: ServiceGroup, task: Task<Void, any Error>
     ) {
         self.tls = tls
+        self.mutualTLSPort = mutualTLSPort
         self.routes = routes
         self.staticDocuments = staticDocuments
         self.issuer = issuer
@@ -58,8 +62,8 @@ public final class RunningServer: Sendable {
     /// serve; `false` when the server speaks plain HTTP.
     @discardableResult
     public func reloadTLS() throws -> Bool {
-        guard let tls else { return false }
-        try tls.reload()
+        guard !tls.isEmpty else { return false }
+        for listener in tls { try listener.reload() }
         return true
     }
 

@@ -137,6 +137,8 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
     case invalidIssuer(String)
     /// The SMTP settings cannot work; the text says which setting to change.
     case invalidSMTPConfiguration(String)
+    /// A port for mutual TLS was asked for without the server's own TLS certificate.
+    case mutualTLSPortWithoutTLS
 
     public var description: String {
         switch self {
@@ -146,6 +148,8 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
             "issuer '\(issuer)' must be an absolute https URL (http only on loopback) without query or fragment"
         case .invalidSMTPConfiguration(let reason):
             "invalid SMTP settings: \(reason)"
+        case .mutualTLSPortWithoutTLS:
+            "a mutual TLS port needs the server's own certificate: add --tls-certificate and --tls-key"
         }
     }
 }

@@ -19,6 +19,8 @@ struct ServerFront: Sendable {
     let logger: Logger
     /// The deployment's master key, from which the admin console derives its sign-in MACs.
     let masterKey: SymmetricKey
+    /// The origin of the port that asks for client certificates (RFC 8705 §5), when separate.
+    var mutualTLSOrigin: String? = nil
 
     /// The front of `provider`, with its parts built from the core's and the server's settings.
     init(

@@ -45,7 +45,7 @@ enum SesameRouter {
             try ProtocolRoutes(
                 provider: provider, clientAuthenticator: front.clientAuthenticator, bearer: front.bearer, dpop: front.dpop,
                 metrics: front.metrics, rateLimits: front.rateLimits, staticDocuments: front.staticDocuments,
-                proxies: front.trustedProxies, logger: front.logger),
+                proxies: front.trustedProxies, logger: front.logger, mutualTLSOrigin: front.mutualTLSOrigin),
             BrowserSignInRoutes(
                 pages: pages.renderer,
                 authorization: AuthorizationEndpoint(

@@ -14,8 +14,8 @@ enum DeclaredLayers {
     /// Each module's top-level folders, bottom-up ("." is the module folder itself).
     static let folders: [String: [String]] = [
         "SesameProtocol": [
-            "Concurrency", "Claims", "Discovery", "Encoding", "DPoP", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
-            "DeviceAuthorization", "WebAuthn", "Accounts", "Errors", "PKCE", "Admin", "MutualTLS",
+            "Concurrency", "Claims", "Discovery", "Encoding", "MutualTLS", "DPoP", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
+            "DeviceAuthorization", "WebAuthn", "Accounts", "Errors", "PKCE", "Admin",
         ],
         "SesameJOSE": ["."],
         "ChildProcess": ["."],

@@ -45,6 +45,28 @@ struct AdminClientsAPITests {
         }
     }
 
+    @Test("clients without a secret that authenticate (private_key_jwt, tls_client_auth) can be edited, and keep their method")
+    func keyAndCertificateClientsEdit() async throws {
+        try await withTestServer { server in
+            let admin = try await AdminOperator.signIn(server, username: "boss", role: .admin)
+            let operatorAdmin = ServerAdmin(store: server.store, hasher: server.passwordHasher, keyRing: server.keyRing)
+            let jwks = #"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#
+            _ = try await operatorAdmin.addClient(ClientSpec(clientID: "keyed", grantTypes: [.clientCredentials], jwks: jwks))
+            var certificate = ClientSpec(clientID: "mtls", grantTypes: [.clientCredentials])
+            certificate.tlsClientAuthSubject = .subjectDN("CN=mtls")
+            _ = try await operatorAdmin.addClient(certificate)
+            for (id, method) in [("keyed", "private_key_jwt"), ("mtls", "tls_client_auth")] {
+                let changed = try await admin.post("/admin/api/clients/\(id)", json: #"{"client_name": "Renamed"}"#)
+                #expect(changed.status == 200, "\(id): \(changed.text)")
+                let view = try changed.json(AdminClient.self)
+                #expect(view.name == "Renamed" && view.tokenEndpointAuthMethod == method && view.type == "confidential")
+                #expect(view.grantTypes == ["client_credentials"])
+            }
+            let shown = try await admin.get("/admin/api/clients/mtls")
+            #expect(try shown.json(AdminClient.self).tlsClientAuthSubject == .subjectDN("CN=mtls"), "\(shown.text)")
+        }
+    }
+
     @Test("a secret rotation needs a recent sign-in, is shown once, and the old secret stops working")
     func secretRotation() async throws {
         try await withTestServer { server in

@@ -93,6 +93,40 @@ struct MutualTLSTests {
         }
     }
 
+    @Test("a port of its own for mutual TLS (RFC 8705 section 5): discovery names it in mtls_endpoint_aliases; the main port asks for no certificate, the alias port does")
+    func endpointAliases() async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        try await certificates.issueClient("payments", subject: "/O=Example Bank/CN=payments")
+        let files = TLSFiles(certificate: certificates.certificateFile, key: certificates.keyFile)
+        try await withTestServer(configure: {
+            $0.tls = files
+            $0.mutualTLS = MutualTLSSettings(clientCAFile: certificates.caFile, port: 0)
+        }) { server in
+            try await Self.register(server, id: "bank-backend", subject: .subjectDN("CN=payments,O=Example Bank"), bound: true)
+            let aliasPort = try #require(server.running.mutualTLSPort)
+            #expect(aliasPort != server.running.port)
+            func curl(_ arguments: [String]) async throws -> ToolRun {
+                try await ToolRun.run(
+                    "curl",
+                    ["-sS", "--cacert", certificates.caFile, "-w", "\n%{http_code}", "--cert", certificates.path("payments.pem"),
+                     "--key", certificates.path("payments.key")] + arguments,
+                    in: certificates.directory)
+            }
+            let discovery = try await curl(["https://127.0.0.1:\(server.running.port)/.well-known/openid-configuration"])
+            let metadata = try #require(
+                try JSONSerialization.jsonObject(with: Data(discovery.output.split(separator: "\n").dropLast().joined().utf8)) as? [String: Any])
+            let aliases = try #require(metadata["mtls_endpoint_aliases"] as? [String: String], "\(discovery.output)")
+            #expect(aliases["token_endpoint"] == "https://127.0.0.1:\(aliasPort)/token")
+            #expect(aliases["userinfo_endpoint"] == "https://127.0.0.1:\(aliasPort)/userinfo")
+            let form = ["-d", "grant_type=client_credentials", "-d", "client_id=bank-backend"]
+            let main = try await curl(form + ["https://127.0.0.1:\(server.running.port)/token"])
+            #expect(main.output.hasSuffix("\n401"), "the main port never asked for the certificate: \(main.output)")
+            let alias = try await curl(form + [try #require(aliases["token_endpoint"])])
+            #expect(alias.output.hasSuffix("\n200"), "\(alias.output) \(alias.error)")
+        }
+    }
+
     @Test("self_signed_tls_client_auth: the certificate whose key is in the client's JWKS authenticates; another self-signed one does not")
     func selfSigned() async throws {
         let certificates = try await TestCertificates.make()

@@ -30,6 +30,12 @@ struct TLSOptions: ParsableArguments {
         name: .customLong("tls-client-ca"),
         help: ArgumentHelp("With --mtls: the CAs (PEM) whose certificates tls_client_auth clients present.", valueName: "file"))
     var clientCA: String?
+    @Option(
+        name: .customLong("mtls-port"),
+        help: ArgumentHelp(
+            "With --mtls: a second HTTPS port that asks for client certificates, advertised as mtls_endpoint_aliases (RFC 8705 section 5); the main port then asks for none, so browsers never see a certificate prompt.",
+            valueName: "port"))
+    var mutualTLSPort: Int?
 
     func validate() throws {
         guard (certificate == nil) == (key == nil) else {
@@ -38,11 +44,19 @@ struct TLSOptions: ParsableArguments {
         if clientCA != nil, !mutualTLS {
             throw ValidationError("--tls-client-ca is for mutual TLS: add --mtls.")
         }
+        if let mutualTLSPort {
+            guard mutualTLS, certificate != nil else {
+                throw ValidationError("--mtls-port is a second HTTPS port for mutual TLS: add --mtls, --tls-certificate and --tls-key.")
+            }
+            guard (0...65_535).contains(mutualTLSPort) else {
+                throw ValidationError("--mtls-port must be a TCP port, 0 to 65535.")
+            }
+        }
     }
 
     /// Mutual TLS, or `nil` when off.
     var mutualTLSSettings: MutualTLSSettings? {
-        mutualTLS ? MutualTLSSettings(clientCAFile: clientCA) : nil
+        mutualTLS ? MutualTLSSettings(clientCAFile: clientCA, port: mutualTLSPort) : nil
     }
 
     /// The files, or `nil` for plain HTTP.
