@@ -38,6 +38,14 @@ struct LineLogHandlerTests {
         #expect(line == "1970-01-01T00:00:00+0000 info sesame.server: path=/jwks status=200 [SesameServer] request\n")
     }
 
+    @Test("the cached timestamp is the formatted one, also across a second's change")
+    func cachedTimestamp() {
+        let cache = TimestampCache()
+        for second in [0, 0, 1, 86_399, 86_400, 1_764_444_000, 1_764_444_000] {
+            #expect(cache.text(for: second) == LineLogHandler.timestamp(second))
+        }
+    }
+
     @Test("an informational line waits for its batch; a warning is written at once after what came before")
     func batching() async throws {
         var ends: [Int32] = [0, 0]

@@ -165,13 +165,18 @@ final class ServerProcess: Sendable {
         var environment = ChildEnvironment.withoutBenchmarkHooks()
         environment["SESAME_DATABASE_URL"] = databaseURL ?? ""
         process.environment = environment
+        // Issue #50: the configuration users run, the default log level (`info`, a line per
+        // request), written to a file as a deployment's log is; `SESAME_BENCH_LOG_LEVEL` sets
+        // another level to measure what the log costs.
+        let level = ProcessInfo.processInfo.environment["SESAME_BENCH_LOG_LEVEL"].map { ["--log-level", $0] } ?? []
         process.arguments = [
-            "serve", "--port", "0", "--log-level", "error",
-            "--data-dir", dataDirectory.appendingPathComponent("data").path,
-        ] + extraArguments
+            "serve", "--port", "0", "--data-dir", dataDirectory.appendingPathComponent("data").path,
+        ] + level + extraArguments
         let stdout = Pipe()
         process.standardOutput = stdout
-        process.standardError = FileHandle.standardError
+        let logFile = dataDirectory.appendingPathComponent("sesame.log")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()
         // The first stdout line is `Issuer: <url>` once the server listens.
         var line = Data()

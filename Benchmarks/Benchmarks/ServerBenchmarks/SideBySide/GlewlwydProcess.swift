@@ -119,7 +119,7 @@ final class GlewlwydProcess: Sendable {
         api_prefix="api"
         allow_origin="*"
         log_mode="file"
-        log_level="ERROR"
+        log_level="\(ProcessInfo.processInfo.environment["SESAME_BENCH_LOG_LEVEL"] == nil ? "INFO" : "ERROR")"
         log_file="\(log.appendingPathComponent("glewlwyd.log").path)"
         cookie_secure=0
         session_expiration=2419200

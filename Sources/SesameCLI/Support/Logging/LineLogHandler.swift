@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SesameProtocol
 
 #if canImport(Glibc)
     import Glibc
@@ -34,23 +35,56 @@ struct LineLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
+        // Merged only when two sources have members: a request line's metadata is its own.
         var all = metadata
         if let provided = metadataProvider?.get(), !provided.isEmpty { all.merge(provided) { $1 } }
-        if let explicit = event.metadata, !explicit.isEmpty { all.merge(explicit) { $1 } }
+        if let explicit = event.metadata, !explicit.isEmpty { all = all.isEmpty ? explicit : all.merging(explicit) { $1 } }
         if let error = event.error {
             all["error.message"] = "\(error)"
             all["error.type"] = "\(String(reflecting: type(of: error)))"
         }
-        sink.append(Self.line(event, label: label, metadata: all, time: Self.now()), urgent: event.level >= .warning)
+        let time = Self.now()
+        sink.append(
+            Self.line(event, label: label, metadata: all, time: time, stamp: Self.stamps.text(for: time)),
+            urgent: event.level >= .warning)
     }
 
-    static func line(_ event: LogEvent, label: String, metadata: Logger.Metadata, time: Int) -> String {
-        var text = Self.timestamp(time) + " \(event.level)" + (label.isEmpty ? "" : " ") + label + ":"
-        if !metadata.isEmpty {
-            text += " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    /// The line of `event`, built in one string (about 40 bytes of text per metadata member):
+    /// the request log writes one per request, so it avoids interpolation and joined arrays.
+    static func line(
+        _ event: LogEvent, label: String, metadata: Logger.Metadata, time: Int, stamp: String? = nil
+    ) -> String {
+        let message = event.message.description
+        var text = String()
+        text.reserveCapacity(64 + label.utf8.count + metadata.count * 40 + event.source.utf8.count + message.utf8.count)
+        text += stamp ?? timestamp(time)
+        text += " "
+        text += event.level.rawValue
+        if !label.isEmpty {
+            text += " "
+            text += label
         }
-        return text + " [\(event.source)] \(event.message)\n"
+        text += ":"
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            text += " "
+            text += key
+            text += "="
+            switch value {
+            case .string(let string): text += string
+            case .stringConvertible(let convertible): text += convertible.description
+            default: text += value.description
+            }
+        }
+        text += " ["
+        text += event.source
+        text += "] "
+        text += message
+        text += "\n"
+        return text
     }
+
+    /// The timestamp of the current second, formatted once per second rather than per line.
+    static let stamps = TimestampCache()
 
     /// Seconds since 1970 from the real-time clock (a vDSO call on Linux, not a system call).
     static func now() -> Int {
@@ -75,5 +109,17 @@ struct LineLogHandler: LogHandler {
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay % 3_600 / 60)):\(two(secondOfDay % 60))+0000"
+    }
+}
+
+/// The last second's ``LineLogHandler/timestamp(_:)``, shared by every handler.
+final class TimestampCache: Sendable {
+    private let last = LockedState((second: Int.min, text: ""))
+
+    func text(for second: Int) -> String {
+        last.withLock { last in
+            if last.second != second { last = (second, LineLogHandler.timestamp(second)) }
+            return last.text
+        }
     }
 }
