@@ -29,6 +29,16 @@ struct ClientAuthenticator: Sendable {
     func authenticate(
         _ request: Request, form: [String: String], context: SesameRequestContext, requireConfidential: Bool = false
     ) async throws -> ClientRecord {
+        try await authenticateWithCertificate(request, form: form, context: context, requireConfidential: requireConfidential)
+            .client
+    }
+
+    /// ``authenticate(_:form:context:requireConfidential:)``, with the TLS client certificate
+    /// it read when the client authenticates with one (RFC 8705 §2), so the token endpoint binds
+    /// tokens to it without reading it again.
+    func authenticateWithCertificate(
+        _ request: Request, form: [String: String], context: SesameRequestContext, requireConfidential: Bool = false
+    ) async throws -> (client: ClientRecord, certificate: ClientCertificate?) {
         let basic = try Self.basicCredentials(request)
         let challenge: HTTPFields =
             basic != nil ? [.wwwAuthenticate: "Basic realm=\"sesame\", charset=\"UTF-8\""] : [:]
@@ -41,7 +51,7 @@ struct ClientAuthenticator: Sendable {
                 throw EndpointFailure(
                     .invalidRequest, "Use one client authentication method: a client assertion, or a secret, not both.")
             }
-            return try await authenticateWithAssertion(form, failure: failure)
+            return (try await authenticateWithAssertion(form, failure: failure), nil)
         }
         if basic != nil && form[OAuthParameter.clientSecret] != nil {
             throw EndpointFailure(
@@ -79,7 +89,7 @@ struct ClientAuthenticator: Sendable {
             } catch {
                 throw failure(error.description ?? "The client certificate does not authenticate this client.")
             }
-            return client
+            return (client, certificate)
         }
         if client.tokenEndpointAuthMethod == .privateKeyJWT {
             throw failure("This client authenticates with private_key_jwt; send client_assertion_type and client_assertion (RFC 7523).")
@@ -96,7 +106,7 @@ struct ClientAuthenticator: Sendable {
                 throw failure("Only confidential clients may call this endpoint.")
             }
         }
-        return client
+        return (client, nil)
     }
 
     /// RFC 7523 §2.2: `client_assertion_type` and `client_assertion`, with `client_id` optional

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SesameProtocol
+import SesameProvider
 
 /// The token endpoint, `POST /token` (RFC 6749 §3.2): authenticates the client and dispatches
 /// to the grant. Supported grants: `authorization_code`, `refresh_token`, `client_credentials`,
@@ -20,14 +21,17 @@ struct TokenEndpoint: Sendable {
         if form["access_token"] != nil || request.uri.query?.isEmpty == false {
             throw EndpointFailure(.invalidRequest, "Send token request parameters in the body only.")
         }
-        let client = try await clientAuthenticator.authenticate(request, form: form, context: context)
+        let (client, presented) = try await clientAuthenticator.authenticateWithCertificate(
+            request, form: form, context: context)
         context.annotations.record(clientID: client.clientID)
         let tokenRequest = try TokenRequest(parameters: form)
         let proof = try await dpop.tokenRequestProof(request)
-        // RFC 8705 §3: the certificate a bound token names; read only for clients that bind.
-        let certificate =
-            client.certificateBoundAccessTokens
-            ? try await clientAuthenticator.certificates?.certificate(request, context: context) : nil
+        // RFC 8705 §3: the certificate a bound token names; read only for clients that bind,
+        // once (an mTLS client's authentication has read it already).
+        var certificate = presented
+        if client.certificateBoundAccessTokens, certificate == nil {
+            certificate = try await clientAuthenticator.certificates?.certificate(request, context: context)
+        }
         let response = try await grants.issue(
             tokenRequest, client: client, origin: RequestOrigin(context), dpop: proof, certificate: certificate)
         context.annotations.record(outcome: "issued_\(tokenRequest.metricName)")
