@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "SesameProtocol", targets: ["SesameProtocol"]),
         .library(name: "Sesame", targets: ["Sesame"]),
         .library(name: "SesameLoopback", targets: ["SesameLoopback"]),
+        // Linux apps that pin certificates (URLSession on Linux has no TLS trust hook): the only
+        // product that links SwiftNIO and swift-nio-ssl.
+        .library(name: "SesameNIOTransport", targets: ["SesameNIOTransport"]),
         .library(name: "SesameResourceServer", targets: ["SesameResourceServer"]),
         // The README's desktop app (Examples/Quickstart): `swift run --package-path SDK sesame-quickstart`.
         .executable(name: "sesame-quickstart", targets: ["Quickstart"]),
@@ -34,6 +37,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.6.0"),
+        // SesameNIOTransport only (jwt-kit builds it already).
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        // SesameNIOTransport only.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
     ],
     targets: [
         .target(
@@ -58,6 +67,21 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                // Certificate pins: the SubjectPublicKeyInfo of a DER certificate (jwt-kit builds it already).
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SesameNIOTransport",
+            dependencies: [
+                "Sesame", "SesameProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: strict
         ),

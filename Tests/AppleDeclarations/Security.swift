@@ -64,3 +64,17 @@ public var kSecMatchLimitOne: CFString { "m_LimitOne" }
 public var kSecMatchLimitAll: CFString { "m_LimitAll" }
 public var kSecUseDataProtectionKeychain: CFString { "nleg" }
 public var kSecUseAuthenticationContext: CFString { "u_AuthCtx" }
+
+// SecTrust.h, SecCertificate.h: the server-trust evaluation the certificate pinning follows
+// (ServerTrustPinning).
+public typealias CFArray = NSArray
+public typealias CFData = NSData
+/// `SecTrustRef`.
+public final class SecTrust {}
+/// `SecCertificateRef`.
+public final class SecCertificate {}
+@available(iOS 12.0, macOS 10.14, *)
+public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutablePointer<CFError?>?) -> Bool { false }
+@available(iOS 15.0, macOS 12.0, *)
+public func SecTrustCopyCertificateChain(_ trust: SecTrust) -> CFArray? { nil }
+public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData { NSData() }

@@ -8,7 +8,9 @@ import Testing
 @Suite("The SDK's own package (SDK/)")
 struct SDKPackageTests {
     static let directory = PackageLayoutTests.root.appendingPathComponent("SDK")
-    static let modules = ["SesameProtocol", "SesameJOSE", "Sesame", "ChildProcess", "SesameLoopback", "SesameResourceServer"]
+    static let modules = [
+        "SesameProtocol", "SesameJOSE", "Sesame", "ChildProcess", "SesameLoopback", "SesameResourceServer", "SesameNIOTransport",
+    ]
 
     /// `name → [dependency names]` of the manifest's targets.
     static func targets(_ manifest: [String: Any]) -> [String: [String]] {
@@ -54,9 +56,12 @@ struct SDKPackageTests {
             let original = PackageLayoutTests.root.appendingPathComponent("Sources/\(module)").resolvingSymlinksInPath()
             #expect(linked.path == original.path, "SDK/Sources/\(module) must link to Sources/\(module)")
         }
-        // Nothing of the server or SwiftNIO reaches the SDK package.
-        let dependencies = sdk.values.flatMap { $0 }
+        // Nothing of the server reaches the SDK package, and SwiftNIO only its own product
+        // (SesameNIOTransport, for Linux apps that pin certificates).
+        let dependencies = sdk.filter { $0.key != "SesameNIOTransport" }.values.flatMap { $0 }
         #expect(!dependencies.contains { $0.contains("nio") || $0.contains("hummingbird") || $0.hasPrefix("SesameS") })
+        #expect(!sdk.contains { $0.key != "SesameNIOTransport" && $0.value.contains("SesameNIOTransport") })
+        #expect(!(sdk["SesameNIOTransport"] ?? []).contains { $0.contains("hummingbird") || $0.hasPrefix("SesameS") })
     }
 
     @Test("SDK/ declares the app floor (iOS 15, macOS 13, tvOS 15, watchOS 8, visionOS 1); the root keeps the server's")

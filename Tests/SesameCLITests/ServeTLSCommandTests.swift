@@ -102,4 +102,60 @@ struct ServeTLSCommandTests {
         ])
         #expect(missing.status != 0 && missing.stderr.contains("cannot read the TLS certificate /nonexistent.pem"), "\(missing.stderr)")
     }
+
+    /// `sesame login --pin … --cacert …` over the server's own TLS: the pins and CA are
+    /// remembered, so `token` and `curl` pin too; a wrong `--pin` is refused before anything is
+    /// sent, with the certificate_pin_mismatch explanation; one pin alone is refused at parse time.
+    @Test("login --pin --cacert signs in over TLS and remembers them for token and curl; a wrong pin or a single pin is refused")
+    func pinnedLogin() async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let temp = try TempDirectory("tlspin")
+        defer { temp.remove() }
+        let data = temp.path("data")
+        let password = "alice-\(UUID().uuidString)"
+        let client = try await CLIProcess.run([
+            "client", "add", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party", "--data-dir", data,
+        ])
+        try #require(client.status == 0, "\(client)")
+        let user = try await CLIProcess.run(
+            ["user", "add", "alice", "--email", "alice@example.com", "--password-stdin", "--data-dir", data], stdin: password + "\n")
+        try #require(user.status == 0, "\(user)")
+        let pinRun = try await ToolRun.run(
+            "sh", ["-c", "openssl x509 -in '\(certificates.certificateFile)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"],
+            in: certificates.directory)
+        let leafPin = "sha256/" + pinRun.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let backup = "sha256/" + Data(repeating: 7, count: 32).base64EncodedString()
+        let wrong = "sha256/" + Data(repeating: 8, count: 32).base64EncodedString()
+        let server = try CLIProcess.Started([
+            "serve", "--port", "0", "--data-dir", data, "--tls-certificate", certificates.certificateFile, "--tls-key", certificates.keyFile,
+        ])
+        try await server.whileRunning {
+            let issuer = String(try await server.firstLine(startingWith: "Issuer: ").dropFirst("Issuer: ".count))
+            let config = temp.path("config")
+            let login = try await CLIProcess.run(
+                ["login", "--password", "--username", "alice", "--issuer", issuer, "--client-id", "cli-test", "--config-dir", config,
+                 "--pin", leafPin, "--pin", backup, "--cacert", certificates.caFile],
+                stdin: password + "\n")
+            try #require(login.status == 0, "\(login)")
+            let profile = try String(contentsOfFile: config + "/config.json", encoding: .utf8)
+            #expect(profile.contains(backup.replacingOccurrences(of: "/", with: "\\/")) || profile.contains(backup), "\(profile)")
+
+            let token = try await CLIProcess.run(["token", "--config-dir", config])
+            #expect(token.status == 0 && token.stdout.split(separator: ".").count == 3, "\(token)")
+            let userinfo = try await CLIProcess.run(["curl", issuer + "/userinfo", "--config-dir", config])
+            #expect(userinfo.status == 0 && userinfo.stdout.contains("\"sub\""), "\(userinfo)")
+
+            // A stored, valid token needs no network; a refresh does, and the wrong pins stop it.
+            let refused = try await CLIProcess.run(["token", "--refresh", "--config-dir", config, "--pin", wrong, "--pin", backup])
+            #expect(refused.status != 0 && refused.stderr.contains("matches none of the app's pins"), "\(refused)")
+            let refusedCurl = try await CLIProcess.run(["curl", issuer + "/userinfo", "--config-dir", config, "--pin", wrong, "--pin", backup])
+            #expect(refusedCurl.status != 0 && refusedCurl.stderr.contains("matches none of the app's pins"), "\(refusedCurl)")
+            // The refused runs changed nothing remembered: the right pins still work.
+            #expect(try await CLIProcess.run(["token", "--refresh", "--config-dir", config]).status == 0)
+            let single = try await CLIProcess.run(["curl", issuer + "/userinfo", "--config-dir", config, "--pin", leafPin])
+            #expect(single.status != 0 && single.stderr.contains("at least two"), "\(single)")
+        }
+        #expect(try await server.terminate() == 0, "\(server.stderr())")
+    }
 }

@@ -266,4 +266,5 @@ let benchmarks: @Sendable () -> Void = {
     registerUserSearchBenchmarks()
     registerDevicePollBenchmarks()
     registerSideBySideBenchmarks()
+    registerTLSBenchmarks()
 }

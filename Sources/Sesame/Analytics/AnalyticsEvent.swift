@@ -23,6 +23,9 @@ public struct AnalyticsEvent: Sendable, Equatable {
         case stepUp = "step_up"
         /// An account was logged out; `scope` is `this_app` or `everywhere` (Native SSO).
         case logout = "logout"
+        /// A server's certificate had no pinned key (``SesameConfiguration/pinning``): `host`, and
+        /// `presented_pins`, the space-separated pins of the keys it presented. Nothing was sent.
+        case certificatePinMismatch = "certificate_pin_mismatch"
     }
 
     /// What happened.
@@ -99,6 +102,7 @@ final class AnalyticsDispatcher: Sendable {
         case .invalidConfiguration: attributes["error"] = "invalid_configuration"
         case .challengeTooHard: attributes["error"] = "challenge_too_hard"
         case .ssoUnavailable: attributes["error"] = "sso_unavailable"
+        case .certificatePinMismatch: attributes["error"] = "certificate_pin_mismatch"
         default: attributes["error"] = "other"
         }
         return attributes

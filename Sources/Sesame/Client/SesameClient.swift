@@ -45,7 +45,8 @@ public actor SesameClient {
     /// - Parameters:
     ///   - configuration: issuer, client and redirect settings (checked on first use).
     ///   - store: where sessions are persisted.
-    ///   - transport: HTTP; `URLSessionTransport` by default.
+    ///   - transport: HTTP; `nil` (default): a ``URLSessionTransport`` enforcing the configuration's
+    ///     ``SesameConfiguration/pinning`` (on Linux, pins need `NIOTransport`).
     ///   - clock: time source for expiry and ID token checks.
     ///   - logger: a swift-log logger of the app's; `nil` (default): the SDK's own at
     ///     ``SesameConfiguration/logLevel`` (`warning` unless configured). Secrets are never logged.
@@ -55,11 +56,12 @@ public actor SesameClient {
     ///     device secrets, ID tokens and account labels go there.
     public init(
         configuration: SesameConfiguration, store: any CredentialStore,
-        transport: any HTTPTransport = URLSessionTransport(), clock: any SesameClock = SystemClock(),
+        transport: (any HTTPTransport)? = nil, clock: any SesameClock = SystemClock(),
         logger: Logger? = nil, ssoGroup: (any CredentialStore)? = nil
     ) {
         self.init(
-            configuration: configuration, store: store, transport: transport, clock: clock,
+            configuration: configuration, store: store,
+            transport: transport ?? URLSessionTransport(pinning: configuration.pinning), clock: clock,
             logger: logger ?? configuration.logLevel.logger(), retryPolicy: RetryPolicy(), ssoGroup: ssoGroup)
     }
 
@@ -75,11 +77,14 @@ public actor SesameClient {
         self.retryPolicy = retryPolicy
         let broadcaster = EventBroadcaster()
         self.broadcaster = broadcaster
+        let analytics = AnalyticsDispatcher(clientID: configuration.clientID)
+        self.analytics = analytics
         let http = ProviderHTTP(
             transport: transport,
             challenges: ChallengeResponder(
                 solver: ProofOfWorkSolver(), ceiling: configuration.maximumChallengeDifficulty, events: broadcaster,
-                logger: logger))
+                logger: logger),
+            pinning: configuration.pinning, analytics: analytics)
         self.http = http
         discovery = DiscoveryClient(issuer: configuration.issuer, http: http, logger: logger)
         keyStore = JWKSKeyStore(
@@ -94,10 +99,9 @@ public actor SesameClient {
         credentialStore = store
         originPolicy = OriginPolicy(configuration: configuration)
         ssoShare = ssoGroup.map { SSOShare(store: $0, logger: logger) }
-        analytics = AnalyticsDispatcher(clientID: configuration.clientID)
     }
 
-    /// Sends sign-in, single sign-on, step-up and logout events to `handler` (``AnalyticsEvent``);
+    /// Sends sign-in, single sign-on, step-up, logout and pin-mismatch events to `handler` (``AnalyticsEvent``);
     /// `nil` stops them.
     public nonisolated func setAnalytics(_ handler: (any SesameAnalytics)?) {
         analytics.set(handler)

@@ -89,6 +89,15 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case required
     }
 
+    /// Certificate pins by host (RFC 7469's `pin-sha256` form, as OkHttp and TrustKit): every
+    /// request the SDK makes to a pinned host (discovery, keys, tokens, userinfo, the account APIs,
+    /// ``SesameClient/data(for:account:)``) is sent only when the system trusts the server's
+    /// certificate **and** one key of its chain is pinned. Enforced by ``URLSessionTransport`` on
+    /// Apple platforms and by `NIOTransport` (product `SesameNIOTransport`) on Linux; another
+    /// transport is refused before any request. Browser sign-in pages are outside (<doc:PinningCertificates>).
+    /// JSON `pinning`: an array of ``PinnedHost``.
+    public var pinning: CertificatePinning = .none
+
     /// The scopes requested when none are configured.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
 
@@ -124,6 +133,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case pushedAuthorization = "pushed_authorization"
         case dpop
         case logLevel = "log_level"
+        case pinning
     }
 
     /// Decodes the snake_case JSON form shown above: `issuer`, `client_id` and `redirect_uri` are
@@ -151,6 +161,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         pushedAuthorization = try c.decodeIfPresent(PushedAuthorization.self, forKey: .pushedAuthorization) ?? .whenRequired
         dpop = try c.decodeIfPresent(DPoPBinding.self, forKey: .dpop) ?? .off
         logLevel = try c.decodeIfPresent(SesameLogLevel.self, forKey: .logLevel) ?? .warning
+        pinning = try c.decodeIfPresent(CertificatePinning.self, forKey: .pinning) ?? .none
     }
 
     /// Reads and validates a configuration file shipped with the app.
@@ -222,6 +233,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         guard refreshAhead >= 0 else {
             throw .invalidConfiguration("refresh_ahead must not be negative (got \(refreshAhead)).")
         }
+        try pinning.validate()
     }
 
     /// The valid values of the keys that take one of a few words.
@@ -250,6 +262,8 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
             return "\"\(key(context))\" is null (expected \(Self.jsonName(of: type)))"
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return "not JSON: \(context.debugDescription)"
+        case .dataCorrupted(let context) where context.codingPath.first?.stringValue == CodingKeys.pinning.rawValue:
+            return "\"\(key(context))\" has an invalid value: \(context.debugDescription)"
         case .dataCorrupted(let context):
             return "\"\(key(context))\" has an invalid value\(valid(context))"
         default: return String(describing: error)

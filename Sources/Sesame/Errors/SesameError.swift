@@ -83,6 +83,7 @@ public struct SesameError: Error, Sendable, CustomStringConvertible, Equatable {
         if case .passkeyUnavailable(let cause) = reason { return cause }
         return nil
     }
+
 }
 
 extension SesameError {
@@ -146,6 +147,8 @@ extension SesameError {
         public static let biometricsUnavailable = Code(rawValue: "biometrics_unavailable")
         /// The passkey authenticator gave no answer (``SesameError/passkeyFailure``).
         public static let passkeyUnavailable = Code(rawValue: "passkey_unavailable")
+        /// The server's certificate has no pinned key (``SesameConfiguration/pinning``); nothing was sent.
+        public static let certificatePinMismatch = Code(rawValue: "certificate_pin_mismatch")
 
         init(_ reason: SesameErrorReason) {
             switch reason {
@@ -174,6 +177,7 @@ extension SesameError {
             case .noPINProfile: self = .noPINProfile
             case .biometricsUnavailable: self = .biometricsUnavailable
             case .passkeyUnavailable: self = .passkeyUnavailable
+            case .certificatePinMismatch: self = .certificatePinMismatch
             }
         }
     }
@@ -215,7 +219,8 @@ extension SesameError {
             case .technical(.network), .technical(.server), .challengeTooHard, .biometricsUnavailable,
                 .passkeyUnavailable, .noPINProfile:
                 self = .unavailable
-            case .technical, .invalidIDToken, .protocolViolation, .invalidConfiguration: self = .misconfigured
+            case .technical, .invalidIDToken, .protocolViolation, .invalidConfiguration, .certificatePinMismatch:
+                self = .misconfigured
             }
         }
     }

@@ -60,6 +60,9 @@ package indirect enum SesameErrorReason: Error, Sendable, CustomStringConvertibl
     /// The passkey authenticator did not answer (cancelled, no passkey here, no user
     /// verification): the cause says which. Nothing was sent to the server.
     case passkeyUnavailable(PasskeyAuthenticatorError)
+    /// The server's certificate chain has no pinned key (``SesameConfiguration/pinning``): the
+    /// connection was closed before anything was sent. Not retried.
+    case certificatePinMismatch(host: String, presentedPins: [String])
 
     package var description: String {
         switch self {
@@ -93,6 +96,8 @@ package indirect enum SesameErrorReason: Error, Sendable, CustomStringConvertibl
             "Signing in through the other app's session is not possible (\(detail)); sign in with the browser or a password instead."
         case .biometricsUnavailable: "Biometric unlock is not available or was cancelled; unlock with the PIN."
         case .passkeyUnavailable(let cause): "No passkey answer: \(cause)."
+        case .certificatePinMismatch(let host, _):
+            "The server \(host) presented a certificate whose public key matches none of the app's pins, so the connection was closed and nothing was sent. Either the network intercepts the connection, or the server changed keys without a pin for the new key in the app: check the network, and the pins (with their backup) in the configuration."
         case .challengeTooHard(let difficulty, let ceiling):
             "The server asked for a security check of \(difficulty) bits, more than the configured ceiling of \(ceiling); it was not attempted. Retry later, or raise maximumChallengeDifficulty."
         }

@@ -10,4 +10,15 @@ import Foundation
 public protocol HTTPTransport: Sendable {
     /// Sends `request`; throws only when no HTTP response was received.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    /// The certificate pins this transport enforces in its TLS handshakes (``CertificatePinning``),
+    /// throwing ``CertificatePinMismatch/error`` before writing a request when none matches.
+    /// `nil` (the default): it enforces none, and the SDK refuses to send it requests for a host
+    /// the configuration pins.
+    var certificatePinning: CertificatePinning? { get }
+}
+
+extension HTTPTransport {
+    /// Enforces no pins.
+    public var certificatePinning: CertificatePinning? { nil }
 }

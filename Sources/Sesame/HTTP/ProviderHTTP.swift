@@ -14,10 +14,18 @@ import SesameProtocol
 /// An HTTP 429 `proof_of_work_required` answer with a `challenge` (docs/abuse-protection.md) is
 /// solved by ``challenges`` and the request sent once more with the solution, transparently to
 /// the caller; the answer to that retry is final.
+///
+/// A request to a host the configuration pins (``SesameConfiguration/pinning``) goes only to a
+/// transport that enforces those pins, over https; a pin mismatch is reported to the app's
+/// analytics and thrown, never retried.
 struct ProviderHTTP: Sendable {
     let transport: any HTTPTransport
     /// Solves abuse challenges; `nil`: a challenge is an error like any other 429.
     var challenges: (any ChallengeSolving)?
+    /// The configured pins, which the transport must enforce.
+    var pinning: CertificatePinning = .none
+    /// Where a pin mismatch is reported; `nil`: nowhere.
+    var analytics: AnalyticsDispatcher?
 
     func send(_ request: URLRequest) async throws(SesameError) -> (Data, HTTPURLResponse) {
         let (data, response) = try await sendOnce(request)
@@ -32,13 +40,34 @@ struct ProviderHTTP: Sendable {
     }
 
     private func sendOnce(_ request: URLRequest) async throws(SesameError) -> (Data, HTTPURLResponse) {
+        try checkPinning(request)
         do {
             return try await transport.send(request)
         } catch let error as SesameError {
+            if let mismatch = error.pinMismatch {
+                analytics?.record(
+                    .certificatePinMismatch,
+                    ["host": mismatch.host, "presented_pins": mismatch.presented.map(\.description).joined(separator: " ")])
+            }
             throw error
         } catch {
             let host = request.url?.host ?? "the server"
             throw .technical(.network("could not reach \(host): \(error.localizedDescription)"))
+        }
+    }
+
+    /// Refuses, before anything is sent, a request to a pinned host over plain http or through a
+    /// transport that does not enforce the host's pins (fail closed).
+    private func checkPinning(_ request: URLRequest) throws(SesameError) {
+        guard !pinning.isEmpty, let url = request.url, let host = url.host,
+            let entry = pinning.entry(for: host, at: Date())
+        else { return }
+        guard url.scheme?.lowercased() == "https" else {
+            throw .invalidConfiguration("\(host) is pinned, but the request to it is plain http; pinned hosts are reached over https only.")
+        }
+        guard transport.certificatePinning?.entry(for: host, at: Date()) == entry else {
+            throw .invalidConfiguration(
+                "the configuration pins \(host), but the transport \(type(of: transport)) does not enforce those pins; leave the transport out (URLSessionTransport pins on Apple platforms) or pass NIOTransport(pinning:) from the SesameNIOTransport product (Linux).")
         }
     }
 

@@ -32,12 +32,13 @@ struct CurlCommand: AsyncParsableCommand {
     var include = false
     @Option(name: .customLong("allow-origin"), help: "Also allow sending the token to this origin (repeatable, this run only).")
     var allowOrigins: [String] = []
+    @OptionGroup var transport: TransportOptions
     @OptionGroup var configDir: ConfigDirOption
 
     func run() async throws {
         try await reportingErrors {
             let request = try makeRequest()
-            let session = try ClientSession.open(configDir, extraOrigins: allowOrigins)
+            let session = try ClientSession.open(configDir, extraOrigins: allowOrigins, transport: transport)
             try checkOrigin(of: request, session: session)
             let account = try await session.currentAccount()
             let (body, response) = try await session.client.data(for: request, account: account.id)

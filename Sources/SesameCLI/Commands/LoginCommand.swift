@@ -79,6 +79,7 @@ struct LoginCommand: AsyncParsableCommand {
     var providerNonce: String?
     @Flag(help: "Bind the tokens to a key of this machine with DPoP (RFC 9449): a copy of them is useless without the key. Remembered.")
     var dpop = false
+    @OptionGroup var transport: TransportOptions
     @OptionGroup var configDir: ConfigDirOption
     @OptionGroup var json: JSONOption
 
@@ -123,6 +124,11 @@ struct LoginCommand: AsyncParsableCommand {
                 remembered: remembered, fallbackIssuer: directory.isApp ? rememberedTop?.issuer : nil)
             profile.sso = sso || (remembered?.sso ?? false)
             profile.dpop = dpop || (remembered?.dpop ?? false)
+            if let remembered, remembered.issuer == profile.issuer {
+                profile.pins = remembered.pins
+                profile.caFile = remembered.caFile
+            }
+            profile = transport.applied(to: profile)
             try await refuseProviderChange(from: remembered, to: profile, directory: directory)
             let session = try ClientSession.open(directory: directory, profile: profile)
             // Discovery first: an unreachable or wrong issuer fails here, before any progress.

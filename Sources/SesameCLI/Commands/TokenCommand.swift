@@ -28,6 +28,7 @@ struct TokenCommand: AsyncParsableCommand {
         help: "With --app: authenticate with the key of `sesame client-key` (private_key_jwt, RFC 7523).")
     var privateKeyJWT = false
     @OptionGroup var identity: AppIdentityOptions
+    @OptionGroup var transport: TransportOptions
     @OptionGroup var configDir: ConfigDirOption
     @OptionGroup var json: JSONOption
 
@@ -50,7 +51,7 @@ struct TokenCommand: AsyncParsableCommand {
                 try await printAppToken()
                 return
             }
-            let session = try ClientSession.open(configDir)
+            let session = try ClientSession.open(configDir, transport: transport)
             let target: Account
             if account == nil, await session.client.currentAccount() == nil, !(await session.client.pin.profiles().isEmpty) {
                 // A PIN-protected profile keeps no session on disk: the PIN unlocks one.
@@ -81,7 +82,8 @@ extension TokenCommand {
             authentication = .privateKeyJWT
         }
         let session = try ClientSession.open(
-            configDir, profile: try identity.profile(configDir.directory), authentication: authentication)
+            configDir, profile: try identity.profile(configDir.directory), authentication: authentication,
+            transport: transport)
         let token = try await session.client.appAccessToken(forceRefresh: refresh)
         if json.enabled {
             try Terminal.json(

@@ -31,7 +31,7 @@ struct AppleAdapterCompileTests {
             let adapters: [Any.Type] = [
                 WebAuthenticationSessionAgent.self, KeychainCredentialStore.self, KeychainBiometricUnlocker.self,
                 PlatformPasskeyAuthenticator.self, PlatformSignInSheet.self, SignInWithAppleProvider.self,
-                SecureEnclaveDPoPKey.self, SecureEnclaveDPoPKeys.self,
+                SecureEnclaveDPoPKey.self, SecureEnclaveDPoPKeys.self, ServerTrustPinning.self,
             ]
             """.utf8
         ).write(to: probe)

@@ -4,7 +4,7 @@ import Testing
 /// Docs are product (issue #45): every Swift block of the README, `docs/` and the DocC catalogs
 /// is a generated source file under `DocSnippets/` (``DocumentationSnippet``), and this suite keeps
 /// the two in step. The SDK's blocks build in the `SDKSnippets` target, of this package and of
-/// the SDK's own (`SDK/`, against the SDK package alone); the server side's in `ServerSnippets`;
+/// the SDK's own (`SDK/`, against the SDK's modules alone); the server side's in `ServerSnippets`;
 /// the Apple-only blocks are type-checked here with the SDK against Apple's declarations. An
 /// intended change of a block regenerates the files:
 ///

@@ -17,9 +17,11 @@ import Foundation
 /// - `skip: why`: deliberately not compiled (the reason is shown in the generated index).
 ///
 /// Without a comment the block is a function body with no parameters. A block whose imports
-/// name only the SDK's modules is compiled in the `SDKSnippets` target, which the SDK's own
-/// package builds too (against the SDK package alone); one that imports the server side
-/// (Hummingbird, the resource server's SQL store) in `ServerSnippets`.
+/// name only the SDK's modules is compiled in the `SDKSnippets` target, which depends on the
+/// SDK's modules only (CI's import check refuses anything else; the SDK's own package builds it
+/// too); one that imports the server side
+/// (Hummingbird, the resource server's SQL store) or SwiftNIO (`SesameNIOTransport`) in
+/// `ServerSnippets`, which only the root package builds.
 struct DocumentationSnippet: Equatable {
     enum Kind: String {
         case sdk = "SDK"

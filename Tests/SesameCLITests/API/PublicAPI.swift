@@ -10,7 +10,7 @@ struct PublicAPI {
     /// The modules whose surface apps and APIs compile against, with the baseline's file.
     static let modules = [
         "SesameProtocol", "SesameJOSE", "Sesame", "SesameResourceServer", "SesameResourceServerHummingbird",
-        "SesameResourceServerSQL",
+        "SesameResourceServerSQL", "SesameNIOTransport",
     ]
     static let baselineDirectory = PackageLayoutTests.root.appendingPathComponent("API")
 

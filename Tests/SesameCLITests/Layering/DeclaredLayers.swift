@@ -5,7 +5,7 @@
 enum DeclaredLayers {
     /// The modules under `Sources/`, bottom-up.
     static let modules = [
-        "SesameProtocol", "SesameJOSE", "ChildProcess", "Sesame", "SesameLoopback", "ScriptedBrowser",
+        "SesameProtocol", "SesameJOSE", "ChildProcess", "Sesame", "SesameLoopback", "SesameNIOTransport", "ScriptedBrowser",
         "SesameResourceServer", "SesameResourceServerHummingbird", "SesameResourceServerSQL", "ExampleAPI", "SesameStore",
         "SesameProvider",
         "SesameServer", "SesameCLI",
@@ -20,11 +20,12 @@ enum DeclaredLayers {
         "SesameJOSE": ["."],
         "ChildProcess": ["."],
         "Sesame": [
-            ".", "Errors", "Logging", "Configuration", "Storage", "Time", "DPoP", "Analytics", "AppTokens", "Browser",
+            ".", "Errors", "Logging", "Pinning", "Configuration", "Storage", "Time", "DPoP", "Analytics", "AppTokens", "Browser",
             "HTTP", "Discovery", "DeviceAuthorization", "Tokens", "Validation", "Session", "Protection", "WebAuthn", "FirstParty", "Client",
             "PIN", "Passkeys", "MFA", "Accounts", "SSO", "Federation", "Platform",
         ],
         "SesameLoopback": ["."],
+        "SesameNIOTransport": ["."],
         "ScriptedBrowser": ["."],
         "SesameResourceServer": ["."],
         "SesameResourceServerHummingbird": ["."],

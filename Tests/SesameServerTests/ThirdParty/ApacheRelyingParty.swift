@@ -35,8 +35,10 @@ struct ApacheRelyingParty: Sendable {
     var redirectURI: String { base + "/protected/redirect_uri" }
 
     /// Writes the configuration and starts httpd in the foreground; returns once it answers.
+    /// `caFile`: the CA of an https issuer, for the module's own requests (discovery, keys,
+    /// token, userinfo), which it then verifies (`OIDCSSLValidateServer On`).
     static func start(
-        port: Int, issuer: String, clientID: String, secret: String, scope: String
+        port: Int, issuer: String, clientID: String, secret: String, scope: String, caFile: String? = nil
     ) async throws -> ApacheRelyingParty {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-apache-\(UUID().uuidString)")
         let www = directory.appendingPathComponent("www/protected")
@@ -47,6 +49,13 @@ struct ApacheRelyingParty: Sendable {
         chmod(directory.path, 0o755)
         for path in ["www", "www/protected"] { chmod(directory.appendingPathComponent(path).path, 0o755) }
         let passphrase = UUID().uuidString
+        // The CA file where the workers (`nobody`) can read it.
+        let caBundle = try caFile.map { source -> String in
+            let copy = directory.appendingPathComponent("ca.pem")
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: source), to: copy)
+            chmod(copy.path, 0o644)
+            return copy.path
+        }
         let configuration = """
             ServerRoot \(modules)/..
             ServerName 127.0.0.1
@@ -62,7 +71,7 @@ struct ApacheRelyingParty: Sendable {
             Group nogroup
             PidFile \(directory.path)/httpd.pid
             ErrorLog \(directory.path)/error.log
-            LogLevel warn
+            LogLevel warn auth_openidc:error
             Listen 127.0.0.1:\(port)
             DocumentRoot \(directory.path)/www
             DirectoryIndex index.html
@@ -78,6 +87,8 @@ struct ApacheRelyingParty: Sendable {
             OIDCPKCEMethod S256
             OIDCInfoHook iat access_token access_token_expires id_token userinfo refresh_token session
             OIDCStateInputHeaders none
+            OIDCSSLValidateServer On
+            \(caBundle.map { "OIDCCABundlePath \($0)" } ?? "")
             # A whole test run shares two cores: give the server time to answer the module.
             OIDCHTTPTimeoutShort 60
             OIDCHTTPTimeoutLong 60

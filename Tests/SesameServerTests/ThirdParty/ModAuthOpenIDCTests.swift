@@ -1,5 +1,7 @@
 import Foundation
+import SesameNIOTransport
 import SesameProtocol
+import TestSupport
 import SesameTesting
 import StoreTesting
 import Testing
@@ -26,10 +28,22 @@ struct ModAuthOpenIDCTests {
         try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any], "\(response.text)")
     }
 
-    @Test("sign-in through the hosted page, two refreshes, sign-out through the end-session endpoint; no false reuse in the audit log")
-    func signInRefreshSignOut() async throws {
+    /// Over HTTP, and over the server's own TLS (issue #48): the module verifies the server's
+    /// certificate against the test's CA (`OIDCCABundlePath`), and the browser's requests to the
+    /// server go over TLS too.
+    @Test(
+        "sign-in through the hosted page, two refreshes, sign-out through the end-session endpoint; no false reuse in the audit log",
+        arguments: [false, true])
+    func signInRefreshSignOut(overTLS: Bool) async throws {
         if let reason = ApacheRelyingParty.unavailableReason { Issue.record("\(reason)"); return }
-        try await withTestServer { server in
+        let certificates = overTLS ? try await TestCertificates.make() : nil
+        defer { certificates?.remove() }
+        try await withTestServer(configure: { configuration in
+            if let certificates {
+                configuration.tls = TLSFiles(certificate: certificates.certificateFile, key: certificates.keyFile)
+            }
+        }) { server in
+            #expect(server.issuer.hasPrefix(overTLS ? "https://" : "http://"))
             let admin = ServerAdmin(store: server.store, hasher: TestServer.hasher, keyRing: server.keyRing)
             // Post-logout redirect URIs match exactly (RP-Initiated Logout 1.0 §3): the port is known first.
             let port = try ApacheRelyingParty.freePort()
@@ -38,9 +52,26 @@ struct ModAuthOpenIDCTests {
                     clientID: "apache", confidential: true, redirectURIs: ["http://127.0.0.1/protected/redirect_uri"],
                     postLogoutRedirectURIs: ["http://127.0.0.1:\(port)/signed-out.html"]))
             let apache = try await ApacheRelyingParty.start(
-                port: port, issuer: server.issuer, clientID: "apache", secret: try #require(secret), scope: Self.scope)
+                port: port, issuer: server.issuer, clientID: "apache", secret: try #require(secret), scope: Self.scope,
+                caFile: certificates?.caFile)
             defer { apache.stop() }
-            let browser = server.client()
+            let browser: HTTPTestClient
+            if let certificates {
+                let transport = NIOTransport(trustRoots: try NIOTransport.TrustRoots.pemFile(certificates.caFile))
+                browser = HTTPTestClient(baseURL: URL(string: server.issuer)!, send: transport.send)
+            } else {
+                browser = server.client()
+            }
+
+            if overTLS {
+                // The module verifies the server: without the test's CA it reaches nothing.
+                let untrusting = try await ApacheRelyingParty.start(
+                    port: try ApacheRelyingParty.freePort(), issuer: server.issuer, clientID: "apache",
+                    secret: try #require(secret), scope: Self.scope)
+                defer { untrusting.stop() }
+                let refused = try await browser.get(untrusting.base + "/protected/")
+                #expect(refused.status >= 400 && refused.location == nil, "\(refused.status) \(refused.location ?? "")")
+            }
 
             // The protected page sends the browser to /authorize: code flow, PKCE S256, nonce.
             let first = try await browser.get(apache.base + "/protected/")

@@ -47,8 +47,15 @@ public final class HTTPTestClient: Sendable {
     private let session: URLSession
     private let jar = Mutex<[String: String]>([:])
 
-    public init(baseURL: URL) {
+    /// Sends a request another way than `URLSession` (over TLS to a test CA: `NIOTransport.send`).
+    public typealias Send = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    private let sender: Send?
+
+    /// A client of `baseURL`; `send`, when given, carries every request instead of `URLSession`
+    /// (which on Linux cannot trust a test's own CA). Neither follows redirects.
+    public init(baseURL: URL, send: Send? = nil) {
         self.baseURL = baseURL
+        sender = send
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -125,7 +132,8 @@ public final class HTTPTestClient: Sendable {
         if !cookieHeader.isEmpty && request.value(forHTTPHeaderField: "Cookie") == nil {
             request.setValue(cookieHeader, forHTTPHeaderField: "Cookie")
         }
-        let (data, response) = try await session.data(for: request)
+        let (data, response): (Data, URLResponse) =
+            if let sender { try await sender(request) } else { try await session.data(for: request) }
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields {

@@ -50,7 +50,7 @@ final class SideBySideFixture: Sendable {
         var peerMaterial: GlewlwydProcess.Material
     }
 
-    private let state = Mutex<(servers: Servers?, iteration: Int)>((nil, 0))
+    private let rounds = IteratedServers<Servers>()
     let pkce = PKCE()
 
     func start(_ needs: SideBySideNeeds) async throws {
@@ -65,13 +65,10 @@ final class SideBySideFixture: Sendable {
             let (peer, material) = try await GlewlwydProcess.start(
                 refreshBatches: needs.refreshBatches, tokensPerBatch: connections + 8,
                 browserSessions: needs.browserSessions, pkce: pkce)
-            state.withLock {
-                $0 = (
-                    Servers(
-                        sesame: sesame, sesameTokenFiles: files.dropLast().compactMap(\.first),
-                        sesameSessions: sessions, sesameAccessToken: accessToken, peer: peer, peerMaterial: material), 0
-                )
-            }
+            rounds.set(
+                Servers(
+                    sesame: sesame, sesameTokenFiles: files.dropLast().compactMap(\.first),
+                    sesameSessions: sessions, sesameAccessToken: accessToken, peer: peer, peerMaterial: material))
         } catch {
             await ServerProcess.stop(servers)
             throw error
@@ -91,20 +88,10 @@ final class SideBySideFixture: Sendable {
     }
 
     /// The servers and the number of this iteration (counting from 0, the warm-up included).
-    func next() throws -> (Servers, Int) {
-        try state.withLock { state in
-            guard let servers = state.servers else { throw BenchmarkSetupError("no servers") }
-            defer { state.iteration += 1 }
-            return (servers, state.iteration)
-        }
-    }
+    func next() throws -> (Servers, Int) { try rounds.next() }
 
     func stop() async {
-        let servers = state.withLock { state in
-            defer { state.servers = nil }
-            return state.servers
-        }
-        guard let servers else { return }
+        guard let servers = rounds.take() else { return }
         await ServerProcess.stop([servers.sesame])
         await servers.peer.stop()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Sesame
+import SesameNIOTransport
 
 /// The SDK client behind the terminal commands: the remembered ``CLIProfile`` plus the
 /// encrypted credential store in the config directory (`credentials/`, key `credentials.key`).
@@ -13,11 +14,14 @@ struct ClientSession: Sendable {
 
     /// Opens the session for `profile` (or the remembered one). `extraOrigins` are allowed to
     /// receive the access token for this run only (`sesame curl --allow-origin`).
+    /// `transport` (`--pin`, `--cacert`) replaces the profile's remembered pins and CA for this run.
     static func open(
         _ option: ConfigDirOption, profile: CLIProfile? = nil, extraOrigins: [String] = [],
-        authentication: AppAuthentication = .none, sso: Bool? = nil
+        authentication: AppAuthentication = .none, sso: Bool? = nil, transport: TransportOptions? = nil
     ) throws -> ClientSession {
-        try open(
+        var profile = profile
+        if let transport { profile = transport.applied(to: try profile ?? CLIProfile.require(from: option.directory)) }
+        return try open(
             directory: option.directory, profile: profile, extraOrigins: extraOrigins, authentication: authentication,
             sso: sso)
     }
@@ -43,6 +47,7 @@ struct ClientSession: Sendable {
             issuer: profile.issuer, clientID: profile.clientID, redirectURI: profile.redirectURI,
             scopes: profile.scopes, allowedOrigins: origins)
         configuration.dpop = profile.dpop ? .required : .off
+        configuration.pinning = try profile.pinning()
         switch authentication {
         case .none: break
         case .secret(let secret): configuration.clientSecret = secret
@@ -57,9 +62,24 @@ struct ClientSession: Sendable {
                 directory: directory.ssoGroupURL, keySource: .keyFile(directory.ssoGroupKeyURL))
         }
         let client = SesameClient(
-            configuration: configuration, store: store, transport: URLSessionTransport(),
+            configuration: configuration, store: store, transport: try Self.transport(profile, pinning: configuration.pinning),
             clock: SystemClock(), logger: CLILogging.clientLogger(), ssoGroup: group)
         return ClientSession(directory: directory, profile: profile, client: client, store: store)
+    }
+
+    /// `NIOTransport` when the profile pins or trusts a private CA (URLSession on Linux can do
+    /// neither), else `URLSession`.
+    static func transport(_ profile: CLIProfile, pinning: CertificatePinning) throws -> any HTTPTransport {
+        guard !pinning.isEmpty || profile.caFile != nil else { return URLSessionTransport() }
+        var roots = NIOTransport.TrustRoots.system
+        if let caFile = profile.caFile {
+            do {
+                roots = try NIOTransport.TrustRoots.pemFile(caFile, addingTo: .system)
+            } catch {
+                throw CLIError("cannot use --cacert \(caFile): \(error.description)", hint: "Give a PEM file of CA certificates.")
+            }
+        }
+        return NIOTransport(pinning: pinning, trustRoots: roots)
     }
 
     /// The account commands act on: the current one, or a clear "sign in" error.

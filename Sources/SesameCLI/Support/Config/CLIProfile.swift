@@ -16,6 +16,10 @@ struct CLIProfile: Codable, Sendable, Equatable {
     /// Whether the tokens are bound to a DPoP key of this machine (`sesame login --dpop`,
     /// RFC 9449): `whoami`, `token` refreshes and `sesame curl` then send proofs.
     var dpop: Bool
+    /// Certificate pins for the issuer's host (`sesame login --pin`, issue #48); empty: none.
+    var pins: [String] = []
+    /// A PEM file of extra CA certificates to trust (`sesame login --cacert`).
+    var caFile: String?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -25,6 +29,8 @@ struct CLIProfile: Codable, Sendable, Equatable {
         case allowedOrigins = "allowed_origins"
         case sso
         case dpop
+        case pins
+        case caFile = "ca_file"
     }
 
     init(
@@ -49,6 +55,8 @@ struct CLIProfile: Codable, Sendable, Equatable {
         allowedOrigins = try container.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
         sso = try container.decodeIfPresent(Bool.self, forKey: .sso) ?? false
         dpop = try container.decodeIfPresent(Bool.self, forKey: .dpop) ?? false
+        pins = try container.decodeIfPresent([String].self, forKey: .pins) ?? []
+        caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
     }
 
     static let defaultScopes = ["openid", "profile", "email", "offline_access"]
