@@ -18,24 +18,42 @@ public enum ExampleAPI {
     /// The realm of the API's challenges.
     public static let realm = "example-api"
 
+    /// The scopes the API understands (its protected resource metadata's `scopes_supported`).
+    public static let scopes = ["profile", "admin"]
+
     /// The API's routes behind the middleware. `certificateProxies`: the TLS-terminating proxies
     /// whose `Client-Cert` header names the client certificate (RFC 8705 §3, RFC 9440).
+    /// `resource`: the API's identifier (its public URL); with it the API serves its protected
+    /// resource metadata (RFC 9728) naming the validator's issuer, and its challenges point there.
     public static func router(
-        validator: AccessTokenValidator, certificateProxies: Set<String> = []
-    ) -> Router<ResourceRequestContext> {
+        validator: AccessTokenValidator, certificateProxies: Set<String> = [], resource: String? = nil
+    ) throws(ProtectedResourceMetadataError) -> Router<ResourceRequestContext> {
         let router = Router(context: ResourceRequestContext.self)
         router.get("health") { _, _ in "ok\n" }
-        let api = router.group("v1").add(
-            middleware: AccessTokenMiddleware<ResourceRequestContext>(
-                validator: validator, realm: realm, certificateProxies: certificateProxies))
+        let metadata = resource.map {
+            ProtectedResourceMetadata(
+                resource: $0, authorizationServers: [validator.issuer], scopesSupported: scopes,
+                tlsClientCertificateBoundAccessTokens: certificateProxies.isEmpty ? nil : true,
+                resourceName: "Sesame example API")
+        }
+        let guardian: AccessTokenMiddleware<ResourceRequestContext> =
+            if let metadata {
+                try router.addProtectedResource(
+                    metadata, validator: validator, realm: realm, certificateProxies: certificateProxies)
+            } else {
+                AccessTokenMiddleware(validator: validator, realm: realm, certificateProxies: certificateProxies)
+            }
+        let api = router.group("v1").add(middleware: guardian)
         api.get("me") { _, context in
             Caller(try context.requireAccessToken())
         }
-        api.group("profile").add(middleware: RequireScopes<ResourceRequestContext>(["profile"], realm: realm))
+        api.group("profile").add(
+            middleware: RequireScopes<ResourceRequestContext>(["profile"], realm: realm, resourceMetadata: metadata))
             .get { _, context in
                 Greeting(message: "Hello, \(try context.requireAccessToken().subject). Your profile scope lets you read this.")
             }
-        api.group("admin").add(middleware: RequireScopes<ResourceRequestContext>(["admin"], realm: realm))
+        api.group("admin").add(
+            middleware: RequireScopes<ResourceRequestContext>(["admin"], realm: realm, resourceMetadata: metadata))
             .get { _, _ in Greeting(message: "Only tokens with the admin scope see this.") }
         return router
     }
@@ -80,13 +98,15 @@ public final class ExampleAPIServer: Sendable {
     }
 
     /// Starts the API on `host:port` (port 0 picks a free one) and returns once it listens.
+    /// `resource`: the API's identifier, for its protected resource metadata (RFC 9728); `nil`:
+    /// none served.
     public static func start(
         validator: AccessTokenValidator, host: String = "127.0.0.1", port: Int = 0, certificateProxies: Set<String> = [],
-        logger: Logger
+        resource: String? = nil, logger: Logger
     ) async throws -> ExampleAPIServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: ExampleAPI.router(validator: validator, certificateProxies: certificateProxies),
+            router: try ExampleAPI.router(validator: validator, certificateProxies: certificateProxies, resource: resource),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "Sesame example API"),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)

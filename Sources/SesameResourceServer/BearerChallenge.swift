@@ -15,6 +15,9 @@ public struct BearerChallenge: Sendable, Hashable {
     public var scheme: String = "Bearer"
     /// RFC 9449 §7.1 `algs`: the proof algorithms accepted, in a `DPoP` challenge.
     public var algorithms: [String] = []
+    /// RFC 9728 §5.1 `resource_metadata`: the URL of the API's protected resource metadata, so a
+    /// client that knows only the API finds its authorization server.
+    public var resourceMetadata: String?
 
     /// A challenge with the given parameters; absent ones are left out of the header.
     public init(realm: String? = nil, error: String? = nil, errorDescription: String? = nil, scope: [String] = []) {
@@ -46,6 +49,7 @@ public struct BearerChallenge: Sendable, Hashable {
         if let errorDescription { parameters.append("error_description=\"\(Self.quotable(errorDescription))\"") }
         if !scope.isEmpty { parameters.append("scope=\"\(Self.quotable(scope.joined(separator: " ")))\"") }
         if !algorithms.isEmpty { parameters.append("algs=\"\(Self.quotable(algorithms.joined(separator: " ")))\"") }
+        if let resourceMetadata { parameters.append("resource_metadata=\"\(Self.quotable(resourceMetadata))\"") }
         return parameters.isEmpty ? scheme : scheme + " " + parameters.joined(separator: ", ")
     }
 

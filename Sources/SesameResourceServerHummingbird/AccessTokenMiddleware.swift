@@ -34,13 +34,17 @@ public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
     /// header is ignored and the certificate is the connection's own
     /// (``AccessTokenRequestContext/tlsClientCertificate()``).
     public let certificateProxies: Set<String>
+    /// The API's protected resource metadata (RFC 9728), whose URL every challenge names in
+    /// `resource_metadata` (§5.1); serve it with `Router.addProtectedResource(_:validator:)`.
+    public let resourceMetadata: ProtectedResourceMetadata?
 
     /// Guards the routes behind it with `validator`, requiring `requiredScopes` on every request.
     public init(
         validator: AccessTokenValidator, requiredScopes: [String] = [], realm: String? = nil, publicOrigin: String? = nil,
-        certificateProxies: Set<String> = []
+        certificateProxies: Set<String> = [], resourceMetadata: ProtectedResourceMetadata? = nil
     ) {
         self.validator = validator
+        self.resourceMetadata = resourceMetadata
         self.requiredScopes = requiredScopes
         self.realm = realm
         self.certificateProxies = certificateProxies
@@ -63,7 +67,7 @@ public struct AccessTokenMiddleware<Context: AccessTokenRequestContext>: RouterM
         } catch {
             context.logger.info(
                 "access token refused", metadata: ["rule": "\(error.rule)", "reason": "\(error.message)"])
-            return BearerRefusal.response(for: error, realm: realm)
+            return BearerRefusal.response(for: error, realm: realm, resourceMetadata: resourceMetadata?.metadataURL)
         }
         var response = try await next(request, context)
         // RFC 9449 §9: with nonces, every answer to a DPoP request carries the next one, so the
@@ -110,11 +114,14 @@ public struct RequireScopes<Context: AccessTokenRequestContext>: RouterMiddlewar
     public let scopes: [String]
     /// The `realm` of the challenge, if the API names one.
     public let realm: String?
+    /// The URL of the API's protected resource metadata for the challenge (RFC 9728 §5.1), if served.
+    public let resourceMetadata: String?
 
     /// Requires `scopes` of the verified token.
-    public init(_ scopes: [String], realm: String? = nil) {
+    public init(_ scopes: [String], realm: String? = nil, resourceMetadata: ProtectedResourceMetadata? = nil) {
         self.scopes = scopes
         self.realm = realm
+        self.resourceMetadata = resourceMetadata?.metadataURL
     }
 
     /// Passes the request on when its token has the scopes, else answers 403 `insufficient_scope`.
@@ -123,14 +130,15 @@ public struct RequireScopes<Context: AccessTokenRequestContext>: RouterMiddlewar
     ) async throws -> Response {
         guard let token = context.accessToken else {
             return BearerRefusal.response(
-                for: AccessTokenError(.missing, "RequireScopes runs behind AccessTokenMiddleware"), realm: realm)
+                for: AccessTokenError(.missing, "RequireScopes runs behind AccessTokenMiddleware"), realm: realm,
+                resourceMetadata: resourceMetadata)
         }
         let missing = scopes.filter { !token.hasScope($0) }
         guard missing.isEmpty else {
             return BearerRefusal.response(
                 for: AccessTokenError(
                     .scope, "the token lacks the scope \(missing.joined(separator: " "))", requiredScopes: scopes),
-                realm: realm)
+                realm: realm, resourceMetadata: resourceMetadata)
         }
         return try await next(request, context)
     }
@@ -138,10 +146,13 @@ public struct RequireScopes<Context: AccessTokenRequestContext>: RouterMiddlewar
 
 /// The response for a refused token: the status, the challenge and a JSON error body.
 public enum BearerRefusal {
-    /// The response for `error`: its status, `WWW-Authenticate` and `Cache-Control: no-store`.
-    public static func response(for error: AccessTokenError, realm: String?) -> Response {
+    /// The response for `error`: its status, `WWW-Authenticate` (with `resource_metadata`, RFC
+    /// 9728 §5.1, when the API serves metadata) and `Cache-Control: no-store`.
+    public static func response(for error: AccessTokenError, realm: String?, resourceMetadata: String? = nil) -> Response {
         var headers = HTTPFields()
-        headers[.wwwAuthenticate] = BearerChallenge(refusing: error, realm: realm).headerValue
+        var challenge = BearerChallenge(refusing: error, realm: realm)
+        challenge.resourceMetadata = resourceMetadata
+        headers[.wwwAuthenticate] = challenge.headerValue
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
         if error.rule == .keysUnavailable || error.rule == .replayCheckUnavailable { headers[.retryAfter] = "5" }

@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import SesameCLI
+import SesameServer
 
 #if canImport(Glibc)
     import Glibc
@@ -36,6 +37,37 @@ struct LineLogHandlerTests {
             level: .info, message: "request", metadata: nil, source: "SesameServer", file: "f", function: "g", line: 1)
         let line = LineLogHandler.line(event, label: "sesame.server", metadata: ["status": "200", "path": "/jwks"], time: 0)
         #expect(line == "1970-01-01T00:00:00+0000 info sesame.server: path=/jwks status=200 [SesameServer] request\n")
+    }
+
+    @Test("a request's line written directly is the line swift-log's path makes of the same fields; a handler with its own metadata falls back")
+    func requestLines() {
+        let requests = [
+            RequestLine(requestID: "r1", method: "GET", path: "/jwks", status: 200),
+            RequestLine(
+                requestID: "r2", method: "POST", path: "/token", status: 400, clientID: "app", outcome: "invalid_grant",
+                errorID: "e-1"),
+            RequestLine(requestID: "r3", method: "GET", path: "/", status: 500, errorID: "x"),
+            RequestLine(requestID: "r4", method: "PUT", path: "/a b=c", status: 201, clientID: "", outcome: "ok"),
+        ]
+        let stamp = LineLogHandler.timestamp(0)
+        for request in requests {
+            let event = LogEvent(
+                level: .info, message: "request", metadata: nil, source: "SesameServer", file: "f", function: "g", line: 1)
+            let general = LineLogHandler.line(event, label: "sesame.server", metadata: request.metadata, time: 0)
+            let direct = LineLogHandler.requestLine(
+                request, label: "sesame.server", message: "request", source: "SesameServer", stamp: stamp)
+            #expect(direct == general)
+            #expect(LineLogHandler.requestLine(request, label: "", message: "request", source: "S", stamp: stamp)
+                == LineLogHandler.line(
+                    LogEvent(level: .info, message: "request", metadata: nil, source: "S", file: "f", function: "g", line: 1),
+                    label: "", metadata: request.metadata, time: 0))
+        }
+        var tagged = LineLogHandler(label: "sesame.server")
+        tagged[metadataKey: "process"] = "2"
+        #expect(!tagged.logRequest(requests[0], message: "request", source: "SesameServer"), "its own metadata: the general path")
+        var quiet = LineLogHandler(label: "sesame.server")
+        quiet.logLevel = .error
+        #expect(quiet.logRequest(requests[0], message: "request", source: "SesameServer"), "below its level: nothing to write")
     }
 
     @Test("the cached timestamp is the formatted one, also across a second's change")

@@ -28,12 +28,24 @@ struct ExampleAPICommand: AsyncParsableCommand {
     var port = 8081
     @Option(help: "Clock skew tolerated on exp, nbf and iat, in seconds (0-300).")
     var leeway = 30
+    @Option(
+        help: ArgumentHelp(
+            "The API's identifier (its public URL): serve its protected resource metadata (RFC 9728) at /.well-known/oauth-protected-resource and name it in every 401 challenge.",
+            valueName: "url"))
+    var resource: String?
 
     func validate() throws {
         guard let url = URL(string: issuer), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
         else { throw ValidationError("--issuer must be an http(s) URL, not '\(issuer)'.") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
         guard (0...300).contains(leeway) else { throw ValidationError("--leeway must be 0-300 seconds.") }
+        if let resource {
+            do {
+                try ProtectedResourceMetadata(resource: resource, authorizationServers: [issuer]).validate()
+            } catch {
+                throw ValidationError("--resource: \(error.description).")
+            }
+        }
     }
 
     func run() async throws {
@@ -41,10 +53,14 @@ struct ExampleAPICommand: AsyncParsableCommand {
             let validator = AccessTokenValidator(
                 issuer: issuer, audience: audience ?? issuer, leeway: TimeInterval(leeway))
             let api = try await ExampleAPIServer.start(
-                validator: validator, host: host, port: port,
+                validator: validator, host: host, port: port, resource: resource,
                 logger: CLILogging.logger(label: "sesame.example-api", level: .info))
             Terminal.out("Example API: \(api.baseURL.absoluteString)")
             Terminal.error("Accepting the access tokens of \(issuer)")
+            if let resource {
+                let metadata = ProtectedResourceMetadata(resource: resource, authorizationServers: [issuer])
+                Terminal.error("Protected resource metadata (RFC 9728): \(api.baseURL.absoluteString)\(metadata.wellKnownPath)")
+            }
             Terminal.error("Try: sesame curl --allow-origin \(api.baseURL.absoluteString) \(api.baseURL.absoluteString)/v1/me")
             try await api.wait()
         }

@@ -6,7 +6,9 @@ import Logging
 /// Tokens, codes, passwords and secrets never reach this line (docs/errors.md).
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = SesameRequestContext
-    let logger: Logger
+    let lines: RequestLog
+
+    init(logger: Logger) { lines = RequestLog(logger) }
 
     func handle(
         _ request: Request, context: Context,
@@ -24,29 +26,35 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 
     private func log(request: Request, context: Context, status: Int) {
-        Self.write(
-            logger, requestID: context.id, method: request.method.rawValue, path: request.uri.path, status: status,
+        lines.write(
+            requestID: context.id, method: request.method.rawValue, path: request.uri.path, status: status,
             annotations: context.annotations)
     }
+}
 
-    /// The line of one request (also for those ``StaticDocumentResponder`` answers).
-    static func write(
-        _ logger: Logger, requestID: @autoclosure () -> String, method: String, path: String, status: Int,
+/// Where request lines go: the logger, and its handler as a ``RequestLineHandler`` when it is one
+/// (looked up once here, not with a dynamic cast per request).
+struct RequestLog: Sendable {
+    let logger: Logger
+    private let direct: (any RequestLineHandler)?
+
+    init(_ logger: Logger) {
+        self.logger = logger
+        direct = logger.handler as? any RequestLineHandler
+    }
+
+    /// The line of one request (also for those ``StaticDocumentResponder`` answers): straight to
+    /// a ``RequestLineHandler``, else through swift-log with the fields as metadata.
+    func write(
+        requestID: @autoclosure () -> String, method: String, path: String, status: Int,
         annotations: RequestAnnotations? = nil
     ) {
-        // The metadata costs allocations: build it only when the line is written.
+        // Nothing is built unless the line is written.
         guard logger.logLevel <= .info else { return }
-        var metadata: Logger.Metadata = [
-            "request_id": .string(requestID()),
-            "method": .string(method),
-            "path": .string(path),
-            "status": .stringConvertible(status),
-        ]
-        if let annotations {
-            if let clientID = annotations.clientID { metadata["client_id"] = .string(clientID) }
-            if let outcome = annotations.outcome { metadata["outcome"] = .string(outcome) }
-            if let errorID = annotations.errorID { metadata["error_id"] = .string(errorID) }
-        }
-        logger.info("request", metadata: metadata)
+        let line = RequestLine(
+            requestID: requestID(), method: method, path: path, status: status, clientID: annotations?.clientID,
+            outcome: annotations?.outcome, errorID: annotations?.errorID)
+        if let direct, direct.logRequest(line, message: "request", source: "SesameServer") { return }
+        logger.info("request", metadata: line.metadata)
     }
 }

@@ -26,7 +26,7 @@ struct ProtocolRoutes: FeatureRoutes {
         staticDocuments?.publish(
             discovery.staticDocuments(https: provider.settings.issuer.scheme?.lowercased() == "https"),
             accounting: StaticDocuments.Accounting(
-                logger: logger,
+                log: RequestLog(logger),
                 recordRequest: { route, status, duration in
                     metrics.request(route: route, method: "GET", status: status, duration: duration)
                 },

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SesameProtocol
+import SesameServer
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +18,7 @@ import SesameProtocol
 ///   arithmetic, where `StreamLogHandler` asks `localtime` (which looks at the time-zone file on
 ///   every line);
 /// - the line goes to a ``LogLineSink``, which writes batches, and at once from `warning` up.
-struct LineLogHandler: LogHandler {
+struct LineLogHandler: RequestLineHandler {
     let label: String
     let sink: LogLineSink
     var logLevel: Logger.Level = .info
@@ -47,6 +48,39 @@ struct LineLogHandler: LogHandler {
         sink.append(
             Self.line(event, label: label, metadata: all, time: time, stamp: Self.stamps.text(for: time)),
             urgent: event.level >= .warning)
+    }
+
+    /// A request's line without swift-log's metadata dictionary (issue #50): the same text
+    /// ``line(_:label:metadata:time:stamp:)`` makes of the fields as metadata. Falls back
+    /// (`false`) when the handler's own metadata or provider would add members, or the level is off.
+    func logRequest(_ request: RequestLine, message: String, source: String) -> Bool {
+        guard metadata.isEmpty, metadataProvider == nil else { return false }
+        guard logLevel <= .info else { return true }
+        sink.append(
+            Self.requestLine(request, label: label, message: message, source: source, stamp: Self.stamps.text(for: Self.now())),
+            urgent: false)
+        return true
+    }
+
+    /// The text of a request's line: what ``line(_:label:metadata:time:stamp:)`` makes of an
+    /// `info` event with the request's fields as metadata.
+    static func requestLine(_ request: RequestLine, label: String, message: String, source: String, stamp: String) -> String {
+        var text = String()
+        text.reserveCapacity(48 + label.utf8.count + request.length + source.utf8.count + message.utf8.count)
+        text += stamp
+        text += " info"
+        if !label.isEmpty {
+            text += " "
+            text += label
+        }
+        text += ":"
+        request.appendFields(to: &text)
+        text += " ["
+        text += source
+        text += "] "
+        text += message
+        text += "\n"
+        return text
     }
 
     /// The line of `event`, built in one string (about 40 bytes of text per metadata member):

@@ -111,8 +111,7 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
         documents.countAnswer()
         let accounting = prepared.accounting
         accounting.recordRequest(prepared.document.route, 200, .now - prepared.start)
-        RequestLogMiddleware.write(
-            accounting.logger, requestID: RequestID().description, method: "GET", path: prepared.path, status: 200)
+        accounting.log.write(requestID: RequestID().description, method: "GET", path: prepared.path, status: 200)
     }
 }
 

@@ -40,7 +40,7 @@ final class StaticDocuments: Sendable {
     /// routes, which know the metrics and the rate limits).
     struct Accounting: Sendable {
         /// Where the request log line goes (``RequestLogMiddleware``'s line).
-        let logger: Logger
+        let log: RequestLog
         /// Records an answered `GET` in the request metrics (``MetricsMiddleware``'s record).
         let recordRequest: @Sendable (_ route: String, _ status: Int, _ duration: Duration) -> Void
         /// The rate-limit fields of a request from `address` (a ``ClientAddressKey``) admitted in
