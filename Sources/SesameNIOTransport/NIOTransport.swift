@@ -98,9 +98,10 @@ public struct NIOTransport: HTTPTransport {
         else { throw URLError(.unsupportedURL) }
         let host = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let secure = scheme == "https"
-        guard let context else { throw URLError(.secureConnectionFailed) }
+        if secure, context == nil { throw URLError(.secureConnectionFailed) }
         let port = url.port ?? (secure ? 443 : 80)
-        let isIP = IPAddressText.isIPAddress(host)
+        // An IP literal gets no SNI (RFC 6066 §3) and is matched against the certificate's IP SANs.
+        let isIP = (try? SocketAddress(ipAddress: host, port: 0)) != nil
         let verifier = ServerCertificateVerifier(
             host: host, isIPAddress: isIP, roots: trustRoots.store, pinning: certificatePinning ?? .none)
         let exchange = HTTP1Exchange(
@@ -110,7 +111,7 @@ public struct NIOTransport: HTTPTransport {
                 .connectTimeout(.seconds(Int64(min(max(request.timeoutInterval, 1), 600))))
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        if secure {
+                        if secure, let context {
                             let handler = try NIOSSLClientHandler(
                                 context: context, serverHostname: isIP ? nil : host,
                                 customVerificationCallbackWithMetadata: verifier.verify)
@@ -130,12 +131,5 @@ public struct NIOTransport: HTTPTransport {
             case nil: throw error
             }
         }
-    }
-}
-
-/// Recognises IP address literals (no SNI for them; RFC 6066 §3).
-enum IPAddressText {
-    static func isIPAddress(_ host: String) -> Bool {
-        host.contains(":") || (host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." })
     }
 }

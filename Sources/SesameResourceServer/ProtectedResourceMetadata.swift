@@ -85,8 +85,7 @@ public struct ProtectedResourceMetadata: Codable, Sendable, Equatable {
         else {
             throw ProtectedResourceMetadataError("resource \"\(resource.prefix(100))\" must be an absolute URL without query or fragment (RFC 9728 section 2)")
         }
-        let loopback = ["127.0.0.1", "::1", "localhost"].contains(host.lowercased()) || host.hasPrefix("127.")
-        guard scheme == "https" || (scheme == "http" && loopback) else {
+        guard scheme == "https" || (scheme == "http" && LoopbackHost.contains(host)) else {
             throw ProtectedResourceMetadataError("resource \"\(resource.prefix(100))\" must use https (http only on a loopback host)")
         }
         guard !authorizationServers.isEmpty, authorizationServers.allSatisfy({ URL(string: $0)?.host != nil }) else {

@@ -102,8 +102,8 @@ struct CertificatePinningTests {
         guard ToolRun.available("openssl") || ProcessInfo.processInfo.environment["CI"] == "true" else { return }
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let leaf = try Self.der(certificates.certificateFile)
-        let ca = try Self.der(certificates.caFile)
+        let leaf = try certificates.der(certificates.certificateFile)
+        let ca = try certificates.der(certificates.caFile)
         let leafPin = try PublicKeyPin(certificateDER: leaf)
         let caPin = try PublicKeyPin(certificateDER: ca)
         // The pin as the docs tell operators to compute it.
@@ -194,11 +194,6 @@ struct CertificatePinningTests {
         #expect(events.first?.attributes["presented_pins"] == Self.c)
         #expect(events.first?.attributes["client_id"] == "app")
     }
-
-    static func der(_ pemFile: String) throws -> Data {
-        let pem = try String(contentsOfFile: pemFile, encoding: .utf8)
-        return Data(base64Encoded: pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined())!
-    }
 }
 
 /// Claims to enforce `pinning`, and refuses every handshake as a mismatch with the key `c`.
@@ -212,9 +207,4 @@ final class MismatchTransport: HTTPTransport {
         sent.withLock { $0 += 1 }
         throw CertificatePinMismatch(host: request.url?.host ?? "", presented: [try PublicKeyPin(CertificatePinningTests.c)]).error
     }
-}
-
-final class RecordingAnalytics: SesameAnalytics {
-    let events = LockedState<[AnalyticsEvent]>([])
-    func record(_ event: AnalyticsEvent) { events.withLock { $0.append(event) } }
 }

@@ -280,12 +280,3 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         }
     }
 }
-
-/// Loopback host names allowed with plain http (RFC 8252 §7.3, §8.3).
-enum LoopbackHost {
-    static func contains(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host == "127.0.0.1" || host == "::1" || host == "localhost"
-            || host.hasPrefix("127.")
-    }
-}

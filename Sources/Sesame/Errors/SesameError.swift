@@ -83,7 +83,6 @@ public struct SesameError: Error, Sendable, CustomStringConvertible, Equatable {
         if case .passkeyUnavailable(let cause) = reason { return cause }
         return nil
     }
-
 }
 
 extension SesameError {

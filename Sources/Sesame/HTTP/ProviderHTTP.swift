@@ -59,13 +59,13 @@ struct ProviderHTTP: Sendable {
     /// Refuses, before anything is sent, a request to a pinned host over plain http or through a
     /// transport that does not enforce the host's pins (fail closed).
     private func checkPinning(_ request: URLRequest) throws(SesameError) {
-        guard !pinning.isEmpty, let url = request.url, let host = url.host,
-            let entry = pinning.entry(for: host, at: Date())
+        let now = Date()
+        guard !pinning.isEmpty, let url = request.url, let host = url.host, let entry = pinning.entry(for: host, at: now)
         else { return }
         guard url.scheme?.lowercased() == "https" else {
             throw .invalidConfiguration("\(host) is pinned, but the request to it is plain http; pinned hosts are reached over https only.")
         }
-        guard transport.certificatePinning?.entry(for: host, at: Date()) == entry else {
+        guard transport.certificatePinning?.entry(for: host, at: now) == entry else {
             throw .invalidConfiguration(
                 "the configuration pins \(host), but the transport \(type(of: transport)) does not enforce those pins; leave the transport out (URLSessionTransport pins on Apple platforms) or pass NIOTransport(pinning:) from the SesameNIOTransport product (Linux).")
         }

@@ -35,9 +35,8 @@ public struct PinnedHost: Sendable, Equatable, Codable {
         case includeSubdomains = "include_subdomains"
     }
 
-    /// `expires` is a date (`2027-06-30`, the end of that day in UTC, as Android's
-    /// `<pin-set expiration>`) or an RFC 3339 time (`2027-06-30T12:00:00Z`).
-    /// Decodes the JSON form described above.
+    /// Decodes the JSON form described above; `expires` is a date (`2027-06-30`, the end of that
+    /// day in UTC, as Android's `<pin-set expiration>`) or an RFC 3339 time (`2027-06-30T12:00:00Z`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         host = try c.decode(String.self, forKey: .host)

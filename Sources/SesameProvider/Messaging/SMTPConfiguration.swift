@@ -1,3 +1,4 @@
+import SesameProtocol
 import SesameStore
 import Foundation
 
@@ -45,10 +46,7 @@ public struct SMTPConfiguration: Sendable, Equatable {
     }
 
     /// `true` for `localhost`, `127.0.0.0/8` and `::1`.
-    public var isLoopback: Bool {
-        let host = self.host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
+    public var isLoopback: Bool { LoopbackHost.contains(host) }
 
     /// The EHLO argument.
     package var effectiveHeloName: String {

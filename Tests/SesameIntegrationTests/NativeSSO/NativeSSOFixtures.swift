@@ -100,9 +100,3 @@ final class ServerTime: Sendable {
     var now: @Sendable () -> Date { { [self] in Date().addingTimeInterval(offset.withLock { $0 }) } }
 }
 
-/// Collects analytics events.
-final class RecordingAnalytics: SesameAnalytics {
-    let events = Mutex<[AnalyticsEvent]>([])
-    func record(_ event: AnalyticsEvent) { events.withLock { $0.append(event) } }
-    var names: [String] { events.withLock { $0.map(\.name.rawValue) } }
-}

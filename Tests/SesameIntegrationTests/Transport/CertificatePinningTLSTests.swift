@@ -28,8 +28,8 @@ struct CertificatePinningTLSTests {
         let server: IntegrationServer
         let certificates: TestCertificates
         let roots: NIOTransport.TrustRoots
-        var leafPin: PublicKeyPin { get throws { try PublicKeyPin(certificateDER: CertificatePinningTLSTests.der(certificates.certificateFile)) } }
-        var caPin: PublicKeyPin { get throws { try PublicKeyPin(certificateDER: CertificatePinningTLSTests.der(certificates.caFile)) } }
+        var leafPin: PublicKeyPin { get throws { try PublicKeyPin(certificateDER: certificates.der(certificates.certificateFile)) } }
+        var caPin: PublicKeyPin { get throws { try PublicKeyPin(certificateDER: certificates.der(certificates.caFile)) } }
 
         func client(_ pins: [PublicKeyPin], expires: Date? = nil, analytics: (any SesameAnalytics)? = nil) -> (SesameClient, NIOTransport) {
             var configuration = server.configuration()
@@ -96,7 +96,7 @@ struct CertificatePinningTLSTests {
     func wrongPinSendsNothing() async throws {
         try await withTLSServer { fixture in
             let user = try await fixture.server.addUser("mallory")
-            let analytics = PinAnalytics()
+            let analytics = RecordingAnalytics()
             let (client, _) = fixture.client([Self.unused, try PublicKeyPin("sha256/" + Data(repeating: 8, count: 32).base64EncodedString())], analytics: analytics)
             let before = try await fixture.requestCounts()
             do {
@@ -193,13 +193,4 @@ struct CertificatePinningTLSTests {
         }
     }
 
-    static func der(_ pemFile: String) throws -> Data {
-        let pem = try String(contentsOfFile: pemFile, encoding: .utf8)
-        return Data(base64Encoded: pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined())!
-    }
-}
-
-final class PinAnalytics: SesameAnalytics {
-    let events = LockedState<[AnalyticsEvent]>([])
-    func record(_ event: AnalyticsEvent) { events.withLock { $0.append(event) } }
 }

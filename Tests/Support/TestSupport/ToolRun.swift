@@ -93,9 +93,14 @@ public struct TestCertificates: Sendable {
                 "-out", "\(name).pem", "-days", "1", "-extfile", extensions,
             ])
         }
-        let pem = try String(contentsOf: directory.appendingPathComponent("\(name).pem"), encoding: .utf8)
+        return try der(path("\(name).pem"))
+    }
+
+    /// The DER of the one certificate in the PEM file at `pemFile`.
+    public func der(_ pemFile: String) throws -> Data {
+        let pem = try String(contentsOfFile: pemFile, encoding: .utf8)
         let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
-        guard let der = Data(base64Encoded: body) else { throw ToolFailure("\(name).pem is not a PEM certificate") }
+        guard let der = Data(base64Encoded: body) else { throw ToolFailure("\(pemFile) is not a PEM certificate") }
         return der
     }
 

@@ -98,7 +98,7 @@ final class SideBySideFixture: Sendable {
 }
 
 /// One round of load against one server: the wrk result and the server's CPU per request (µs).
-private func round(
+func round(
     issuer: String, cpuSeconds: () -> Double, script: String, environment: [String: String]
 ) async throws -> (WrkLoad.Result, Int) {
     let before = cpuSeconds()

@@ -74,7 +74,8 @@ final class TLSFixture: Sendable {
 
     struct Servers: Sendable {
         var tls: ServerProcess
-        var plain: ServerProcess
+        /// The same server over plain HTTP, for the refresh benchmark only.
+        var plain: ServerProcess?
         var tlsTokens: [URL]
         var plainTokens: [URL]
         var certificates: URL
@@ -103,17 +104,21 @@ final class TLSFixture: Sendable {
         let (tls, tlsFiles, _, _) = try await ServerProcess.start(
             refreshBatches: batches, familiesPerBatch: connections + 8,
             extraArguments: deployment.extraArguments + tlsArguments)
+        var plain: [ServerProcess] = []
         do {
-            let (plain, plainFiles, _, _) = try await ServerProcess.start(
-                refreshBatches: batches, familiesPerBatch: connections + 8, extraArguments: deployment.extraArguments)
-            guard let tlsServer = tls.first, let plainServer = plain.first else { throw BenchmarkSetupError("no server") }
+            var plainFiles: [[URL]] = []
+            if refresh {
+                (plain, plainFiles, _, _) = try await ServerProcess.start(
+                    refreshBatches: batches, familiesPerBatch: connections + 8, extraArguments: deployment.extraArguments)
+            }
+            guard let tlsServer = tls.first else { throw BenchmarkSetupError("no server") }
             let peer = try await OpenSSLServer.start(certificates: certificates)
             rounds.set(
                 Servers(
-                    tls: tlsServer, plain: plainServer, tlsTokens: tlsFiles.compactMap(\.first),
+                    tls: tlsServer, plain: plain.first, tlsTokens: tlsFiles.compactMap(\.first),
                     plainTokens: plainFiles.compactMap(\.first), certificates: certificates, peer: peer))
         } catch {
-            await ServerProcess.stop(tls)
+            await ServerProcess.stop(tls + plain)
             throw error
         }
     }
@@ -122,7 +127,7 @@ final class TLSFixture: Sendable {
 
     func stop() async {
         guard let servers = rounds.take() else { return }
-        await ServerProcess.stop([servers.tls, servers.plain])
+        await ServerProcess.stop([servers.tls] + [servers.plain].compactMap { $0 })
         servers.peer.process.terminate()
         try? FileManager.default.removeItem(at: servers.certificates)
     }
@@ -156,26 +161,21 @@ func registerTLSBenchmarks() {
             teardown: { await TLSFixture.shared.stop() })
     ) { benchmark in
         let (servers, iteration) = try TLSFixture.shared.next()
-        guard iteration < servers.tlsTokens.count, iteration < servers.plainTokens.count else {
-            throw BenchmarkSetupError("out of tokens")
-        }
+        guard let plainServer = servers.plain, iteration < servers.tlsTokens.count, iteration < servers.plainTokens.count
+        else { throw BenchmarkSetupError("out of tokens") }
         func refresh(_ server: ServerProcess, _ tokens: URL) async throws -> (WrkLoad.Result, Int) {
-            let before = server.cpuSeconds
-            let result = try await WrkLoad(issuer: server.issuer, connections: connections, duration: seconds)
-                .run(script: WrkScripts.refresh(clientID: ServerProcess.refreshClientID), environment: ["SESAME_TOKENS": tokens.path])
-            guard result.non2xx == 0, result.socketErrors == 0, result.requests > 0 else {
-                throw BenchmarkSetupError("\(server.issuer): \(result.non2xx) errors, \(result.socketErrors) socket errors")
-            }
-            return (result, Int((server.cpuSeconds - before) * 1e6 / Double(result.requests)))
+            try await round(
+                issuer: server.issuer, cpuSeconds: { server.cpuSeconds },
+                script: WrkScripts.refresh(clientID: ServerProcess.refreshClientID), environment: ["SESAME_TOKENS": tokens.path])
         }
         benchmark.startMeasurement()
         let secure: (WrkLoad.Result, Int)
         let plain: (WrkLoad.Result, Int)
         if iteration % 2 == 0 {
             secure = try await refresh(servers.tls, servers.tlsTokens[iteration])
-            plain = try await refresh(servers.plain, servers.plainTokens[iteration])
+            plain = try await refresh(plainServer, servers.plainTokens[iteration])
         } else {
-            plain = try await refresh(servers.plain, servers.plainTokens[iteration])
+            plain = try await refresh(plainServer, servers.plainTokens[iteration])
             secure = try await refresh(servers.tls, servers.tlsTokens[iteration])
         }
         benchmark.stopMeasurement()

@@ -65,22 +65,10 @@ struct LineLogHandler: RequestLineHandler {
     /// The text of a request's line: what ``line(_:label:metadata:time:stamp:)`` makes of an
     /// `info` event with the request's fields as metadata.
     static func requestLine(_ request: RequestLine, label: String, message: String, source: String, stamp: String) -> String {
-        var text = String()
-        text.reserveCapacity(48 + label.utf8.count + request.length + source.utf8.count + message.utf8.count)
-        text += stamp
-        text += " info"
-        if !label.isEmpty {
-            text += " "
-            text += label
-        }
-        text += ":"
-        request.appendFields(to: &text)
-        text += " ["
-        text += source
-        text += "] "
-        text += message
-        text += "\n"
-        return text
+        compose(
+            stamp: stamp, level: Logger.Level.info.rawValue, label: label, source: source, message: message,
+            fieldBytes: request.length
+        ) { request.appendFields(to: &$0) }
     }
 
     /// The line of `event`, built in one string (about 40 bytes of text per metadata member):
@@ -88,29 +76,42 @@ struct LineLogHandler: RequestLineHandler {
     static func line(
         _ event: LogEvent, label: String, metadata: Logger.Metadata, time: Int, stamp: String? = nil
     ) -> String {
-        let message = event.message.description
+        compose(
+            stamp: stamp ?? timestamp(time), level: event.level.rawValue, label: label, source: event.source,
+            message: event.message.description, fieldBytes: metadata.count * 40
+        ) { text in
+            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+                text += " "
+                text += key
+                text += "="
+                switch value {
+                case .string(let string): text += string
+                case .stringConvertible(let convertible): text += convertible.description
+                default: text += value.description
+                }
+            }
+        }
+    }
+
+    /// `<stamp> <level> <label>:<fields> [<source>] <message>\n` in one string reserved for it;
+    /// `fields` appends the ` key=value` members.
+    private static func compose(
+        stamp: String, level: String, label: String, source: String, message: String, fieldBytes: Int,
+        fields: (inout String) -> Void
+    ) -> String {
         var text = String()
-        text.reserveCapacity(64 + label.utf8.count + metadata.count * 40 + event.source.utf8.count + message.utf8.count)
-        text += stamp ?? timestamp(time)
+        text.reserveCapacity(64 + label.utf8.count + fieldBytes + source.utf8.count + message.utf8.count)
+        text += stamp
         text += " "
-        text += event.level.rawValue
+        text += level
         if !label.isEmpty {
             text += " "
             text += label
         }
         text += ":"
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-            text += " "
-            text += key
-            text += "="
-            switch value {
-            case .string(let string): text += string
-            case .stringConvertible(let convertible): text += convertible.description
-            default: text += value.description
-            }
-        }
+        fields(&text)
         text += " ["
-        text += event.source
+        text += source
         text += "] "
         text += message
         text += "\n"
