@@ -10,7 +10,7 @@ struct ClientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "client",
         abstract: "Manage the OAuth clients of a server's data directory.",
-        subcommands: [Add.self, List.self, Show.self, Remove.self, Role.self])
+        subcommands: [Add.self, List.self, Show.self, Remove.self, Role.self, APIs.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -123,6 +123,16 @@ struct ClientCommand: AsyncParsableCommand {
                 "How often this client's devices may poll, in seconds (RFC 8628; default: the server's --device-poll-interval).",
                 valueName: "seconds"))
         var devicePollInterval: Int?
+        @Option(
+            name: .customLong("api"),
+            help: ArgumentHelp(
+                "A registered API the client may ask tokens for with resource (repeatable; RFC 8707, `sesame api add`).",
+                valueName: "url"))
+        var apis: [String] = []
+        @Option(
+            name: .customLong("default-api"),
+            help: ArgumentHelp("The API its tokens are for when a request names none (one of --api).", valueName: "url"))
+        var defaultAPI: String?
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
 
@@ -206,6 +216,8 @@ struct ClientCommand: AsyncParsableCommand {
                 if selfSignedCertificate { spec.tokenEndpointAuthMethod = .selfSignedTLSClientAuth }
                 if let tlsSubject { spec.tlsClientAuthSubject = try Self.tlsSubject(tlsSubject) }
                 spec.certificateBoundAccessTokens = certificateBound
+                spec.resources = apis
+                spec.defaultResource = defaultAPI
                 let (client, secret) = try await AdminSession.with(dataDir) { admin in
                     let added = try await admin.addClient(spec)
                     if let pins { try await admin.setPINPolicy(pins, clientID: spec.clientID) }

@@ -20,7 +20,8 @@ struct ExampleAPICommand: AsyncParsableCommand {
 
     @Option(help: "The issuer whose access tokens the API accepts.")
     var issuer: String
-    @Option(help: "The audience the tokens must name (default: the issuer, Sesame's access-token audience).")
+    @Option(
+        help: "The audience the tokens must name (default: --resource, the API's identifier as `sesame api add` registered it; without it the issuer, the audience of tokens for no API).")
     var audience: String?
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -30,7 +31,7 @@ struct ExampleAPICommand: AsyncParsableCommand {
     var leeway = 30
     @Option(
         help: ArgumentHelp(
-            "The API's identifier (its public URL): serve its protected resource metadata (RFC 9728) at /.well-known/oauth-protected-resource and name it in every 401 challenge.",
+            "The API's identifier (its public URL, registered with `sesame api add`): accept only tokens for it (RFC 8707), serve its protected resource metadata (RFC 9728) at /.well-known/oauth-protected-resource and name it in every 401 challenge.",
             valueName: "url"))
     var resource: String?
 
@@ -51,7 +52,7 @@ struct ExampleAPICommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let validator = AccessTokenValidator(
-                issuer: issuer, audience: audience ?? issuer, leeway: TimeInterval(leeway))
+                issuer: issuer, audience: audience ?? resource ?? issuer, leeway: TimeInterval(leeway))
             let api = try await ExampleAPIServer.start(
                 validator: validator, host: host, port: port, resource: resource,
                 logger: CLILogging.logger(label: "sesame.example-api", level: .info))

@@ -58,6 +58,10 @@ public struct AdminClient: Codable, Sendable, Equatable {
     public var tlsClientAuthSubject: TLSClientAuthSubject?
     /// RFC 8705 §3 `tls_client_certificate_bound_access_tokens`.
     public var tlsClientCertificateBoundAccessTokens = false
+    /// The registered APIs the client may ask tokens for (RFC 8707 `resource`).
+    public var resources: [String]?
+    /// The API a token is for when a request names none; absent: the issuer.
+    public var defaultResource: String?
 
     /// A client with every setting given.
     public init(
@@ -121,6 +125,8 @@ public struct AdminClient: Codable, Sendable, Equatable {
         case pinPolicy = "pin_policy"
         case tlsClientAuthSubject = "tls_client_auth_subject"
         case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
+        case resources
+        case defaultResource = "default_resource"
     }
 }
 
@@ -176,6 +182,10 @@ public struct AdminClientUpdate: Codable, Sendable, Equatable {
     public var confidential: Bool?
     /// Changes to the device-PIN policy (the bank SDK's "maximum number of PIN attempts").
     public var pinPolicy: AdminPINPolicyUpdate?
+    /// The registered APIs the client may ask tokens for (RFC 8707; replace the list).
+    public var resources: [String]?
+    /// The API a token is for when a request names none; empty: the issuer.
+    public var defaultResource: String?
 
     /// An update of the given settings.
     public init(
@@ -184,9 +194,12 @@ public struct AdminClientUpdate: Codable, Sendable, Equatable {
         accessTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil,
         requirePushedRequests: Bool? = nil, dpopBoundAccessTokens: Bool? = nil, appGroup: String? = nil,
         idTokenSigningAlg: String? = nil, accessTokenSigningAlg: String? = nil, securityProfile: String? = nil,
-        jwks: String? = nil, clientID: String? = nil, confidential: Bool? = nil, pinPolicy: AdminPINPolicyUpdate? = nil
+        jwks: String? = nil, clientID: String? = nil, confidential: Bool? = nil, pinPolicy: AdminPINPolicyUpdate? = nil,
+        resources: [String]? = nil, defaultResource: String? = nil
     ) {
         self.pinPolicy = pinPolicy
+        self.resources = resources
+        self.defaultResource = defaultResource
         self.appGroup = appGroup
         self.idTokenSigningAlg = idTokenSigningAlg
         self.accessTokenSigningAlg = accessTokenSigningAlg
@@ -229,6 +242,8 @@ public struct AdminClientUpdate: Codable, Sendable, Equatable {
         case clientID = "client_id"
         case confidential
         case pinPolicy = "pin_policy"
+        case resources
+        case defaultResource = "default_resource"
     }
 }
 

@@ -52,13 +52,20 @@ package enum FormURLEncoding {
     /// Decodes into a dictionary for a server that knows the parameter names in `recognized`
     /// (RFC 6749 §3.1): a recognized name that repeats makes the whole body invalid (`nil`); a
     /// name it does not recognize is ignored, repeated or not, and left out of the result; and
-    /// "parameters sent without a value MUST be treated as if they were omitted".
-    package static func decode(_ body: String, recognized: Set<String>) -> [String: String]? {
+    /// "parameters sent without a value MUST be treated as if they were omitted". A name in
+    /// `repeatable` may repeat: its values are joined by a space.
+    package static func decode(
+        _ body: String, recognized: Set<String>, repeatable: Set<String> = RecognizedParameters.repeatable
+    ) -> [String: String]? {
         guard let pairs = decodePairs(body) else { return nil }
         var result: [String: String] = [:]
         var seen: Set<String> = []
         for (name, value) in pairs where recognized.contains(name) {
-            guard seen.insert(name).inserted else { return nil }
+            guard seen.insert(name).inserted else {
+                guard repeatable.contains(name) else { return nil }
+                if !value.isEmpty { result[name] = result[name].map { $0 + " " + value } ?? value }
+                continue
+            }
             if !value.isEmpty { result[name] = value }
         }
         return result

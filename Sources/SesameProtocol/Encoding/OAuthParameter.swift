@@ -14,6 +14,9 @@ public enum OAuthParameter {
     public static let redirectURI = "redirect_uri"
     /// RFC 6749 §3.3 `scope`: space-separated scope values.
     public static let scope = "scope"
+    /// RFC 8707 §2 `resource`: an API the access token is for (its absolute URI, no fragment).
+    /// It may appear more than once, at `/authorize`, `/par` and `/token`.
+    public static let resource = "resource"
     /// RFC 6749 §4.1.1 `state`: opaque value the redirect echoes; checked against CSRF.
     public static let state = "state"
     /// OIDC Core §3.1.2.1 `nonce`: echoed in the ID token, binding it to the request.

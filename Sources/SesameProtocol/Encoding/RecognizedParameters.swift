@@ -6,8 +6,12 @@
 /// RFC 6749 §3.1: "The authorization server MUST ignore unrecognized request parameters.
 /// Request and response parameters MUST NOT be included more than once." A repeated name from
 /// this set makes a request invalid; any other name is ignored, repeated or not
-/// (``FormURLEncoding/decode(_:recognized:)``).
+/// (``FormURLEncoding/decode(_:recognized:repeatable:)``). The exception is ``repeatable``.
 public enum RecognizedParameters {
+    /// The names a request may repeat: RFC 8707 §2 `resource` ("multiple resource parameters").
+    /// Their values arrive joined by a space, which no absolute URI contains.
+    public static let repeatable: Set<String> = ["resource"]
+
     /// Every recognized name; each may appear at most once in a request (RFC 6749 §3.1).
     public static let all: Set<String> = [
         // Authorization request (RFC 6749 §4.1.1, RFC 7636 §4.3, OIDC Core §3.1.2.1, §5.5, §6)

@@ -16,6 +16,9 @@ public enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A federation provider's registration breaks a rule.
     case invalidProvider(field: String, reason: String)
     case providerNotFound(id: String)
+    /// An API's registration breaks a rule (RFC 8707 resource; ``APIValidation``).
+    case invalidAPI(field: String, reason: String)
+    case apiNotFound(identifier: String)
 
     public var description: String {
         switch self {
@@ -32,6 +35,9 @@ public enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidProvider(let field, let reason): "\(field): \(reason)"
         case .providerNotFound(let id):
             "there is no federation provider \"\(id)\"; list them with `sesame provider list`"
+        case .invalidAPI(let field, let reason): "\(field): \(reason)"
+        case .apiNotFound(let identifier):
+            "there is no API \"\(identifier)\"; list them with `sesame api list`"
         }
     }
 }

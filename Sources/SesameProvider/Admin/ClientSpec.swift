@@ -53,6 +53,10 @@ public struct ClientSpec: Sendable, Equatable {
     /// Access tokens bound to the client's TLS certificate (RFC 8705 §3;
     /// ``ClientRecord/certificateBoundAccessTokens``).
     public var certificateBoundAccessTokens = false
+    /// The registered APIs the client may ask tokens for (RFC 8707; ``ClientRecord/resources``).
+    public var resources: [String] = []
+    /// The API a token is for when a request names none (``ClientRecord/defaultResource``).
+    public var defaultResource: String?
 
     public init(
         clientID: String, name: String? = nil, confidential: Bool = false,
@@ -112,5 +116,7 @@ extension ClientSpec {
         devicePollInterval = record.devicePollInterval
         tlsClientAuthSubject = record.tlsClientAuthSubject
         certificateBoundAccessTokens = record.certificateBoundAccessTokens
+        resources = record.resources
+        defaultResource = record.defaultResource
     }
 }

@@ -60,10 +60,53 @@ public struct ServerAdmin: Sendable {
                 field: "client_id",
                 reason: "\"\(spec.clientID)\" is a user's subject (sub); choose a client id that no user has, so that no token of the client can name that user")
         }
+        try await APIValidation.checkRegistered(spec.resources, store: store)
         let record = try Self.record(for: spec, secretHash: try secret.map(hasher.hash))
         try await store.upsertClient(record)
         try await audit(.clientAdded, detail: ["client_id": spec.clientID, "confidential": "\(spec.confidential)"])
         return (record, secret)
+    }
+
+    /// Sets the APIs a registered client may ask tokens for and its default one (RFC 8707).
+    public func setResources(_ resources: [String], defaultResource: String?, clientID: String) async throws {
+        guard var record = try await store.client(id: clientID) else { throw AdminError.clientNotFound(id: clientID) }
+        do {
+            try APIValidation.applyResources(resources, defaultResource: defaultResource, to: &record)
+        } catch {
+            throw AdminError.invalidClient(field: error.field, reason: error.reason)
+        }
+        try await APIValidation.checkRegistered(resources, store: store)
+        try await store.upsertClient(record)
+        try await audit(.clientUpdated, detail: ["client_id": clientID, "resources": resources.joined(separator: " ")])
+    }
+
+    // MARK: APIs
+
+    /// Registers an API (RFC 8707 resource), or changes the name and scopes of a registered one.
+    @discardableResult
+    public func addAPI(identifier: String, name: String?, scopes: [String]) async throws -> APIRecord {
+        let api: APIRecord
+        do {
+            api = try APIValidation.record(identifier: identifier, name: name, scopes: scopes)
+        } catch {
+            throw AdminError.invalidAPI(field: error.field, reason: error.reason)
+        }
+        var stored = api
+        if let existing = try await store.api(identifier: identifier) { stored.createdAt = existing.createdAt }
+        try await store.upsertAPI(stored)
+        try await audit(.apiAdded, detail: ["api": identifier, "scopes": scopes.joined(separator: " ")])
+        return stored
+    }
+
+    public func apis() async throws -> [APIRecord] {
+        try await store.apis()
+    }
+
+    /// Removes a registered API. Clients keep its name in their list until they are changed; no
+    /// token is issued for it any more.
+    public func removeAPI(identifier: String) async throws {
+        guard try await store.removeAPI(identifier: identifier) else { throw AdminError.apiNotFound(identifier: identifier) }
+        try await audit(.apiRemoved, detail: ["api": identifier])
     }
 
     public func clients() async throws -> [ClientRecord] {
@@ -96,6 +139,7 @@ public struct ServerAdmin: Sendable {
             try ClientValidation.applyPolicies(
                 introspectsAnyToken: spec.introspectsAnyToken, deviceCodeLifetime: spec.deviceCodeLifetime,
                 devicePollInterval: spec.devicePollInterval, to: &record)
+            try APIValidation.applyResources(spec.resources, defaultResource: spec.defaultResource, to: &record)
             return record
         } catch {
             throw AdminError.invalidClient(field: error.field, reason: error.reason)

@@ -100,6 +100,9 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case clientUpdated = "admin.client_updated"
     case clientRemoved = "admin.client_removed"
     case clientSecretRotated = "admin.client_secret_rotated"
+    /// An API (RFC 8707 resource) was registered or changed; `detail.api` names it.
+    case apiAdded = "admin.api_added"
+    case apiRemoved = "admin.api_removed"
     case userAdded = "admin.user_added"
     case userUpdated = "admin.user_updated"
     case userRemoved = "admin.user_removed"

@@ -137,7 +137,7 @@ package struct Provider: Sendable {
             refreshToken: RefreshTokenGrant(
                 store: store, tokenIssuer: tokenIssuer, metrics: metrics, audit: audit, deviceSessions: deviceSessions,
                 now: now),
-            clientCredentials: ClientCredentialsGrant(tokenIssuer: tokenIssuer),
+            clientCredentials: ClientCredentialsGrant(tokenIssuer: tokenIssuer, store: store),
             tokenExchange: TokenExchangeGrant(nativeSSO: nativeSSO, federation: federation),
             pinUnlock: PINUnlockGrant(store: store, pin: pin, tokenIssuer: tokenIssuer, sessionCap: sessionCap, now: now),
             deviceCode: DeviceCodeGrant(
@@ -148,13 +148,21 @@ package struct Provider: Sendable {
     /// The `iss` string.
     package var issuer: String { settings.issuerIdentifier }
 
-    /// Issues a first-party authorization code (``FirstPartyCode``) with the server's code lifetime.
+    /// Issues a first-party authorization code (``FirstPartyCode``) with the server's code lifetime,
+    /// for the client's default API if it has one (RFC 8707).
     package func issueFirstPartyCode(
         clientID: String, scope: String, codeChallenge: String, authentication: AuthenticationContext,
         reauthentication: Bool
     ) async throws -> String {
-        try await FirstPartyCode.issue(
+        var resources: [String] = []
+        if let client = try await store.client(id: clientID) {
+            resources = try await ResourceAuthorization(store: store).audience(
+                requested: [], authorized: nil, client: client
+            ).identifiers
+        }
+        return try await FirstPartyCode.issue(
             store: store, lifetime: settings.authorizationCodeLifetime, now: now(), clientID: clientID, scope: scope,
-            codeChallenge: codeChallenge, authentication: authentication, reauthentication: reauthentication)
+            codeChallenge: codeChallenge, authentication: authentication, reauthentication: reauthentication,
+            resources: resources)
     }
 }

@@ -43,6 +43,9 @@ public struct SeedConfiguration: Codable, Sendable, Equatable {
     public var users: [UserSeed]
     /// Federation providers (docs/federation.md).
     public var providers: [ProviderSeed]
+    /// APIs tokens are issued for (RFC 8707; docs/resource-server.md), applied before the
+    /// clients that name them in `resources`.
+    public var apis: [APISeed] = []
     /// The PostgreSQL database URL for `sesame serve` and the admin commands when neither
     /// `--database` nor `SESAME_DATABASE_URL` names one (key `database`; it holds a password,
     /// so the file stays readable by the server's user only).
@@ -58,7 +61,7 @@ public struct SeedConfiguration: Codable, Sendable, Equatable {
     }
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case clients, users, providers, database
+        case clients, users, providers, database, apis
     }
 
     public init(from decoder: any Decoder) throws {
@@ -67,6 +70,7 @@ public struct SeedConfiguration: Codable, Sendable, Equatable {
         users = try container.decodeIfPresent([UserSeed].self, forKey: .users) ?? []
         providers = try container.decodeIfPresent([ProviderSeed].self, forKey: .providers) ?? []
         database = try container.decodeIfPresent(String.self, forKey: .database)
+        apis = try container.decodeIfPresent([APISeed].self, forKey: .apis) ?? []
     }
 
     /// Reads, decodes and validates a seed file, JSON or YAML (``SeedFileFormat``). Errors name
@@ -115,6 +119,19 @@ public struct SeedConfiguration: Codable, Sendable, Equatable {
                 throw SeedConfigurationError(
                     file: source, path: "\(path).client_id",
                     reason: "\"\(client.clientID)\" appears twice; give each client its own id")
+            }
+        }
+        var apiIdentifiers = Set<String>()
+        for (index, api) in apis.enumerated() {
+            let path = "apis[\(index)]"
+            do {
+                _ = try api.record()
+            } catch {
+                throw SeedConfigurationError(file: source, path: "\(path).\(error.field)", reason: error.reason)
+            }
+            guard apiIdentifiers.insert(api.identifier).inserted else {
+                throw SeedConfigurationError(
+                    file: source, path: "\(path).identifier", reason: "\"\(api.identifier)\" appears twice; list each API once")
             }
         }
         var providerIDs = Set<String>()

@@ -52,6 +52,10 @@ public struct ClientSeed: Codable, Sendable, Equatable {
     public var tlsClientAuthSANEmail: String?
     /// RFC 8705 §3 `tls_client_certificate_bound_access_tokens`. Default `false`.
     public var tlsClientCertificateBoundAccessTokens: Bool?
+    /// `resources`: the registered APIs the client may ask tokens for (RFC 8707).
+    public var resources: [String]?
+    /// `default_resource`: the API its tokens are for when a request names none.
+    public var defaultResource: String?
 
     public init(
         clientID: String, name: String? = nil, secret: String? = nil,
@@ -93,6 +97,8 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         case tlsClientAuthSANIP = "tls_client_auth_san_ip"
         case tlsClientAuthSANEmail = "tls_client_auth_san_email"
         case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
+        case resources
+        case defaultResource = "default_resource"
     }
 
     /// The validated record, defaults filled in as for ``ClientSpec``.
@@ -134,6 +140,7 @@ public struct ClientSeed: Codable, Sendable, Equatable {
         try ClientValidation.applyPolicies(
             introspectsAnyToken: introspectsAnyToken ?? false, deviceCodeLifetime: deviceCodeLifetime,
             devicePollInterval: devicePollInterval, to: &record)
+        try APIValidation.applyResources(resources ?? [], defaultResource: defaultResource, to: &record)
         return record
     }
 }

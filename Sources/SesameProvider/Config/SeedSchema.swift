@@ -60,9 +60,9 @@ extension ClientSeed.CodingKeys: SeedEntryKeys {
         case .clientID: SeedKeyRule(shape: .text, isRequired: true)
         case .name, .secret, .tokenEndpointAuthMethod, .idTokenSigningAlg, .accessTokenSigningAlg, .mfaPolicy, .appGroup,
             .jwks, .securityProfile, .tlsClientAuthSubjectDN, .tlsClientAuthSANDNS, .tlsClientAuthSANURI, .tlsClientAuthSANIP,
-            .tlsClientAuthSANEmail:
+            .tlsClientAuthSANEmail, .defaultResource:
             SeedKeyRule(shape: .text)
-        case .redirectURIs, .postLogoutRedirectURIs, .grantTypes, .scopes: SeedKeyRule(shape: .texts)
+        case .redirectURIs, .postLogoutRedirectURIs, .grantTypes, .scopes, .resources: SeedKeyRule(shape: .texts)
         case .accessTokenLifetime, .idTokenLifetime, .refreshTokenLifetime, .deviceCodeLifetime, .devicePollInterval:
             SeedKeyRule(shape: .number)
         case .firstParty, .requirePushedAuthorizationRequests, .dpopBoundAccessTokens, .introspectsAnyToken,

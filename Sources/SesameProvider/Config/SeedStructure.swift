@@ -107,6 +107,7 @@ extension SeedStructure {
         try check.section("clients", root["clients"], keys: ClientSeed.CodingKeys.self)
         try check.section("users", root["users"], keys: UserSeed.CodingKeys.self)
         try check.section("providers", root["providers"], keys: ProviderSeed.CodingKeys.self)
+        try check.section("apis", root["apis"], keys: APISeed.CodingKeys.self)
         if let database = root["database"], database != .null, database != .scalar {
             throw check.failure("database", "must be a text, a URL such as postgres://sesame:secret@db:5432/sesame")
         }

@@ -18,6 +18,16 @@ public struct Seeder: Sendable {
         try seed.validate(source: "seed configuration")
         var report = SeedReport()
         var changes: [AuditRecord] = []
+        for api in seed.apis {
+            var record = try api.record()
+            if let existing = try await store.api(identifier: api.identifier) {
+                record.createdAt = existing.createdAt
+                if existing == record { continue }
+            }
+            try await store.upsertAPI(record)
+            report.apisApplied += 1
+            changes.append(AuditEvent.apiAdded.adminRecord(via: "seed file", detail: ["api": api.identifier]))
+        }
         for client in seed.clients {
             let existing = try await store.client(id: client.clientID)
             let secretHash: String?
@@ -33,6 +43,7 @@ public struct Seeder: Sendable {
                 secretHash = nil
             }
             var record = try client.record(secretHash: secretHash)
+            try await APIValidation.checkRegistered(record.resources, store: store)
             if let existing {
                 record.createdAt = existing.createdAt
                 if existing == record {
@@ -93,6 +104,8 @@ public struct SeedReport: Sendable, Equatable, CustomStringConvertible {
     public var usersExisting = 0
     /// Federation providers created or changed.
     public var providersApplied = 0
+    /// APIs created or changed.
+    public var apisApplied = 0
 
     public init() {}
 

@@ -65,6 +65,11 @@ package struct AuthorizationCodeGrant: Sendable {
             throw ProviderFailure(.invalidRequest, "code is required.")
         }
         let redirectURI = request.redirectURI ?? ""
+        if !request.resources.isEmpty {
+            // RFC 8707: an API the client may not have refuses the request before the code is spent.
+            _ = try await ResourceAuthorization(store: store).audience(
+                requested: request.resources, authorized: nil, client: client)
+        }
         let digest = SecretDigest.of(code)
         let now = self.now()
         let record: AuthorizationCodeRecord
@@ -136,7 +141,8 @@ package struct AuthorizationCodeGrant: Sendable {
             client: client, authentication: record.authentication, scope: record.scope, sessionID: sessionID,
             familyID: familyID, nonce: record.nonce, claims: record.claims,
             withRefreshToken: client.grantTypes.contains(.refreshToken) && !reauthentication, now: now,
-            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, confirmation: confirmation)
+            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, confirmation: confirmation,
+            resources: request.resources, authorized: record.resources)
         response.deviceSecret = device?.secret
         return response
     }

@@ -66,17 +66,24 @@ package struct DeviceCodeGrant: Sendable {
         case .approved:
             break
         }
+        if !request.resources.isEmpty {
+            // RFC 8707: an API the client may not have refuses the poll before the code is spent.
+            _ = try await ResourceAuthorization(store: store).audience(
+                requested: request.resources, authorized: nil, client: client)
+        }
         guard let record = try await store.redeemDeviceAuthorization(deviceCodeDigest: digest, now: now),
             let authentication = record.authentication
         else {
             throw ProviderFailure(.invalidGrant, "The device_code was used already; start a new device authorization.")
         }
-        return try await issue(record, authentication: authentication, client: client, origin: origin, confirmation: confirmation, now: now)
+        return try await issue(
+            record, authentication: authentication, client: client, origin: origin, confirmation: confirmation, now: now,
+            resources: request.resources)
     }
 
     private func issue(
         _ record: DeviceAuthorizationRecord, authentication: AuthenticationContext, client: ClientRecord,
-        origin: RequestOrigin?, confirmation: TokenConfirmation?, now: Date
+        origin: RequestOrigin?, confirmation: TokenConfirmation?, now: Date, resources: [String]
     ) async throws -> TokenResponse {
         var sessionID = record.sessionID
         var device: DeviceSessions.Issue?
@@ -92,7 +99,8 @@ package struct DeviceCodeGrant: Sendable {
             client: client, authentication: authentication, scope: record.scope, sessionID: sessionID,
             familyID: SecureRandom.uuid(), nonce: nil, claims: nil,
             withRefreshToken: client.grantTypes.contains(.refreshToken), now: now,
-            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, confirmation: confirmation)
+            deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, confirmation: confirmation,
+            resources: resources)
         response.deviceSecret = device?.secret
         return response
     }
@@ -101,10 +109,17 @@ package struct DeviceCodeGrant: Sendable {
 /// RFC 8628 §3.4: the polling token request.
 package struct DeviceCodeRequest: Sendable, Equatable {
     package var deviceCode: String?
+    /// RFC 8707 §2: the APIs the access token is for; none: the client's default.
+    package var resources: [String]
 
-    package init(deviceCode: String?) { self.deviceCode = deviceCode }
+    package init(deviceCode: String?, resources: [String] = []) {
+        self.deviceCode = deviceCode
+        self.resources = resources
+    }
 
-    package init(parameters form: [String: String]) {
-        self.init(deviceCode: form[DeviceAuthorization.deviceCodeParameter])
+    package init(parameters form: [String: String]) throws(ProviderFailure) {
+        self.init(
+            deviceCode: form[DeviceAuthorization.deviceCodeParameter],
+            resources: try ResourceIndicator.parse(form[OAuthParameter.resource]))
     }
 }

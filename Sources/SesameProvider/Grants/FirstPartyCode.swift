@@ -13,10 +13,11 @@ package enum FirstPartyCode {
     /// A re-authentication (`max_age=0`) code's access token lives at most this long.
     package static let reauthenticationAccessTokenLifetime = 300
 
-    /// Issues a code for `authentication`; returns it (shown once, stored as a digest).
+    /// Issues a code for `authentication`; returns it (shown once, stored as a digest). Its tokens
+    /// are for `resources` (RFC 8707: the client's default API, as `/authorize` without `resource`).
     package static func issue(
         store: any IdentityStore & MFAStore, lifetime: TimeInterval, now: Date, clientID: String, scope: String,
-        codeChallenge: String, authentication: AuthenticationContext, reauthentication: Bool
+        codeChallenge: String, authentication: AuthenticationContext, reauthentication: Bool, resources: [String] = []
     ) async throws -> String {
         let code = SecureRandom.token()
         let digest = SecretDigest.of(code)
@@ -25,11 +26,12 @@ package enum FirstPartyCode {
         if reauthentication {
             try await store.markReauthenticationCode(digest: digest, expiresAt: expiresAt)
         }
-        try await store.insertAuthorizationCode(
-            AuthorizationCodeRecord(
-                codeDigest: digest, clientID: clientID, redirectURI: noRedirectURI, scope: scope,
-                nonce: nil, codeChallenge: codeChallenge, authentication: authentication,
-                sessionID: nil, expiresAt: expiresAt))
+        var record = AuthorizationCodeRecord(
+            codeDigest: digest, clientID: clientID, redirectURI: noRedirectURI, scope: scope,
+            nonce: nil, codeChallenge: codeChallenge, authentication: authentication,
+            sessionID: nil, expiresAt: expiresAt)
+        record.resources = resources
+        try await store.insertAuthorizationCode(record)
         return code
     }
 }

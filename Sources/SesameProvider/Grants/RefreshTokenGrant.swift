@@ -5,7 +5,9 @@ import SesameStore
 /// RFC 6749 §6 refresh. Every use rotates the token (RFC 9700 §4.14.2); presenting an already
 /// rotated token revokes the whole family and fails with `invalid_grant`, and a token of a
 /// family ended for another reason is refused with that reason (``SpentRefreshToken``). The requested scope
-/// may narrow, never widen; the new refresh token keeps the original scope (RFC 6749 §6).
+/// may narrow, never widen; the new refresh token keeps the original scope (RFC 6749 §6). So do
+/// the APIs (RFC 8707 §2.2): `resource` may name any of the grant's, which the new refresh token
+/// keeps all of; a name outside them is `invalid_target` and the presented token stays current.
 /// The response includes a new ID token with the original `auth_time` and `sid`
 /// (OIDC Core §12.2), and the user claims the grant's `claims` parameter asked for (§5.5),
 /// read fresh from the store.
@@ -105,7 +107,15 @@ package struct RefreshTokenGrant: Sendable {
                 throw ProviderFailure(.invalidScope, "The scope may only narrow the original grant.")
             }
         }
-        let scope = ScopeList.format(scopes)
+        let audience: TokenAudience
+        do {
+            audience = try await ResourceAuthorization(store: store).audience(
+                requested: request.resources, authorized: record.resources, client: client)
+        } catch {
+            try await store.withdrawRefreshToken(successorDigest: refresh.digest)
+            throw error
+        }
+        let (scope, aud) = Self.accessScope(scopes, audience: audience, issuer: tokenIssuer.issuer)
         let device = try await continueDeviceSession(record, scopes: scopes, deviceSecret: request.deviceSecret, successor: refresh.digest)
 
         let issuer = tokenIssuer
@@ -113,7 +123,7 @@ package struct RefreshTokenGrant: Sendable {
         let access = try await issuer.accessToken(
             client: client, subject: record.authentication.userID, scope: scope,
             authentication: record.authentication, sessionID: record.sessionID,
-            familyID: record.familyID, claims: claims, confirmation: confirmation)
+            familyID: record.familyID, claims: claims, confirmation: confirmation, audience: aud)
         var idToken: String?
         if scopes.contains("openid") {
             idToken = try await issuer.idToken(
@@ -155,11 +165,14 @@ package struct RefreshTokenGrant: Sendable {
                 throw ProviderFailure(.invalidScope, "The scope may only narrow the original grant.")
             }
         }
-        let scope = ScopeList.format(scopes)
+        let audience = try await ResourceAuthorization(store: store).audience(
+            requested: request.resources, authorized: record.resources, client: client)
+        let (scope, aud) = Self.accessScope(scopes, audience: audience, issuer: tokenIssuer.issuer)
         let claims = record.claims.map(RequestedClaims.init(stored:))
         let access = try await tokenIssuer.accessToken(
             client: client, subject: record.authentication.userID, scope: scope, authentication: record.authentication,
-            sessionID: record.sessionID, familyID: record.familyID, claims: claims, confirmation: confirmation)
+            sessionID: record.sessionID, familyID: record.familyID, claims: claims, confirmation: confirmation,
+            audience: aud)
         var idToken: String?
         if scopes.contains("openid") {
             idToken = try await tokenIssuer.idToken(
@@ -170,6 +183,13 @@ package struct RefreshTokenGrant: Sendable {
         return TokenResponse(
             accessToken: access.token, tokenType: TokenIssuer.tokenType(confirmation),
             expiresIn: client.accessTokenLifetime, refreshToken: nil, idToken: idToken, scope: scope)
+    }
+
+    /// The access token's scope and `aud` for the `scopes` asked for (RFC 8707 §2.2: the APIs of
+    /// the grant, or the ones named among them; ``TokenAudience``).
+    private static func accessScope(_ scopes: [String], audience: TokenAudience, issuer: String) -> (String, [String]) {
+        let restricted = audience.restrict(scopes, issuer: issuer)
+        return (ScopeList.format(restricted.scopes), restricted.audience)
     }
 
     /// For a family of a device session: refuses when the session ended (its families are

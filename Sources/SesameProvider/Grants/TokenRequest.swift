@@ -22,11 +22,11 @@ package enum TokenRequest: Sendable, Equatable {
             return
         }
         switch GrantType(rawValue: name) {
-        case .authorizationCode?: self = .authorizationCode(AuthorizationCodeRequest(parameters: form))
-        case .refreshToken?: self = .refreshToken(RefreshTokenRequest(parameters: form))
-        case .clientCredentials?: self = .clientCredentials(ClientCredentialsRequest(parameters: form))
+        case .authorizationCode?: self = .authorizationCode(try AuthorizationCodeRequest(parameters: form))
+        case .refreshToken?: self = .refreshToken(try RefreshTokenRequest(parameters: form))
+        case .clientCredentials?: self = .clientCredentials(try ClientCredentialsRequest(parameters: form))
         case .tokenExchange?: self = .tokenExchange(TokenExchangeRequest(parameters: form))
-        case .deviceCode?: self = .deviceCode(DeviceCodeRequest(parameters: form))
+        case .deviceCode?: self = .deviceCode(try DeviceCodeRequest(parameters: form))
         case nil: throw ProviderFailure(.unsupportedGrantType, "grant_type '\(name.prefix(100))' is not supported.")
         }
     }
@@ -55,54 +55,73 @@ package enum TokenRequest: Sendable, Equatable {
     }
 }
 
-/// RFC 6749 §4.1.3 (with RFC 7636 §4.5 and Native SSO §3.4.1's `device_secret`).
+/// RFC 6749 §4.1.3 (with RFC 7636 §4.5, Native SSO §3.4.1's `device_secret` and RFC 8707 §2's
+/// `resource`).
 package struct AuthorizationCodeRequest: Sendable, Equatable {
     package var code: String?
     package var redirectURI: String?
     package var codeVerifier: String?
     /// The device secret an app presents to join its device session (Native SSO).
     package var deviceSecret: String?
+    /// The APIs the access token is for, among those the authorization request named.
+    package var resources: [String]
 
-    package init(code: String?, redirectURI: String? = nil, codeVerifier: String? = nil, deviceSecret: String? = nil) {
+    package init(
+        code: String?, redirectURI: String? = nil, codeVerifier: String? = nil, deviceSecret: String? = nil,
+        resources: [String] = []
+    ) {
         self.code = code
         self.redirectURI = redirectURI
         self.codeVerifier = codeVerifier
         self.deviceSecret = deviceSecret
+        self.resources = resources
     }
 
-    package init(parameters form: [String: String]) {
+    package init(parameters form: [String: String]) throws(ProviderFailure) {
         self.init(
             code: form[OAuthParameter.code], redirectURI: form[OAuthParameter.redirectURI],
-            codeVerifier: form[OAuthParameter.codeVerifier], deviceSecret: form[NativeSSO.deviceSecretParameter])
+            codeVerifier: form[OAuthParameter.codeVerifier], deviceSecret: form[NativeSSO.deviceSecretParameter],
+            resources: try ResourceIndicator.parse(form[OAuthParameter.resource]))
     }
 }
 
-/// RFC 6749 §6 (with Native SSO §3.4.3's `device_secret`).
+/// RFC 6749 §6 (with Native SSO §3.4.3's `device_secret` and RFC 8707 §2.2's `resource`).
 package struct RefreshTokenRequest: Sendable, Equatable {
     package var refreshToken: String?
     package var scope: String?
     package var deviceSecret: String?
+    /// The APIs the access token is for, among those of the grant (§2.2).
+    package var resources: [String]
 
-    package init(refreshToken: String?, scope: String? = nil, deviceSecret: String? = nil) {
+    package init(refreshToken: String?, scope: String? = nil, deviceSecret: String? = nil, resources: [String] = []) {
         self.refreshToken = refreshToken
         self.scope = scope
         self.deviceSecret = deviceSecret
+        self.resources = resources
     }
 
-    package init(parameters form: [String: String]) {
+    package init(parameters form: [String: String]) throws(ProviderFailure) {
         self.init(
             refreshToken: form[OAuthParameter.refreshToken], scope: form[OAuthParameter.scope],
-            deviceSecret: form[NativeSSO.deviceSecretParameter])
+            deviceSecret: form[NativeSSO.deviceSecretParameter],
+            resources: try ResourceIndicator.parse(form[OAuthParameter.resource]))
     }
 }
 
-/// RFC 6749 §4.4.2.
+/// RFC 6749 §4.4.2 (with RFC 8707 §2's `resource`).
 package struct ClientCredentialsRequest: Sendable, Equatable {
     package var scope: String?
+    /// The APIs the access token is for; none: the client's default.
+    package var resources: [String]
 
-    package init(scope: String? = nil) { self.scope = scope }
+    package init(scope: String? = nil, resources: [String] = []) {
+        self.scope = scope
+        self.resources = resources
+    }
 
-    package init(parameters form: [String: String]) { self.init(scope: form[OAuthParameter.scope]) }
+    package init(parameters form: [String: String]) throws(ProviderFailure) {
+        self.init(scope: form[OAuthParameter.scope], resources: try ResourceIndicator.parse(form[OAuthParameter.resource]))
+    }
 }
 
 /// The PIN unlock grant (docs/pin-devices.md): the registration, the nonce it signed and the

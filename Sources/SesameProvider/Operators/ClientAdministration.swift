@@ -65,6 +65,7 @@ package struct ClientAdministration: Sendable {
         if let secret { secretHash = try await credentials.hashPassword(secret) }
         var record = try Self.validated(spec, secretHash: secretHash)
         record.createdAt = now()
+        try await Self.checkRegistered(spec.resources, store: store)
         try await store.upsertClient(record)
         if let pins { try await store.setPINPolicy(pins == PINPolicy() ? nil : pins, clientID: clientID) }
         audit.record(
@@ -92,6 +93,7 @@ package struct ClientAdministration: Sendable {
         if let change = update.pinPolicy {
             pins = try (try await store.pinPolicy(clientID: clientID) ?? PINPolicy()).applying(change)
         }
+        try await Self.checkRegistered(spec.resources, store: store)
         try await store.upsertClient(record)
         if let pins { try await store.setPINPolicy(pins == PINPolicy() ? nil : pins, clientID: clientID) }
         audit.record(
@@ -116,6 +118,11 @@ package struct ClientAdministration: Sendable {
         if let alg = update.idTokenSigningAlg { spec.idTokenSigningAlg = alg }
         if let alg = update.accessTokenSigningAlg { spec.accessTokenSigningAlg = alg }
         if let jwks = update.jwks { spec.jwks = jwks.isEmpty ? nil : jwks }
+        if let resources = update.resources {
+            spec.resources = resources
+            if let current = spec.defaultResource, !resources.contains(current) { spec.defaultResource = nil }
+        }
+        if let api = update.defaultResource { spec.defaultResource = api.isEmpty ? nil : api }
         if let name = update.securityProfile {
             guard let profile = ClientSecurityProfile(rawValue: name) else {
                 throw ProviderFailure.invalidClientSetting(
@@ -140,6 +147,15 @@ package struct ClientAdministration: Sendable {
             return try ServerAdmin.record(for: spec, secretHash: secretHash)
         } catch let error as AdminError {
             guard case .invalidClient(let field, let reason) = error else { throw error }
+            throw ProviderFailure.invalidClientSetting(field: field, reason: reason)
+        }
+    }
+
+    /// Refuses (`validation_failed` on `resources`) an API that is not registered.
+    private static func checkRegistered(_ resources: [String], store: any ProviderStore) async throws {
+        do {
+            try await APIValidation.checkRegistered(resources, store: store)
+        } catch AdminError.invalidClient(let field, let reason) {
             throw ProviderFailure.invalidClientSetting(field: field, reason: reason)
         }
     }
@@ -215,5 +231,7 @@ extension AdminClient {
             clientSecret: secret)
         tlsClientAuthSubject = client.tlsClientAuthSubject
         tlsClientCertificateBoundAccessTokens = client.certificateBoundAccessTokens
+        resources = client.resources
+        defaultResource = client.defaultResource
     }
 }

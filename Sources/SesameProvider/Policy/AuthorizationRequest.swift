@@ -23,6 +23,9 @@ package struct AuthorizationRequest: Sendable, Equatable {
     package var claims: RequestedClaims?
     /// RFC 9449 §10 `dpop_jkt`: the thumbprint of the DPoP key the code will be bound to.
     package var dpopJKT: String?
+    /// The APIs the tokens will be for (RFC 8707 §2): those named in `resource`, else the
+    /// client's default; empty: the issuer alone.
+    package var resources: [String] = []
 
     package init(
         clientID: String,
@@ -59,7 +62,7 @@ package struct AuthorizationRequest: Sendable, Equatable {
     package static let parameterNames: Set<String> = [
         "client_id", "redirect_uri", "response_type", "scope", "code_challenge",
         "code_challenge_method", "state", "nonce", "prompt", "max_age", "login_hint",
-        "acr_values", "ui_locales", "claims", "dpop_jkt", "response_mode", "id_token_hint",
+        "acr_values", "ui_locales", "claims", "dpop_jkt", "response_mode", "id_token_hint", "resource",
     ]
 
     /// The authentication context classes asked for: `claims.id_token.acr` when it names values

@@ -82,7 +82,10 @@ package struct AuthorizationRequestValidator: Sendable {
         // 7. Scopes: present, and each allowed for this client.
         let scopes = ScopeList.parse(parameters[OAuthParameter.scope])
         guard !scopes.isEmpty else { throw fail(.invalidScope, "scope is required.") }
-        if let disallowed = scopes.first(where: { !client.allowedScopes.contains($0) }) {
+        let resourceAuthorization = ResourceAuthorization(store: store)
+        let allowedScopes = client.resources.isEmpty
+            ? Set(client.allowedScopes) : try await resourceAuthorization.allowedScopes(client)
+        if let disallowed = scopes.first(where: { !allowedScopes.contains($0) }) {
             throw fail(.invalidScope, Self.disallowedScope(disallowed))
         }
         // 8. prompt and max_age (OIDC Core §3.1.2.1).
@@ -104,11 +107,21 @@ package struct AuthorizationRequestValidator: Sendable {
             throw fail(.invalidRequest, "dpop_jkt must be the base64url SHA-256 JWK thumbprint (RFC 7638) of the DPoP key: 43 characters.")
         }
 
-        let request = AuthorizationRequest(
+        // 11. resource (RFC 8707 §2): the client's registered APIs, else its default API.
+        let audience: TokenAudience
+        do {
+            audience = try await resourceAuthorization.audience(
+                requested: try ResourceIndicator.parse(parameters[OAuthParameter.resource]), authorized: nil, client: client)
+        } catch let refusal as ProviderFailure {
+            throw fail(refusal.code, refusal.description ?? refusal.code.error)
+        }
+
+        var request = AuthorizationRequest(
             clientID: client.clientID, redirectURI: redirectURI, scopes: scopes, state: state,
             nonce: parameters[OAuthParameter.nonce], codeChallenge: challenge, prompt: prompt,
             loginHint: parameters[OAuthParameter.loginHint], acrValues: parameters[OAuthParameter.acrValues],
             uiLocales: parameters[OAuthParameter.uiLocales], claims: claims, dpopJKT: dpopJKT)
+        request.resources = audience.identifiers
         return (request, client)
     }
 

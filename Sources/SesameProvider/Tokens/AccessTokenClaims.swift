@@ -11,12 +11,14 @@ import SesameStore
 /// when there are any.
 ///
 /// The header `typ` is `at+jwt` (RFC 9068 §2.1), which keeps ID tokens from being accepted as
-/// access tokens. `aud` is the issuer URL: Sesame's own APIs are the resource server.
+/// access tokens. `aud` is the issuer URL (Sesame's own APIs are the resource server), or the
+/// registered APIs the token is for (RFC 8707, ``TokenAudience``): a single value is written as a
+/// string, several as an array (RFC 7519 §4.1.3).
 package struct AccessTokenClaims: JWTPayload, Equatable {
     package var iss: String
     /// The user id, or the client id for client_credentials tokens (RFC 9068 §2.2).
     package var sub: String
-    package var aud: String
+    package var aud: AudienceClaim
     package var exp: Int
     package var iat: Int
     package var jti: String

@@ -12,6 +12,10 @@ import SesameStore
 /// so is the refresh token of a public client; a confidential client's refresh token is bound to
 /// its client authentication already (§5).
 ///
+/// The access token is for the APIs of ``ResourceAuthorization`` (RFC 8707): `resources` the
+/// request named, within `authorized` (what an earlier step authorized, `nil` for none); the
+/// refresh token keeps what was authorized, so a refresh may ask for any of it (§2.2).
+///
 /// In a Native SSO device session, `deviceSecretHash` is the `ds_hash` of the session's secret
 /// (§3.4.1; ``DeviceSecret``) for the ID token, and `sid` is the device session.
 package struct GrantTokens: Sendable {
@@ -25,21 +29,28 @@ package struct GrantTokens: Sendable {
     package func issue(
         client: ClientRecord, authentication: AuthenticationContext, scope: String, sessionID: String?,
         familyID: String, nonce: String?, claims stored: ClaimsRequest?, withRefreshToken: Bool, now: Date,
-        deviceSecretHash: String? = nil, origin: RequestOrigin? = nil, confirmation: TokenConfirmation?
+        deviceSecretHash: String? = nil, origin: RequestOrigin? = nil, confirmation: TokenConfirmation?,
+        resources: [String] = [], authorized: [String]? = nil
     ) async throws -> TokenResponse {
         let claims = stored.map(RequestedClaims.init(stored:))
+        let audience = try await ResourceAuthorization(store: store).audience(
+            requested: resources, authorized: authorized, client: client)
+        let granted = audience.restrict(ScopeList.parse(scope), issuer: tokenIssuer.issuer)
+        let accessScope = audience.apis.isEmpty ? scope : ScopeList.format(granted.scopes)
         let access = try await tokenIssuer.accessToken(
-            client: client, subject: authentication.userID, scope: scope, authentication: authentication,
-            sessionID: sessionID, familyID: familyID, claims: claims, confirmation: confirmation)
+            client: client, subject: authentication.userID, scope: accessScope,
+            authentication: authentication, sessionID: sessionID, familyID: familyID, claims: claims,
+            confirmation: confirmation, audience: granted.audience)
         var refreshToken: String?
         if withRefreshToken {
             let refresh = TokenIssuer.newRefreshToken()
-            try await store.insertRefreshToken(
-                RefreshTokenRecord(
-                    tokenDigest: refresh.digest, familyID: familyID, clientID: client.clientID, scope: scope,
-                    authentication: authentication, sessionID: sessionID, issuedAt: now,
-                    expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)), claims: stored,
-                    dpopJKT: client.isConfidential ? nil : confirmation?.jkt))
+            var record = RefreshTokenRecord(
+                tokenDigest: refresh.digest, familyID: familyID, clientID: client.clientID, scope: scope,
+                authentication: authentication, sessionID: sessionID, issuedAt: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(client.refreshTokenLifetime)), claims: stored,
+                dpopJKT: client.isConfidential ? nil : confirmation?.jkt)
+            record.resources = authorized ?? audience.identifiers
+            try await store.insertRefreshToken(record)
             refreshToken = refresh.token
             try await sessionCap.enforce(
                 userID: authentication.userID, clientID: client.clientID, newFamily: familyID, origin: origin, now: now)
@@ -66,6 +77,6 @@ package struct GrantTokens: Sendable {
         }
         return TokenResponse(
             accessToken: access.token, tokenType: TokenIssuer.tokenType(confirmation), expiresIn: client.accessTokenLifetime,
-            refreshToken: refreshToken, idToken: idToken, scope: scope)
+            refreshToken: refreshToken, idToken: idToken, scope: accessScope)
     }
 }

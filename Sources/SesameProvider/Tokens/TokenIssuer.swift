@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JWTKit
 import SesameProtocol
 import SesameStore
 
@@ -21,15 +22,16 @@ package struct TokenIssuer: Sendable {
     /// resource server reading the JWKS supports both). `claims` is the grant's `claims` request parameter
     /// (OIDC Core §5.5): the user claims it asks the UserInfo endpoint for travel in the token.
     /// With `confirmation` the token is bound to a DPoP key (RFC 9449 §6.1 `cnf.jkt`) or a TLS
-    /// client certificate (RFC 8705 §3.1 `cnf.x5t#S256`).
+    /// client certificate (RFC 8705 §3.1 `cnf.x5t#S256`). `audience` is its `aud`: the APIs it is
+    /// for (``TokenAudience``), the issuer when `nil`.
     package func accessToken(
         client: ClientRecord, subject: String, scope: String,
         authentication: AuthenticationContext?, sessionID: String?, familyID: String?,
-        claims: RequestedClaims? = nil, confirmation: TokenConfirmation?
+        claims: RequestedClaims? = nil, confirmation: TokenConfirmation?, audience: [String]? = nil
     ) async throws -> (token: String, claims: AccessTokenClaims) {
         let issuedAt = Int(now().timeIntervalSince1970)
         let claims = AccessTokenClaims(
-            iss: issuer, sub: subject, aud: issuer, exp: issuedAt + client.accessTokenLifetime,
+            iss: issuer, sub: subject, aud: AudienceClaim(value: audience ?? [issuer]), exp: issuedAt + client.accessTokenLifetime,
             iat: issuedAt, jti: SecureRandom.token(byteCount: 16), clientID: client.clientID,
             scope: scope,
             authTime: authentication.map { Int($0.authTime.timeIntervalSince1970) },

@@ -44,7 +44,11 @@ extension OpenAPISchemas {
             securityProfile: "standard", introspectsAnyToken: false, deviceCodeLifetime: 600, devicePollInterval: 5,
             clientSecret: "s", pinPolicy: PINPolicy())
         client.tlsClientAuthSubject = .subjectDN("CN=app,O=Example")
+        client.resources = ["https://shop-api.example.com"]
+        client.defaultResource = "https://shop-api.example.com"
         var minimalClient = client
+        minimalClient.resources = nil
+        minimalClient.defaultResource = nil
         minimalClient.tlsClientAuthSubject = nil
         minimalClient.pinPolicy = nil
         minimalClient.appGroup = nil
@@ -63,7 +67,8 @@ extension OpenAPISchemas {
                 jwks: #"{"keys": []}"#, clientID: "app", confidential: false,
                 pinPolicy: AdminPINPolicyUpdate(
                     restoreDefaults: false, minimumLength: 6, maximumAttempts: 5, maximumRepeatedDigits: 2, forbidsSequences: true,
-                    blacklist: ["314159"])),
+                    blacklist: ["314159"]), resources: ["https://shop-api.example.com"],
+                defaultResource: "https://shop-api.example.com"),
             AdminClientUpdate(), "The settings to change; absent ones stay.")
         let key = AdminSigningKey(kid: "k", algorithm: "RS256", createdAt: 1, activatesAt: 1, retiredAt: 2, expiresAt: 3)
         catalog.add("AdminSigningKey", key, AdminSigningKey(kid: "k", algorithm: "ES256", createdAt: 1, activatesAt: 1, retiredAt: nil, expiresAt: nil), "A signing key; never the private key.")

@@ -52,11 +52,11 @@ struct IntrospectionEndpoint: Sendable {
 
     private func introspect(_ token: String, hint: TokenTypeHint?) async throws -> IntrospectionResponse {
         if hint == .refreshToken, let response = try await refreshToken(token) { return response }
-        if let claims = try await accessTokenVerifier.activeClaims(token) {
+        if let claims = try await accessTokenVerifier.issuedClaims(token) {
             return IntrospectionResponse(
                 active: true, scope: claims.scope, clientID: claims.clientID,
                 tokenType: TokenIssuer.tokenType(claims.cnf), exp: claims.exp, iat: claims.iat,
-                sub: claims.sub, aud: [claims.aud], iss: claims.iss, jti: claims.jti, acr: claims.acr, amr: claims.amr,
+                sub: claims.sub, aud: claims.aud.value, iss: claims.iss, jti: claims.jti, acr: claims.acr, amr: claims.amr,
                 cnf: claims.cnf.map(Self.confirmation))
         }
         if hint != .refreshToken, let response = try await refreshToken(token) { return response }

@@ -29,14 +29,15 @@ struct AuthorizationResponder: Sendable {
             // FAPI 2.0 §5.3.2.1 item 13: codes live at most 60 seconds.
             lifetime = min(lifetime, 60)
         }
-        try await provider.store.insertAuthorizationCode(
-            AuthorizationCodeRecord(
-                codeDigest: SecretDigest.of(code), clientID: request.clientID,
-                redirectURI: request.redirectURI, scope: request.scope, nonce: request.nonce,
-                codeChallenge: request.codeChallenge, authentication: authentication,
-                sessionID: sessionID,
-                expiresAt: now.addingTimeInterval(lifetime),
-                claims: request.claims?.request, dpopJKT: request.dpopJKT))
+        var record = AuthorizationCodeRecord(
+            codeDigest: SecretDigest.of(code), clientID: request.clientID,
+            redirectURI: request.redirectURI, scope: request.scope, nonce: request.nonce,
+            codeChallenge: request.codeChallenge, authentication: authentication,
+            sessionID: sessionID,
+            expiresAt: now.addingTimeInterval(lifetime),
+            claims: request.claims?.request, dpopJKT: request.dpopJKT)
+        record.resources = request.resources
+        try await provider.store.insertAuthorizationCode(record)
         var parameters = [(OAuthParameter.code, code)]
         if let state = request.state { parameters.append((OAuthParameter.state, state)) }
         parameters.append((OAuthParameter.issuer, provider.issuer))

@@ -26,7 +26,8 @@ enum StoreMigrations {
     /// (`FederationMigrations`); 700–799 passkeys; 800–899 token signing; 900–999 pushed requests;
     /// 1000–1099 DPoP; 1100–1199 device authorization; 1200–1299 authorization requests held for
     /// a browser (`PendingAuthorizationMigrations`); 1300–1399 client policies
-    /// (`ClientPolicyMigrations`); 1400–1499 the admin API and console (`AdminMigrations`).
+    /// (`ClientPolicyMigrations`); 1400–1499 the admin API and console (`AdminMigrations`); 1500–1599
+    /// registered APIs (`ResourceMigrations`).
     static let all: [Migration] = [
         Migration(version: 1, name: "initial schema", apply: createInitialSchema),
         Migration(version: 2, name: "refresh-token successor links", apply: linkRefreshTokenSuccessors),
@@ -40,7 +41,7 @@ enum StoreMigrations {
         + PINMigrations.all + NativeSSOMigrations.all + FederationMigrations.all + PasskeyMigrations.all
         + TokenSigningMigrations.all + PushedRequestMigrations.all + DPoPMigrations.all
         + DeviceAuthorizationMigrations.all + PendingAuthorizationMigrations.all
-        + ClientPolicyMigrations.all + AdminMigrations.all
+        + ClientPolicyMigrations.all + AdminMigrations.all + ResourceMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
         do {

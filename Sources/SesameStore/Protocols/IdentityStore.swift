@@ -17,6 +17,16 @@ public protocol IdentityStore: Sendable {
     /// `true` when a client was removed.
     @discardableResult func removeClient(id: String) async throws -> Bool
 
+    // MARK: APIs (RFC 8707 resources)
+    /// Registers an API or changes a registered one (its `createdAt` is kept).
+    func upsertAPI(_ api: APIRecord) async throws
+    func api(identifier: String) async throws -> APIRecord?
+    /// Every registered API, by identifier.
+    func apis() async throws -> [APIRecord]
+    /// `true` when an API was removed. Tokens issued for it stay valid until they expire; new
+    /// ones are not issued for it.
+    @discardableResult func removeAPI(identifier: String) async throws -> Bool
+
     // MARK: Users
     /// Throws ``StoreError/conflict(field:)`` for a taken username or email, and for a
     /// username that is another user's email or an email that is another user's username (a

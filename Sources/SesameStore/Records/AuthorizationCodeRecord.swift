@@ -41,6 +41,9 @@ public struct AuthorizationCodeRecord: Sendable, Codable, Equatable {
     /// RFC 9449 §10 `dpop_jkt`: the thumbprint of the DPoP key the code is bound to; the token
     /// request must carry a proof signed with that key. `nil`: not bound.
     public var dpopJKT: String?
+    /// The APIs the authorization request named in `resource` (RFC 8707 §2); the token request
+    /// may narrow them. Empty: none named.
+    public var resources: [String] = []
 
     public init(
         codeDigest: String, clientID: String, redirectURI: String, scope: String,

@@ -72,6 +72,12 @@ public struct ClientRecord: Sendable, Codable, Equatable {
     /// §3, `tls_client_certificate_bound_access_tokens`): every token request must come over a
     /// connection that presented one, and the token carries its `cnf` `x5t#S256`.
     public var certificateBoundAccessTokens = false
+    /// The registered APIs (``APIRecord/identifier``) this client may ask access tokens for with
+    /// `resource` (RFC 8707 §2); empty: none, its tokens are for the issuer only.
+    public var resources: [String] = []
+    /// The API a token is for when a request names none (one of ``resources``); `nil`: the issuer,
+    /// as before APIs existed.
+    public var defaultResource: String?
 
     /// Whether the client authenticates: with a secret, a registered key, or its TLS client
     /// certificate (RFC 8705 §2).

@@ -20,6 +20,9 @@ public struct RefreshTokenRecord: Sendable, Codable, Equatable {
     /// The RFC 7638 thumbprint of the DPoP key this token is bound to (RFC 9449 §5: refresh
     /// tokens of public clients), kept by rotation; `nil`: not bound.
     public var dpopJKT: String?
+    /// The APIs the grant was authorized for (RFC 8707 §2.2): a refresh may ask for any of them,
+    /// and gets all of them without `resource`. Empty: the issuer only.
+    public var resources: [String] = []
 
     public init(
         tokenDigest: String, familyID: String, clientID: String, scope: String,

@@ -14,7 +14,8 @@ extension SQLIdentityStore {
             "access_token_lifetime", "id_token_lifetime", "refresh_token_lifetime", "created_at",
             "mfa_policy", "first_party", "app_group", "jwks", "access_token_signing_alg", "require_pushed_requests",
             "dpop_bound_access_tokens", "security_profile", "introspects_any_token", "device_code_lifetime",
-            "device_poll_interval", "tls_client_auth_subject", "certificate_bound_access_tokens",
+            "device_poll_interval", "tls_client_auth_subject", "certificate_bound_access_tokens", "resources",
+            "default_resource",
         ]
         let values: [any Encodable & Sendable] = [
             client.clientID, client.name, client.secretHash, try StoreValue.json(client.redirectURIs),
@@ -26,7 +27,8 @@ extension SQLIdentityStore {
             client.firstParty, client.appGroup, client.jwks, client.accessTokenSigningAlg, client.requirePushedRequests,
             client.dpopBoundAccessTokens, client.securityProfile.rawValue, client.introspectsAnyToken,
             client.deviceCodeLifetime, client.devicePollInterval, try client.tlsClientAuthSubject.map(StoreValue.json),
-            client.certificateBoundAccessTokens,
+            client.certificateBoundAccessTokens, client.resources.isEmpty ? nil : try StoreValue.json(client.resources),
+            client.defaultResource,
         ]
         try await database.insert(into: "clients")
             .columns(columns)
@@ -125,6 +127,8 @@ extension SQLIdentityStore {
             record.tlsClientAuthSubject = try row.json("tls_client_auth_subject", as: TLSClientAuthSubject.self)
         }
         record.certificateBoundAccessTokens = try row.decode(column: "certificate_bound_access_tokens", as: Bool.self)
+        record.resources = try row.optionalJSON("resources", as: [String].self) ?? []
+        record.defaultResource = try row.optionalString("default_resource")
         return record
     }
 }

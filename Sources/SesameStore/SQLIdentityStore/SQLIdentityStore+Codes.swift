@@ -10,14 +10,14 @@ extension SQLIdentityStore {
             code.scope, code.nonce, StoredCodeChallenge.column(code.codeChallenge),
             try StoreValue.json(code.authentication),
             code.sessionID, StoreValue.time(code.expiresAt), StoreValue.time(code.consumedAt),
-            code.familyID, try code.claims.map(StoreValue.json), code.dpopJKT,
+            code.familyID, try code.claims.map(StoreValue.json), code.dpopJKT, ResourceColumn.value(code.resources),
         ]
         try await statement("authorization_codes.insert", values) { slots in
             database.insert(into: "authorization_codes")
                 .columns(
                     "code_digest", "client_id", "user_id", "redirect_uri", "scope", "nonce",
                     "code_challenge", "authentication", "session_id", "expires_at", "consumed_at",
-                    "family_id", "claims_request", "dpop_jkt"
+                    "family_id", "claims_request", "dpop_jkt", "resources"
                 )
                 .values(slots)
                 .query
@@ -70,7 +70,7 @@ extension SQLIdentityStore {
     }
 
     static func codeRecord(_ row: any SQLRow) throws -> AuthorizationCodeRecord {
-        AuthorizationCodeRecord(
+        var record = AuthorizationCodeRecord(
             codeDigest: try row.string("code_digest"),
             clientID: try row.string("client_id"),
             redirectURI: try row.string("redirect_uri"),
@@ -84,5 +84,7 @@ extension SQLIdentityStore {
             familyID: try row.optionalString("family_id"),
             claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self),
             dpopJKT: try row.optionalString("dpop_jkt"))
+        record.resources = ResourceColumn.resources(try row.optionalString("resources"))
+        return record
     }
 }

@@ -12,13 +12,14 @@ extension SQLIdentityStore {
             token.scope, try StoreValue.json(token.authentication), token.sessionID,
             StoreValue.time(token.issuedAt), StoreValue.time(token.expiresAt),
             StoreValue.time(token.rotatedAt), StoreValue.time(token.revokedAt),
-            try token.claims.map(StoreValue.json), token.dpopJKT,
+            try token.claims.map(StoreValue.json), token.dpopJKT, ResourceColumn.value(token.resources),
         ]
         try await statement("refresh_tokens.insert", values) { slots in
             database.insert(into: "refresh_tokens")
                 .columns(
                     "token_digest", "family_id", "client_id", "user_id", "scope", "authentication",
-                    "session_id", "issued_at", "expires_at", "rotated_at", "revoked_at", "claims_request", "dpop_jkt"
+                    "session_id", "issued_at", "expires_at", "rotated_at", "revoked_at", "claims_request", "dpop_jkt",
+                    "resources"
                 )
                 .values(slots)
                 .query
@@ -81,13 +82,14 @@ extension SQLIdentityStore {
     /// statement returns: the caller already knows the rest (``successorRecord(_:_:)``).
     static let inheritedColumns = [
         "family_id", "client_id", "user_id", "scope", "authentication", "session_id", "claims_request", "dpop_jkt",
+        "resources",
     ]
 
     /// The successor a rotation inserted, from the inherited columns it returned.
     private func successorRecord(_ row: any SQLRow, _ successor: RefreshTokenSuccessor) throws
         -> RefreshTokenRecord
     {
-        RefreshTokenRecord(
+        var record = RefreshTokenRecord(
             tokenDigest: successor.tokenDigest,
             familyID: try row.string("family_id"),
             clientID: try row.string("client_id"),
@@ -99,6 +101,8 @@ extension SQLIdentityStore {
             rotatedAt: nil, revokedAt: nil,
             claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self),
             dpopJKT: try row.optionalString("dpop_jkt"))
+        record.resources = ResourceColumn.resources(try row.optionalString("resources"))
+        return record
     }
 
     public func withdrawRefreshToken(successorDigest: String) async throws {
@@ -287,7 +291,7 @@ extension SQLIdentityStore {
     static let revokedFamilyRetention: TimeInterval = 24 * 3600
 
     static func refreshRecord(_ row: any SQLRow) throws -> RefreshTokenRecord {
-        RefreshTokenRecord(
+        var record = RefreshTokenRecord(
             tokenDigest: try row.string("token_digest"),
             familyID: try row.string("family_id"),
             clientID: try row.string("client_id"),
@@ -300,5 +304,7 @@ extension SQLIdentityStore {
             revokedAt: try row.optionalDate("revoked_at"),
             claims: try row.optionalJSON("claims_request", as: ClaimsRequest.self),
             dpopJKT: try row.optionalString("dpop_jkt"))
+        record.resources = ResourceColumn.resources(try row.optionalString("resources"))
+        return record
     }
 }

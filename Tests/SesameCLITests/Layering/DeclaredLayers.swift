@@ -35,7 +35,7 @@ enum DeclaredLayers {
             "AtRest", "Records", "Location", "Protocols", "SQL", "Migrations", "PostgreSQL", "SQLite", "SQLIdentityStore",
         ],
         "SesameProvider": [
-            "Failures", "MutualTLS", "Localization", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin",
+            "Failures", "Resources", "MutualTLS", "Localization", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin",
             "PIN", "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "DeviceAuthorization", "Grants",
             "PushedRequests", "PendingAuthorizations", "MFA", "Accounts", "Operators", "Composition",
         ],
