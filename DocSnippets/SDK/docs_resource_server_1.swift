@@ -5,7 +5,7 @@ import SesameResourceServer
 func snippet_docs_resource_server_1(authorizationHeader: String?) async throws {
     let validator = AccessTokenValidator(
         issuer: "https://id.example.com",        // exactly the issuer of the discovery document
-        audience: "https://id.example.com")      // what `aud` must contain (see "Audience" below)
+        audience: "https://api.example.com")     // this API's identifier in `aud` (see "Audience" below)
 
     // Any framework: hand it the Authorization header's value.
     do {

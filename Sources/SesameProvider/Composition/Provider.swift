@@ -52,6 +52,8 @@ package struct Provider: Sendable {
     package let signingKeys: SigningKeyAdministration
     package let overview: OperatorOverview
     package let providers: ProviderAdministration
+    /// The registered APIs (RFC 8707, issue #49).
+    package let apis: APIAdministration
     package let provisioning: UserProvisioning
     package let bootstrap: AdminBootstrap
 
@@ -123,6 +125,7 @@ package struct Provider: Sendable {
         signingKeys = SigningKeyAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
         overview = OperatorOverview(store: store, keyRing: keyRing, now: now)
         providers = ProviderAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
+        apis = APIAdministration(store: store, audit: audit, now: now)
         bootstrap = AdminBootstrap(store: store, audit: audit, now: now)
         provisioning = UserProvisioning(
             store: store, credentials: credentials, codes: verificationCodes, users: users, audit: audit, now: now)

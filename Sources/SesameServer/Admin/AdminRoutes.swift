@@ -7,6 +7,7 @@ struct AdminRoutes: FeatureRoutes {
     let clients: AdminClientsEndpoint
     let audit: AdminAuditEndpoint
     let providers: AdminProvidersEndpoint
+    let apis: AdminAPIsEndpoint
     let credentials: AdminUserCredentialsEndpoint
     let provisioning: AdminUserProvisioningEndpoint
     let bootstrap: AdminBootstrapEndpoint
@@ -45,5 +46,9 @@ struct AdminRoutes: FeatureRoutes {
         router.post("/admin/api/providers", use: providers.add)
         router.post("/admin/api/providers/{provider_id}", use: providers.update)
         router.delete("/admin/api/providers/{provider_id}", use: providers.remove)
+        router.get("/admin/api/apis", use: apis.list)
+        router.post("/admin/api/apis", use: apis.add)
+        router.post("/admin/api/apis/{identifier}", use: apis.update)
+        router.delete("/admin/api/apis/{identifier}", use: apis.remove)
     }
 }

@@ -13,6 +13,7 @@ enum OpenAPIPaths {
             .merging(mfaPaths) { first, _ in first }
             .merging(pinPaths) { first, _ in first }
             .merging(adminPaths) { first, _ in first }
+            .merging(apiRegistryPaths) { first, _ in first }
         return paths.reduce(into: [:]) { result, entry in
             result[entry.key] = withChallenges(withRateLimits(entry.value, path: entry.key), path: entry.key)
         }

@@ -125,6 +125,13 @@ extension OpenAPISchemas {
                 requiredClaim: "email", allowUnverifiedEmail: false, linkByEmail: true, displayName: "Acme", brokerClientID: "sesame",
                 brokerClientSecret: "secret"),
             AdminFederationProviderSpec(), "A provider's settings; absent ones stay (id and kind are required to register).")
+        let api = AdminAPI(
+            identifier: "https://shop-api.example.com", name: "Shop", scopes: ["orders:read", "orders:write"], createdAt: 1)
+        catalog.add("AdminAPI", api, AdminAPI(identifier: "https://a.example", name: "A", scopes: [], createdAt: 1), "A registered API (RFC 8707).")
+        catalog.add("AdminAPIList", AdminAPIList(apis: [api]), AdminAPIList(apis: []), "The APIs, by identifier.")
+        catalog.add(
+            "AdminAPISpec", AdminAPISpec(identifier: "https://shop-api.example.com", name: "Shop", scopes: ["orders:read"]),
+            AdminAPISpec(), "An API's members; absent ones stay (identifier is required to register).")
         catalog.add(
             "AdminUserProfile",
             AdminUserProfile(username: "alice", email: "alice@example.com", emailVerified: true, name: "Alice", password: "a long passphrase"),

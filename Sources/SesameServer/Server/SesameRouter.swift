@@ -83,6 +83,7 @@ enum SesameRouter {
             clients: AdminClientsEndpoint(authentication: authentication, clients: provider.clients, keys: provider.signingKeys),
             audit: AdminAuditEndpoint(authentication: authentication, keys: provider.signingKeys, overview: provider.overview),
             providers: AdminProvidersEndpoint(authentication: authentication, providers: provider.providers),
+            apis: AdminAPIsEndpoint(authentication: authentication, apis: provider.apis),
             credentials: AdminUserCredentialsEndpoint(authentication: authentication, users: provider.users),
             provisioning: AdminUserProvisioningEndpoint(authentication: authentication, provisioning: provider.provisioning),
             bootstrap: AdminBootstrapEndpoint(authentication: authentication, bootstrap: provider.bootstrap))
