@@ -24,7 +24,7 @@ struct SesameCommand: AsyncParsableCommand {
             LoginCommand.self, WhoamiCommand.self, TokenCommand.self, ClientKeyCommand.self, AccountsCommand.self,
             SwitchCommand.self, LogoutCommand.self, CurlCommand.self, ExampleAPICommand.self,
             SignUpCommand.self, ProfileCommand.self, PINCommand.self, PasskeyCommand.self,
-            ClientCommand.self, APICommand.self, UserCommand.self, ProviderCommand.self, KeysCommand.self, OutboxCommand.self, AuditCommand.self, DatabaseCommand.self,
+            ClientCommand.self, APICommand.self, RegistrationCommand.self, UserCommand.self, ProviderCommand.self, KeysCommand.self, OutboxCommand.self, AuditCommand.self, DatabaseCommand.self,
             AdminCommand.self,
         ])
 }

@@ -48,8 +48,10 @@ users:
     email_verified: true
 SEED
 # Rate limits off: thousands of generated requests from one address would otherwise mostly
-# meet 429 (documented, so accepted) instead of the endpoints' own answers.
+# meet 429 (documented, so accepted) instead of the endpoints' own answers. Registration open, so
+# /register and its client configuration endpoint (RFC 7591, RFC 7592) are in the document.
 "$SESAME" serve --data-dir "$work/data" --port "$port" --config "$work/seed.yaml" --log-level error --no-rate-limits --no-challenges \
+    --registration open \
     > "$work/server.log" 2>&1 &
 server=$!
 base="http://127.0.0.1:$port"

@@ -14,16 +14,12 @@ extension ClientCommand {
                 request names an API with resource, or --default-api names one.
                 """)
         @Argument(help: "The client_id.") var clientID: String
-        @Option(name: .customLong("api"), help: ArgumentHelp("A registered API (repeatable).", valueName: "url"))
-        var apis: [String] = []
-        @Option(
-            name: .customLong("default-api"),
-            help: ArgumentHelp("The API its tokens are for when a request names none (one of --api).", valueName: "url"))
-        var defaultAPI: String?
+        @OptionGroup var options: ClientAPIOptions
         @OptionGroup var dataDir: DataDirOption
 
         func run() async throws {
             try await reportingErrors {
+                let (apis, defaultAPI) = (options.apis, options.defaultAPI)
                 try await AdminSession.with(dataDir) {
                     try await $0.setResources(apis, defaultResource: defaultAPI, clientID: clientID)
                 }
@@ -37,4 +33,18 @@ extension ClientCommand {
             }
         }
     }
+}
+
+/// `--api` and `--default-api` of `sesame client add` and `sesame client apis` (RFC 8707).
+struct ClientAPIOptions: ParsableArguments {
+    @Option(
+        name: .customLong("api"),
+        help: ArgumentHelp(
+            "A registered API the client may ask tokens for with resource (repeatable; RFC 8707, `sesame api add`).",
+            valueName: "url"))
+    var apis: [String] = []
+    @Option(
+        name: .customLong("default-api"),
+        help: ArgumentHelp("The API its tokens are for when a request names none (one of --api).", valueName: "url"))
+    var defaultAPI: String?
 }

@@ -123,16 +123,7 @@ struct ClientCommand: AsyncParsableCommand {
                 "How often this client's devices may poll, in seconds (RFC 8628; default: the server's --device-poll-interval).",
                 valueName: "seconds"))
         var devicePollInterval: Int?
-        @Option(
-            name: .customLong("api"),
-            help: ArgumentHelp(
-                "A registered API the client may ask tokens for with resource (repeatable; RFC 8707, `sesame api add`).",
-                valueName: "url"))
-        var apis: [String] = []
-        @Option(
-            name: .customLong("default-api"),
-            help: ArgumentHelp("The API its tokens are for when a request names none (one of --api).", valueName: "url"))
-        var defaultAPI: String?
+        @OptionGroup var apis: ClientAPIOptions
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
 
@@ -216,8 +207,8 @@ struct ClientCommand: AsyncParsableCommand {
                 if selfSignedCertificate { spec.tokenEndpointAuthMethod = .selfSignedTLSClientAuth }
                 if let tlsSubject { spec.tlsClientAuthSubject = try Self.tlsSubject(tlsSubject) }
                 spec.certificateBoundAccessTokens = certificateBound
-                spec.resources = apis
-                spec.defaultResource = defaultAPI
+                spec.resources = apis.apis
+                spec.defaultResource = apis.defaultAPI
                 let (client, secret) = try await AdminSession.with(dataDir) { admin in
                     let added = try await admin.addClient(spec)
                     if let pins { try await admin.setPINPolicy(pins, clientID: spec.clientID) }

@@ -70,6 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var passkeys: PasskeyOptions
     @OptionGroup var sessions: SessionLimitOptions
     @OptionGroup var timing: SignInTimingOptions
+    @OptionGroup var registration: RegistrationOptions
     @OptionGroup var tls: TLSOptions
 
     func validate() throws {
@@ -121,6 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.passkeys = try passkeys.policy(issuerHost: issuerURL?.host ?? host)
             configuration.sessionLimits = try sessions.limits()
             try timing.apply(to: &configuration)
+            configuration.registration = try registration.policy()
             configuration.requirePushedRequests = requirePushedRequests
             configuration.dpop.requireNonce = requireDPoPNonce
             configuration.smtp = try smtp.configuration()
@@ -160,6 +162,10 @@ struct ServeCommand: AsyncParsableCommand {
                 Terminal.out("Metrics: http://\(host.contains(":") ? "[\(host)]" : host):\(metricsPort)/metrics")
             } else if configuration.metrics != nil {
                 Terminal.out("Metrics: \(server.issuer.absoluteString)/metrics (bearer token)")
+            }
+            if configuration.registration.mode != .off {
+                Terminal.out(
+                    "Client registration (RFC 7591): \(server.issuer.absoluteString)/register (\(configuration.registration.mode.rawValue))")
             }
             try await printFirstSteps(server)
             Terminal.out("Press Ctrl-C to stop.")

@@ -67,8 +67,9 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// The request line and headers are larger than the server accepts, or too many (RFC 6585
     /// §5: HTTP 431); answered before any endpoint sees the request.
     case requestHeaderFieldsTooLarge = 1025
-    /// RFC 8693 §2.2.2 `invalid_target`: the token exchange names an `audience` or `resource`
-    /// this server does not issue tokens for (Native SSO 1.0 §4.1: the audience is the issuer).
+    /// RFC 8693 §2.2.2, RFC 8707 §2 `invalid_target`: the request names a `resource` (or a token
+    /// exchange's `audience`) this server does not issue tokens for, or one the client may not
+    /// ask for or the grant did not include; the description names it and why.
     case invalidTarget = 1026
     /// RFC 9449 §5.1, §7.1 `invalid_dpop_proof`: the DPoP proof is missing where this client or
     /// grant needs one, malformed, refused by a rule of §4.3 (the description names it),
@@ -99,6 +100,13 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
     /// log) or `auditor` (reading only); the description names the role missing. Ask an
     /// administrator (`sesame user role <user> <role>`).
     case adminRoleRequired = 1034
+    /// RFC 7591 §3.2.2 `invalid_client_metadata`: a registration (`/register`) asks for a grant,
+    /// scope, authentication method or other setting this server does not give registered
+    /// clients; the description names it.
+    case invalidClientMetadata = 1035
+    /// RFC 7591 §3.2.2 `invalid_redirect_uri`: a registration's redirect URI is not an `https`
+    /// URI or a loopback `http` one, or is otherwise refused; the description names it.
+    case invalidRedirectURIMetadata = 1036
 
     // 2xxx — authentication
     /// `invalid_grant`: the username or password is wrong (unknown users get the same answer), or
@@ -241,6 +249,8 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
             "invalid_grant"
         case .unauthorizedClient: "unauthorized_client"
         case .invalidTarget: "invalid_target"
+        case .invalidClientMetadata: "invalid_client_metadata"
+        case .invalidRedirectURIMetadata: "invalid_redirect_uri"
         case .dpopProofInvalid: "invalid_dpop_proof"
         case .dpopNonceRequired: "use_dpop_nonce"
         case .authorizationPending: "authorization_pending"
@@ -363,7 +373,10 @@ public enum APIErrorCode: Int, Sendable, CaseIterable, Codable {
         case .passkeyAlreadyRegistered: "This passkey is registered already."
         case .passkeyLocked:
             "This passkey is locked after too many failed attempts. Sign in another way, then remove it and add it again."
-        case .invalidTarget: "The audience or resource is not one this server issues tokens for; use the issuer identifier."
+        case .invalidTarget:
+            "The audience or resource is not one this server issues tokens for, or not one this client may ask for (RFC 8707)."
+        case .invalidClientMetadata: "A setting of the client registration is not allowed here; the description names it."
+        case .invalidRedirectURIMetadata: "A redirect URI of the registration is refused; use https or a loopback http URI."
         case .dpopProofInvalid: "The DPoP proof is missing, invalid, replayed or signed by another key than the bound one."
         case .dpopNonceRequired: "Retry with a DPoP proof carrying the nonce from the DPoP-Nonce header."
         case .authorizationPending: "The user has not approved the device yet; poll again after the interval."

@@ -100,6 +100,13 @@ package enum AuditEvent: String, Sendable, CaseIterable {
     case clientUpdated = "admin.client_updated"
     case clientRemoved = "admin.client_removed"
     case clientSecretRotated = "admin.client_secret_rotated"
+    /// Dynamic client registration (RFC 7591, RFC 7592): a client registered itself, changed or
+    /// deleted its registration.
+    case clientRegistered = "client.registered"
+    case clientRegistrationUpdated = "client.registration_updated"
+    case clientRegistrationDeleted = "client.registration_deleted"
+    /// An operator created an initial access token for registration (never the token).
+    case initialAccessTokenCreated = "admin.initial_access_token_created"
     /// An API (RFC 8707 resource) was registered or changed; `detail.api` names it.
     case apiAdded = "admin.api_added"
     case apiRemoved = "admin.api_removed"

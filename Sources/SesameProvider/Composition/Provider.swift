@@ -54,6 +54,8 @@ package struct Provider: Sendable {
     package let providers: ProviderAdministration
     /// The registered APIs (RFC 8707, issue #49).
     package let apis: APIAdministration
+    /// Dynamic client registration (RFC 7591, RFC 7592), within ``ProviderSettings/registration``.
+    package let registrations: ClientRegistrations
     package let provisioning: UserProvisioning
     package let bootstrap: AdminBootstrap
 
@@ -126,6 +128,8 @@ package struct Provider: Sendable {
         overview = OperatorOverview(store: store, keyRing: keyRing, now: now)
         providers = ProviderAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
         apis = APIAdministration(store: store, audit: audit, now: now)
+        registrations = ClientRegistrations(
+            policy: settings.registration, store: store, credentials: credentials, issuer: issuer, audit: audit, now: now)
         bootstrap = AdminBootstrap(store: store, audit: audit, now: now)
         provisioning = UserProvisioning(
             store: store, credentials: credentials, codes: verificationCodes, users: users, audit: audit, now: now)

@@ -21,6 +21,8 @@ package struct ProviderSettings: Sendable {
     package var dpop = DPoPPolicy()
     package var loginThrottle = LoginThrottlePolicy()
     package var mailQuota = MailQuota.Policy()
+    /// Dynamic client registration (RFC 7591), off unless the operator opens it.
+    package var registration = ClientRegistrationPolicy()
 
     package init(issuer: URL) {
         self.issuer = issuer

@@ -21,6 +21,9 @@ package struct ExpiredDataPurge: Service {
     /// The audit log, purged of records older than ``auditRetention`` (`nil`: kept forever).
     package var auditStore: (any AuditStore)? = nil
     package var auditRetention: TimeInterval? = nil
+    /// Dynamic client registration, when open: clients registered at `/register` that obtained
+    /// no token within this many seconds are removed with their registration (RFC 7591 §5).
+    package var unusedRegistrations: (store: any ClientRegistrationStore, lifetime: TimeInterval)? = nil
     package let interval: Duration
     package let now: @Sendable () -> Date
     package let logger: Logger
@@ -59,6 +62,8 @@ package struct ExpiredDataPurge: Service {
         let started = ContinuousClock.now
         let (identityStore, accountStore, mfaStore) = (identityStore, accountStore, mfaStore)
         let (auditStore, auditRetention) = (auditStore, auditRetention)
+        let unusedRegistrations = unusedRegistrations
+        let logger = logger
         do {
             let ran = try await identityStore.runExclusively("purge-expired") {
                 try await identityStore.purgeExpired(now: now)
@@ -66,6 +71,14 @@ package struct ExpiredDataPurge: Service {
                 try await mfaStore.purgeExpiredMFAData(now: now)
                 if let auditStore, let auditRetention {
                     try await auditStore.purgeAuditRecords(before: now.addingTimeInterval(-auditRetention))
+                }
+                if let (registrations, lifetime) = unusedRegistrations {
+                    let removed = try await registrations.removeUnusedRegisteredClients(
+                        registeredBefore: now.addingTimeInterval(-lifetime))
+                    if !removed.isEmpty {
+                        logger.info(
+                            "removed registered clients that obtained no token", metadata: ["count": "\(removed.count)"])
+                    }
                 }
             }
             logger.debug(

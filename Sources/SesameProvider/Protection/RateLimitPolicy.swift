@@ -22,6 +22,8 @@ public struct RateLimitPolicy: Sendable, Equatable {
         case mail
         /// Discovery and keys: `/.well-known/…`, `/jwks`.
         case discovery
+        /// Dynamic client registration: `/register` and its client configuration endpoint.
+        case registration
 
         /// The class of a route (the router's pattern), `nil` for routes without a limit.
         public static func of(route: String, method: String) -> EndpointClass? {
@@ -36,6 +38,7 @@ public struct RateLimitPolicy: Sendable, Equatable {
             case "/api/password/reset", "/api/email": return .mail
             case "/password-reset": return method == "POST" ? .mail : nil
             case "/.well-known/openid-configuration", "/.well-known/oauth-authorization-server", "/jwks": return .discovery
+            case "/register", "/register/{client_id}": return .registration
             default: return nil
             }
         }
@@ -71,10 +74,11 @@ public struct RateLimitPolicy: Sendable, Equatable {
     }
 
     /// Per address: 600 token requests a minute (a NAT full of apps refreshing), 120 sign-in
-    /// steps a minute, 20 accounts an hour, 60 mail requests an hour, 1,200 discovery fetches a minute.
+    /// steps a minute, 20 accounts an hour, 60 mail requests an hour, 1,200 discovery fetches a
+    /// minute, 20 client registration requests an hour.
     public static let defaultPerAddress: [EndpointClass: Limit] = [
         .token: Limit(600, per: 60), .signIn: Limit(120, per: 60), .accountCreation: Limit(20, per: 3600),
-        .mail: Limit(60, per: 3600), .discovery: Limit(1200, per: 60),
+        .mail: Limit(60, per: 3600), .discovery: Limit(1200, per: 60), .registration: Limit(20, per: 3600),
     ]
 
     /// Per client: 6,000 token requests and 3,000 sign-in steps a minute.

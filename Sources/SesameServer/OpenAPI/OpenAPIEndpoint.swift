@@ -8,17 +8,18 @@ import SesameProtocol
 struct OpenAPIEndpoint: Sendable {
     let document: Data
 
-    init(issuer: String) {
+    /// - Parameter registration: whether `/register` is routed (dynamic client registration open).
+    init(issuer: String, registration: Bool = false) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        self.document = (try? encoder.encode(Self.document(issuer: issuer))) ?? Data("{}".utf8)
+        self.document = (try? encoder.encode(Self.document(issuer: issuer, registration: registration))) ?? Data("{}".utf8)
     }
 
     func handle(_ request: Request, context: SesameRequestContext) -> Response {
         JSONResponse.make(data: document)
     }
 
-    static func document(issuer: String) -> OpenAPI.Document {
+    static func document(issuer: String, registration: Bool = false) -> OpenAPI.Document {
         OpenAPI.Document(
             info: OpenAPI.Document.Info(
                 title: "Sesame identity server",
@@ -41,7 +42,8 @@ struct OpenAPIEndpoint: Sendable {
                 .init(name: "Devices", description: "Devices registered to the account."),
                 .init(name: "Operations", description: "Health and this document."),
             ],
-            paths: OpenAPIPaths.all,
+            paths: registration
+                ? OpenAPIPaths.all.merging(OpenAPIPaths.registrationPaths) { first, _ in first } : OpenAPIPaths.all,
             components: OpenAPI.Document.Components(
                 schemas: OpenAPISchemas.all(issuer: issuer),
                 securitySchemes: [

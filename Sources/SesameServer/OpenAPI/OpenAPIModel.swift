@@ -46,12 +46,13 @@ enum OpenAPI {
     struct PathItem: Encodable, Sendable {
         var get: Operation?
         var post: Operation?
+        var put: Operation?
         var patch: Operation?
         var delete: Operation?
 
         /// The HTTP methods (upper case) with an operation.
         var methods: [String] {
-            [("GET", get), ("POST", post), ("PATCH", patch), ("DELETE", delete)]
+            [("GET", get), ("POST", post), ("PUT", put), ("PATCH", patch), ("DELETE", delete)]
                 .filter { $0.1 != nil }.map(\.0)
         }
     }

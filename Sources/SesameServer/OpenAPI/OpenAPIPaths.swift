@@ -58,6 +58,7 @@ enum OpenAPIPaths {
         }
         item.get = limited(item.get, "GET")
         item.post = limited(item.post, "POST")
+        item.put = limited(item.put, "PUT")
         item.patch = limited(item.patch, "PATCH")
         item.delete = limited(item.delete, "DELETE")
         return item

@@ -78,6 +78,26 @@ enum OpenAPISchemas {
                 nbf: 1, sub: "s", aud: ["a"], iss: "i", jti: "j", acr: "a", amr: ["pwd"]),
             .inactive, "RFC 7662 §2.2 introspection response; inactive tokens are `{\"active\":false}`.")
         catalog.add(
+            "ClientRegistrationRequest",
+            ClientRegistrationRequest(
+                redirectURIs: ["http://127.0.0.1/callback"], tokenEndpointAuthMethod: "none",
+                grantTypes: ["authorization_code", "refresh_token"], responseTypes: ["code"], clientName: "Agent",
+                scope: "openid offline_access", softwareID: "agent", softwareVersion: "1.0", clientID: "dyn-x"),
+            ClientRegistrationRequest(), "Client metadata (RFC 7591 section 2); unknown members are ignored.")
+        let registered = ClientRegistrationResponse(
+            clientID: "dyn-x", clientSecret: "s", clientIDIssuedAt: 1, clientSecretExpiresAt: 0, registrationAccessToken: "t",
+            registrationClientURI: "https://id.example.com/register/dyn-x", redirectURIs: ["http://127.0.0.1/callback"],
+            tokenEndpointAuthMethod: "none", grantTypes: ["authorization_code"], responseTypes: ["code"], clientName: "Agent",
+            scope: "openid", softwareID: "agent", softwareVersion: "1.0")
+        var minimalRegistered = registered
+        minimalRegistered.clientSecret = nil
+        minimalRegistered.clientSecretExpiresAt = nil
+        minimalRegistered.softwareID = nil
+        minimalRegistered.softwareVersion = nil
+        catalog.add(
+            "ClientRegistrationResponse", registered, minimalRegistered,
+            "The client information response (RFC 7591 section 3.2.1, RFC 7592 section 3).")
+        catalog.add(
             "PushedAuthorizationResponse",
             PushedAuthorizationResponse(requestURI: "urn:ietf:params:oauth:request_uri:r", expiresIn: 60),
             PushedAuthorizationResponse(requestURI: "urn:ietf:params:oauth:request_uri:r", expiresIn: 60),

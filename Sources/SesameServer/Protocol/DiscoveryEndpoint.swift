@@ -18,11 +18,13 @@ struct DiscoveryEndpoint: Sendable {
     ///   certificate methods and certificate-bound tokens are then advertised.
     /// - Parameter mutualTLSOrigin: the origin of the port that asks for client certificates,
     ///   when it is not the issuer's (RFC 8705 §5 `mtls_endpoint_aliases`).
+    /// - Parameter registration: whether `/register` is open (RFC 8414 §2 `registration_endpoint`).
     init(
         issuer: String, requirePushedRequests: Bool = false, dpopAlgorithms: [String] = DPoP.signingAlgorithms,
-        mutualTLS: Bool = false, mutualTLSOrigin: String? = nil
+        mutualTLS: Bool = false, mutualTLSOrigin: String? = nil, registration: Bool = false
     ) throws {
         var metadata = Self.metadata(issuer: issuer)
+        if registration { metadata.registrationEndpoint = URL(string: issuer + ClientRegistrationPolicy.path) }
         if mutualTLS {
             let methods = [ClientAuthenticationMethod.tlsClientAuth.rawValue, ClientAuthenticationMethod.selfSignedTLSClientAuth.rawValue]
             metadata.tokenEndpointAuthMethodsSupported? += methods

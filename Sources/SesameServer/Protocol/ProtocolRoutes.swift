@@ -12,6 +12,8 @@ struct ProtocolRoutes: FeatureRoutes {
     let introspection: IntrospectionEndpoint
     let userInfo: UserInfoEndpoint
     let pushedRequests: PushedAuthorizationEndpoint
+    /// `nil` while registration is off: `/register` is then not routed at all.
+    let registration: ClientRegistrationEndpoint?
 
     init(
         provider: Provider, clientAuthenticator: ClientAuthenticator, bearer: BearerAuthentication, dpop: DPoPRequests,
@@ -21,7 +23,7 @@ struct ProtocolRoutes: FeatureRoutes {
         discovery = try DiscoveryEndpoint(
             issuer: provider.issuer, requirePushedRequests: provider.settings.requirePushedRequests,
             dpopAlgorithms: provider.settings.dpop.algorithms, mutualTLS: clientAuthenticator.mutualTLS != nil,
-            mutualTLSOrigin: mutualTLSOrigin)
+            mutualTLSOrigin: mutualTLSOrigin, registration: provider.settings.registration.mode != .off)
         // The discovery documents are the same for every request: answered on the event loop.
         staticDocuments?.publish(
             discovery.staticDocuments(https: provider.settings.issuer.scheme?.lowercased() == "https"),
@@ -33,7 +35,9 @@ struct ProtocolRoutes: FeatureRoutes {
                 admit: rateLimits.map(Self.discoveryAdmission),
                 proxies: proxies))
         jwks = JWKSEndpoint(keyRing: provider.keyRing)
-        token = TokenEndpoint(clientAuthenticator: clientAuthenticator, grants: provider.grants, metrics: metrics, dpop: dpop)
+        token = TokenEndpoint(
+            clientAuthenticator: clientAuthenticator, grants: provider.grants, metrics: metrics, dpop: dpop,
+            registrations: provider.settings.registration.mode == .off ? nil : provider.registrations)
         revocation = RevocationEndpoint(
             clientAuthenticator: clientAuthenticator, accessTokenVerifier: provider.accessTokens, store: provider.store,
             now: provider.now, audit: provider.audit, deviceSessions: provider.deviceSessions)
@@ -43,6 +47,8 @@ struct ProtocolRoutes: FeatureRoutes {
         userInfo = UserInfoEndpoint(bearer: bearer)
         pushedRequests = PushedAuthorizationEndpoint(
             clientAuthenticator: clientAuthenticator, requests: provider.pushedRequests, dpop: dpop)
+        registration =
+            provider.settings.registration.mode == .off ? nil : ClientRegistrationEndpoint(registrations: provider.registrations)
     }
 
     /// The discovery class's per-address limit, decided in memory for ``StaticDocumentResponder``.
@@ -59,5 +65,11 @@ struct ProtocolRoutes: FeatureRoutes {
         router.post("/introspect", use: introspection.post)
         router.get("/userinfo", use: userInfo.handle)
         router.post("/userinfo", use: userInfo.handle)
+        if let registration {
+            router.post("/register", use: registration.register)
+            router.get("/register/{client_id}", use: registration.read)
+            router.put("/register/{client_id}", use: registration.update)
+            router.delete("/register/{client_id}", use: registration.delete)
+        }
     }
 }

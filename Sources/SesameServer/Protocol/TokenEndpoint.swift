@@ -15,6 +15,9 @@ struct TokenEndpoint: Sendable {
     let metrics: ServerMetrics
     /// DPoP proofs (RFC 9449 §5): tokens are bound to the key of a valid proof.
     let dpop: DPoPRequests
+    /// Dynamic client registration, when open: a registered client's first tokens keep it from
+    /// expiring unused.
+    var registrations: ClientRegistrations?
 
     func post(_ request: Request, context: SesameRequestContext) async throws -> Response {
         let form = try await FormRequest.body(of: request, context: context)
@@ -34,6 +37,7 @@ struct TokenEndpoint: Sendable {
         }
         let response = try await grants.issue(
             tokenRequest, client: client, origin: RequestOrigin(context), dpop: proof, certificate: certificate)
+        if let registrations, tokenRequest.grantType != .refreshToken { await registrations.markUsed(client) }
         context.annotations.record(outcome: "issued_\(tokenRequest.metricName)")
         metrics.tokenIssued(grantType: tokenRequest.metricName)
         var answer = JSONResponse.make(response)

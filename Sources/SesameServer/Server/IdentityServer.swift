@@ -148,11 +148,14 @@ public enum IdentityServer {
             services.append(KeyChangeWatcher(keyRing: keyRing, interval: interval, logger: logger))
         }
         if let interval = configuration.purgeInterval {
-            services.append(
-                ExpiredDataPurge(
-                    identityStore: store, accountStore: store, mfaStore: store, auditStore: store,
-                    auditRetention: configuration.auditRetention, interval: interval, now: configuration.now,
-                    logger: logger))
+            var purge = ExpiredDataPurge(
+                identityStore: store, accountStore: store, mfaStore: store, auditStore: store,
+                auditRetention: configuration.auditRetention, interval: interval, now: configuration.now,
+                logger: logger)
+            if configuration.registration.mode != .off {
+                purge.unusedRegistrations = (store, configuration.registration.unusedClientLifetime)
+            }
+            services.append(purge)
         }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [], logger: logger))

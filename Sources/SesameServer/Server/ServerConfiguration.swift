@@ -102,6 +102,8 @@ public struct ServerConfiguration: Sendable {
     /// The device authorization grant (RFC 8628): code lifetime, polling interval and the
     /// user-code guessing limits. The grant is served to clients registered for it.
     public var deviceAuthorization = DeviceAuthorizationPolicy()
+    /// Dynamic client registration at `/register` (RFC 7591, RFC 7592): off by default.
+    public var registration = ClientRegistrationPolicy()
     /// Whether the rate-limit counters are shared with other processes through the store
     /// (``RateLimiter``). Default: when the store is PostgreSQL, the only store several processes share.
     public var sharesRateLimits: Bool { database != nil }
@@ -166,6 +168,7 @@ extension ServerConfiguration {
         settings.nativeSSO = nativeSSO
         settings.passkeys = passkeys
         settings.deviceAuthorization = deviceAuthorization
+        settings.registration = registration
         settings.dpop = dpop
         settings.loginThrottle = loginThrottle
         settings.mailQuota = mailQuota

@@ -71,7 +71,8 @@ enum SesameRouter {
             adminRoutes(provider, front: front),
             try adminConsole(provider, front: front),
             DeviceAuthorizationRoutes(provider: provider, pages: pages, clientAuthenticator: front.clientAuthenticator),
-            OpenAPIRoutes(endpoint: OpenAPIEndpoint(issuer: provider.issuer)),
+            OpenAPIRoutes(
+                endpoint: OpenAPIEndpoint(issuer: provider.issuer, registration: provider.settings.registration.mode != .off)),
         ]
     }
 

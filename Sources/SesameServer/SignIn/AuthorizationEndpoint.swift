@@ -118,6 +118,20 @@ struct AuthorizationEndpoint: Sendable {
             context.annotations.record(outcome: "session_of_other_user")
             session = nil
         }
+        // A client that registered itself (RFC 7591) is a third party nobody approved: the user
+        // signs in on the page that names it, never silently through the SSO session (§5).
+        if session != nil, try await provider.store.clientRegistration(clientID: client.clientID) != nil {
+            if authorization.prompt.isNone {
+                return responder.refuse(
+                    .redirect(
+                        code: .consentRequired,
+                        description: "This app registered itself; the user must sign in to it on the sign-in page (prompt=none).",
+                        redirectURI: authorization.redirectURI, state: authorization.state),
+                    request: request, context: context)
+            }
+            context.annotations.record(outcome: "registered_client_sign_in")
+            session = nil
+        }
         switch authorization.prompt.decide(sessionAuthTime: session?.authentication.authTime, now: provider.now()) {
         case .useSession:
             guard let session else { break }

@@ -27,7 +27,8 @@ enum StoreMigrations {
     /// 1000–1099 DPoP; 1100–1199 device authorization; 1200–1299 authorization requests held for
     /// a browser (`PendingAuthorizationMigrations`); 1300–1399 client policies
     /// (`ClientPolicyMigrations`); 1400–1499 the admin API and console (`AdminMigrations`); 1500–1599
-    /// registered APIs (`ResourceMigrations`).
+    /// registered APIs (`ResourceMigrations`); 1600–1699 dynamic client registration
+    /// (`RegistrationMigrations`).
     static let all: [Migration] = [
         Migration(version: 1, name: "initial schema", apply: createInitialSchema),
         Migration(version: 2, name: "refresh-token successor links", apply: linkRefreshTokenSuccessors),
@@ -41,7 +42,7 @@ enum StoreMigrations {
         + PINMigrations.all + NativeSSOMigrations.all + FederationMigrations.all + PasskeyMigrations.all
         + TokenSigningMigrations.all + PushedRequestMigrations.all + DPoPMigrations.all
         + DeviceAuthorizationMigrations.all + PendingAuthorizationMigrations.all
-        + ClientPolicyMigrations.all + AdminMigrations.all + ResourceMigrations.all
+        + ClientPolicyMigrations.all + AdminMigrations.all + ResourceMigrations.all + RegistrationMigrations.all
 
     static func run(on database: any SQLDatabase, logger: Logger) async throws {
         do {

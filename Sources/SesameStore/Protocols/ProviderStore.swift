@@ -4,3 +4,4 @@
 public typealias ProviderStore = IdentityStore & AccountStore & MFAStore & PINStore & PasskeyStore
     & FederationStore & DeviceSessionStore & AuditStore & ChallengeRedemptionStore & ThrottleStore & RateWindowStore
     & PushedRequestStore & PendingAuthorizationStore & DPoPProofStore & DeviceAuthorizationStore & AdminStore
+    & ClientRegistrationStore

@@ -73,6 +73,7 @@ extension SQLIdentityStore {
         try await database.delete(from: "authorization_codes").where("client_id", .equal, id).run()
         try await deleteFamilies(matching: "client_id", id)
         try await database.delete(from: "clients").where("client_id", .equal, id).run()
+        try await database.delete(from: "client_registrations").where("client_id", .equal, id).run()
         try await database.delete(from: "admin_roles").where("user_id", .equal, id).run()
         clientCache.forget(id)
         await announce(.client(id))

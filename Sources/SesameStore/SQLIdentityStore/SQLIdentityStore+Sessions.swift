@@ -73,6 +73,7 @@ extension SQLIdentityStore {
         try await purgeRedeemedChallenges(now: now)
         try await purgeNativeSSO(now: now)
         try await purgePushedRequests(now: now)
+        try await purgeInitialAccessTokens(now: now)
         try await purgePendingAuthorizations(now: now)
         try await purgeDPoPProofs(now: now)
         try await purgeDeviceAuthorizations(now: now)

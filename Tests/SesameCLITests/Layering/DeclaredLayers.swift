@@ -14,7 +14,7 @@ enum DeclaredLayers {
     /// Each module's top-level folders, bottom-up ("." is the module folder itself).
     static let folders: [String: [String]] = [
         "SesameProtocol": [
-            "Concurrency", "Claims", "Discovery", "Encoding", "MutualTLS", "DPoP", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
+            "Concurrency", "Claims", "Discovery", "Encoding", "Registration", "MutualTLS", "DPoP", "Federation", "NativeSSO", "PIN", "Tokens", "FirstParty", "Security",
             "DeviceAuthorization", "WebAuthn", "Accounts", "Errors", "PKCE", "Admin",
         ],
         "SesameJOSE": ["."],
@@ -36,7 +36,7 @@ enum DeclaredLayers {
         ],
         "SesameProvider": [
             "Failures", "Resources", "MutualTLS", "Localization", "Keys", "Maintenance", "Security", "DPoP", "Users", "Audit", "Messaging", "Protection", "Admin",
-            "PIN", "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "DeviceAuthorization", "Grants",
+            "PIN", "Passkeys", "Tokens", "Config", "Federation", "NativeSSO", "Policy", "Registration", "DeviceAuthorization", "Grants",
             "PushedRequests", "PendingAuthorizations", "MFA", "Accounts", "Operators", "Composition",
         ],
         "SesameServer": [
