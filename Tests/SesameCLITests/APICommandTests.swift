@@ -125,6 +125,67 @@ struct APICommandTests {
         #expect(refused.status != 0 && refused.stderr.contains("apis[0].identifier"), "\(refused)")
     }
 
+    @Test("sesame curl, not yet configured: from the API's 401 to its authorization server, registration, the browser sign-in and the answer")
+    func curlDiscovers() async throws {
+        let temp = try TempDirectory("api-discovery")
+        defer { temp.remove() }
+        let data = temp.path("data")
+        let port = try Self.freePort()
+        let resource = "http://127.0.0.1:\(port)"
+        try #require(try await CLIProcess.run(["api", "add", resource, "--scope", "admin", "--data-dir", data]).status == 0)
+        let password = "discovery passphrase 42"
+        let user = try await CLIProcess.run(
+            ["user", "add", "alice", "--email", "alice@example.com", "--password-stdin", "--data-dir", data], stdin: password + "\n")
+        try #require(user.status == 0, "\(user)")
+        let server = try CLIProcess.Started(["serve", "--port", "0", "--registration", "open", "--data-dir", data])
+        try await server.whileRunning {
+            let issuer = String(try await server.firstLine(startingWith: "Issuer: ").dropFirst("Issuer: ".count))
+            let api = try CLIProcess.Started(["example-api", "--issuer", issuer, "--port", "\(port)", "--resource", resource])
+            try await api.whileRunning {
+                _ = try await api.firstLine(startingWith: "Example API: ")
+                var environment = try TestBrowser.install(in: temp.url, username: "alice", password: password)
+                environment["SESAME_CONFIG_DIR"] = temp.path("config")
+                let curl = try await CLIProcess.run(["curl", resource + "/v1/me"], environment: environment)
+                #expect(curl.status == 0, "\(curl)")
+                #expect(curl.stdout.contains(#""client_id":"dyn-"#), "a client the CLI registered: \(curl)")
+                #expect(curl.stderr.contains("registering this CLI"), "\(curl)")
+                // Remembered: the next request needs no discovery and no browser.
+                let again = try await CLIProcess.run(["curl", resource + "/v1/me"], environment: ["SESAME_CONFIG_DIR": temp.path("config")])
+                #expect(again.status == 0 && !again.stderr.contains("registering"), "\(again)")
+            }
+            _ = try await api.terminate()
+        }
+        #expect(try await server.terminate() == 0)
+
+        // A server that does not allow registration: the answer says how to sign in instead.
+        let closed = try CLIProcess.Started(["serve", "--port", "0", "--data-dir", data])
+        try await closed.whileRunning {
+            let issuer = String(try await closed.firstLine(startingWith: "Issuer: ").dropFirst("Issuer: ".count))
+            let api = try CLIProcess.Started(["example-api", "--issuer", issuer, "--port", "\(port)", "--resource", resource])
+            try await api.whileRunning {
+                _ = try await api.firstLine(startingWith: "Example API: ")
+                let refused = try await CLIProcess.run(
+                    ["curl", resource + "/v1/me"], environment: ["SESAME_CONFIG_DIR": temp.path("config2")])
+                #expect(refused.status != 0 && refused.stderr.contains("--client-id"), "\(refused)")
+            }
+            _ = try await api.terminate()
+        }
+        _ = try await closed.terminate()
+    }
+
+    /// A loopback TCP port nothing listens on now.
+    static func freePort() throws -> Int {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"]
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        try probe.run()
+        probe.waitUntilExit()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
     static func token(issuer: String, client: String, secret: String) async throws -> String {
         var request = URLRequest(url: URL(string: issuer + "/token")!)
         request.httpMethod = "POST"

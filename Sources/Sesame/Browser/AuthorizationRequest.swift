@@ -36,7 +36,7 @@ public struct AuthorizationRequest: Sendable {
 
     init(
         metadata: ProviderMetadata, clientID: String, redirectURI: URL, scopes: [String],
-        options: SignInOptions, dpopJKT: String? = nil
+        options: SignInOptions, dpopJKT: String? = nil, resources: [URL] = []
     ) throws(SesameError) {
         issuer = metadata.issuer
         self.clientID = clientID
@@ -72,6 +72,8 @@ public struct AuthorizationRequest: Sendable {
         }
         // RFC 9449 §10: the code is bound to the account's DPoP key.
         if let dpopJKT { parameters.append((DPoP.jktParameter, dpopJKT)) }
+        // RFC 8707 §2: the APIs the grant is for, one parameter each.
+        for resource in resources { parameters.append((OAuthParameter.resource, resource.absoluteString)) }
         for (name, value) in options.extraParameters.sorted(by: { $0.key < $1.key }) {
             guard !Self.reservedParameters.contains(name) else {
                 throw .invalidConfiguration("the extra parameter \"\(name)\" is set by Sesame itself; use the matching SignInOptions property instead")

@@ -11,15 +11,20 @@ extension SesameClient {
     /// `Authorization: Bearer`, or for tokens bound to the account's DPoP key as
     /// `Authorization: DPoP` with a fresh proof (RFC 9449 §7.1), signed again with the server's
     /// nonce when it asks for one (§9). On a 401 it refreshes once and retries once. The token
-    /// only goes to the issuer's origin and configured ``SesameConfiguration/allowedOrigins``;
-    /// any other origin throws ``SesameError/Code-swift.struct/invalidConfiguration`` without
-    /// sending anything.
+    /// only goes to the issuer's origin, configured ``SesameConfiguration/allowedOrigins`` and
+    /// ``SesameConfiguration/apis``; any other origin throws
+    /// ``SesameError/Code-swift.struct/invalidConfiguration`` without sending anything. A request
+    /// under one of ``SesameConfiguration/apis`` carries a token for that API alone
+    /// (``accessToken(forAPI:account:forceRefresh:)``, RFC 8707).
     public func data(for request: URLRequest, account: Account.ID? = nil)
         async throws(SesameError) -> (Data, HTTPURLResponse)
     {
         try originPolicy.check(request.url)
         let (session, _) = try await registry.session(for: account)
         let key = try dpopKey(of: session)
+        if let api = api(for: request.url) {
+            return try await data(for: request, api: api, session: session, key: key)
+        }
         let token = try await validAccessToken(for: session.account.id)
         let (data, response) = try await send(request, token: token, key: key)
         guard response.statusCode == 401 else { return (data, response) }
@@ -30,6 +35,24 @@ extension SesameClient {
         }
         logger.debug("HTTP 401; refreshing once and retrying", metadata: ["host": "\(request.url?.host ?? "")"])
         let fresh = try await refresh(session.account.id, rejectedToken: token)
+        return try await send(request, token: fresh, key: key)
+    }
+
+    /// ``data(for:account:)`` for a request under `api`: its own token; on a 401 one fresh token
+    /// for it and one retry.
+    private func data(for request: URLRequest, api: URL, session: StoredSession, key: (any DPoPKey)?)
+        async throws(SesameError) -> (Data, HTTPURLResponse)
+    {
+        let id = session.account.id
+        let token = try await accessToken(forAPI: api, account: id)
+        let (data, response) = try await send(request, token: token, key: key)
+        guard response.statusCode == 401 else { return (data, response) }
+        if let challenge = StepUpChallenge(response) {
+            broadcaster.publish(.stepUpRequired(session.account, challenge.apiError))
+            return (data, response)
+        }
+        apiTokens.discard(token, account: id, api: api)
+        let fresh = try await accessToken(forAPI: api, account: id, forceRefresh: true)
         return try await send(request, token: fresh, key: key)
     }
 

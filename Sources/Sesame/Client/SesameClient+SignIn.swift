@@ -31,7 +31,7 @@ extension SesameClient {
         do {
             request = try AuthorizationRequest(
                 metadata: metadata, clientID: configuration.clientID, redirectURI: session.redirectURI,
-                scopes: scopes, options: options, dpopJKT: dpopKey?.thumbprint)
+                scopes: scopes, options: options, dpopJKT: dpopKey?.thumbprint, resources: configuration.apis)
             let url = try await authorizationURL(for: request, metadata: metadata, dpopKey: dpopKey)
             pending.register(state: request.state, redirectURI: session.redirectURI, session: session)
             logger.info("sign-in started", metadata: ["issuer": "\(metadata.issuer)"])

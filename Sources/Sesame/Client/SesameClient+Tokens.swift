@@ -100,9 +100,10 @@ extension SesameClient {
         }
     }
 
-    /// Calls the token endpoint with retries; `invalid_grant` ends the session.
-    private func refreshTokens(
-        _ refreshToken: String, metadata: ProviderMetadata, session: StoredSession, generation: UInt64
+    /// Calls the token endpoint with retries; `invalid_grant` ends the session. With `resource`,
+    /// the access token is for that API alone (RFC 8707 §2.2).
+    func refreshTokens(
+        _ refreshToken: String, metadata: ProviderMetadata, session: StoredSession, generation: UInt64, resource: URL? = nil
     ) async throws(SesameError) -> TokenResponse {
         let deviceSecret =
             ScopeList.parse(session.scope ?? "").contains(NativeSSO.scope) ? await deviceSecret(for: session.account) : nil
@@ -112,7 +113,7 @@ extension SesameClient {
         do {
             return try await retryPolicy.run { () async throws(SesameError) -> TokenResponse in
                 try await tokenEndpoint.refresh(
-                    refreshToken: refreshToken, metadata: metadata, deviceSecret: deviceSecret, dpopKey: key)
+                    refreshToken: refreshToken, metadata: metadata, deviceSecret: deviceSecret, dpopKey: key, resource: resource)
             }
         } catch {
             if case .authenticationFailed(let apiError, _) = error.reason, apiError.error == "invalid_grant" {

@@ -38,6 +38,8 @@ public actor SesameClient {
     let assertionSigner: ClientAssertionSigner
     /// The cached app-level token (``appAccessToken(forceRefresh:)``).
     nonisolated let appTokens = AppTokenCache()
+    /// The accounts' tokens for the app's APIs (``accessToken(forAPI:account:forceRefresh:)``).
+    nonisolated let apiTokens = APITokenCache()
     /// Makes and loads the accounts' DPoP keys (RFC 9449): the Secure Enclave where the device
     /// has one, software keys otherwise.
     let dpopKeys: any DPoPKeyFactory = DPoPKeys.platformDefault

@@ -97,6 +97,12 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
     /// transport is refused before any request. Browser sign-in pages are outside (<doc:PinningCertificates>).
     /// JSON `pinning`: an array of ``PinnedHost``.
     public var pinning: CertificatePinning = .none
+    /// The APIs the app calls, by their identifiers as registered with the provider (RFC 8707
+    /// resources, `sesame api add`), JSON key `apis`. Sign-in asks for all of them; ``SesameClient/data(for:account:)``
+    /// sends each request under an API (the identifier is its URL's prefix) a token for that API
+    /// alone, one per API, cached and refreshed with `resource`, so one API never holds a token
+    /// another would accept. Their origins may receive tokens (as ``allowedOrigins``).
+    public var apis: [URL] = []
 
     /// The scopes requested when none are configured.
     public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
@@ -134,6 +140,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         case dpop
         case logLevel = "log_level"
         case pinning
+        case apis
     }
 
     /// Decodes the snake_case JSON form shown above: `issuer`, `client_id` and `redirect_uri` are
@@ -162,6 +169,7 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         dpop = try c.decodeIfPresent(DPoPBinding.self, forKey: .dpop) ?? .off
         logLevel = try c.decodeIfPresent(SesameLogLevel.self, forKey: .logLevel) ?? .warning
         pinning = try c.decodeIfPresent(CertificatePinning.self, forKey: .pinning) ?? .none
+        apis = try c.decodeIfPresent([URL].self, forKey: .apis) ?? []
     }
 
     /// Reads and validates a configuration file shipped with the app.
@@ -229,6 +237,14 @@ public struct SesameConfiguration: Codable, Sendable, Equatable {
         }
         if tokenEndpointAuthMethod == .clientSecretBasic || tokenEndpointAuthMethod == .clientSecretPost, clientSecret == nil {
             throw .invalidConfiguration("token_endpoint_auth_method \(tokenEndpointAuthMethod!.rawValue) needs client_secret.")
+        }
+        for api in apis {
+            guard let host = api.host, let scheme = api.scheme?.lowercased(),
+                scheme == "https" || (scheme == "http" && LoopbackHost.contains(host)), api.fragment == nil, api.query == nil
+            else {
+                throw .invalidConfiguration(
+                    "api \"\(api.absoluteString)\" must be an https URL (or http on a loopback host) without a query or fragment, exactly as the provider registered it (RFC 8707).")
+            }
         }
         guard refreshAhead >= 0 else {
             throw .invalidConfiguration("refresh_ahead must not be negative (got \(refreshAhead)).")

@@ -35,7 +35,7 @@ struct OriginPolicy: Sendable {
     let allowed: Set<Origin>
 
     init(configuration: SesameConfiguration) {
-        var origins = Set(configuration.allowedOrigins.compactMap(Origin.init))
+        var origins = Set((configuration.allowedOrigins + configuration.apis).compactMap(Origin.init))
         if let issuer = Origin(configuration.issuer) { origins.insert(issuer) }
         allowed = origins
     }

@@ -4,6 +4,10 @@ import SesameProtocol
 /// Single-flight refresh (supabase-swift `SessionManager` pattern): per account at
 /// most one refresh runs; every caller that needs one while it runs awaits the same `Task`.
 ///
+/// A refresh has a purpose: the session's own access token (`nil`), or an API's (RFC 8707,
+/// its identifier). Every purpose spends the same rotating refresh token, so they never run at
+/// once: a caller finding another purpose's refresh waits for it, then runs its own.
+///
 /// A lock rather than an actor: joining a running refresh is one dictionary lookup, with no
 /// actor hop, so thousands of waiters cost little more than their `await`.
 final class RefreshCoordinator: Sendable {
@@ -11,29 +15,41 @@ final class RefreshCoordinator: Sendable {
     /// (a whole ``StoredSession`` per waiter showed up in the fan-in profile).
     typealias Outcome = Result<String, SesameError>
 
-    private let inFlight = LockedState<[Account.ID: Task<Outcome, Never>]>([:])
-
-    /// The refresh running for `id`, if any: joining it needs no operation closure, so a
-    /// waiter allocates nothing before its `await`.
-    func running(_ id: Account.ID) -> Task<Outcome, Never>? {
-        inFlight.withLock { $0[id] }
+    private struct Running {
+        var purpose: String?
+        var task: Task<Outcome, Never>
     }
 
-    /// Joins the refresh running for `id`, or starts `operation` as that refresh.
-    func refresh(_ id: Account.ID, operation: @escaping @Sendable () async -> Outcome) async -> Outcome {
-        let (task, started) = inFlight.withLock { running -> (Task<Outcome, Never>, Bool) in
-            if let task = running[id] { return (task, false) }
-            let task = Task { await operation() }
-            running[id] = task
-            return (task, true)
-        }
-        let outcome = await task.value
-        if started {
-            inFlight.withLock { running in
-                if running[id] == task { running[id] = nil }
+    private let inFlight = LockedState<[Account.ID: Running]>([:])
+
+    /// The refresh for `purpose` running for `id`, if any: joining it needs no operation
+    /// closure, so a waiter allocates nothing before its `await`.
+    func running(_ id: Account.ID, purpose: String? = nil) -> Task<Outcome, Never>? {
+        inFlight.withLock { running in running[id].flatMap { $0.purpose == purpose ? $0.task : nil } }
+    }
+
+    /// Joins the refresh for `purpose` running for `id`, or starts `operation` as that refresh
+    /// once no refresh of another purpose runs for `id`.
+    func refresh(
+        _ id: Account.ID, purpose: String? = nil, operation: @escaping @Sendable () async -> Outcome
+    ) async -> Outcome {
+        while true {
+            let (task, started, joined) = inFlight.withLock { running -> (Task<Outcome, Never>, Bool, Bool) in
+                if let current = running[id] { return (current.task, false, current.purpose == purpose) }
+                let task = Task { await operation() }
+                running[id] = Running(purpose: purpose, task: task)
+                return (task, true, true)
             }
+            let outcome = await task.value
+            if started {
+                inFlight.withLock { running in
+                    if running[id]?.task == task { running[id] = nil }
+                }
+            }
+            if joined { return outcome }
+            // Another purpose's refresh held the refresh token; it has ended (or is ending).
+            await Task.yield()
         }
-        return outcome
     }
 
     /// Whether a refresh is running for `id` (diagnostics and tests).

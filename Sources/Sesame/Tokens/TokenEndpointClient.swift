@@ -42,14 +42,17 @@ struct TokenEndpointClient: Sendable {
 
     /// RFC 6749 §6, with the Native SSO device secret when the session has one (draft 07 §3.2:
     /// SHOULD, so the server can rotate it).
+    /// RFC 6749 §6; with `resource`, an access token for that API alone (RFC 8707 §2.2).
     func refresh(
-        refreshToken: String, metadata: ProviderMetadata, deviceSecret: String? = nil, dpopKey: (any DPoPKey)? = nil
+        refreshToken: String, metadata: ProviderMetadata, deviceSecret: String? = nil, dpopKey: (any DPoPKey)? = nil,
+        resource: URL? = nil
     ) async throws(SesameError) -> TokenResponse {
         logger.debug("refreshing tokens", metadata: ["refresh_token": "\(Redaction.redact(refreshToken))"])
         var parameters = [
             (OAuthParameter.grantType, GrantType.refreshToken.rawValue), (OAuthParameter.refreshToken, refreshToken),
         ]
         if let deviceSecret { parameters.append((NativeSSO.deviceSecretParameter, deviceSecret)) }
+        if let resource { parameters.append((OAuthParameter.resource, resource.absoluteString)) }
         return try await tokenRequest(parameters, metadata: metadata, dpopKey: dpopKey)
     }
 

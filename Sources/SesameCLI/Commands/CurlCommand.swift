@@ -15,6 +15,9 @@ struct CurlCommand: AsyncParsableCommand {
         discussion: """
             The token is only sent to the issuer's origin and to origins allowed with \
             --allow-origin (here, or remembered by `sesame login --allow-origin`).
+            Not signed in yet: when the URL answers 401 naming its metadata (RFC 9728), the \
+            CLI finds the API's authorization server, registers itself there (RFC 7591) when the \
+            server allows it, signs you in with the browser, and sends a token for that API alone.
             Exit status: 0 for HTTP 1xx-3xx; 22 for HTTP 400 or above (like `curl --fail`, but \
             the body is still printed); 1 when no response was received; 2 when not signed in.
             Example: sesame curl https://api.example.com/v1/me -H 'Accept: application/json'
@@ -38,6 +41,11 @@ struct CurlCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let request = try makeRequest()
+            if try CLIProfile.load(from: configDir.directory) == nil, let target = request.url {
+                // Not configured for anything yet: find the API's authorization server from its
+                // 401, register there and sign in (RFC 9728, RFC 7591, RFC 8707).
+                try await APIDiscovery.signIn(for: target, directory: configDir.directory, transport: transport)
+            }
             let session = try ClientSession.open(configDir, extraOrigins: allowOrigins, transport: transport)
             try checkOrigin(of: request, session: session)
             let account = try await session.currentAccount()
@@ -98,7 +106,7 @@ struct CurlCommand: AsyncParsableCommand {
     /// The SDK refuses to send the token elsewhere; say how to allow it in CLI terms.
     private func checkOrigin(of request: URLRequest, session: ClientSession) throws(CLIError) {
         guard let url = request.url, let origin = Origin(url) else { return }
-        let allowed = ([session.profile.issuer] + session.profile.allowedOrigins.compactMap(URL.init(string:))
+        let allowed = ([session.profile.issuer] + (session.profile.allowedOrigins + session.profile.apis).compactMap(URL.init(string:))
             + allowOrigins.compactMap(URL.init(string:))).compactMap(Origin.init)
         guard !allowed.contains(origin) else { return }
         let shown = "\(origin.scheme)://\(url.host ?? origin.host)\(url.port.map { ":\($0)" } ?? "")"

@@ -48,6 +48,7 @@ struct ClientSession: Sendable {
             scopes: profile.scopes, allowedOrigins: origins)
         configuration.dpop = profile.dpop ? .required : .off
         configuration.pinning = try profile.pinning()
+        configuration.apis = profile.apis.compactMap(URL.init(string:))
         switch authentication {
         case .none: break
         case .secret(let secret): configuration.clientSecret = secret

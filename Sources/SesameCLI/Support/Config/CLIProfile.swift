@@ -20,6 +20,9 @@ struct CLIProfile: Codable, Sendable, Equatable {
     var pins: [String] = []
     /// A PEM file of extra CA certificates to trust (`sesame login --cacert`).
     var caFile: String?
+    /// The APIs (RFC 8707 resources) sign-in asks for and `sesame curl` sends their own tokens
+    /// to: the API `sesame curl` discovered from its 401 (RFC 9728).
+    var apis: [String] = []
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -31,6 +34,7 @@ struct CLIProfile: Codable, Sendable, Equatable {
         case dpop
         case pins
         case caFile = "ca_file"
+        case apis
     }
 
     init(
@@ -57,6 +61,7 @@ struct CLIProfile: Codable, Sendable, Equatable {
         dpop = try container.decodeIfPresent(Bool.self, forKey: .dpop) ?? false
         pins = try container.decodeIfPresent([String].self, forKey: .pins) ?? []
         caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
+        apis = try container.decodeIfPresent([String].self, forKey: .apis) ?? []
     }
 
     static let defaultScopes = ["openid", "profile", "email", "offline_access"]
