@@ -42,17 +42,8 @@ struct APITokensTests {
                         body: .init(byteBuffer: ByteBuffer(string: token)))
                 }
             }
-            let port = Mutex<Int?>(nil)
-            let ready = AsyncStream<Void>.makeStream()
-            let app = Application(
-                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in
-                    port.withLock { $0 = channel.localAddress?.port }
-                    ready.continuation.yield()
-                })
-            let task = Task { try await app.runService() }
-            for await _ in ready.stream { break }
-            let echo = EchoAPI(port: try #require(port.withLock { $0 }), task: task)
+            let (port, task) = try await LoopbackApplication.start(router, what: "the echo API")
+            let echo = EchoAPI(port: port, task: task)
             api.withLock { $0 = echo }
             return echo
         }

@@ -66,17 +66,7 @@ final class FakeProvider: Sendable {
             let email = token.email.map { #","email":"\#($0)""# } ?? ""
             return FakeProvider.json(#"{"id":"\#(token.profileID ?? token.userID)","name":"\#(token.name)"\#(email)}"#)
         }
-        let port = Mutex<Int?>(nil)
-        let ready = AsyncStream<Void>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                port.withLock { $0 = channel.localAddress?.port }
-                ready.continuation.yield()
-            })
-        let task = Task { try await app.runService() }
-        for await _ in ready.stream { break }
-        guard let bound = port.withLock({ $0 }) else { throw FixtureError("the fake provider did not bind") }
+        let (bound, task) = try await LoopbackApplication.start(router, what: "the fake provider")
         return FakeProvider(issuer: issuer, port: bound, task: task, state: state)
     }
 
