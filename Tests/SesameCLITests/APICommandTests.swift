@@ -137,7 +137,8 @@ struct APICommandTests {
         let user = try await CLIProcess.run(
             ["user", "add", "alice", "--email", "alice@example.com", "--password-stdin", "--data-dir", data], stdin: password + "\n")
         try #require(user.status == 0, "\(user)")
-        let server = try CLIProcess.Started(["serve", "--port", "0", "--registration", "open", "--data-dir", data])
+        let server = try CLIProcess.Started(
+            ["serve", "--port", "0", "--registration", "open", "--registration-api", resource, "--data-dir", data])
         try await server.whileRunning {
             let issuer = String(try await server.firstLine(startingWith: "Issuer: ").dropFirst("Issuer: ".count))
             let api = try CLIProcess.Started(["example-api", "--issuer", issuer, "--port", "\(port)", "--resource", resource])

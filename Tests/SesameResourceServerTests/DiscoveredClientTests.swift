@@ -17,8 +17,8 @@ import Testing
 struct DiscoveredClientTests {
     @Test("401 → resource metadata → authorization server → registration → code with PKCE and resource → the API answers")
     func fromA401Alone() async throws {
-        try await withTestServer(configure: { $0.registration = ClientRegistrationPolicy(mode: .open) }) { server in
-            let resource = "http://127.0.0.1:1/orders"
+        let resource = "http://127.0.0.1:1/orders"
+        try await withTestServer(configure: { $0.registration = ClientRegistrationPolicy(mode: .open, apis: [resource]) }) { server in
             try await server.store.upsertAPI(APIRecord(identifier: resource, name: "Orders", scopes: ["orders:read"]))
             let api = try await ExampleAPIServer.start(
                 validator: validator(for: server, audience: resource), resource: resource, logger: Logger(label: "orders-api"))

@@ -26,8 +26,9 @@ public struct ClientRegistrationPolicy: Sendable, Equatable {
     /// The scopes a registered client may ask for; also its scopes when it names none.
     public var scopes: [String]
     /// The registered APIs (RFC 8707) a registered client may ask tokens for, with the scopes they
-    /// define; `nil`: every API registered when the client registers.
-    public var apis: [String]?
+    /// define; none unless the operator names them: a client nobody vetted gets no token for an
+    /// API the operator did not open to it (`--registration-api`).
+    public var apis: [String]
     /// A registered client that obtained no token within this many seconds is removed.
     public var unusedClientLifetime: TimeInterval
     /// Registrations per hour from everyone together (every process counts in one window).
@@ -36,8 +37,9 @@ public struct ClientRegistrationPolicy: Sendable, Equatable {
     public init(
         mode: Mode = .off, allowsConfidentialClients: Bool = false, allowsClientCredentials: Bool = false,
         scopes: [String] = ["openid", "profile", "email", "offline_access"], unusedClientLifetime: TimeInterval = 24 * 3600,
-        registrationsPerHour: Int = 1000
+        registrationsPerHour: Int = 1000, apis: [String] = []
     ) {
+        self.apis = apis
         self.mode = mode
         self.allowsConfidentialClients = allowsConfidentialClients
         self.allowsClientCredentials = allowsClientCredentials

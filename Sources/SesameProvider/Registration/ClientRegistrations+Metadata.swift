@@ -3,11 +3,10 @@ import SesameProtocol
 import SesameStore
 
 extension ClientRegistrations {
-    /// The registered APIs a registered client may ask for: the policy's, else every one.
+    /// The registered APIs the policy opens to registered clients.
     func openAPIs() async throws -> [APIRecord] {
-        let all = try await store.apis()
-        guard let named = policy.apis else { return all }
-        return all.filter { named.contains($0.identifier) }
+        guard !policy.apis.isEmpty else { return [] }
+        return try await store.apis().filter { policy.apis.contains($0.identifier) }
     }
 
     /// The grants a registered client may have (RFC 7591 §2 `grant_types`); `client_credentials`

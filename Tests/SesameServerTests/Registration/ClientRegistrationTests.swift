@@ -134,6 +134,20 @@ struct ClientRegistrationTests {
                 let answer = try? refused.json(APIError.self)
                 #expect(answer?.error == error && answer?.errorDescription?.contains(says) == true, "\(body): \(refused.text)")
             }
+            // An API the operator did not open to registered clients: no token for it.
+            try await server.store.upsertAPI(APIRecord(identifier: "https://bank-api.example.com", name: "Bank", scopes: ["payments:write"]))
+            let registered = try await Self.register(client, Self.agent).json(ClientRegistrationResponse.self)
+            var flow = OAuthFlow(browser: server.client())
+            flow.clientID = registered.clientID
+            flow.redirectURI = "http://127.0.0.1/callback"
+            flow.scope = "openid"
+            let bank = try await flow.authorize(OAuthFlow.Attempt(), extra: ["resource": "https://bank-api.example.com"])
+            #expect(bank.locationQuery["error"] == "invalid_target", "\(bank.location ?? "")")
+            let scoped = try await Self.register(
+                client, #"{"redirect_uris": ["https://a.example/cb"], "scope": "openid payments:write"}"#)
+            #expect(scoped.status == 400 && scoped.text.contains("payments:write"), "\(scoped.text)")
+            try await server.store.removeClient(id: registered.clientID)
+
             let form = try await client.postForm("/register", ["redirect_uris": "https://a.example/cb"])
             #expect(form.status == 400, "not JSON")
             #expect(try await server.store.clients().allSatisfy { !$0.clientID.hasPrefix("dyn-") }, "nothing registered")

@@ -31,7 +31,7 @@ struct RegistrationOptions: ParsableArguments {
     @Option(
         name: .customLong("registration-api"),
         help: ArgumentHelp(
-            "A registered API (RFC 8707) registered clients may ask tokens for (repeatable; default: every API registered when they register).",
+            "A registered API (RFC 8707) that clients registering themselves may ask tokens for, with its scopes (repeatable; default none).",
             valueName: "url"))
     var apis: [String] = []
 
@@ -65,7 +65,7 @@ struct RegistrationOptions: ParsableArguments {
         var policy = ClientRegistrationPolicy(
             mode: mode, allowsConfidentialClients: allowConfidential, allowsClientCredentials: allowClientCredentials,
             unusedClientLifetime: TimeInterval(unusedLifetime), registrationsPerHour: perHour)
-        if !apis.isEmpty { policy.apis = apis }
+        policy.apis = apis
         if !scopes.isEmpty {
             do {
                 try ClientValidation.checkScopes(scopes)
