@@ -124,4 +124,30 @@ struct APITokensTests {
             #expect(!(try await restarted.validAccessToken(forceRefresh: true)).isEmpty)
         }
     }
+
+    @Test("a native sign-in names no API; its session still gets a token for each configured API at refresh")
+    func nativeSignInThenAPIToken() async throws {
+        let echo = try await EchoAPI.start()
+        defer { echo.stop() }
+        try await withServer { server in
+            let shop = echo.url("/shop")
+            try await server.server.store.upsertAPI(APIRecord(identifier: shop.absoluteString, name: "Shop", scopes: ["orders:read"]))
+            var registered = try #require(try await server.server.store.client(id: IntegrationServer.clientID))
+            registered.resources = [shop.absoluteString]
+            try await server.server.store.upsertClient(registered)
+            var configuration = server.configuration()
+            configuration.apis = [shop]
+            configuration.scopes = ["openid", "offline_access", "orders:read"]
+            let client = SesameClient(configuration: configuration, store: InMemoryCredentialStore())
+            guard case .signedIn = try await client.login(username: IntegrationServer.username, password: IntegrationServer.password)
+            else {
+                Issue.record("a second factor was asked for")
+                return
+            }
+            #expect(Self.audience(try await client.validAccessToken()) == [server.issuer.absoluteString], "no API named at sign-in")
+            let (body, response) = try await client.data(for: URLRequest(url: echo.url("/shop/orders")))
+            #expect(response.statusCode == 200)
+            #expect(Self.audience(String(decoding: body, as: UTF8.self)) == [shop.absoluteString, server.issuer.absoluteString])
+        }
+    }
 }

@@ -55,7 +55,8 @@ package struct DeviceAuthorizations: Sendable {
         }
         let scopes = ScopeList.parse(scope)
         guard !scopes.isEmpty else { throw ProviderFailure(.invalidScope, "scope is required.") }
-        if let disallowed = scopes.first(where: { !client.allowedScopes.contains($0) }) {
+        let allowed = try await ResourceAuthorization(store: store).allowedScopes(client)
+        if let disallowed = scopes.first(where: { !allowed.contains($0) }) {
             throw ProviderFailure(.invalidScope, AuthorizationRequestValidator.disallowedScope(disallowed))
         }
         let name = try Self.deviceName(deviceName)

@@ -58,9 +58,12 @@ package struct FederationExchange: Sendable {
             guard let provider = try await provider(named) else {
                 throw FederationRefusal.unknownProvider("no federation provider \"\(named.prefix(100))\" is registered here")
             }
+            // RFC 8707: the client's registered APIs (checked when the tokens are issued).
+            let resources = try request.resources(issuer: tokenIssuer.issuer)
             let claims = try await claims(subjectToken, request: request, provider: provider)
             let scope = try ExchangeScope.resolve(
-                ExchangeScope.requested(request.scope), defaults: Self.defaultScopes, client: client)
+                ExchangeScope.requested(request.scope), defaults: Self.defaultScopes, client: client,
+                allowed: try await ResourceAuthorization(store: store).allowedScopes(client))
             let (user, outcome) = try await accounts.account(for: claims, provider: provider, origin: origin)
             // Recorded once it signs someone in (a token refused for its account, say an
             // existing account the provider may not link to, is not used up); of two at once,
@@ -75,7 +78,7 @@ package struct FederationExchange: Sendable {
                 client: client, authentication: authentication, scope: scope, sessionID: nil,
                 familyID: SecureRandom.uuid(), nonce: nil, claims: nil,
                 withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), origin: origin,
-                confirmation: confirmation)
+                confirmation: confirmation, resources: resources)
             tokens.issuedTokenType = TokenExchange.TokenType.accessToken
             return tokens
         } catch let refusal as FederationRefusal {

@@ -76,8 +76,12 @@ package struct NativeSSOExchange: Sendable {
         guard audience == tokenIssuer.issuer || audience == client.clientID else {
             throw Refusal(.invalidTarget, "audience", "audience must be this issuer, \(tokenIssuer.issuer).")
         }
-        if let resource = request.resource, !resource.isEmpty, resource != tokenIssuer.issuer {
-            throw Refusal(.invalidTarget, "resource", "resource names a service this server does not issue tokens for.")
+        // RFC 8707: the client's registered APIs (checked when the tokens are issued).
+        let resources: [String]
+        do {
+            resources = try request.resources(issuer: tokenIssuer.issuer)
+        } catch {
+            throw Refusal(.invalidTarget, "resource", error.description ?? "resource is malformed.")
         }
         if let requested = request.requestedTokenType, !requested.isEmpty,
             requested != TokenExchange.TokenType.accessToken
@@ -130,12 +134,13 @@ package struct NativeSSOExchange: Sendable {
             throw Refusal(.unauthorizedClient, "app_group", "This client is not in the app group the user signed in through; it may not share that sign-in.", userID: session.userID)
         }
         // 7. the scopes
-        let scope = try Self.scope(request.scope, client: client)
+        let scope = try Self.scope(
+            request.scope, client: client, allowed: try await ResourceAuthorization(store: store).allowedScopes(client))
         let tokens = try await GrantTokens(store: store, tokenIssuer: tokenIssuer, sessionCap: sessionCap).issue(
             client: client, authentication: session.authentication, scope: scope, sessionID: session.id,
             familyID: SecureRandom.uuid(), nonce: nil, claims: nil,
             withRefreshToken: client.grantTypes.contains(.refreshToken), now: now(), deviceSecretHash: DeviceSecret.hash(secret),
-            origin: origin, confirmation: confirmation)
+            origin: origin, confirmation: confirmation, resources: resources)
         sessions.audit.record(
             .ssoExchanged, origin: origin, clientID: client.clientID, userID: session.userID,
             detail: ["from_client_id": claims.aud, "app_group": appGroup])
@@ -146,12 +151,12 @@ package struct NativeSSOExchange: Sendable {
 
     /// §4.1: a requested scope must include `openid`; without one the client gets
     /// ``defaultScopes`` it is allowed (``ExchangeScope``).
-    package static func scope(_ parameter: String?, client: ClientRecord) throws -> String {
+    package static func scope(_ parameter: String?, client: ClientRecord, allowed: Set<String>? = nil) throws -> String {
         let requested = ExchangeScope.requested(parameter)
         if let requested, !requested.contains("openid") {
             throw ProviderFailure(.invalidScope, "scope must include openid (Native SSO 1.0 section 4.1).")
         }
-        return try ExchangeScope.resolve(requested, defaults: defaultScopes, client: client)
+        return try ExchangeScope.resolve(requested, defaults: defaultScopes, client: client, allowed: allowed)
     }
 
     /// A refused exchange: the answer and the rule, for the audit log.

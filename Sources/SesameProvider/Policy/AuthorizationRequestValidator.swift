@@ -83,8 +83,7 @@ package struct AuthorizationRequestValidator: Sendable {
         let scopes = ScopeList.parse(parameters[OAuthParameter.scope])
         guard !scopes.isEmpty else { throw fail(.invalidScope, "scope is required.") }
         let resourceAuthorization = ResourceAuthorization(store: store)
-        let allowedScopes = client.resources.isEmpty
-            ? Set(client.allowedScopes) : try await resourceAuthorization.allowedScopes(client)
+        let allowedScopes = try await resourceAuthorization.allowedScopes(client)
         if let disallowed = scopes.first(where: { !allowedScopes.contains($0) }) {
             throw fail(.invalidScope, Self.disallowedScope(disallowed))
         }

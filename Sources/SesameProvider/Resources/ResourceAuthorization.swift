@@ -7,7 +7,8 @@ import SesameStore
 /// A client may ask only for the APIs it is registered for (``ClientRecord/resources``). At
 /// `/authorize` and `/par` the APIs named (or the client's default) are checked and kept with
 /// the code; at `/token` a code or refresh token's request may narrow them, never widen them
-/// (§2.2), and without `resource` gets all of them. Grants with no earlier step (client
+/// (§2.2), and without `resource` gets all of them. A code or family that named none is held
+/// to the client's APIs only. Grants with no earlier step (client
 /// credentials, device code, PIN unlock, federation) may name any of the client's APIs, and get
 /// its default without one. Every refusal is `invalid_target` naming the API and the reason.
 ///
@@ -19,8 +20,12 @@ package struct ResourceAuthorization: Sendable {
     package init(store: any IdentityStore) { self.store = store }
 
     /// The APIs of a token request naming `requested`. `authorized`: what an earlier step
-    /// authorized (a code's or refresh family's APIs), or `nil` for a grant with none.
+    /// authorized (a code's or refresh family's APIs), or `nil` for a grant with none. An earlier
+    /// step that named no API restricted nothing: the client's APIs apply, as for a grant without
+    /// one (a session begun by a native, PIN or single sign-on sign-in can still get an API's
+    /// token at refresh).
     package func audience(requested: [String], authorized: [String]?, client: ClientRecord) async throws -> TokenAudience {
+        let authorized = authorized.flatMap { $0.isEmpty ? nil : $0 }
         guard !requested.isEmpty else {
             let fallback = authorized ?? client.defaultResource.map { [$0] } ?? []
             var apis: [APIRecord] = []
@@ -51,9 +56,11 @@ package struct ResourceAuthorization: Sendable {
         return TokenAudience(apis: apis)
     }
 
-    /// The scopes `client` may ask for: its registered ones and those its APIs define.
+    /// The scopes `client` may ask for: its registered ones and those its APIs define (no store
+    /// read for a client without APIs).
     package func allowedScopes(_ client: ClientRecord) async throws -> Set<String> {
         var allowed = Set(client.allowedScopes)
+        guard !client.resources.isEmpty else { return allowed }
         for identifier in client.resources {
             if let api = try await store.api(identifier: identifier) { allowed.formUnion(api.scopes) }
         }

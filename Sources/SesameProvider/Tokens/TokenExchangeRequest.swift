@@ -34,6 +34,12 @@ package struct TokenExchangeRequest: Sendable, Equatable {
         self.nonce = nonce
     }
 
+    /// The registered APIs `resource` names (RFC 8693 §2.1, RFC 8707 §2), the issuer left out
+    /// (a token for the issuer is the default); `invalid_target` for a malformed one.
+    package func resources(issuer: String) throws(ProviderFailure) -> [String] {
+        try ResourceIndicator.parse(resource).filter { $0 != issuer }
+    }
+
     /// The request read from the form parameters of `/token`.
     package init(parameters form: [String: String]) {
         self.init(

@@ -50,7 +50,8 @@ struct AuthorizationChallengeRequest: Sendable {
         }
         let scopes = ScopeList.parse(form[OAuthParameter.scope] ?? defaultScope)
         guard !scopes.isEmpty else { throw EndpointFailure(.invalidScope, "scope is required.") }
-        if let disallowed = scopes.first(where: { !client.allowedScopes.contains($0) }) {
+        let allowed = try await ResourceAuthorization(store: clientAuthenticator.store).allowedScopes(client)
+        if let disallowed = scopes.first(where: { !allowed.contains($0) }) {
             throw EndpointFailure(.invalidScope, AuthorizationRequestValidator.disallowedScope(disallowed))
         }
         var reauthentication = false

@@ -310,3 +310,39 @@ struct NativeSSOTests {
         }
     }
 }
+
+/// Token exchange with `resource` (RFC 8693 §2.1, RFC 8707, issue #49): a sibling app joining the
+/// sign-in may ask for one of its registered APIs, and only those.
+@Suite("Native SSO exchange for an API")
+struct NativeSSOResourceTests {
+    @Test("the exchange names a registered API of the app: the token is for it; another API or a malformed one is invalid_target")
+    func exchangeForAnAPI() async throws {
+        try await withServer { server in
+            let sso = try await NativeSSOFixture.prepare(server)
+            let store = server.running.store
+            let shop = "https://shop-api.example.com"
+            try await store.upsertAPI(APIRecord(identifier: shop, name: "Shop", scopes: ["orders:read"]))
+            try await store.upsertAPI(APIRecord(identifier: "https://bank-api.example.com", name: "Bank", scopes: []))
+            var appB = try #require(try await store.client(id: NativeSSOFixture.appB))
+            appB.resources = [shop]
+            try await store.upsertClient(appB)
+            _ = try await sso.app(NativeSSOFixture.appA).signIn(with: server.agent())
+            let material = try await sso.sharedMaterial()
+
+            let exchanged = try await sso.exchange(
+                as: NativeSSOFixture.appB, idToken: material.idToken, deviceSecret: material.deviceSecret
+            ) { $0["resource"] = shop; $0["scope"] = "openid offline_access device_sso orders:read" }
+            #expect(exchanged.status == 200, "\(exchanged.body)")
+            let claims = try jwtPayload(try #require(exchanged.body["access_token"] as? String))
+            #expect(claims["aud"] as? [String] == [shop, server.issuer.absoluteString], "\(claims)")
+            #expect(claims["scope"] as? String == "openid offline_access orders:read")
+
+            for resource in ["https://bank-api.example.com", "https://shop-api.example.com#x"] {
+                let refused = try await sso.exchange(
+                    as: NativeSSOFixture.appB, idToken: material.idToken, deviceSecret: material.deviceSecret
+                ) { $0["resource"] = resource }
+                #expect(refused.status == 400 && refused.body["error"] as? String == "invalid_target", "\(resource): \(refused.body)")
+            }
+        }
+    }
+}
