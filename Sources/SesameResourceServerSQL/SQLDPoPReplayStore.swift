@@ -45,10 +45,17 @@ public final class SQLDPoPReplayStore: DPoPReplayStore {
     /// Creates the table and its index when they do not exist (safe to run from every instance
     /// at start).
     public func createTable() async throws {
+        // Seconds since 1970 in 8 bytes: PostgreSQL's REAL has 4, whose ~7 digits round a time of
+        // today to 128 s, so a proof's expiry could land before `now` and its replay be accepted.
         try await database.create(table: table).ifNotExists()
             .column("replay_key", type: .text, .primaryKey(autoIncrement: false))
-            .column("expires_at", type: .real, .notNull)
+            .column("expires_at", type: .custom(SQLRaw("DOUBLE PRECISION")), .notNull)
             .run()
+        if database.dialect.name == "postgresql" {
+            // A table made by an earlier version with REAL: widened in place (a no-op when done).
+            try await database.raw(
+                "ALTER TABLE \(unsafeRaw: table) ALTER COLUMN expires_at TYPE DOUBLE PRECISION").run()
+        }
         try await database.raw("CREATE INDEX IF NOT EXISTS \(unsafeRaw: table)_expires_at ON \(unsafeRaw: table) (expires_at)").run()
     }
 

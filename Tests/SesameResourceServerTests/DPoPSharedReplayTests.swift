@@ -40,6 +40,27 @@ struct DPoPSharedReplayTests {
         }
     }
 
+    @Test("expiry times keep their seconds: a replay just after a 128-second boundary is refused, also in a table an earlier version made with REAL", arguments: StoreBackend.available)
+    func expiryPrecision(backend: StoreBackend) async throws {
+        try await withSandboxStore(backend) { store, _ in
+            let database = store.database
+            // 4-byte floats hold times of today to 128 s: B + 61 would round down to B < now.
+            let boundary = 1_759_999_872.0  // 128 × 13,749,999
+            let now = Date(timeIntervalSince1970: boundary + 1)
+            let expiry = Date(timeIntervalSince1970: boundary + 61)
+            for (index, legacy) in [false, true].enumerated() {
+                let table = "dpop_replays_precision_\(index)"
+                if legacy {
+                    try await database.raw("CREATE TABLE \(unsafeRaw: table) (replay_key TEXT PRIMARY KEY, expires_at REAL NOT NULL)").run()
+                }
+                let replays = SQLDPoPReplayStore(database: database, table: table)
+                try await replays.createTable()
+                #expect(try await replays.record("jti-\(index)", until: expiry, now: now), "the first use")
+                #expect(try await !replays.record("jti-\(index)", until: expiry, now: now), "the replay (legacy table: \(legacy))")
+            }
+        }
+    }
+
     @Test("a proof accepted by one instance is refused by the other; a new proof is accepted by both", arguments: StoreBackend.available)
     func replayAcrossInstances(backend: StoreBackend) async throws {
         try await Self.withTwoInstances(backend) { first, second, _ in
