@@ -32,7 +32,7 @@ enum BenchmarkDatabase: Sendable, Equatable {
     }
 
     /// Runs one statement with `psql`, awaiting its exit without blocking a thread.
-    private static func psql(_ url: String, _ statement: String) async throws {
+    static func psql(_ url: String, _ statement: String) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
         process.arguments = [url, "-q", "-v", "ON_ERROR_STOP=1", "-c", statement]

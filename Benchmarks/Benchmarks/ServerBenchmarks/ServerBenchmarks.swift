@@ -267,4 +267,5 @@ let benchmarks: @Sendable () -> Void = {
     registerDevicePollBenchmarks()
     registerSideBySideBenchmarks()
     registerTLSBenchmarks()
+    registerGrowthBenchmarks()
 }

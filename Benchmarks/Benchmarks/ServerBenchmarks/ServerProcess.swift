@@ -30,11 +30,13 @@ final class ServerProcess: Sendable {
     /// per process (`familiesPerBatch` tokens per file), so no two load generators share a family.
     /// `pendingDevices` pending device authorization requests are stored, their device codes
     /// written to `deviceCodes` (one per line); `browserSessions` signed-in browser sessions of
-    /// the user, their cookie values written to `sessionCookies`.
+    /// the user, their cookie values written to `sessionCookies`. `populate`, when given, adds
+    /// to the store after all that and before the servers start (``GrowthGenerator``).
     static func start(
         refreshBatches: Int = 0, familiesPerBatch: Int = 0, database: BenchmarkDatabase = .sqlite,
         processes: Int = 1, extraArguments: [String] = [], accessTokenAlgorithm: String = "RS256",
-        dpopJKT: String? = nil, pendingDevices: Int = 0, browserSessions: Int = 0
+        dpopJKT: String? = nil, pendingDevices: Int = 0, browserSessions: Int = 0,
+        populate: (@Sendable (_ directory: URL, _ databaseURL: String?) async throws -> Void)? = nil
     ) async throws -> (servers: [ServerProcess], tokenFiles: [[URL]], deviceCodes: URL?, sessionCookies: URL?) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sesame-bench-\(UUID().uuidString)")
@@ -81,6 +83,7 @@ final class ServerProcess: Sendable {
                     browserSessions, userID: user.id, admin: admin, directory: directory)
             }
             try await admin.close()
+            try await populate?(directory, databaseURL)
         } catch {
             try? await admin.close()
             if let databaseURL { await BenchmarkDatabase.drop(databaseURL) }
@@ -215,6 +218,9 @@ final class ServerProcess: Sendable {
         self.databaseURL = databaseURL
         self.process = process
     }
+
+    /// The server's process id.
+    var pid: Int32 { process.processIdentifier }
 
     /// The server's CPU time so far (user + system), from /proc.
     var cpuSeconds: Double {

@@ -18,42 +18,56 @@ final class RefreshCoordinator: Sendable {
     private struct Running {
         var purpose: String?
         var task: Task<Outcome, Never>
+        /// Which start this is: the task removes its own entry, and only its own.
+        var generation: UInt64
     }
 
-    private let inFlight = LockedState<[Account.ID: Running]>([:])
+    private struct State {
+        var running: [Account.ID: Running] = [:]
+        var nextGeneration: UInt64 = 0
+    }
+
+    private let inFlight = LockedState(State())
 
     /// The refresh for `purpose` running for `id`, if any: joining it needs no operation
     /// closure, so a waiter allocates nothing before its `await`.
     func running(_ id: Account.ID, purpose: String? = nil) -> Task<Outcome, Never>? {
-        inFlight.withLock { running in running[id].flatMap { $0.purpose == purpose ? $0.task : nil } }
+        inFlight.withLock { state in state.running[id].flatMap { $0.purpose == purpose ? $0.task : nil } }
     }
 
     /// Joins the refresh for `purpose` running for `id`, or starts `operation` as that refresh
     /// once no refresh of another purpose runs for `id`.
+    ///
+    /// A refresh removes its own entry before it ends, so a caller that waited for another
+    /// purpose's refresh finds the way clear (or a newer refresh to wait for) when it wakes.
     func refresh(
         _ id: Account.ID, purpose: String? = nil, operation: @escaping @Sendable () async -> Outcome
     ) async -> Outcome {
+        let inFlight = self.inFlight
         while true {
-            let (task, started, joined) = inFlight.withLock { running -> (Task<Outcome, Never>, Bool, Bool) in
-                if let current = running[id] { return (current.task, false, current.purpose == purpose) }
-                let task = Task { await operation() }
-                running[id] = Running(purpose: purpose, task: task)
-                return (task, true, true)
+            let (task, joined) = inFlight.withLock { state -> (Task<Outcome, Never>, Bool) in
+                if let current = state.running[id] { return (current.task, current.purpose == purpose) }
+                let generation = state.nextGeneration
+                state.nextGeneration &+= 1
+                // The task takes the lock to remove its entry, so it cannot do so before the
+                // entry is in place: this closure holds the lock until then.
+                let task = Task {
+                    let outcome = await operation()
+                    inFlight.withLock { state in
+                        if state.running[id]?.generation == generation { state.running[id] = nil }
+                    }
+                    return outcome
+                }
+                state.running[id] = Running(purpose: purpose, task: task, generation: generation)
+                return (task, true)
             }
             let outcome = await task.value
-            if started {
-                inFlight.withLock { running in
-                    if running[id]?.task == task { running[id] = nil }
-                }
-            }
             if joined { return outcome }
-            // Another purpose's refresh held the refresh token; it has ended (or is ending).
-            await Task.yield()
         }
     }
 
     /// Whether a refresh is running for `id` (diagnostics and tests).
-    func isRefreshing(_ id: Account.ID) -> Bool { inFlight.withLock { $0[id] != nil } }
+    func isRefreshing(_ id: Account.ID) -> Bool { inFlight.withLock { $0.running[id] != nil } }
 }
 
 /// How transient refresh failures (network, HTTP 5xx) are retried before giving up; the

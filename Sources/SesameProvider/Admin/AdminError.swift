@@ -19,6 +19,8 @@ public enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An API's registration breaks a rule (RFC 8707 resource; ``APIValidation``).
     case invalidAPI(field: String, reason: String)
     case apiNotFound(identifier: String)
+    /// An initial access token's terms break a rule (RFC 7591 §3; `uses`, `expires_in`).
+    case invalidInitialAccessToken(field: String, reason: String)
 
     public var description: String {
         switch self {
@@ -38,6 +40,7 @@ public enum AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidAPI(let field, let reason): "\(field): \(reason)"
         case .apiNotFound(let identifier):
             "there is no API \"\(identifier)\"; list them with `sesame api list`"
+        case .invalidInitialAccessToken(let field, let reason): "\(field): \(reason)"
         }
     }
 }

@@ -7,10 +7,10 @@ extension ServerAdmin {
     /// `uses` registrations within `lifetime` seconds. Returned once; only its digest is stored.
     public func createInitialAccessToken(uses: Int, lifetime: TimeInterval, now: Date = Date()) async throws -> String {
         guard (1...10_000).contains(uses) else {
-            throw AdminError.invalidClient(field: "uses", reason: "give 1 to 10000 registrations")
+            throw AdminError.invalidInitialAccessToken(field: "uses", reason: "give 1 to 10000 registrations")
         }
         guard lifetime >= 60, lifetime <= 365 * 86_400 else {
-            throw AdminError.invalidClient(field: "expires_in", reason: "give 60 seconds to 365 days")
+            throw AdminError.invalidInitialAccessToken(field: "expires_in", reason: "give 60 seconds to 365 days")
         }
         let token = SecureRandom.token()
         try await store.insertInitialAccessToken(

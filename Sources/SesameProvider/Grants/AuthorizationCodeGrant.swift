@@ -65,9 +65,10 @@ package struct AuthorizationCodeGrant: Sendable {
             throw ProviderFailure(.invalidRequest, "code is required.")
         }
         let redirectURI = request.redirectURI ?? ""
+        let resourceAuthorization = ResourceAuthorization(store: store)
         if !request.resources.isEmpty {
             // RFC 8707: an API the client may not have refuses the request before the code is spent.
-            _ = try await ResourceAuthorization(store: store).audience(
+            _ = try await resourceAuthorization.audience(
                 requested: request.resources, authorized: nil, client: client)
         }
         let digest = SecretDigest.of(code)
@@ -142,7 +143,7 @@ package struct AuthorizationCodeGrant: Sendable {
             familyID: familyID, nonce: record.nonce, claims: record.claims,
             withRefreshToken: client.grantTypes.contains(.refreshToken) && !reauthentication, now: now,
             deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, confirmation: confirmation,
-            resources: request.resources, authorized: record.resources)
+            resources: request.resources, authorized: record.resources, resourceAuthorization: resourceAuthorization)
         response.deviceSecret = device?.secret
         return response
     }

@@ -66,9 +66,10 @@ package struct DeviceCodeGrant: Sendable {
         case .approved:
             break
         }
+        let resourceAuthorization = ResourceAuthorization(store: store)
         if !request.resources.isEmpty {
             // RFC 8707: an API the client may not have refuses the poll before the code is spent.
-            _ = try await ResourceAuthorization(store: store).audience(
+            _ = try await resourceAuthorization.audience(
                 requested: request.resources, authorized: nil, client: client)
         }
         guard let record = try await store.redeemDeviceAuthorization(deviceCodeDigest: digest, now: now),
@@ -78,12 +79,13 @@ package struct DeviceCodeGrant: Sendable {
         }
         return try await issue(
             record, authentication: authentication, client: client, origin: origin, confirmation: confirmation, now: now,
-            resources: request.resources)
+            resources: request.resources, resourceAuthorization: resourceAuthorization)
     }
 
     private func issue(
         _ record: DeviceAuthorizationRecord, authentication: AuthenticationContext, client: ClientRecord,
-        origin: RequestOrigin?, confirmation: TokenConfirmation?, now: Date, resources: [String]
+        origin: RequestOrigin?, confirmation: TokenConfirmation?, now: Date, resources: [String],
+        resourceAuthorization: ResourceAuthorization? = nil
     ) async throws -> TokenResponse {
         var sessionID = record.sessionID
         var device: DeviceSessions.Issue?
@@ -100,7 +102,7 @@ package struct DeviceCodeGrant: Sendable {
             familyID: SecureRandom.uuid(), nonce: nil, claims: nil,
             withRefreshToken: client.grantTypes.contains(.refreshToken), now: now,
             deviceSecretHash: device.map { DeviceSecret.hash($0.secret) }, origin: origin, confirmation: confirmation,
-            resources: resources)
+            resources: resources, resourceAuthorization: resourceAuthorization)
         response.deviceSecret = device?.secret
         return response
     }

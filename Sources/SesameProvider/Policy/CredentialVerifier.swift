@@ -12,7 +12,10 @@ import SesameStore
 /// - Client secrets are random ≥ 256-bit values; after one successful PHC verification the
 ///   pair (SHA-256 of the secret, stored PHC hash) is remembered in memory, so the token
 ///   endpoint's hot path (refresh, client_credentials) does not pay for scrypt on every call.
-///   A changed secret hash in the store invalidates the entry.
+///   A changed secret hash in the store invalidates the entry. Requests that arrive with the
+///   same secret while it is being verified wait for that one verification: a burst of 32
+///   `client_credentials` requests after a start costs one scrypt (32 MiB, tens of
+///   milliseconds), not 32.
 final package class CredentialVerifier: Sendable {
     /// Limits password guessing per login name and client address.
     package let throttle: LoginThrottle
@@ -21,8 +24,13 @@ final package class CredentialVerifier: Sendable {
     package let shared: SharedLoginThrottle?
     private let hasher: any PasswordHasher
     private let pool: any BlockingWorkPool
-    private let dummyHash: String
+    /// The hash unknown users are verified against, made on the pool when the verifier is
+    /// created: a memory-hard hash is tens of milliseconds that `sesame serve` need not wait
+    /// for before it listens (issue #50: 70 of its 170 ms). The first check awaits it.
+    private let dummyHash: Task<String?, Never>
     private let verifiedSecrets = LockedState<[String: VerifiedSecret]>([:])
+    /// Client-secret verifications running now, by client, secret digest and stored hash.
+    private let runningSecretChecks = LockedState<[String: Task<Bool, Never>]>([:])
     private static let cacheLimit = 4096
 
     private struct VerifiedSecret {
@@ -38,7 +46,7 @@ final package class CredentialVerifier: Sendable {
         self.pool = pool
         self.throttle = throttle
         self.shared = sharedThrottle.map { SharedLoginThrottle(store: $0, policy: throttle.policy, now: throttle.now) }
-        self.dummyHash = try hasher.hash(SecureRandom.token())
+        self.dummyHash = Task { try? await pool.run { try hasher.hash(SecureRandom.token()) } }
     }
 
     /// The result of ``checkPassword(_:attempt:user:)``.
@@ -111,9 +119,11 @@ final package class CredentialVerifier: Sendable {
     private func verifyPassword(_ password: String, for user: UserRecord?) async -> Bool {
         let phc = user?.passwordHash
         let hasher = self.hasher
-        let dummy = self.dummyHash
+        let dummy = phc == nil ? await dummyHash.value : nil
         let result = try? await pool.run {
-            let matches = hasher.verify(password, against: phc ?? dummy)
+            // No dummy only if the pool refused the work at start (never expected): one is
+            // made now, so an unknown user still costs a memory-hard hash.
+            let matches = hasher.verify(password, against: phc ?? dummy ?? (try? hasher.hash(SecureRandom.token())) ?? "")
             return matches && phc != nil
         }
         return result ?? false
@@ -134,7 +144,18 @@ final package class CredentialVerifier: Sendable {
             return ConstantTime.equals(cached.secretDigest, digest)
         }
         let hasher = self.hasher
-        let matches = (try? await pool.run { hasher.verify(secret, against: phc) }) ?? false
+        let pool = self.pool
+        let key = [client.clientID, digest, phc].joined(separator: " ")
+        let check = runningSecretChecks.withLock { running in
+            if let check = running[key] { return check }
+            let check = Task { (try? await pool.run { hasher.verify(secret, against: phc) }) ?? false }
+            running[key] = check
+            return check
+        }
+        let matches = await check.value
+        runningSecretChecks.withLock { running in
+            if running[key] == check { running[key] = nil }
+        }
         if matches {
             verifiedSecrets.withLock { cache in
                 if cache.count >= Self.cacheLimit { cache.removeAll() }

@@ -14,10 +14,23 @@ import SesameStore
 ///
 /// APIs kept with a code or refresh family that were removed since, or that the client may no
 /// longer ask for, are left out of new tokens without an error: the audience only shrinks.
-package struct ResourceAuthorization: Sendable {
+///
+/// One instance serves one request: it remembers the APIs it read, so a request that checks its
+/// scopes and then its audience (`/authorize`), or checks `resource` before spending a code and
+/// again when issuing, reads each API once.
+package final class ResourceAuthorization: Sendable {
     package let store: any IdentityStore
+    private let read = LockedState<[String: APIRecord?]>([:])
 
     package init(store: any IdentityStore) { self.store = store }
+
+    /// The API registered as `identifier`, from the store the first time this request asks.
+    private func registeredAPI(_ identifier: String) async throws -> APIRecord? {
+        if let known = read.withLock({ $0[identifier] }) { return known }
+        let api = try await store.api(identifier: identifier)
+        read.withLock { $0[identifier] = .some(api) }
+        return api
+    }
 
     /// The APIs of a token request naming `requested`. `authorized`: what an earlier step
     /// authorized (a code's or refresh family's APIs), or `nil` for a grant with none. An earlier
@@ -30,13 +43,13 @@ package struct ResourceAuthorization: Sendable {
             let fallback = authorized ?? client.defaultResource.map { [$0] } ?? []
             var apis: [APIRecord] = []
             for identifier in fallback where client.resources.contains(identifier) {
-                if let api = try await store.api(identifier: identifier) { apis.append(api) }
+                if let api = try await registeredAPI(identifier) { apis.append(api) }
             }
             return TokenAudience(apis: apis)
         }
         var apis: [APIRecord] = []
         for identifier in requested {
-            guard let api = try await store.api(identifier: identifier) else {
+            guard let api = try await registeredAPI(identifier) else {
                 throw ProviderFailure(
                     .invalidTarget,
                     "resource \(ResourceIndicator.quoted(identifier)) is not an API registered with this server (sesame api add).")
@@ -62,7 +75,7 @@ package struct ResourceAuthorization: Sendable {
         var allowed = Set(client.allowedScopes)
         guard !client.resources.isEmpty else { return allowed }
         for identifier in client.resources {
-            if let api = try await store.api(identifier: identifier) { allowed.formUnion(api.scopes) }
+            if let api = try await registeredAPI(identifier) { allowed.formUnion(api.scopes) }
         }
         return allowed
     }

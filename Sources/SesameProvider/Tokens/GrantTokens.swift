@@ -30,10 +30,10 @@ package struct GrantTokens: Sendable {
         client: ClientRecord, authentication: AuthenticationContext, scope: String, sessionID: String?,
         familyID: String, nonce: String?, claims stored: ClaimsRequest?, withRefreshToken: Bool, now: Date,
         deviceSecretHash: String? = nil, origin: RequestOrigin? = nil, confirmation: TokenConfirmation?,
-        resources: [String] = [], authorized: [String]? = nil
+        resources: [String] = [], authorized: [String]? = nil, resourceAuthorization: ResourceAuthorization? = nil
     ) async throws -> TokenResponse {
         let claims = stored.map(RequestedClaims.init(stored:))
-        let audience = try await ResourceAuthorization(store: store).audience(
+        let audience = try await (resourceAuthorization ?? ResourceAuthorization(store: store)).audience(
             requested: resources, authorized: authorized, client: client)
         let granted = audience.restrict(ScopeList.parse(scope), issuer: tokenIssuer.issuer)
         let accessScope = audience.apis.isEmpty ? scope : ScopeList.format(granted.scopes)

@@ -20,6 +20,9 @@ struct PostgresClientDatabase: SQLDatabase {
     /// unavailable (the pool keeps retrying in the background; the request gets a 503): the
     /// URL's `connect_timeout`, at least 10 s.
     var leaseTimeout: Duration = .seconds(10)
+    /// How long a statement may take in all, its wait for a connection included
+    /// (``StatementDeadline``): generous for the purge's large deletes, but finite.
+    var statementTimeout: Duration = .seconds(120)
 
     var dialect: any SQLDialect { PostgresDialect() }
     var queryLogLevel: Logger.Level? { nil }
@@ -29,45 +32,33 @@ struct PostgresClientDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        let leased = LeaseFlag()
-        let leaseTimeout = leaseTimeout
         let client = client
         let pool = metrics.handles.map(PoolGauge.init)
         // SQLKit's expressions are values built for this one statement and not shared.
         nonisolated(unsafe) let query = query
         let named = PostgresNamedStatement(query)
         let logger = logger
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                do {
-                    try await client.withConnection { connection in
-                        leased.mark()
-                        pool?.leased()
-                        defer { pool?.released() }
-                        if let named {
-                            try await named.run(on: connection, logger: logger, onRow)
-                        } else {
-                            try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
-                        }
+        try await StatementDeadline(lease: leaseTimeout, statement: statementTimeout).run { leased in
+            let flag = LeaseFlag()
+            do {
+                try await client.withConnection { connection in
+                    flag.mark()
+                    leased()
+                    pool?.leased()
+                    defer { pool?.released() }
+                    // A connection that closed before the pool learnt it would take the statement
+                    // and never answer (``StatementDeadline``): refuse it now instead.
+                    guard !connection.isClosed else {
+                        throw StoreError.unavailable(reason: "the pooled PostgreSQL connection had closed")
                     }
-                } catch {
-                    throw Self.classify(error, leased: leased.isSet)
+                    if let named {
+                        try await named.run(on: connection, logger: logger, onRow)
+                    } else {
+                        try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+                    }
                 }
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(for: leaseTimeout)
-                guard leased.isSet else {
-                    throw StoreError.unavailable(
-                        reason: "no PostgreSQL connection within \(leaseTimeout) (the server is down, unreachable or refusing connections)")
-                }
-                return false
-            }
-            defer { group.cancelAll() }
-            // The statement finishing ends the wait; the timer finishing first (with a
-            // connection leased) leaves the statement to finish.
-            while let finished = try await group.next() {
-                if finished { return }
+            } catch {
+                throw Self.classify(error, leased: flag.isSet)
             }
         }
     }

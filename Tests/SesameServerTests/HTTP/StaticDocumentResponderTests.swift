@@ -199,18 +199,20 @@ struct StaticDocumentResponderTests {
 /// The `Date` field's IMF-fixdate (RFC 9110 §5.6.7), against the RFC's own example and Foundation.
 @Suite("HTTP Date field")
 struct HTTPDateFieldTests {
-    @Test("RFC 9110's example, the epoch, a leap day, and 2,000 instants as Foundation formats them")
+    @Test("RFC 9110's example, the epoch, leap days, and 2,000 instants from 1900 to 9999 as Foundation formats them")
     func format() {
         #expect(HTTPDateField.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDateField.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
         #expect(HTTPDateField.format(951_782_400) == "Tue, 29 Feb 2000 00:00:00 GMT")
+        #expect(HTTPDateField.format(4_107_542_400) == "Mon, 01 Mar 2100 00:00:00 GMT")  // 2100 is no leap year
+        #expect(HTTPDateField.format(-1) == "Wed, 31 Dec 1969 23:59:59 GMT")
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
-            let seconds = Int.random(in: 0...4_102_444_800, using: &generator)  // 1970 to 2100
+            let seconds = Int.random(in: -2_208_988_800...253_402_300_799, using: &generator)  // 1900 to 9999
             #expect(
                 HTTPDateField.format(seconds) == formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))),
                 "\(seconds)")

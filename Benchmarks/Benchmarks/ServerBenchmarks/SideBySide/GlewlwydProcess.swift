@@ -49,6 +49,9 @@ final class GlewlwydProcess: Sendable {
 
     var cpuSeconds: Double { ProcessCPU.seconds(pid: process.processIdentifier) }
 
+    /// glewlwyd's process id.
+    var pid: Int32 { process.processIdentifier }
+
     /// Makes the database, starts glewlwyd on a free port, configures it through its admin API
     /// and signs in: `browserSessions` sessions, `refreshBatches` files of `tokensPerBatch`
     /// refresh tokens.

@@ -26,7 +26,19 @@ let opensslBound = BenchmarkMetric.custom(
 let percentOfOpenSSL = BenchmarkMetric.custom(
     "Sesame % of openssl signing bound", polarity: .prefersLarger, useScalingFactor: false)
 
-let sideBySideMetrics = [sesameRate, peerRate, ratio, sesameP99, peerP99, sesameCPU, peerCPU]
+let sesameAnonymous = BenchmarkMetric.custom("Sesame peak anonymous (MB)", polarity: .prefersSmaller, useScalingFactor: false)
+let peerAnonymous = BenchmarkMetric.custom("glewlwyd peak anonymous (MB)", polarity: .prefersSmaller, useScalingFactor: false)
+let anonymousRatio = BenchmarkMetric.custom(
+    "Sesame / glewlwyd peak anonymous (x100)", polarity: .prefersSmaller, useScalingFactor: false)
+let sesameFileBacked = BenchmarkMetric.custom(
+    "Sesame peak file-backed (MB)", polarity: .prefersSmaller, useScalingFactor: false)
+let peerFileBacked = BenchmarkMetric.custom(
+    "glewlwyd peak file-backed (MB)", polarity: .prefersSmaller, useScalingFactor: false)
+
+let sideBySideMetrics = [
+    sesameRate, peerRate, ratio, sesameP99, peerP99, sesameCPU, peerCPU,
+    sesameAnonymous, peerAnonymous, anonymousRatio, sesameFileBacked, peerFileBacked,
+]
 
 /// What one side-by-side benchmark needs minted before it starts.
 struct SideBySideNeeds: Sendable {
@@ -48,6 +60,9 @@ final class SideBySideFixture: Sendable {
         var sesameAccessToken: String
         var peer: GlewlwydProcess
         var peerMaterial: GlewlwydProcess.Material
+        /// Each server's peak resident memory over the rounds so far.
+        var sesameMemory: PeakMemorySampler
+        var peerMemory: PeakMemorySampler
     }
 
     private let rounds = IteratedServers<Servers>()
@@ -68,7 +83,8 @@ final class SideBySideFixture: Sendable {
             rounds.set(
                 Servers(
                     sesame: sesame, sesameTokenFiles: files.dropLast().compactMap(\.first),
-                    sesameSessions: sessions, sesameAccessToken: accessToken, peer: peer, peerMaterial: material))
+                    sesameSessions: sessions, sesameAccessToken: accessToken, peer: peer, peerMaterial: material,
+                    sesameMemory: PeakMemorySampler(pid: sesame.pid), peerMemory: PeakMemorySampler(pid: peer.pid)))
         } catch {
             await ServerProcess.stop(servers)
             throw error
@@ -76,7 +92,7 @@ final class SideBySideFixture: Sendable {
     }
 
     /// An access token from a refresh of one of Sesame's families (the way an app gets one).
-    private static func sesameAccessToken(_ server: ServerProcess, tokenFile: URL) async throws -> String {
+    static func sesameAccessToken(_ server: ServerProcess, tokenFile: URL) async throws -> String {
         let text = try String(contentsOf: tokenFile, encoding: .utf8)
         guard let token = text.split(separator: "\n").first else { throw BenchmarkSetupError("no refresh token") }
         let json = try await PeerHTTP(base: server.issuer).form(
@@ -97,13 +113,20 @@ final class SideBySideFixture: Sendable {
     }
 }
 
-/// One round of load against one server: the wrk result and the server's CPU per request (µs).
+/// One round of load against one server: the wrk result and the server's CPU per request (µs);
+/// `memory`, when given, samples the server's memory during the round.
 func round(
-    issuer: String, cpuSeconds: () -> Double, script: String, environment: [String: String]
+    issuer: String, cpuSeconds: () -> Double, memory: PeakMemorySampler? = nil, script: String,
+    environment: [String: String]
 ) async throws -> (WrkLoad.Result, Int) {
     let before = cpuSeconds()
-    let result = try await WrkLoad(issuer: issuer, connections: connections, duration: seconds)
-        .run(script: script, environment: environment)
+    let load = WrkLoad(issuer: issuer, connections: connections, duration: seconds)
+    let result =
+        if let memory {
+            try await memory.sampling { try await load.run(script: script, environment: environment) }
+        } else {
+            try await load.run(script: script, environment: environment)
+        }
     let cpu = cpuSeconds() - before
     guard result.non2xx == 0, result.socketErrors == 0, result.requests > 0 else {
         throw BenchmarkSetupError(
@@ -137,12 +160,14 @@ func sideBySideBenchmark(
         let (peerScript, peerEnvironment) = try load.glewlwyd(servers, iteration)
         func runSesame() async throws -> (WrkLoad.Result, Int) {
             try await round(
-                issuer: servers.sesame.issuer, cpuSeconds: { servers.sesame.cpuSeconds }, script: sesameScript,
+                issuer: servers.sesame.issuer, cpuSeconds: { servers.sesame.cpuSeconds }, memory: servers.sesameMemory,
+                script: sesameScript,
                 environment: sesameEnvironment)
         }
         func runPeer() async throws -> (WrkLoad.Result, Int) {
             try await round(
-                issuer: servers.peer.base, cpuSeconds: { servers.peer.cpuSeconds }, script: peerScript,
+                issuer: servers.peer.base, cpuSeconds: { servers.peer.cpuSeconds }, memory: servers.peerMemory,
+                script: peerScript,
                 environment: peerEnvironment)
         }
         benchmark.startMeasurement()
@@ -163,6 +188,13 @@ func sideBySideBenchmark(
         benchmark.measurement(peerP99, theirs.0.p99.microseconds)
         benchmark.measurement(sesameCPU, ours.1)
         benchmark.measurement(peerCPU, theirs.1)
+        if let ours = servers.sesameMemory.peak, let theirs = servers.peerMemory.peak {
+            benchmark.measurement(sesameAnonymous, ours.anonymous >> 20)
+            benchmark.measurement(peerAnonymous, theirs.anonymous >> 20)
+            benchmark.measurement(anonymousRatio, 100 * ours.anonymous / max(theirs.anonymous, 1))
+            benchmark.measurement(sesameFileBacked, ours.fileBacked >> 20)
+            benchmark.measurement(peerFileBacked, theirs.fileBacked >> 20)
+        }
         try await after?(benchmark, ours.0)
     }
 }

@@ -128,22 +128,11 @@ struct LineLogHandler: RequestLineHandler {
         return Int(spec.tv_sec)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS+0000` for `seconds` since 1970, in UTC (the civil-from-days
-    /// algorithm of Howard Hinnant's "chrono-Compatible Low-Level Date Algorithms").
+    /// `YYYY-MM-DDTHH:MM:SS+0000` for `seconds` since 1970, in UTC (``UTCTime``).
     static func timestamp(_ seconds: Int) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay % 3_600 / 60)):\(two(secondOfDay % 60))+0000"
+        let time = UTCTime(secondsSince1970: seconds)
+        func two(_ value: Int) -> String { UTCTime.twoDigits(value) }
+        return "\(time.year)-\(two(time.month))-\(two(time.day))T\(two(time.hour)):\(two(time.minute)):\(two(time.second))+0000"
     }
 }
 

@@ -114,31 +114,3 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
         accounting.log.write(requestID: RequestID().description, method: "GET", path: prepared.path, status: 200)
     }
 }
-
-/// The `Date` field (RFC 9110 §6.6.1, IMF-fixdate), formatted once a second.
-struct HTTPDateField {
-    private var second = 0
-    private var text = ""
-
-    mutating func current() -> String {
-        let now = Int(Date().timeIntervalSince1970)
-        if now != second || text.isEmpty {
-            second = now
-            text = Self.format(now)
-        }
-        return text
-    }
-
-    /// `Sun, 06 Nov 1994 08:49:37 GMT`: English names, the Gregorian calendar, GMT.
-    private static let style = Date.VerbatimFormatStyle(
-        format: """
-            \(weekday: .abbreviated), \(day: .twoDigits) \(month: .abbreviated) \(year: .padded(4)) \
-            \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits) GMT
-            """,
-        locale: Locale(identifier: "en_US_POSIX"), timeZone: .gmt, calendar: Calendar(identifier: .gregorian))
-
-    /// `seconds` since 1970 as an IMF-fixdate.
-    static func format(_ seconds: Int) -> String {
-        style.format(Date(timeIntervalSince1970: TimeInterval(seconds)))
-    }
-}

@@ -1,0 +1,91 @@
+import SesameProtocol
+
+/// The time a PostgreSQL statement may take, from asking the pool for a connection to its
+/// last row: `lease` to get a connection, `statement` in all. Past either the statement's
+/// caller gets ``StoreError/unavailable(reason:)`` (the request a 503) at once, and the
+/// statement is cancelled and left to end on its own.
+///
+/// Why not a task group: a group returns only when every child has, so a statement that never
+/// ends would hold its request, and the server's graceful shutdown, forever. The soak of issue
+/// #50 saw that after a PostgreSQL restart: PostgresNIO (1.33) writes each query to its channel
+/// with no write promise, so a query written to a connection that has just closed (before the
+/// pool learns it) fails its write silently and is never answered.
+struct StatementDeadline: Sendable {
+    var lease: Duration
+    var statement: Duration
+
+    /// Runs `operation`, which calls `leased` once it has its connection.
+    func run(
+        _ operation: @escaping @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> Void
+    ) async throws {
+        let state = LockedState(State())
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let work = Task {
+                    let result: Result<Void, any Error>
+                    do {
+                        try await operation { state.withLock { $0.leased = true } }
+                        result = .success(())
+                    } catch {
+                        result = .failure(error)
+                    }
+                    Self.finish(state, continuation, with: result)
+                }
+                let lease = self.lease
+                let total = self.statement
+                let timer = Task {
+                    try await Task.sleep(for: lease)
+                    guard state.withLock({ $0.leased }) else {
+                        Self.finish(
+                            state, continuation,
+                            with: .failure(
+                                StoreError.unavailable(
+                                    reason: "no PostgreSQL connection within \(lease) (the server is down, unreachable or refusing connections)")))
+                        return
+                    }
+                    try await Task.sleep(for: total - lease)
+                    Self.finish(
+                        state, continuation,
+                        with: .failure(
+                            StoreError.unavailable(
+                                reason: "a PostgreSQL statement did not finish within \(total); the connection may have been lost")))
+                }
+                let (cancelled, finished) = state.withLock { state -> (Bool, Bool) in
+                    state.work = work
+                    state.timer = timer
+                    return (state.cancelled, state.finished)
+                }
+                // The statement may have ended before its tasks were stored: no timer may outlive it.
+                if finished { timer.cancel() }
+                if cancelled { Self.finish(state, continuation, with: .failure(CancellationError())) }
+            }
+        } onCancel: {
+            state.withLock { $0.cancelled = true }
+            state.withLock { $0.work }?.cancel()
+        }
+    }
+
+    private struct State {
+        var leased = false
+        var finished = false
+        var cancelled = false
+        var work: Task<Void, Never>?
+        var timer: Task<Void, any Error>?
+    }
+
+    /// Resumes the caller once: the first of the statement, the timer and a cancellation wins;
+    /// the other tasks are cancelled.
+    private static func finish(
+        _ state: LockedState<State>, _ continuation: CheckedContinuation<Void, any Error>, with result: Result<Void, any Error>
+    ) {
+        let tasks = state.withLock { state -> (Task<Void, Never>?, Task<Void, any Error>?)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            return (state.work, state.timer)
+        }
+        guard let tasks else { return }
+        tasks.1?.cancel()
+        if case .failure = result { tasks.0?.cancel() }
+        continuation.resume(with: result)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import SesameProtocol
+import Testing
+@testable import SesameStore
+
+/// ``StatementDeadline``: a PostgreSQL statement that never ends (as a few did inside
+/// PostgresNIO after a database restart in issue #50's soak) ends its request with
+/// `unavailable` instead of holding it, and the server's shutdown, forever.
+@Suite("PostgreSQL statement deadline")
+struct StatementDeadlineTests {
+    let deadline = StatementDeadline(lease: .milliseconds(100), statement: .milliseconds(300))
+
+    /// A statement that ignores cancellation and never ends until `release` resumes it.
+    final class Stuck: Sendable {
+        private let waiting = LockedState<CheckedContinuation<Void, Never>?>(nil)
+        func wait() async { await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } } }
+        func release() { waiting.withLock { $0 }?.resume() }
+    }
+
+    @Test("a statement that ends returns its result at once, and its error as it is")
+    func endsNormally() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await deadline.run { leased in leased() }
+        #expect(clock.now - start < .milliseconds(100))
+        await #expect(throws: StoreError.conflict(field: "x")) {
+            try await deadline.run { leased in
+                leased()
+                throw StoreError.conflict(field: "x")
+            }
+        }
+    }
+
+    @Test("no connection within the lease time: unavailable, though the wait for one never ends")
+    func noConnection() async throws {
+        let stuck = Stuck()
+        defer { stuck.release() }
+        let error = await #expect(throws: StoreError.self) {
+            try await deadline.run { _ in await stuck.wait() }
+        }
+        #expect("\(String(describing: error))".contains("no PostgreSQL connection"))
+    }
+
+    @Test("a statement that never ends: unavailable after the statement time, and the caller is free")
+    func statementNeverEnds() async throws {
+        let stuck = Stuck()
+        defer { stuck.release() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: StoreError.self) {
+            try await deadline.run { leased in
+                leased()
+                await stuck.wait()
+            }
+        }
+        #expect(clock.now - start >= .milliseconds(300))
+        #expect("\(String(describing: error))".contains("did not finish"))
+    }
+
+    @Test("20 statements at once, half of them stuck: every caller returns, each with its own outcome")
+    func manyAtOnce() async throws {
+        let stuck = Stuck()
+        defer { stuck.release() }
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    do {
+                        try await deadline.run { leased in
+                            leased()
+                            if index % 2 == 1 { await stuck.wait() }
+                        }
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 10)
+        #expect(outcomes.filter { !$0 }.count == 10)
+    }
+}
