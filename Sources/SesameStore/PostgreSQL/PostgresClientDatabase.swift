@@ -46,11 +46,7 @@ struct PostgresClientDatabase: SQLDatabase {
                     leased()
                     pool?.leased()
                     defer { pool?.released() }
-                    // A connection that closed before the pool learnt it would take the statement
-                    // and never answer (``StatementDeadline``): refuse it now instead.
-                    guard !connection.isClosed else {
-                        throw StoreError.unavailable(reason: "the pooled PostgreSQL connection had closed")
-                    }
+                    try Self.requireOpen(connection)
                     if let named {
                         try await named.run(on: connection, logger: logger, onRow)
                     } else {
@@ -71,10 +67,20 @@ struct PostgresClientDatabase: SQLDatabase {
                 leased.mark()
                 pool?.leased()
                 defer { pool?.released() }
+                try Self.requireOpen(connection)
                 return try await closure(connection.sql(queryLogLevel: nil))
             }
         } catch {
             throw Self.classify(error, leased: leased.isSet)
+        }
+    }
+
+    /// A leased connection that closed before the pool learnt it would take a statement and never
+    /// answer (``StatementDeadline``): it is refused before anything is written to it, for a
+    /// single statement and for a session (the advisory locks of the purge and migrations) alike.
+    private static func requireOpen(_ connection: PostgresConnection) throws {
+        guard !connection.isClosed else {
+            throw StoreError.unavailable(reason: "the pooled PostgreSQL connection had closed")
         }
     }
 
