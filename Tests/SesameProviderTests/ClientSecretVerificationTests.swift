@@ -82,4 +82,29 @@ import Testing
         #expect(await !verifier.verifyClientSecret("old-secret", for: rotated))
         #expect(await verifier.verifyClientSecret("new-secret", for: rotated))
     }
+
+    /// A secret the server generated (``GeneratedClientSecret``) is stored as its SHA-256 and
+    /// checked without the memory-hard hasher: the right one passes, a wrong one, an edited
+    /// one and the stored value itself (a leaked database row) do not.
+    @Test func aGeneratedSecretIsCheckedWithoutScrypt() async throws {
+        let verifier = try verifier()
+        let (secret, storedHash) = GeneratedClientSecret.make()
+        #expect(storedHash.hasPrefix("$sha256$") && !storedHash.contains(secret))
+        #expect(secret.count == 43)
+        let client = ClientRecord(
+            clientID: "backend", name: "Backend", secretHash: storedHash, grantTypes: [.clientCredentials],
+            tokenEndpointAuthMethod: .clientSecretBasic)
+        let before = hasher.verifications.withLock { $0 }
+        #expect(await verifier.verifyClientSecret(secret, for: client))
+        #expect(await !verifier.verifyClientSecret(String(secret.dropLast()) + (secret.hasSuffix("A") ? "B" : "A"), for: client))
+        #expect(await !verifier.verifyClientSecret("", for: client))
+        #expect(await !verifier.verifyClientSecret(storedHash, for: client))
+        #expect(await !verifier.verifyClientSecret(String(storedHash.dropFirst(GeneratedClientSecret.prefix.count)), for: client))
+        #expect(hasher.verifications.withLock { $0 } == before)
+        // A PHC hash of a chosen secret (a seed file, or a secret generated before this format)
+        // is still verified with the hasher.
+        let legacy = try self.client(secret: secret)
+        #expect(await verifier.verifyClientSecret(secret, for: legacy))
+        #expect(hasher.verifications.withLock { $0 } - before == 1)
+    }
 }

@@ -45,9 +45,10 @@ public struct ServerAdmin: Sendable {
     // MARK: Clients
 
     /// Registers a client. Confidential clients get a generated secret (32 random bytes,
-    /// base64url, RFC 6749 §2.3.1), returned once here and stored only as a PHC hash.
+    /// base64url, RFC 6749 §2.3.1), returned once here and stored only as its SHA-256
+    /// (``GeneratedClientSecret``).
     public func addClient(_ spec: ClientSpec) async throws -> (client: ClientRecord, secret: String?) {
-        let secret = spec.confidential ? SecureRandom.token(byteCount: 32) : nil
+        let generated = spec.confidential ? GeneratedClientSecret.make() : nil
         // Validate before hashing (hashing is deliberately slow).
         _ = try Self.record(for: spec, secretHash: spec.confidential ? "pending" : nil)
         if try await store.client(id: spec.clientID) != nil {
@@ -61,10 +62,10 @@ public struct ServerAdmin: Sendable {
                 reason: "\"\(spec.clientID)\" is a user's subject (sub); choose a client id that no user has, so that no token of the client can name that user")
         }
         try await APIValidation.checkRegistered(spec.resources, store: store)
-        let record = try Self.record(for: spec, secretHash: try secret.map(hasher.hash))
+        let record = try Self.record(for: spec, secretHash: generated?.storedHash)
         try await store.upsertClient(record)
         try await audit(.clientAdded, detail: ["client_id": spec.clientID, "confidential": "\(spec.confidential)"])
-        return (record, secret)
+        return (record, generated?.secret)
     }
 
     /// Sets the APIs a registered client may ask tokens for and its default one (RFC 8707).

@@ -45,11 +45,19 @@ public actor KeyRing {
         store: any IdentityStore, masterKey: SymmetricKey, logger: Logger,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.init(store: store, masterKey: masterKey, logger: logger, now: now, rsaKeySource: nil)
+    }
+
+    /// A key ring whose new RSA keys come from `rsaKeySource` (``RSAKeySource``).
+    package init(
+        store: any IdentityStore, masterKey: SymmetricKey, logger: Logger, now: @escaping @Sendable () -> Date,
+        rsaKeySource: RSAKeySource?
+    ) {
         self.store = store
         self.logger = logger
         self.now = now
         self.sealer = KeySealer(masterKey: masterKey)
-        self.generator = SigningKeyGenerator(sealer: KeySealer(masterKey: masterKey))
+        self.generator = SigningKeyGenerator(sealer: KeySealer(masterKey: masterKey), rsaKeySource: rsaKeySource)
     }
 
     /// First start: for RS256 and for ES256, if no usable key exists, generates one, active at
@@ -64,7 +72,7 @@ public actor KeyRing {
                     && !($0.record.retiredAt.map { $0 <= at } ?? false)
             }
             if usable { continue }
-            let record = try generator.generate(algorithm, createdAt: at, activatesAt: at)
+            let record = try await generator.generate(algorithm, createdAt: at, activatesAt: at)
             try await store.insertSigningKey(record)
             logger.notice(
                 "generated signing key", metadata: ["kid": "\(record.kid)", "alg": "\(record.algorithm)"])
@@ -174,7 +182,7 @@ public actor KeyRing {
                 record.expiresAt = activation.addingTimeInterval(max(0, overlap).rounded(.up))
                 try await store.updateSigningKey(record)
             }
-            let record = try generator.generate(algorithm, createdAt: at, activatesAt: activation)
+            let record = try await generator.generate(algorithm, createdAt: at, activatesAt: activation)
             try await store.insertSigningKey(record)
             created.append(record)
             logger.notice(
@@ -201,7 +209,7 @@ public actor KeyRing {
         record.expiresAt = immediately ? at : min(record.expiresAt ?? .distantFuture, at.addingTimeInterval(max(0, overlap).rounded(.up)))
         try await store.updateSigningKey(record)
         if !current.keys.contains(where: { $0.kid != kid && $0.algorithm == key.algorithm && $0.canSign(at: at) }) {
-            let replacement = try generator.generate(key.algorithm, createdAt: at, activatesAt: at)
+            let replacement = try await generator.generate(key.algorithm, createdAt: at, activatesAt: at)
             try await store.insertSigningKey(replacement)
             logger.notice("generated signing key", metadata: ["kid": "\(replacement.kid)", "alg": "\(replacement.algorithm)"])
         }

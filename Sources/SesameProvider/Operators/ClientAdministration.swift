@@ -60,10 +60,9 @@ package struct ClientAdministration: Sendable {
         guard try await store.user(id: clientID) == nil else {
             throw ProviderFailure.invalidClientSetting(field: "client_id", reason: "is a user's subject (sub); choose another")
         }
-        let secret = confidential ? SecureRandom.token(byteCount: 32) : nil
-        var secretHash: String?
-        if let secret { secretHash = try await credentials.hashPassword(secret) }
-        var record = try Self.validated(spec, secretHash: secretHash)
+        let generated = confidential ? GeneratedClientSecret.make() : nil
+        let secret = generated?.secret
+        var record = try Self.validated(spec, secretHash: generated?.storedHash)
         record.createdAt = now()
         try await Self.checkRegistered(spec.resources, store: store)
         try await store.upsertClient(record)
@@ -169,8 +168,8 @@ package struct ClientAdministration: Sendable {
         guard record.isConfidential else {
             throw ProviderFailure(.invalidRequest, "\(clientID) is a public client: it has no secret to rotate.")
         }
-        let secret = SecureRandom.token(byteCount: 32)
-        record.secretHash = try await credentials.hashPassword(secret)
+        let (secret, storedHash) = GeneratedClientSecret.make()
+        record.secretHash = storedHash
         try await store.upsertClient(record)
         audit.record(.clientSecretRotated, origin: origin, clientID: clientID, detail: actor.auditDetail)
         return try await view(record, secret: secret)

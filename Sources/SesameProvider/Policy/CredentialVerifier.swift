@@ -7,10 +7,13 @@ import SesameStore
 ///
 /// - Every password check goes through ``checkPassword(_:attempt:user:)``, which asks the
 ///   ``LoginThrottle`` before hashing: a throttled attempt is refused without any.
-/// - Unknown users still cost one verification against a fixed dummy hash, so response time
-///   does not reveal which usernames exist (OWASP authentication cheat sheet).
-/// - Client secrets are random ≥ 256-bit values; after one successful PHC verification the
-///   pair (SHA-256 of the secret, stored PHC hash) is remembered in memory, so the token
+/// - Unknown users still cost one memory-hard hash (of the typed password, with a fresh salt:
+///   the work of a verification, with no dummy hash to make at start), so response time does
+///   not reveal which usernames exist (OWASP authentication cheat sheet).
+/// - Client secrets the server generated are stored as their SHA-256
+///   (``GeneratedClientSecret``) and checked with one hash, on the calling task. A secret an
+///   operator chose (a seed file) has a PHC hash: after one successful verification the pair
+///   (SHA-256 of the secret, stored PHC hash) is remembered in memory, so the token
 ///   endpoint's hot path (refresh, client_credentials) does not pay for scrypt on every call.
 ///   A changed secret hash in the store invalidates the entry. Requests that arrive with the
 ///   same secret while it is being verified wait for that one verification: a burst of 32
@@ -24,10 +27,6 @@ final package class CredentialVerifier: Sendable {
     package let shared: SharedLoginThrottle?
     private let hasher: any PasswordHasher
     private let pool: any BlockingWorkPool
-    /// The hash unknown users are verified against, made on the pool when the verifier is
-    /// created: a memory-hard hash is tens of milliseconds that `sesame serve` need not wait
-    /// for before it listens (issue #50: 70 of its 170 ms). The first check awaits it.
-    private let dummyHash: Task<String?, Never>
     private let verifiedSecrets = LockedState<[String: VerifiedSecret]>([:])
     /// Client-secret verifications running now, by client, secret digest and stored hash.
     private let runningSecretChecks = LockedState<[String: Task<Bool, Never>]>([:])
@@ -46,7 +45,6 @@ final package class CredentialVerifier: Sendable {
         self.pool = pool
         self.throttle = throttle
         self.shared = sharedThrottle.map { SharedLoginThrottle(store: $0, policy: throttle.policy, now: throttle.now) }
-        self.dummyHash = Task { try? await pool.run { try hasher.hash(SecureRandom.token()) } }
     }
 
     /// The result of ``checkPassword(_:attempt:user:)``.
@@ -113,18 +111,18 @@ final package class CredentialVerifier: Sendable {
         return .rejected
     }
 
-    /// `true` when `password` matches the user's password hash. Always does one hash
-    /// verification, even when `user` is `nil` or has no password. Not throttled: endpoints use
-    /// ``checkPassword(_:attempt:user:)``.
+    /// `true` when `password` matches the user's password hash. Always does one memory-hard
+    /// hash, even when `user` is `nil` or has no password (then of the typed password, whose
+    /// result is thrown away). Not throttled: endpoints use ``checkPassword(_:attempt:user:)``.
     private func verifyPassword(_ password: String, for user: UserRecord?) async -> Bool {
         let phc = user?.passwordHash
         let hasher = self.hasher
-        let dummy = phc == nil ? await dummyHash.value : nil
-        let result = try? await pool.run {
-            // No dummy only if the pool refused the work at start (never expected): one is
-            // made now, so an unknown user still costs a memory-hard hash.
-            let matches = hasher.verify(password, against: phc ?? dummy ?? (try? hasher.hash(SecureRandom.token())) ?? "")
-            return matches && phc != nil
+        let result = try? await pool.run { () -> Bool in
+            guard let phc else {
+                _ = try? hasher.hash(password)
+                return false
+            }
+            return hasher.verify(password, against: phc)
         }
         return result ?? false
     }
@@ -139,6 +137,9 @@ final package class CredentialVerifier: Sendable {
     package func verifyClientSecret(_ secret: String, for client: ClientRecord) async -> Bool {
         guard let phc = client.secretHash else { return false }
         let digest = SecretDigest.of(secret)
+        if GeneratedClientSecret.isStored(phc) {
+            return GeneratedClientSecret.matches(digest: digest, storedHash: phc)
+        }
         let cached = verifiedSecrets.withLock { $0[client.clientID] }
         if let cached, cached.phc == phc {
             return ConstantTime.equals(cached.secretDigest, digest)

@@ -58,10 +58,9 @@ package struct ClientRegistrations: Sendable {
         let clientID = "dyn-" + SecureRandom.token(byteCount: 12)
         let spec = try specification(request, clientID: clientID, apis: try await openAPIs())
         _ = try record(spec, secretHash: spec.confidential ? "pending" : nil)
-        let secret = spec.confidential ? SecureRandom.token(byteCount: 32) : nil
-        var secretHash: String?
-        if let secret { secretHash = try await credentials.hashPassword(secret) }
-        var client = try record(spec, secretHash: secretHash)
+        let generated = spec.confidential ? GeneratedClientSecret.make() : nil
+        let secret = generated?.secret
+        var client = try record(spec, secretHash: generated?.storedHash)
         client.createdAt = now
         let token = SecureRandom.token()
         try await store.upsertClient(client)

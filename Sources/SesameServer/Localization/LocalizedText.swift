@@ -4,8 +4,26 @@
 ///
 /// Placeholders are `{name}`, replaced from the arguments the caller passes.
 public struct LocalizedText: Sendable, Equatable, Decodable {
+    /// The `other` form (every plain text is one); `nil` only for a `same_as` entry.
+    private var other: String?
+    /// The forms besides `other`, `nil` for a plain text: most entries have none, and a table
+    /// holds thousands of entries (no dictionary each).
+    private var plurals: [PluralCategory: String]?
+
     /// The forms by CLDR category; a plain text is its `other` form.
-    public var forms: [PluralCategory: String]
+    public var forms: [PluralCategory: String] {
+        get {
+            var forms = plurals ?? [:]
+            forms[.other] = other
+            return forms
+        }
+        set {
+            other = newValue[.other]
+            var rest = newValue
+            rest[.other] = nil
+            plurals = rest.isEmpty ? nil : rest
+        }
+    }
     /// The argument whose value picks the plural form (`min` in "At least {min} characters").
     public var countArgument: String?
     /// The key whose text this entry uses (`same_as`), so a sentence is translated once.
@@ -14,10 +32,17 @@ public struct LocalizedText: Sendable, Equatable, Decodable {
     public var comment: String?
 
     /// The text for `other`, the form every entry has.
-    public var text: String { forms[.other] ?? "" }
+    public var text: String { other ?? "" }
 
     public init(_ text: String) {
-        forms = [.other: text]
+        other = text
+    }
+
+    /// This entry without its translators' comment (what a server keeps).
+    var withoutComment: LocalizedText {
+        var entry = self
+        entry.comment = nil
+        return entry
     }
 
     private enum Keys: String, CodingKey {
@@ -33,7 +58,10 @@ public struct LocalizedText: Sendable, Equatable, Decodable {
     }
 
     private init(forms: [PluralCategory: String], countArgument: String?, sameAs: String?, comment: String?) {
-        self.forms = forms
+        var plurals = forms
+        plurals[.other] = nil
+        self.other = forms[.other]
+        self.plurals = plurals.isEmpty ? nil : plurals
         self.countArgument = countArgument
         self.sameAs = sameAs
         self.comment = comment
@@ -67,7 +95,8 @@ public struct LocalizedText: Sendable, Equatable, Decodable {
     func render(locale: String, arguments: [String: String]) -> String {
         var form = text
         if let countArgument, let count = arguments[countArgument].flatMap({ Int($0) }) {
-            form = forms[PluralRules.category(of: count, locale: locale)] ?? text
+            let category = PluralRules.category(of: count, locale: locale)
+            form = (category == .other ? other : plurals?[category]) ?? text
         }
         for (name, value) in arguments {
             form = form.replacingOccurrences(of: "{\(name)}", with: value)

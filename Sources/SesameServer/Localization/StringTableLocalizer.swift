@@ -3,12 +3,20 @@ import Hummingbird
 /// A ``Localizer`` over string tables keyed by BCP 47 tag. Resolution, for each
 /// preferred tag in order: the canonical tag (``LocalePreference/canonical(_:)``), then its
 /// language; if none matches, English. A key missing from the chosen table falls back to
-/// English. The default tables are the shipped ones (``StringTables/catalog``).
+/// English. The default tables are the shipped ones, each read when first asked for
+/// (``StringTables/table(_:)``).
 public struct StringTableLocalizer: Localizer {
-    private let tables: [String: [String: LocalizedText]]
+    /// Given tables, or `nil`: the shipped ones, read as they are asked for (``StringTables``).
+    private let tables: [String: [String: LocalizedText]]?
     private let fallback: String
 
-    public init(catalog: [String: [String: LocalizedText]] = StringTables.catalog, fallback: String = "en") {
+    /// The shipped tables (``StringTables/table(_:)``).
+    public init(fallback: String = "en") {
+        self.tables = nil
+        self.fallback = fallback
+    }
+
+    public init(catalog: [String: [String: LocalizedText]], fallback: String = "en") {
         self.tables = catalog
         self.fallback = fallback
     }
@@ -20,19 +28,29 @@ public struct StringTableLocalizer: Localizer {
 
     public func string(_ key: String, locales: [String], arguments: [String: String]) -> String {
         let locale = resolvedLocale(for: locales)
-        if let entry = tables[locale]?[key] { return entry.render(locale: locale, arguments: arguments) }
-        if let entry = tables[fallback]?[key] { return entry.render(locale: fallback, arguments: arguments) }
+        if let entry = table(locale)?[key] { return entry.render(locale: locale, arguments: arguments) }
+        if let entry = table(fallback)?[key] { return entry.render(locale: fallback, arguments: arguments) }
         return key
     }
 
     public func resolvedLocale(for locales: [String]) -> String {
         for tag in locales {
             let normalized = LocalePreference.canonical(tag)
-            if tables[normalized] != nil { return normalized }
-            if let language = normalized.split(separator: "-").first, tables[String(language)] != nil {
+            if has(normalized) { return normalized }
+            if let language = normalized.split(separator: "-").first, has(String(language)) {
                 return String(language)
             }
         }
         return fallback
+    }
+
+    private func table(_ tag: String) -> [String: LocalizedText]? {
+        if let tables { return tables[tag] }
+        return StringTables.table(tag)
+    }
+
+    private func has(_ tag: String) -> Bool {
+        if let tables { return tables[tag] != nil }
+        return StringTables.supported.contains(tag)
     }
 }

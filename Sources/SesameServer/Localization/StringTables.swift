@@ -1,4 +1,5 @@
 import Foundation
+import SesameProtocol
 
 /// The shipped strings: one JSON file per locale in `Strings/` (a resource of this module),
 /// keyed by the BCP 47 tag it is served for. `en.json` is the reference: it defines the keys,
@@ -10,6 +11,10 @@ import Foundation
 /// `ui_locales_supported`. Regional and script variants reach a table through
 /// ``LocalePreference/canonical(_:)`` (zh-CN, zh-SG → `zh-Hans`; zh-TW, zh-HK, zh-MO → `zh-Hant`;
 /// no, nn → `nb`) or the language fallback (pt-BR → `pt`, de-AT → `de`).
+///
+/// A locale's file is read the first time a page or message asks for it, and kept: a server
+/// whose users read English holds one table, not nineteen (issue #50: all of them, read at
+/// start, were about a third of an idle server's heap).
 public enum StringTables {
     /// The supported locale tags.
     public static let tags: [String] = [
@@ -17,43 +22,56 @@ public enum StringTables {
         "sv", "zh-Hans", "zh-Hant",
     ]
 
-    /// Every locale's entries as its file has them (aliases unresolved).
-    public static let files: [String: [String: LocalizedText]] = {
-        var files: [String: [String: LocalizedText]] = [:]
-        for tag in tags {
-            do {
-                files[tag] = try load(tag)
-            } catch {
-                fatalError("Sesame's string resource Strings/\(tag).json cannot be read (\(error)); the SesameServer resource bundle must ship next to the executable.")
+    /// ``tags`` as a set, for lookups.
+    static let supported = Set(tags)
+
+    /// The tables read so far, by tag.
+    private static let loaded = LockedState<[String: [String: LocalizedText]]>([:])
+
+    /// English's `same_as` keys: key → the key whose text it shares.
+    private static let aliases: [String: String] = file("en").compactMapValues(\.sameAs)
+
+    /// A locale's entries with each `same_as` key resolved to the entry it names (in that locale,
+    /// else English) and without translators' comments; `nil` for an unsupported tag.
+    public static func table(_ tag: String) -> [String: LocalizedText]? {
+        guard supported.contains(tag) else { return nil }
+        if let table = loaded.withLock({ $0[tag] }) { return table }
+        var table = file(tag).mapValues(\.withoutComment)
+        if !aliases.isEmpty {
+            let english = tag == "en" ? table : (self.table("en") ?? [:])
+            for (key, target) in aliases {
+                table[key] = table[target] ?? english[target]
             }
         }
-        return files
-    }()
-
-    /// Every locale's entries with each `same_as` key resolved to the entry it names (in that
-    /// locale, else English).
-    public static let catalog: [String: [String: LocalizedText]] = {
-        let english = files["en"] ?? [:]
-        return files.mapValues { table in
-            var resolved = table
-            for (key, entry) in english {
-                guard let target = entry.sameAs else { continue }
-                resolved[key] = table[target] ?? english[target]
-            }
+        let resolved = table
+        return loaded.withLock { loaded in
+            if let earlier = loaded[tag] { return earlier }
+            loaded[tag] = resolved
             return resolved
         }
-    }()
+    }
+
+    /// A locale's entries as its file has them (aliases unresolved, comments kept). Traps when
+    /// the file is missing or malformed: the resource bundle is part of the build.
+    public static func file(_ tag: String) -> [String: LocalizedText] {
+        do {
+            guard let url = Bundle.module.url(forResource: tag, withExtension: "json", subdirectory: "Strings") else {
+                throw CocoaError(.fileNoSuchFile)
+            }
+            return try JSONDecoder().decode([String: LocalizedText].self, from: Data(contentsOf: url))
+        } catch {
+            fatalError("Sesame's string resource Strings/\(tag).json cannot be read (\(error)); the SesameServer resource bundle must ship next to the executable.")
+        }
+    }
+
+    /// Every locale's resolved entries (reads every file: for tests and tools).
+    public static var catalog: [String: [String: LocalizedText]] {
+        Dictionary(uniqueKeysWithValues: tags.map { ($0, table($0) ?? [:]) })
+    }
 
     /// Every locale's texts (`other` forms), keyed like ``catalog``.
-    public static let all: [String: [String: String]] = catalog.mapValues { $0.mapValues(\.text) }
+    public static var all: [String: [String: String]] { catalog.mapValues { $0.mapValues(\.text) } }
 
     /// The English texts: the reference the other locales translate.
-    public static var english: [String: String] { all["en"] ?? [:] }
-
-    static func load(_ tag: String) throws -> [String: LocalizedText] {
-        guard let url = Bundle.module.url(forResource: tag, withExtension: "json", subdirectory: "Strings") else {
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return try JSONDecoder().decode([String: LocalizedText].self, from: Data(contentsOf: url))
-    }
+    public static var english: [String: String] { (table("en") ?? [:]).mapValues(\.text) }
 }

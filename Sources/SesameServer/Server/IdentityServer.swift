@@ -29,7 +29,9 @@ public enum IdentityServer {
             metrics: StoreMetrics(factory: metrics.factory))
         do {
             let masterKey = try await configuration.dataDirectory.masterKey()
-            let keyRing = KeyRing(store: store, masterKey: masterKey, logger: logger, now: configuration.now)
+            let keyRing = KeyRing(
+                store: store, masterKey: masterKey, logger: logger, now: configuration.now,
+                rsaKeySource: configuration.rsaKeySource)
             try await keyRing.ensureKeys()
             keyRing.followStoreChanges()
             if let seedFile = configuration.seedFile {

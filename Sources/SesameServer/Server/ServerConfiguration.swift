@@ -40,6 +40,8 @@ public struct ServerConfiguration: Sendable {
     public var signInTimeout: TimeInterval = PendingAuthorizations.defaultLifetime
     /// Clock used for every expiry decision. Injected so tests never sleep.
     public var now: @Sendable () -> Date
+    /// Where new RSA signing keys come from; `nil`: swift-crypto (``RSAKeySource``).
+    package var rsaKeySource: RSAKeySource?
     /// Delivery of email and SMS (verification codes, MFA codes, password reset). `nil`: the
     /// embedded outbox in the store, which `sesame outbox` prints.
     public var messageSender: (any MessageSender)?

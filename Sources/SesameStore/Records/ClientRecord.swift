@@ -2,14 +2,17 @@ import Foundation
 import SesameProtocol
 
 // Records/ holds the value types an ``IdentityStore`` persists, one file per record. Secrets never
-// appear in them in clear text: client secrets and passwords are PHC hashes (``PasswordHasher``);
-// codes, refresh tokens and browser-session ids are SHA-256 digests (``SecretDigest``).
+// appear in them in clear text: passwords and the client secrets an operator chose are PHC hashes
+// (``PasswordHasher``); codes, refresh tokens, browser-session ids and the client secrets the
+// server generated are SHA-256 digests (``SecretDigest``).
 
 /// A registered OAuth 2.0 client (RFC 6749 §2, RFC 7591 §2 metadata names).
 public struct ClientRecord: Sendable, Codable, Equatable {
     public var clientID: String
     public var name: String
-    /// PHC hash of the client secret; `nil` for public clients (RFC 6749 §2.1).
+    /// The client secret's hash: `$sha256$…` for a secret the server generated (256 random
+    /// bits), a PHC hash for one an operator chose in a seed file; `nil` for public clients
+    /// (RFC 6749 §2.1).
     public var secretHash: String?
     /// Registered redirect URIs, compared exactly (RFC 9700 §4.1.3), loopback port excepted.
     public var redirectURIs: [String]

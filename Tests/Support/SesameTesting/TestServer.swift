@@ -71,6 +71,7 @@ public struct TestServer: Sendable {
             dataDirectory: sandbox.dataDirectory, port: 0, passwordHasher: passwordHasher)
         if sandbox.backend == .postgres { configuration.database = sandbox.location }
         configuration.now = { clock.now() }
+        configuration.rsaKeySource = OpenSSLKeys.rsa
         // Suites of other features make many requests from one address; the challenge suites
         // turn challenges on.
         configuration.challenges = .off
