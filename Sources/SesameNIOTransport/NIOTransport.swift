@@ -91,7 +91,7 @@ public struct NIOTransport: HTTPTransport {
     /// Sends `request` on a new connection and returns the response of any status.
     /// Throws ``CertificatePinMismatch/error`` when the server's keys are not pinned, and a
     /// `URLError` when no response arrived (`.serverCertificateUntrusted`, `.cannotConnectToHost`,
-    /// `.timedOut`, `.dataLengthExceedsMaximum`).
+    /// `.timedOut`, `.dataLengthExceedsMaximum`, `.networkConnectionLost`).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
             let rawHost = url.host, !rawHost.isEmpty
@@ -106,8 +106,9 @@ public struct NIOTransport: HTTPTransport {
             host: host, isIPAddress: isIP, roots: trustRoots.store, pinning: certificatePinning ?? .none)
         let exchange = HTTP1Exchange(
             request: request, host: host, port: port, maximumResponseBytes: maximumResponseBytes)
+        let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
         do {
-            let channel = try await ClientBootstrap(group: group)
+            channel = try await ClientBootstrap(group: group)
                 .connectTimeout(.seconds(Int64(min(max(request.timeoutInterval, 1), 600))))
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -122,14 +123,28 @@ public struct NIOTransport: HTTPTransport {
                             wrappingChannelSynchronously: channel)
                     }
                 }
+        } catch {
+            throw Self.urlError(error, verifier: verifier, otherwise: .cannotConnectToHost)
+        }
+        do {
             return try await exchange.run(on: channel, timeout: request.timeoutInterval)
         } catch {
-            switch verifier.refusal {
-            case .pinMismatch(let mismatch): throw mismatch.error
-            case .untrusted(let reason):
-                throw URLError(.serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: reason])
-            case nil: throw error
-            }
+            throw Self.urlError(error, verifier: verifier, otherwise: .networkConnectionLost)
+        }
+    }
+
+    /// What a failed send throws: the pin mismatch or untrusted chain the handshake found, a
+    /// `URLError` as it is, and any other failure (NIO's channel and connect errors) as a
+    /// `URLError` of `code`, with the cause in its description: no error type of SwiftNIO reaches
+    /// the SDK.
+    private static func urlError(_ error: any Error, verifier: ServerCertificateVerifier, otherwise code: URLError.Code) -> any Error {
+        switch verifier.refusal {
+        case .pinMismatch(let mismatch): return mismatch.error
+        case .untrusted(let reason):
+            return URLError(.serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: reason])
+        case nil:
+            if let error = error as? URLError { return error }
+            return URLError(code, userInfo: [NSLocalizedDescriptionKey: "\(error)"])
         }
     }
 }

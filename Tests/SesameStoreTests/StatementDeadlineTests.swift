@@ -1,4 +1,7 @@
 import Foundation
+import Logging
+import NIOCore
+import SQLKit
 import SesameProtocol
 import Testing
 @testable import SesameStore
@@ -79,5 +82,51 @@ struct StatementDeadlineTests {
         }
         #expect(outcomes.filter { $0 }.count == 10)
         #expect(outcomes.filter { !$0 }.count == 10)
+    }
+
+    /// A session's connection (the purge's, the migrations'), whose statements either end at
+    /// once or never (``Stuck``).
+    struct SessionConnection: SQLDatabase {
+        let stuck: Stuck?
+        let statements = LockedState(0)
+        var logger: Logger { Logger(label: "sesame.tests") }
+        var eventLoop: any EventLoop { fatalError("the deadline runs statements with async/await only") }
+        var dialect: any SQLDialect { PlainDialect() }
+        func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+            fatalError("the deadline runs statements with async/await only")
+        }
+        func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+            statements.withLock { $0 += 1 }
+            await stuck?.wait()
+        }
+    }
+
+    struct PlainDialect: SQLDialect {
+        var name: String { "plain" }
+        var identifierQuote: any SQLExpression { SQLRaw("\"") }
+        var supportsAutoIncrement: Bool { false }
+        var autoIncrementClause: any SQLExpression { SQLRaw("") }
+        func bindPlaceholder(at position: Int) -> any SQLExpression { SQLRaw("$\(position)") }
+        func literalBoolean(_ value: Bool) -> any SQLExpression { SQLRaw(value ? "true" : "false") }
+    }
+
+    @Test("a session's statement that never ends: unavailable after the statement time, so its lock is let go")
+    func sessionStatementNeverEnds() async throws {
+        let ends = SessionConnection(stuck: nil)
+        let session = DeadlineSessionDatabase(base: ends, statementTimeout: .milliseconds(300))
+        try await session.execute(sql: SQLRaw("DELETE FROM codes"), { _ in })
+        try await session.execute(sql: SQLRaw("DELETE FROM codes"), { _ in })
+        #expect(ends.statements.withLock { $0 } == 2, "statements that end pass through, without waiting for a lease")
+
+        let stuck = Stuck()
+        defer { stuck.release() }
+        let hung = DeadlineSessionDatabase(base: SessionConnection(stuck: stuck), statementTimeout: .milliseconds(300))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: StoreError.self) {
+            try await hung.execute(sql: SQLRaw("DELETE FROM codes"), { _ in })
+        }
+        #expect(clock.now - start >= .milliseconds(300))
+        #expect("\(String(describing: error))".contains("did not finish"))
     }
 }

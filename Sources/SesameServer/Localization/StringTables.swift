@@ -29,14 +29,16 @@ public enum StringTables {
     private static let loaded = LockedState<[String: [String: LocalizedText]]>([:])
 
     /// English's `same_as` keys: key → the key whose text it shares.
-    private static let aliases: [String: String] = file("en").compactMapValues(\.sameAs)
+    private static let aliases: [String: String] = ((try? file("en")) ?? [:]).compactMapValues(\.sameAs)
 
     /// A locale's entries with each `same_as` key resolved to the entry it names (in that locale,
-    /// else English) and without translators' comments; `nil` for an unsupported tag.
+    /// else English) and without translators' comments; `nil` for an unsupported tag, or for a
+    /// file that cannot be read (the localizer then answers in English; ``requireResources()``
+    /// checked at start that every file is there and English reads).
     public static func table(_ tag: String) -> [String: LocalizedText]? {
         guard supported.contains(tag) else { return nil }
         if let table = loaded.withLock({ $0[tag] }) { return table }
-        var table = file(tag).mapValues(\.withoutComment)
+        guard var table = try? file(tag).mapValues(\.withoutComment) else { return nil }
         if !aliases.isEmpty {
             let english = tag == "en" ? table : (self.table("en") ?? [:])
             for (key, target) in aliases {
@@ -51,27 +53,47 @@ public enum StringTables {
         }
     }
 
-    /// A locale's entries as its file has them (aliases unresolved, comments kept). Traps when
-    /// the file is missing or malformed: the resource bundle is part of the build.
-    public static func file(_ tag: String) -> [String: LocalizedText] {
+    /// A locale's entries as its file has them (aliases unresolved, comments kept).
+    public static func file(_ tag: String) throws(MissingStrings) -> [String: LocalizedText] {
+        guard let url = url(tag) else { throw MissingStrings(tag: tag, reason: "not in the resource bundle") }
         do {
-            guard let url = Bundle.module.url(forResource: tag, withExtension: "json", subdirectory: "Strings") else {
-                throw CocoaError(.fileNoSuchFile)
-            }
             return try JSONDecoder().decode([String: LocalizedText].self, from: Data(contentsOf: url))
         } catch {
-            fatalError("Sesame's string resource Strings/\(tag).json cannot be read (\(error)); the SesameServer resource bundle must ship next to the executable.")
+            throw MissingStrings(tag: tag, reason: "\(error)")
         }
     }
 
-    /// Every locale's resolved entries (reads every file: for tests and tools).
-    public static var catalog: [String: [String: LocalizedText]] {
-        Dictionary(uniqueKeysWithValues: tags.map { ($0, table($0) ?? [:]) })
+    /// Checked when the server starts, so that a deployment without the resource bundle fails
+    /// there and not at a user's first page: every locale's file is present, and English (the
+    /// fallback of every other) reads.
+    public static func requireResources() throws(MissingStrings) {
+        for tag in tags where url(tag) == nil {
+            throw MissingStrings(tag: tag, reason: "not in the resource bundle")
+        }
+        _ = try file("en")
     }
 
+    private static func url(_ tag: String) -> URL? {
+        Bundle.module.url(forResource: tag, withExtension: "json", subdirectory: "Strings")
+    }
+
+    /// A string file the server cannot use.
+    public struct MissingStrings: Error, CustomStringConvertible {
+        public var tag: String
+        public var reason: String
+        public var description: String {
+            "Sesame's string resource Strings/\(tag).json cannot be read (\(reason)); the SesameServer resource bundle must ship next to the executable."
+        }
+    }
+
+    /// Every locale's resolved entries, read on first use (for tests and tools: the server asks
+    /// ``table(_:)`` per locale, and never touches this).
+    public static let catalog: [String: [String: LocalizedText]] = Dictionary(
+        uniqueKeysWithValues: tags.map { ($0, table($0) ?? [:]) })
+
     /// Every locale's texts (`other` forms), keyed like ``catalog``.
-    public static var all: [String: [String: String]] { catalog.mapValues { $0.mapValues(\.text) } }
+    public static let all: [String: [String: String]] = catalog.mapValues { $0.mapValues(\.text) }
 
     /// The English texts: the reference the other locales translate.
-    public static var english: [String: String] { (table("en") ?? [:]).mapValues(\.text) }
+    public static var english: [String: String] { all["en"] ?? [:] }
 }

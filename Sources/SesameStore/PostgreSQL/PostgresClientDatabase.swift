@@ -60,6 +60,7 @@ struct PostgresClientDatabase: SQLDatabase {
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let statementTimeout = statementTimeout
         let leased = LeaseFlag()
         let pool = metrics.handles.map(PoolGauge.init)
         do {
@@ -68,7 +69,8 @@ struct PostgresClientDatabase: SQLDatabase {
                 pool?.leased()
                 defer { pool?.released() }
                 try Self.requireOpen(connection)
-                return try await closure(connection.sql(queryLogLevel: nil))
+                return try await closure(
+                    DeadlineSessionDatabase(base: connection.sql(queryLogLevel: nil), statementTimeout: statementTimeout))
             }
         } catch {
             throw Self.classify(error, leased: leased.isSet)

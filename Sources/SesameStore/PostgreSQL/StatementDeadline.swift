@@ -11,7 +11,9 @@ import SesameProtocol
 /// with no write promise, so a query written to a connection that has just closed (before the
 /// pool learns it) fails its write silently and is never answered.
 struct StatementDeadline: Sendable {
-    var lease: Duration
+    /// The wait for a connection; `nil` when the caller holds one already (a session's
+    /// statements: ``DeadlineSessionDatabase``).
+    var lease: Duration?
     var statement: Duration
 
     /// Runs `operation`, which calls `leased` once it has its connection.
@@ -31,11 +33,12 @@ struct StatementDeadline: Sendable {
                     }
                     Self.finish(state, continuation, with: result)
                 }
-                let lease = self.lease
+                let lease = self.lease ?? .zero
+                let holdsConnection = self.lease == nil
                 let total = self.statement
                 let timer = Task {
-                    try await Task.sleep(for: lease)
-                    guard state.withLock({ $0.leased }) else {
+                    if !holdsConnection { try await Task.sleep(for: lease) }
+                    guard holdsConnection || state.withLock({ $0.leased }) else {
                         Self.finish(
                             state, continuation,
                             with: .failure(

@@ -54,20 +54,9 @@ public struct StoreMetrics: Sendable {
 
 /// A SQLKit database that times every statement into ``StoreMetrics`` and counts those in
 /// flight; everything else (dialect, sessions, logging) is the wrapped database's.
-struct MeasuredDatabase: SQLDatabase {
+struct MeasuredDatabase: WrappingSQLDatabase {
     let base: any SQLDatabase
     let metrics: StoreMetrics.Handles
-
-    var logger: Logger { base.logger }
-    var eventLoop: any EventLoop { base.eventLoop }
-    var version: (any SQLDatabaseReportedVersion)? { base.version }
-    var dialect: any SQLDialect { base.dialect }
-    var queryLogLevel: Logger.Level? { base.queryLogLevel }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        nonisolated(unsafe) let query = query
-        return eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
-    }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         metrics.statementsInFlight.increment()

@@ -7,7 +7,7 @@ import Testing
 /// chosen by the CLDR rules, and every key a hosted page uses has English text.
 @Suite("String files: comments, shared sentences, placeholders and plural forms")
 struct StringFileTests {
-    static let englishFile = StringTables.file("en")
+    static let englishFile = (try? StringTables.file("en")) ?? [:]
     static let aliases = englishFile.filter { $0.value.sameAs != nil }
 
     @Test("every English key says what it is for")
@@ -27,7 +27,7 @@ struct StringFileTests {
             #expect(StringTables.english[key] == StringTables.english[target])
         }
         for tag in SpecLocales.nonEnglish {
-            let file = StringTables.file(tag)
+            let file = try StringTables.file(tag)
             #expect(Set(file.keys) == Set(Self.englishFile.keys).subtracting(Self.aliases.keys), "\(tag)")
             for (key, target) in Self.aliases.compactMapValues(\.sameAs) {
                 #expect(StringTables.all[tag]?[key] == StringTables.all[tag]?[target], "\(tag) \(key)")
