@@ -49,8 +49,7 @@ public struct ServerAdmin: Sendable {
     /// (``GeneratedClientSecret``).
     public func addClient(_ spec: ClientSpec) async throws -> (client: ClientRecord, secret: String?) {
         let generated = spec.confidential ? GeneratedClientSecret.make() : nil
-        // Validate before hashing (hashing is deliberately slow).
-        _ = try Self.record(for: spec, secretHash: spec.confidential ? "pending" : nil)
+        let record = try Self.record(for: spec, secretHash: generated?.storedHash)
         if try await store.client(id: spec.clientID) != nil {
             throw AdminError.clientExists(id: spec.clientID)
         }
@@ -62,7 +61,6 @@ public struct ServerAdmin: Sendable {
                 reason: "\"\(spec.clientID)\" is a user's subject (sub); choose a client id that no user has, so that no token of the client can name that user")
         }
         try await APIValidation.checkRegistered(spec.resources, store: store)
-        let record = try Self.record(for: spec, secretHash: generated?.storedHash)
         try await store.upsertClient(record)
         try await audit(.clientAdded, detail: ["client_id": spec.clientID, "confidential": "\(spec.confidential)"])
         return (record, generated?.secret)

@@ -123,13 +123,13 @@ package struct Provider: Sendable {
         accounts = AccountSelfService(
             store: store, credentials: credentials, codes: verificationCodes, mailQuota: mailQuota, now: now)
         users = UserAdministration(store: store, audit: audit, now: now)
-        clients = ClientAdministration(store: store, credentials: credentials, audit: audit, now: now)
+        clients = ClientAdministration(store: store, audit: audit, now: now)
         signingKeys = SigningKeyAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
         overview = OperatorOverview(store: store, keyRing: keyRing, now: now)
         providers = ProviderAdministration(store: store, keyRing: keyRing, audit: audit, now: now)
         apis = APIAdministration(store: store, audit: audit, now: now)
         registrations = ClientRegistrations(
-            policy: settings.registration, store: store, credentials: credentials, issuer: issuer, audit: audit, now: now)
+            policy: settings.registration, store: store, issuer: issuer, audit: audit, now: now)
         bootstrap = AdminBootstrap(store: store, audit: audit, now: now)
         provisioning = UserProvisioning(
             store: store, credentials: credentials, codes: verificationCodes, users: users, audit: audit, now: now)

@@ -56,8 +56,9 @@ public actor KeyRing {
         self.store = store
         self.logger = logger
         self.now = now
-        self.sealer = KeySealer(masterKey: masterKey)
-        self.generator = SigningKeyGenerator(sealer: KeySealer(masterKey: masterKey), rsaKeySource: rsaKeySource)
+        let sealer = KeySealer(masterKey: masterKey)
+        self.sealer = sealer
+        self.generator = SigningKeyGenerator(sealer: sealer, rsaKeySource: rsaKeySource)
     }
 
     /// First start: for RS256 and for ES256, if no usable key exists, generates one, active at

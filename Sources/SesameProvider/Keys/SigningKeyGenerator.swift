@@ -40,9 +40,9 @@ package struct SigningKeyGenerator: Sendable {
 }
 
 /// Where new RSA-2048 signing keys come from, when not from swift-crypto: the tests' servers
-/// take OpenSSL's (a debug build's BoringSSL spends a third of a second finding primes, once
-/// for each of the suite's hundreds of servers). The key is parsed and checked like any other
-/// (``SigningKeyMaterial/parse(pem:algorithm:)``).
+/// take OpenSSL's (a debug build's BoringSSL, compiled without optimization, spent a fifth of
+/// the suite's CPU finding primes, once for each of its hundreds of servers; docs/testing.md).
+/// The key is parsed and checked like any other (``SigningKeyMaterial/parse(pem:algorithm:)``).
 package struct RSAKeySource: Sendable {
     /// An RSA-2048 private key, PKCS#8 PEM; `nil` to fall back to swift-crypto.
     package var makeKey: @Sendable () async throws -> String?

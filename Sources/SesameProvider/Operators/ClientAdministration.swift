@@ -9,13 +9,11 @@ import SesameStore
 /// (``ProviderStore`` caches client records that long).
 package struct ClientAdministration: Sendable {
     package let store: any ProviderStore
-    package let credentials: CredentialVerifier
     package let audit: AuditLog
     package let now: @Sendable () -> Date
 
-    package init(store: any ProviderStore, credentials: CredentialVerifier, audit: AuditLog, now: @escaping @Sendable () -> Date) {
+    package init(store: any ProviderStore, audit: AuditLog, now: @escaping @Sendable () -> Date) {
         self.store = store
-        self.credentials = credentials
         self.audit = audit
         self.now = now
     }
@@ -52,7 +50,8 @@ package struct ClientAdministration: Sendable {
         let confidential = update.confidential ?? false
         var spec = ClientSpec(clientID: clientID, confidential: confidential)
         try Self.apply(update, to: &spec)
-        _ = try Self.validated(spec, secretHash: confidential ? "pending" : nil)
+        let generated = confidential ? GeneratedClientSecret.make() : nil
+        var record = try Self.validated(spec, secretHash: generated?.storedHash)
         let pins = try update.pinPolicy.map { try PINPolicy().applying($0) }
         guard try await store.client(id: clientID) == nil else {
             throw ProviderFailure(.invalidRequest, "A client is registered as \(clientID); change it with POST /admin/api/clients/\(clientID).")
@@ -60,9 +59,6 @@ package struct ClientAdministration: Sendable {
         guard try await store.user(id: clientID) == nil else {
             throw ProviderFailure.invalidClientSetting(field: "client_id", reason: "is a user's subject (sub); choose another")
         }
-        let generated = confidential ? GeneratedClientSecret.make() : nil
-        let secret = generated?.secret
-        var record = try Self.validated(spec, secretHash: generated?.storedHash)
         record.createdAt = now()
         try await Self.checkRegistered(spec.resources, store: store)
         try await store.upsertClient(record)
@@ -70,7 +66,7 @@ package struct ClientAdministration: Sendable {
         audit.record(
             .clientAdded, origin: origin, clientID: clientID,
             detail: actor.auditDetail.merging(["confidential": "\(confidential)"]) { $1 })
-        return try await view(record, secret: secret)
+        return try await view(record, secret: generated?.secret)
     }
 
     /// Changes the settings `update` names; the others stay.

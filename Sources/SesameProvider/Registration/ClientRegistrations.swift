@@ -17,18 +17,16 @@ import SesameStore
 package struct ClientRegistrations: Sendable {
     package let policy: ClientRegistrationPolicy
     package let store: any ProviderStore
-    package let credentials: CredentialVerifier
     package let issuer: String
     package let audit: AuditLog
     package let now: @Sendable () -> Date
 
     package init(
-        policy: ClientRegistrationPolicy, store: any ProviderStore, credentials: CredentialVerifier, issuer: String,
+        policy: ClientRegistrationPolicy, store: any ProviderStore, issuer: String,
         audit: AuditLog, now: @escaping @Sendable () -> Date
     ) {
         self.policy = policy
         self.store = store
-        self.credentials = credentials
         self.issuer = issuer
         self.audit = audit
         self.now = now
@@ -57,7 +55,6 @@ package struct ClientRegistrations: Sendable {
         }
         let clientID = "dyn-" + SecureRandom.token(byteCount: 12)
         let spec = try specification(request, clientID: clientID, apis: try await openAPIs())
-        _ = try record(spec, secretHash: spec.confidential ? "pending" : nil)
         let generated = spec.confidential ? GeneratedClientSecret.make() : nil
         let secret = generated?.secret
         var client = try record(spec, secretHash: generated?.storedHash)

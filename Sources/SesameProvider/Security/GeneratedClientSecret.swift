@@ -7,8 +7,9 @@ import SesameStore
 /// A memory-hard hash (``ScryptPasswordHasher``) protects secrets a person chose, which a
 /// guesser can enumerate; a 256-bit random value cannot be enumerated, so one SHA-256 is enough
 /// (NIST SP 800-63B §5.1.1.2 asks for a slow hash only for memorized secrets), as
-/// ``SecretDigest`` stores codes, refresh tokens and session ids. It spares the token endpoint a 32 MiB scrypt per client and process (issue #50). Secrets an
-/// operator writes in a seed file keep the memory-hard hash: they may be guessable.
+/// ``SecretDigest`` stores codes, refresh tokens and session ids. It spares the token endpoint a
+/// 32 MiB scrypt per client and process (issue #50). Secrets an operator writes in a seed file
+/// keep the memory-hard hash: they may be guessable.
 package enum GeneratedClientSecret {
     /// The prefix that marks a stored secret hash as this format.
     package static let prefix = "$sha256$"

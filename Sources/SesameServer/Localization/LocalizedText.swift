@@ -58,13 +58,10 @@ public struct LocalizedText: Sendable, Equatable, Decodable {
     }
 
     private init(forms: [PluralCategory: String], countArgument: String?, sameAs: String?, comment: String?) {
-        var plurals = forms
-        plurals[.other] = nil
-        self.other = forms[.other]
-        self.plurals = plurals.isEmpty ? nil : plurals
         self.countArgument = countArgument
         self.sameAs = sameAs
         self.comment = comment
+        self.forms = forms
     }
 
     public init(from decoder: any Decoder) throws {

@@ -25,25 +25,31 @@ public enum StringTables {
     /// ``tags`` as a set, for lookups.
     static let supported = Set(tags)
 
-    /// The tables read so far, by tag.
+    /// The tables of other locales read so far, by tag.
     private static let loaded = LockedState<[String: [String: LocalizedText]]>([:])
 
-    /// English's `same_as` keys: key → the key whose text it shares.
-    private static let aliases: [String: String] = ((try? file("en")) ?? [:]).compactMapValues(\.sameAs)
+    /// English, read once: the table every other locale falls back to, resolved within itself
+    /// and without comments, and its `same_as` keys (key → the key whose text it shares), which
+    /// every other locale resolves the same way.
+    private static let reference = Result { () throws(MissingStrings) -> (table: [String: LocalizedText], aliases: [String: String]) in
+        let english = try StringTables.file("en")
+        let aliases = english.compactMapValues(\.sameAs)
+        var table = english.mapValues(\.withoutComment)
+        for (key, target) in aliases { table[key] = table[target] }
+        return (table, aliases)
+    }
 
     /// A locale's entries with each `same_as` key resolved to the entry it names (in that locale,
     /// else English) and without translators' comments; `nil` for an unsupported tag, or for a
     /// file that cannot be read (the localizer then answers in English; ``requireResources()``
     /// checked at start that every file is there and English reads).
     public static func table(_ tag: String) -> [String: LocalizedText]? {
-        guard supported.contains(tag) else { return nil }
+        guard supported.contains(tag), let english = try? reference.get() else { return nil }
+        if tag == "en" { return english.table }
         if let table = loaded.withLock({ $0[tag] }) { return table }
         guard var table = try? file(tag).mapValues(\.withoutComment) else { return nil }
-        if !aliases.isEmpty {
-            let english = tag == "en" ? table : (self.table("en") ?? [:])
-            for (key, target) in aliases {
-                table[key] = table[target] ?? english[target]
-            }
+        for (key, target) in english.aliases {
+            table[key] = table[target] ?? english.table[target]
         }
         let resolved = table
         return loaded.withLock { loaded in
@@ -70,7 +76,7 @@ public enum StringTables {
         for tag in tags where url(tag) == nil {
             throw MissingStrings(tag: tag, reason: "not in the resource bundle")
         }
-        _ = try file("en")
+        _ = try reference.get()
     }
 
     private static func url(_ tag: String) -> URL? {
