@@ -10,6 +10,7 @@
 # trap): no input may crash the process (issue #28).
 #
 # Usage: Tests/Schemathesis/run.sh [path-to-sesame-binary]   (default: .build/debug/sesame)
+#        Tests/Schemathesis/run.sh --install   (only the venv, e.g. while the server builds)
 # Environment: SCHEMATHESIS_EXAMPLES (examples per operation, default 25).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,11 +20,12 @@ EXAMPLES=${SCHEMATHESIS_EXAMPLES:-25}
 VERSION=4.32.5
 VENV=${SCHEMATHESIS_VENV:-.build/schemathesis-venv}
 
-[ -x "$SESAME" ] || { echo "no sesame binary at $SESAME; run swift build first" >&2; exit 1; }
 if [ ! -x "$VENV/bin/schemathesis" ] || ! "$VENV/bin/schemathesis" --version | grep -q "$VERSION"; then
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install --quiet "schemathesis==$VERSION"
 fi
+[ "$SESAME" = "--install" ] && exit 0
+[ -x "$SESAME" ] || { echo "no sesame binary at $SESAME; run swift build first" >&2; exit 1; }
 # Two workers parse source concurrently; see serial_ast.py for the CPython 3.11 bug this avoids.
 site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 cp Tests/Schemathesis/serial_ast.py "$site/sesame_serial_ast.py"

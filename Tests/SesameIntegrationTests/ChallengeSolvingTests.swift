@@ -39,7 +39,7 @@ struct ChallengeSolvingTests {
             }
             #expect(seen == ["started proof_of_work 14", "solved 14", "signedIn"])
             await server.running.flushAuditLog()
-            let log = try #require(server.running.store as? any AuditStore)
+            let log = server.running.store
             let decisions = try await log.auditRecords(AuditQuery(events: ["challenge."])).map(\.event)
             #expect(decisions == ["challenge.issued", "challenge.solved"])
         }

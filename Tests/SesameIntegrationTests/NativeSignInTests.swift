@@ -50,7 +50,7 @@ struct NativeSignInTests {
         try await withServer { server in
             let user = try await server.addUser("grace")
             let admin = ServerAdmin(
-                store: server.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: server.running.keyRing)
+                store: server.running.store, hasher: TestServer.hasher, keyRing: server.running.keyRing)
             _ = try await admin.addClient(
                 ClientSpec(clientID: "sdk-it-rp", redirectURIs: [IntegrationServer.redirectURI]))
             let client = server.sdk(clientID: "sdk-it-rp")

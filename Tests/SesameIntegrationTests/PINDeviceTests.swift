@@ -126,7 +126,7 @@ struct PINDeviceTests {
             }
             #expect(gone.id == profile.id)
             await server.running.flushAuditLog()
-            let log = try #require(server.running.store as? any AuditStore)
+            let log = server.running.store
             let pinEvents = try await log.auditRecords(AuditQuery(events: ["pin."])).map { "\($0.event) \($0.reason ?? "")" }
             #expect(pinEvents == ["pin.registered ", "pin.unlocked ", "pin.failed wrong_pin", "pin.failed wrong_pin", "pin.removed too_many_wrong_pins"], "\(pinEvents)")
         }

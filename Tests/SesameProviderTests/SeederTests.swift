@@ -24,7 +24,7 @@ struct SeederTests {
             let seeder = Seeder(store: store, hasher: StoreSamples.hasher)
             #expect(try await seeder.apply(seed).providersApplied == 2)
             #expect(try await seeder.apply(seed).providersApplied == 0, "applying again changes nothing")
-            let federation = try #require(store as? any FederationStore)
+            let federation = store
             let google = try #require(try await federation.federationProvider(id: "google"))
             #expect(google.issuer == "https://accounts.google.com" && google.linkByEmail)
             #expect(google.jwksURI == "https://www.googleapis.com/oauth2/v3/certs")

@@ -38,7 +38,7 @@ struct SessionLimitTests {
             for kept in [refreshed, fourth, fifth] { #expect(try await browser.refresh(kept).status == 200) }
 
             await server.running.flushAuditLog()
-            let log = try #require(server.store as? any AuditStore)
+            let log = server.store
             let evictions = try await log.auditRecords(AuditQuery(events: ["session.evicted"]))
             #expect(evictions.count == 2)
             #expect(evictions.allSatisfy { $0.reason == "per_client" && $0.userID == user.id && $0.clientID == Fixtures.nativeApp })
@@ -69,7 +69,7 @@ struct SessionLimitTests {
             #expect((1...3).contains(live.count), "\(live)")
 
             await server.running.flushAuditLog()
-            let log = try #require(server.store as? any AuditStore)
+            let log = server.store
             let evictions = try await log.auditRecords(AuditQuery(events: ["session.evicted"]))
             let evictedFamilies = evictions.compactMap { $0.detail["family_id"] }
             #expect(evictedFamilies.count == evictions.count)

@@ -36,7 +36,7 @@ struct ChallengeBrowserTests {
                     account = try await finish(signedIn, in: tab)
                 } catch {
                     await server.running.flushAuditLog()
-                    let log = try #require(server.running.store as? any AuditStore)
+                    let log = server.running.store
                     let records = try await log.auditRecords(AuditQuery())
                     Issue.record("audit: \(records.map { "\($0.event) \($0.reason ?? "")" }); page: \((try? await tab.text()) ?? "")")
                     await expectNoCSPViolation(tab)
@@ -48,7 +48,7 @@ struct ChallengeBrowserTests {
                 await expectNoCSPViolation(tab)
 
                 await server.running.flushAuditLog()
-                let log = try #require(server.running.store as? any AuditStore)
+                let log = server.running.store
                 let events = try await log.auditRecords(AuditQuery(events: ["challenge.", "sign_in."])).map(\.event)
                 #expect(events == ["challenge.issued", "challenge.solved", "sign_in.succeeded"], "\(events)")
             }
@@ -74,7 +74,7 @@ struct ChallengeBrowserTests {
                 try await tab.screenshot(to: screenshotFile("challenge-solving-en"))
                 signedIn.cancel()
                 await server.running.flushAuditLog()
-                let log = try #require(server.running.store as? any AuditStore)
+                let log = server.running.store
                 let events = try await log.auditRecords(AuditQuery(events: ["challenge.", "sign_in."])).map(\.event)
                 #expect(events == ["challenge.issued"], "no sign-in reached the server: \(events)")
                 await expectNoCSPViolation(tab)

@@ -4,6 +4,7 @@ import Sesame
 import SesameLoopback
 import SesameProtocol
 import SesameServer
+import SesameTesting
 import Testing
 
 /// The attacks of issue #44 in a real browser: the login form of a pushed request edited in the
@@ -36,7 +37,7 @@ struct HeldRequestBrowserTests {
     func editedFormSignsInTheHeldRequest() async throws {
         try await withServer { server in
             let admin = ServerAdmin(
-                store: server.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: server.running.keyRing)
+                store: server.running.store, hasher: TestServer.hasher, keyRing: server.running.keyRing)
             _ = try await admin.addClient(
                 ClientSpec(clientID: "other-app", redirectURIs: ["http://127.0.0.1/other"], firstParty: true))
             var configuration = server.configuration(redirectURI: IntegrationServer.loopbackRedirectURI)

@@ -3,6 +3,7 @@ import HeadlessChromium
 import Sesame
 import SesameLoopback
 import SesameServer
+import SesameTesting
 import Testing
 
 /// The hosted pages in a real headless Chromium: the SDK's loopback agent opens the browser,
@@ -79,7 +80,7 @@ struct HostedSignInBrowserTests {
                 let listener = try await chromiumAgent(tab).start(
                     redirectURI: URL(string: "http://127.0.0.1/signed-out")!, ephemeral: false)
                 let admin = ServerAdmin(
-                    store: server.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: server.running.keyRing)
+                    store: server.running.store, hasher: TestServer.hasher, keyRing: server.running.keyRing)
                 _ = try await admin.addClient(
                     ClientSpec(
                         clientID: "logout-app", redirectURIs: ["http://127.0.0.1/callback"],

@@ -3,6 +3,7 @@ import Foundation
 import Sesame
 import SesameProtocol
 import SesameServer
+import SesameTesting
 import Testing
 
 /// Issue #28 §5: a provider's email is validated and normalized exactly as a local one, a login
@@ -24,7 +25,7 @@ struct FederatedIdentityHardeningTests {
             #expect(first.status == 200, "\(first.body)")
             #expect(try await server.running.store.users().count == before, "linked, no second account")
             let ada = try #require(try await server.running.store.user(email: "ada@example.com"))
-            let federation = try #require(server.running.store as? any FederationStore)
+            let federation = server.running.store
             let identity = try await federation.federatedIdentities(userID: ada.id)
             #expect(identity.map(\.email) == ["ada@example.com"])
 
@@ -51,7 +52,7 @@ struct FederatedIdentityHardeningTests {
 
             // A verified address that is an existing account's username: refused, so the
             // login name keeps naming one account.
-            let admin = ServerAdmin(store: store, hasher: ScryptPasswordHasher(logN: 10), keyRing: server.running.keyRing)
+            let admin = ServerAdmin(store: store, hasher: TestServer.hasher, keyRing: server.running.keyRing)
             _ = try await admin.addUser(
                 username: "carol@example.org", email: "carol.real@example.com", password: "pw-\(UUID().uuidString)")
             let carol = try await FederationTests.exchange(
@@ -77,7 +78,7 @@ struct FederatedIdentityHardeningTests {
             #expect(try await store.users().count == before + 1, "only carol's local account was added")
 
             await server.running.flushAuditLog()
-            let log = try #require(store as? any AuditStore)
+            let log = store
             let rules = Set(try await log.auditRecords(AuditQuery(events: ["federation.refused"])).compactMap(\.reason))
             #expect(rules.isSuperset(of: ["crit", "sub", "account_exists", "required_claim"]), "\(rules)")
         }

@@ -20,7 +20,7 @@ struct FederationTests {
 
     /// The downstream app client (allowed the token exchange grant) and an SDK client of it.
     static func prepare(_ server: IntegrationServer) async throws -> ServerAdmin {
-        let admin = ServerAdmin(store: server.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: server.running.keyRing)
+        let admin = ServerAdmin(store: server.running.store, hasher: TestServer.hasher, keyRing: server.running.keyRing)
         _ = try await admin.addClient(
             ClientSpec(
                 clientID: app, redirectURIs: [IntegrationServer.redirectURI],
@@ -35,7 +35,7 @@ struct FederationTests {
     ) async throws -> IntegrationServer.User {
         let vendorUser = try await upstream.addUser("grace")
         let upstreamAdmin = ServerAdmin(
-            store: upstream.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: upstream.running.keyRing)
+            store: upstream.running.store, hasher: TestServer.hasher, keyRing: upstream.running.keyRing)
         let (_, secret) = try await upstreamAdmin.addClient(
             ClientSpec(
                 clientID: "downstream-broker", confidential: true,
@@ -126,7 +126,7 @@ struct FederationTests {
             }
             let again = try await Self.upstreamIDToken(upstream, username: vendorUser.username, password: vendorUser.password)
             #expect(try await second.federation.signIn(withProviderToken: again, provider: upstream.issuer.absoluteString).id == account.id, "found by (provider, sub), named by issuer")
-            let federation = try #require(server.running.store as? any FederationStore)
+            let federation = server.running.store
             #expect(try await federation.federatedIdentities(userID: account.subject).map(\.providerID) == ["acme-id"])
 
             let unknown = try await Self.exchange(server, token: token, provider: "nobody")

@@ -78,7 +78,7 @@ struct SocialProviderTests {
             #expect(try await server.running.store.user(login: "forged@gmail.test") == nil, "no forged token made an account")
 
             await server.running.flushAuditLog()
-            let log = try #require(server.running.store as? any AuditStore)
+            let log = server.running.store
             let rules = Set(try await log.auditRecords(AuditQuery(events: ["federation.refused"])).compactMap(\.reason))
             #expect(rules.isSuperset(of: Set(cases.map(\.3)).union(["nonce"])), "\(rules)")
 
@@ -118,7 +118,7 @@ struct SocialProviderTests {
             let takeover = apple.claims(sub: "a-2", audience: "com.example.app", email: "ada@example.com", emailVerified: .string("false"))
             let refused = try await FederationTests.exchange(server, token: try await apple.sign(takeover), provider: "apple")
             #expect(refused.status == 400 && refused.body["error_code"] as? Int == 2018, "\(refused.body)")
-            let federation = try #require(server.running.store as? any FederationStore)
+            let federation = server.running.store
             #expect(try await federation.federatedIdentity(providerID: "apple", subject: "a-2") == nil)
             let ada = try #require(try await server.running.store.user(login: "ada"))
             #expect(try await federation.federatedIdentities(userID: ada.id).isEmpty)
@@ -190,7 +190,7 @@ struct SocialProviderTests {
             }
             #expect(replays.sorted() == [200, 400, 400, 400, 400], "\(replays)")
             let user = try #require(try await server.running.store.user(login: "race@gmail.test"))
-            let federation = try #require(server.running.store as? any FederationStore)
+            let federation = server.running.store
             #expect(try await federation.federatedIdentities(userID: user.id).count == 1)
             #expect(try await server.running.store.users().filter { $0.email == "race@gmail.test" }.count == 1)
         }

@@ -5,6 +5,7 @@ import Logging
 import Sesame
 import SesameProtocol
 import SesameServer
+import SesameTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -31,7 +32,7 @@ struct AppTokenTests {
     }
 
     static func admin(_ server: IntegrationServer) -> ServerAdmin {
-        ServerAdmin(store: server.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: server.running.keyRing)
+        ServerAdmin(store: server.running.store, hasher: TestServer.hasher, keyRing: server.running.keyRing)
     }
 
     @Test("1,000 concurrent appAccessToken() calls make one token request; the token is the app's (sub = client id) and is cached")

@@ -3,6 +3,7 @@ import Logging
 import Sesame
 import SesameProtocol
 import SesameServer
+import SesameTesting
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -24,7 +25,7 @@ struct NativeSSOFixture: Sendable {
     /// Registers the four clients.
     static func prepare(_ server: IntegrationServer) async throws -> NativeSSOFixture {
         let admin = ServerAdmin(
-            store: server.running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: server.running.keyRing)
+            store: server.running.store, hasher: TestServer.hasher, keyRing: server.running.keyRing)
         let redirects = [IntegrationServer.redirectURI, IntegrationServer.loopbackRedirectURI]
         for (id, group) in [(appA, "acme"), (appB, "acme"), (otherVendor, "globex"), (noGroup, nil)] {
             _ = try await admin.addClient(

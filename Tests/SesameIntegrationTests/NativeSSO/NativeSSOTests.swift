@@ -53,7 +53,7 @@ struct NativeSSOTests {
             #expect(try await appA.validAccessToken(forceRefresh: true) != before, "A is unaffected")
 
             await server.running.flushAuditLog()
-            let log = try #require(server.running.store as? any AuditStore)
+            let log = server.running.store
             let events = try await log.auditRecords(AuditQuery(events: ["sso."])).map(\.event)
             #expect(events.sorted() == ["sso.device_session_opened", "sso.exchanged"], "\(events)")
         }
@@ -157,7 +157,7 @@ struct NativeSSOTests {
             #expect(lone.status == 400 && lone.body["error"] as? String == "unauthorized_client")
 
             await server.running.flushAuditLog()
-            let log = try #require(server.running.store as? any AuditStore)
+            let log = server.running.store
             let reasons = Set(try await log.auditRecords(AuditQuery(events: ["sso.refused"])).compactMap(\.reason))
             let expected = Set(cases.map(\.3).filter { !$0.isEmpty })
             #expect(reasons == expected, "\(reasons)")

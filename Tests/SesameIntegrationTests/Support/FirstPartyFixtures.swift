@@ -4,6 +4,7 @@ import Logging
 import Sesame
 import SesameProtocol
 import SesameServer
+import SesameTesting
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -23,7 +24,7 @@ extension IntegrationServer {
 
     func addUser(_ username: String, emailVerified: Bool = true) async throws -> User {
         let admin = ServerAdmin(
-            store: running.store, hasher: ScryptPasswordHasher(logN: 10), keyRing: running.keyRing)
+            store: running.store, hasher: TestServer.hasher, keyRing: running.keyRing)
         let password = "pw-\(UUID().uuidString)"
         let email = "\(username)@example.com"
         let record = try await admin.addUser(

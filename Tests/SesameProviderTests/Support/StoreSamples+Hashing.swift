@@ -2,6 +2,6 @@ import StoreTesting
 @testable import SesameProvider
 
 extension StoreSamples {
-    /// A cheap scrypt cost for tests (production uses ln=15).
-    static let hasher = ScryptPasswordHasher(logN: 10)
+    /// A cheap scrypt cost for tests (production uses ln=15; docs/testing.md says why 4).
+    static let hasher = ScryptPasswordHasher(logN: 4)
 }

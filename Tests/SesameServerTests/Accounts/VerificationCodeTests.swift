@@ -29,7 +29,7 @@ struct VerificationCodeTests {
         try await withAccountAPI(backend) { api in
             let code = try await requestReset(api)
             #expect(code.count == 6 && code.allSatisfy(\.isNumber))
-            let store = try #require(api.server.store as? any AccountStore)
+            let store = api.server.store
             let user = try #require(try await api.server.store.user(login: Fixtures.username))
             let record = try #require(try await store.verificationCode(userID: user.id, purpose: "password_reset"))
             #expect(!record.codeDigest.contains(code))

@@ -77,7 +77,7 @@ struct AttemptLimitConcurrencyTests {
                 Self.remaining(answers, code: .invalidMFACode) == [1, 2, 3, 4],
                 "each compared wrong code but the last is told its own attempts left")
             await server.running.flushAuditLog()
-            let log = try #require(server.store as? any AuditStore)
+            let log = server.store
             let failed = try await log.auditRecords(AuditQuery(events: ["mfa.failed"])).map { $0.reason ?? "" }
             let compared = failed.filter { $0 == "invalid_code" || $0 == "attempts_exhausted" }
             #expect(compared.count == 5, "\(compared.count) codes were compared; the limit is 5 (\(failed))")
@@ -120,13 +120,13 @@ struct AttemptLimitConcurrencyTests {
             #expect(answers.allSatisfy { $0.status != 200 }, "a wrong code confirmed the enrolment")
             #expect(Self.remaining(answers, code: .invalidMFACode) == [1, 2, 3, 4], "\(answers.map(\.text))")
             await server.running.flushAuditLog()
-            let log = try #require(server.store as? any AuditStore)
+            let log = server.store
             let ended = try await log.auditRecords(AuditQuery(events: ["mfa.failed"])).filter { $0.reason == "attempts_exhausted" }
             #expect(ended.count == 1, "the fifth wrong code discards the enrolment, once")
 
             let after = try await enrolment.post("/api/mfa/sms/confirm", json: #"{"code":"\#(right)"}"#)
             #expect(after.status != 200, "the right code after the limit must not confirm: \(after.text)")
-            let mfa = try #require(server.store as? any MFAStore)
+            let mfa = server.store
             let user = try #require(try await server.store.user(login: Fixtures.username))
             #expect(try await mfa.mfaEnrollments(userID: user.id).contains { $0.method == .sms && $0.confirmed } == false)
         }
@@ -151,7 +151,7 @@ struct AttemptLimitConcurrencyTests {
             #expect(compared.count == 5, "\(compared.count) codes were compared; the limit is 5")
             #expect(compared.compactMap(\.remainingAttempts).sorted() == [0, 1, 2, 3, 4])
             await api.server.running.flushAuditLog()
-            let log = try #require(api.server.store as? any AuditStore)
+            let log = api.server.store
             #expect(try await log.auditRecords(AuditQuery(events: ["account.code_exhausted"])).count == 1)
 
             let after = try await api.post(

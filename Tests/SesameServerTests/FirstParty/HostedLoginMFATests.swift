@@ -172,7 +172,7 @@ struct HostedLoginMFATests {
 
             // Then the user registers a passkey: the native app (when_enrolled) asks for it again.
             let user = try #require(try await server.store.user(login: Fixtures.username))
-            let passkeys = try #require(server.store as? any PasskeyStore)
+            let passkeys = server.store
             try await passkeys.insertPasskey(
                 PasskeyRecord(
                     credentialID: "cred", userID: user.id, publicKey: Data([0xa0]), signCount: 0, uvInitialized: true,

@@ -107,7 +107,7 @@ struct PasskeyLockTests {
             #expect(errors.filter { $0.code == .passkeyLocked }.allSatisfy { $0.remainingAttempts == 0 })
 
             await server.running.flushAuditLog()
-            let log = try #require(server.store as? any AuditStore)
+            let log = server.store
             let locks = try await log.auditRecords(AuditQuery(events: ["passkey.locked"]))
             #expect(locks.count == 1, "\(locks)")
             #expect(locks.first?.userID == holder.userID)
@@ -148,7 +148,7 @@ struct PasskeyLockTests {
             #expect(try again.json(APIError.self).remainingAttempts == 1, "the count started over: \(again.text)")
             let last = try await holder.finish(try await holder.start(), with: holder.wrongFactory)
             #expect(try last.json(APIError.self).code == .passkeyLocked, "\(last.text)")
-            let store = try #require(server.store as? any PasskeyStore)
+            let store = server.store
             let record = try await store.passkey(credentialID: Base64URL.encode(holder.credentialID))
             #expect(record?.failures == 2 && record?.lockedAt != nil)
         }

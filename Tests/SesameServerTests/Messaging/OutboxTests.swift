@@ -14,7 +14,7 @@ struct OutboxTests {
             let api = AccountAPI(server)
             #expect(try await api.post("/api/password/reset", ["email": Fixtures.email]).status == 202)
             let code = try await api.latestCode(to: Fixtures.email, purpose: "password_reset")
-            let store = try #require(server.store as? any AccountStore)
+            let store = server.store
             let raw = try #require(try await store.outboxEntries(to: Fixtures.email, purpose: "password_reset").first)
             #expect(!raw.message.body.contains(code))
             #expect(raw.message.body.hasPrefix("sealed:v1:"))

@@ -21,7 +21,7 @@ struct SMTPDeliveryTests {
         _ server: TestServer, sink: SMTPSink, username: String? = "relay-user", password: String? = "relay-pass",
         method: SMTPConfiguration.AuthMethod? = nil
     ) throws -> (SMTPMessageSender, OutboxMessageSender) {
-        let store = try #require(server.store as? any AccountStore)
+        let store = server.store
         let outbox = OutboxMessageSender(store: store)
         let configuration = SMTPConfiguration(
             host: "127.0.0.1", port: sink.port, from: Self.from, username: username, password: password,
@@ -149,7 +149,7 @@ struct SMTPDeliveryTests {
                 let confirmed = try await api.post("/api/signup/confirm", ["email": "mailed@example.com", "code": code])
                 #expect(confirmed.status == 200, "\(confirmed.text)")
 
-                let store = try #require(server.store as? any AccountStore)
+                let store = server.store
                 let entry = try #require(try await store.outboxEntries(to: "mailed@example.com", purpose: nil).first)
                 #expect(entry.deliveredAt != nil)
                 #expect(entry.message.body.isEmpty)
@@ -172,7 +172,7 @@ struct SMTPDeliveryTests {
 
             let reset = try await api.post("/api/password/reset", ["email": Fixtures.email])
             #expect(reset.status == 202)
-            let store = try #require(server.store as? any AccountStore)
+            let store = server.store
             let queued = try await store.outboxEntries(to: Fixtures.email, purpose: "password_reset")
             #expect(queued.count == 1 && queued.first?.deliveredAt == nil, "the message waits in the outbox")
         }

@@ -62,7 +62,7 @@ struct PINAttemptRaceTests {
             if error.code == .invalidPIN { race.wrongWithAttemptsLeft += 1 }
         }
         await server.running.flushAuditLog()
-        let log = try #require(server.store as? any AuditStore)
+        let log = server.store
         let events = try await log.auditRecords(AuditQuery(events: ["pin."]))
         race.revocations = events.filter { $0.event == "pin.removed" && $0.reason == "too_many_wrong_pins" }.count
         race.wrongChecked = events.filter { $0.event == "pin.failed" }.count + race.revocations
@@ -92,7 +92,7 @@ struct PINAttemptRaceTests {
                     "nonce": "n", "signature": Base64URL.encode(try device.key.signature(for: Data("x".utf8))),
                 ])
             #expect(try after.json(APIError.self).code == .pinRegistrationRevoked)
-            let pins = try #require(server.store as? any PINStore)
+            let pins = server.store
             #expect(try await pins.pinRegistration(id: registration.id) == nil)
         }
     }

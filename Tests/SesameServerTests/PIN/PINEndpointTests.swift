@@ -94,7 +94,7 @@ struct PINEndpointTests {
     @Test("the user lists and removes PIN devices; removal ends the tokens issued through the registration; a client's own policy is published")
     func listRemoveAndPolicy() async throws {
         try await withTestServer { server in
-            let pins = try #require(server.store as? any PINStore)
+            let pins = server.store
             try await pins.setPINPolicy(
                 PINPolicy(minimumLength: 6, blacklist: ["246810"], maximumAttempts: 5), clientID: Fixtures.nativeApp)
             let flow = ChallengeFlow(server)

@@ -100,7 +100,7 @@ struct CSRFBindingTests {
             #expect(refused.status == 429 || refused.status == 400, "\(refused.status)")
 
             await server.running.flushAuditLog()
-            let log = try #require(server.store as? any AuditStore)
+            let log = server.store
             let reasons = try await log.auditRecords(AuditQuery(events: ["challenge.refused"])).compactMap(\.reason)
             #expect(reasons.contains("other_request"), "\(reasons)")
         }

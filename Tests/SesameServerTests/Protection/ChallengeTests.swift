@@ -124,7 +124,7 @@ struct ChallengeTests {
 
             // The audit log has every decision, with its reason.
             await server.running.flushAuditLog()
-            let log = try #require(server.store as? any AuditStore)
+            let log = server.store
             let records = try await log.auditRecords(AuditQuery())
             let events = records.map(\.event)
             #expect(events.filter { $0 == "sign_in.failed" }.count == 4)

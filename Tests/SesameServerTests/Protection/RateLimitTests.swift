@@ -67,7 +67,7 @@ struct RateLimitTests {
             // The audit log has the first refusal of each key and window, not every refused request.
             _ = try await Self.signUp(client, 16, from: "203.0.113.9")
             await server.running.flushAuditLog()
-            let log = try #require(server.store as? any AuditStore)
+            let log = server.store
             let limited = try await log.auditRecords(AuditQuery(events: ["rate_limit.exceeded"]))
             #expect(limited.map(\.clientAddress) == ["198.51.100.7", "2001:db8:1:1::/64"], "\(limited)")
             #expect(limited.allSatisfy { $0.reason == "account_creation-address" && $0.detail["limit"] == "3" })

@@ -14,6 +14,8 @@ public struct TestServer: Sendable {
     public let sandbox: StoreSandbox
     public var directory: URL { sandbox.directory }
     public let clock: ManualClock
+    /// The RSA keys lent to this sandbox (returned by ``stop()``).
+    let keys: RSAKeyLease
     /// The server's password hasher (``hasher`` unless a test passed a counting one).
     public let passwordHasher: any PasswordHasher
     /// Changes to the default test configuration (kept across ``restart()``).
@@ -24,7 +26,9 @@ public struct TestServer: Sendable {
     public var store: any ProviderStore { running.store }
     public var keyRing: KeyRing { running.keyRing }
 
-    public static let hasher = ScryptPasswordHasher(logN: 10)
+    /// scrypt at ln=4 (16 KiB; the product's is 15, 32 MiB): BoringSSL is compiled without
+    /// optimization in a debug build, and the suites' sign-ins at ln=10 were 5% of its CPU.
+    public static let hasher = ScryptPasswordHasher(logN: 4)
 
     /// Starts a server on a new sandbox (a temp directory, and for PostgreSQL a database of its
     /// own) and seeds it.
@@ -33,12 +37,15 @@ public struct TestServer: Sendable {
         configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let sandbox = try await StoreSandbox.make(backend)
+        let keys = RSAKeyLease()
         let server: TestServer
         do {
             server = try await boot(
-                sandbox: sandbox, clock: ManualClock(), passwordHasher: passwordHasher, configure: configure)
+                sandbox: sandbox, keys: keys, clock: ManualClock(), passwordHasher: passwordHasher,
+                configure: configure)
         } catch {
             await sandbox.dispose()
+            keys.end()
             throw error
         }
         if seed { try await Fixtures.seed(server.store) }
@@ -52,7 +59,7 @@ public struct TestServer: Sendable {
     public func sibling() async throws -> TestServer {
         let issuer = running.issuer
         let configure = self.configure
-        return try await Self.boot(sandbox: sandbox, clock: clock, passwordHasher: passwordHasher) { configuration in
+        return try await Self.boot(sandbox: sandbox, keys: keys, clock: clock, passwordHasher: passwordHasher) { configuration in
             configure(&configuration)
             configuration.issuer = issuer
         }
@@ -64,14 +71,14 @@ public struct TestServer: Sendable {
     }
 
     private static func boot(
-        sandbox: StoreSandbox, clock: ManualClock, passwordHasher: any PasswordHasher,
+        sandbox: StoreSandbox, keys: RSAKeyLease, clock: ManualClock, passwordHasher: any PasswordHasher,
         configure: @escaping @Sendable (inout ServerConfiguration) -> Void
     ) async throws -> TestServer {
         var configuration = ServerConfiguration(
             dataDirectory: sandbox.dataDirectory, port: 0, passwordHasher: passwordHasher)
         if sandbox.backend == .postgres { configuration.database = sandbox.location }
         configuration.now = { clock.now() }
-        configuration.rsaKeySource = OpenSSLKeys.rsa
+        configuration.rsaKeySource = keys.source
         // Suites of other features make many requests from one address; the challenge suites
         // turn challenges on.
         configuration.challenges = .off
@@ -80,7 +87,7 @@ public struct TestServer: Sendable {
         logger.logLevel = ProcessInfo.processInfo.environment["SESAME_TEST_LOG"] == nil ? .error : .debug
         let running = try await IdentityServer.start(configuration, logger: logger)
         return TestServer(
-            running: running, sandbox: sandbox, clock: clock, passwordHasher: passwordHasher,
+            running: running, sandbox: sandbox, clock: clock, keys: keys, passwordHasher: passwordHasher,
             configure: configure)
     }
 
@@ -88,7 +95,7 @@ public struct TestServer: Sendable {
     public func restart() async throws -> TestServer {
         try await running.shutdown()
         return try await Self.boot(
-            sandbox: sandbox, clock: clock, passwordHasher: passwordHasher, configure: configure)
+            sandbox: sandbox, keys: keys, clock: clock, passwordHasher: passwordHasher, configure: configure)
     }
 
     /// Stops this server only (a sibling's sandbox stays).
@@ -100,6 +107,7 @@ public struct TestServer: Sendable {
     public func stop() async throws {
         try await running.shutdown()
         await sandbox.dispose()
+        keys.end()
     }
 
     public func client() -> HTTPTestClient { HTTPTestClient(baseURL: baseURL) }
