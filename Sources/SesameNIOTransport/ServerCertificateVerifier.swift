@@ -52,7 +52,7 @@ final class ServerCertificateVerifier: Sendable {
         }
         let now = Date()
         var verifier = Verifier(rootCertificates: roots) {
-            RFC5280Policy(validationTime: now)
+            RFC5280Policy()
             ServerIdentityPolicy(serverHostname: isIPAddress ? nil : host, serverIP: isIPAddress ? host : nil)
         }
         let chain: [Certificate]

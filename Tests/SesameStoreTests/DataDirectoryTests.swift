@@ -34,7 +34,7 @@ struct DataDirectoryTests {
         defer { sandbox.remove() }
         let directory = sandbox.dataDirectory
         try directory.prepare()
-        FileManager.default.createFile(atPath: directory.masterKeyURL.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: directory.masterKeyURL.path, contents: Data())
         let written = Data(repeating: 9, count: 32)
         let writer = Task {
             try await Task.sleep(for: .milliseconds(100))

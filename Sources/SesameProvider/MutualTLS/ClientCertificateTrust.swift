@@ -1,6 +1,6 @@
 import Foundation
 import SwiftASN1
-import X509
+@_spi(FixedExpiryValidationTime) import X509
 
 /// The certificate authorities trusted to issue client certificates for `tls_client_auth`
 /// (RFC 8705 §2.1: the chain is validated "using the trust anchors of the authorization server",
@@ -40,7 +40,7 @@ package struct ClientCertificateTrust: Sendable {
     package func validates(leaf: Certificate, intermediates: [[UInt8]]) async -> Bool {
         let intermediates = intermediates.compactMap { try? Certificate(derEncoded: $0) }
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
-            RFC5280Policy(validationTime: now())
+            RFC5280Policy(fixedExpiryValidationTime: now())
         }
         if case .validCertificate = await verifier.validate(leaf: leaf, intermediates: CertificateStore(intermediates)) {
             return true

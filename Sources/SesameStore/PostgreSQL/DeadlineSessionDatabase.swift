@@ -11,8 +11,6 @@ struct DeadlineSessionDatabase: WrappingSQLDatabase {
     let statementTimeout: Duration
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        // SQLKit's expressions are values built for this one statement and not shared.
-        nonisolated(unsafe) let query = query
         let base = base
         try await StatementDeadline(lease: nil, statement: statementTimeout).run { _ in
             try await base.execute(sql: query, onRow)

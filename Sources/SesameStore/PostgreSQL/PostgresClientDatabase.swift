@@ -34,8 +34,6 @@ struct PostgresClientDatabase: SQLDatabase {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let client = client
         let pool = metrics.handles.map(PoolGauge.init)
-        // SQLKit's expressions are values built for this one statement and not shared.
-        nonisolated(unsafe) let query = query
         let named = PostgresNamedStatement(query)
         let logger = logger
         try await StatementDeadline(lease: leaseTimeout, statement: statementTimeout).run { leased in

@@ -17,8 +17,6 @@ extension WrappingSQLDatabase {
     var queryLogLevel: Logger.Level? { base.queryLogLevel }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        // SQLKit's expressions are values built for this one statement and not shared.
-        nonisolated(unsafe) let query = query
         return eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
     }
 }

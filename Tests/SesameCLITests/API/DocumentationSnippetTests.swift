@@ -104,12 +104,19 @@ struct DocumentationSnippetTests {
             #expect(!FileManager.default.fileExists(atPath: folder), "\(folder) exists; the blocks live in DocSnippets/")
         }
     }
+}
 
+/// The Apple-only blocks of the docs, type-checked with the SDK against Apple's declarations: a
+/// suite of its own, so that its ~30 s of one compiler process start with the run instead of
+/// after the serialized suite above (last, it was the run's single-threaded tail).
+@Suite("Documentation code blocks for Apple platforms type-check")
+struct AppleDocumentationSnippetTests {
     @Test("the Apple blocks type-check with the SDK against Apple's declarations")
     func appleBlocks() async throws {
         guard let compiler = try AppleAdapterCompileTests.sesameCommand() else { return }
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: Self.folder.appendingPathComponent("Apple").path)) ?? []
-        let sources = files.filter { $0.hasSuffix(".swift") }.sorted().map { Self.folder.appendingPathComponent("Apple/\($0)").path }
+        let folder = DocumentationSnippetTests.folder.appendingPathComponent("Apple")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let sources = files.filter { $0.hasSuffix(".swift") }.sorted().map { folder.appendingPathComponent($0).path }
         #expect(sources.count >= 5, "\(sources)")
         let work = try AppleAdapterCompileTests.workDirectory()
         defer { try? FileManager.default.removeItem(at: work) }

@@ -65,7 +65,7 @@ struct ServerTLSTests {
             let fresh = try await curl(["-sS", "-v", "-o", "/dev/null", "--cacert", certificates.caFile, "https://127.0.0.1:\(port)/health"], certificates)
             #expect(fresh.status == 0 && fresh.error.contains("CN=second"), "\(fresh.error)")
 
-            FileManager.default.createFile(atPath: go, contents: nil)
+            _ = FileManager.default.createFile(atPath: go, contents: nil)
             let run = try await held.value
             let lines = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
             #expect(run.status == 0 && lines == "HTTP/1.1 200 OK first\nHTTP/1.1 200 OK first\n", "\(lines) \(run.error)")
@@ -88,7 +88,7 @@ struct ServerTLSTests {
             (TLSFiles(certificate: certificates.certificateFile, key: otherKey), "check that the key belongs to the certificate"),
             (TLSFiles(certificate: certificates.keyFile, key: certificates.keyFile), "cannot read the TLS certificate"),
         ] {
-            let error = await #expect(throws: TLSFilesError.self) { try ServerTLS.context(files) }
+            let error = #expect(throws: TLSFilesError.self) { try ServerTLS.context(files) }
             #expect(error.map { "\($0)".contains(fragment) } == true, "\(String(describing: error))")
         }
     }

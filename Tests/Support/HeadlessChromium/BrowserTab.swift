@@ -199,7 +199,7 @@ public struct BrowserTab: Sendable {
 
     /// Closes the tab.
     public func close() async {
-        try? await devTools.send("Target.closeTarget", ["targetId": .string(targetID)])
+        _ = try? await devTools.send("Target.closeTarget", ["targetId": .string(targetID)])
     }
 
     /// `value` as a JavaScript string literal.

@@ -104,7 +104,7 @@ public final class HeadlessChromium: Sendable {
 
     /// Ends the browser and removes its profile.
     public func close() async {
-        try? await devTools.send("Browser.close")
+        _ = try? await devTools.send("Browser.close")
         await devTools.close()
         child.send(SIGKILL)
         for await _ in child.termination() {}

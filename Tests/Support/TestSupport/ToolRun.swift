@@ -19,7 +19,7 @@ public struct ToolRun: Sendable {
         let out = directory.appendingPathComponent("out-\(tag)").path
         let err = directory.appendingPathComponent("err-\(tag)").path
         // The child appends to them: they must exist.
-        for path in [out, err] { FileManager.default.createFile(atPath: path, contents: nil) }
+        for path in [out, err] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         let child = try SpawnedChild.spawn(
             "/usr/bin/env", arguments: [tool] + arguments, environment: ProcessInfo.processInfo.environment,
             input: .file("/dev/null"), output: .file(out), error: .file(err))
