@@ -10,8 +10,7 @@
 // re-exported by `Sesame`).
 //
 // Why two packages (README, "Platforms"): SwiftPM has one floor per package, and the server's
-// dependencies need macOS 14 / iOS 17 (hummingbird-auth) while its code uses the standard
-// library's `Mutex` (macOS 15). The SDK depends only on swift-crypto, jwt-kit and swift-log;
+// code uses the standard library's `Mutex` (macOS 15). The SDK depends only on swift-crypto, jwt-kit and swift-log;
 // jwt-kit 5 sets the floor here (iOS 15, macOS 13, tvOS 15, watchOS 8).
 import PackageDescription
 
