@@ -33,20 +33,21 @@ struct StatementDeadline: Sendable {
                     }
                     Self.finish(state, continuation, with: result)
                 }
-                let lease = self.lease ?? .zero
-                let holdsConnection = self.lease == nil
+                let lease = self.lease
                 let total = self.statement
                 let timer = Task {
-                    if !holdsConnection { try await Task.sleep(for: lease) }
-                    guard holdsConnection || state.withLock({ $0.leased }) else {
-                        Self.finish(
-                            state, continuation,
-                            with: .failure(
-                                StoreError.unavailable(
-                                    reason: "no PostgreSQL connection within \(lease) (the server is down, unreachable or refusing connections)")))
-                        return
+                    if let lease {
+                        try await Task.sleep(for: lease)
+                        guard state.withLock({ $0.leased }) else {
+                            Self.finish(
+                                state, continuation,
+                                with: .failure(
+                                    StoreError.unavailable(
+                                        reason: "no PostgreSQL connection within \(lease) (the server is down, unreachable or refusing connections)")))
+                            return
+                        }
                     }
-                    try await Task.sleep(for: total - lease)
+                    try await Task.sleep(for: total - (lease ?? .zero))
                     Self.finish(
                         state, continuation,
                         with: .failure(

@@ -27,17 +27,13 @@ public enum StoreBackend: String, Sendable, CaseIterable, CustomTestStringConver
 /// Throw-away PostgreSQL databases, one per sandbox, created and dropped over the test
 /// server's own connection (the URL's database is the maintenance database).
 enum PostgresTestDatabase {
-    /// A new database: empty, or (`migrated`) a copy of ``MigratedTemplate``'s, which has every
-    /// migration applied. A copy costs about 70 ms of CPU; creating a database and migrating it
-    /// cost about 400 ms, for each of the suite's PostgreSQL sandboxes.
-    static func create(on base: DatabaseURL, migrated: Bool) async throws -> DatabaseURL {
+    /// A new database with every migration applied: a copy of ``migratedTemplate``. A copy costs
+    /// about 70 ms of CPU; creating a database and migrating it cost about 400 ms, for each of the
+    /// suite's PostgreSQL sandboxes.
+    static func create(on base: DatabaseURL) async throws -> DatabaseURL {
         let name = "sesame_t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        if migrated {
-            let template = try await MigratedTemplate.shared.name(on: base)
-            try await run("CREATE DATABASE \(name) TEMPLATE \(template)", on: base)
-        } else {
-            try await run("CREATE DATABASE \(name)", on: base)
-        }
+        let template = try await migratedTemplate.value
+        try await run("CREATE DATABASE \(name) TEMPLATE \(template)", on: base)
         var url = base
         url.database = name
         return url
@@ -71,34 +67,23 @@ enum PostgresTestDatabase {
     }
 }
 
-/// The database every migrated sandbox is copied from (`CREATE DATABASE … TEMPLATE`): made once
-/// per test process by running the migrations on an empty database, so migrating from nothing is
-/// still what every PostgreSQL test stands on. Named after the process; templates of processes
-/// that have ended (a developer's cluster outlives a run) are dropped when a new one is made.
-actor MigratedTemplate {
-    static let shared = MigratedTemplate()
-    private var made: Task<String, any Error>?
-
-    func name(on base: DatabaseURL) async throws -> String {
-        if let made { return try await made.value }
-        let task = Task { try await Self.make(on: base) }
-        made = task
-        return try await task.value
-    }
-
-    private static let prefix = "sesame_template_"
-
-    private static func make(on base: DatabaseURL) async throws -> String {
-        for stale in try await PostgresTestDatabase.names(
-            "SELECT datname FROM pg_database WHERE datname LIKE '\(prefix)%'", on: base)
-        {
+extension PostgresTestDatabase {
+    /// The database every sandbox's is copied from (`CREATE DATABASE … TEMPLATE`): made once per
+    /// test process, by the first sandbox, by running the migrations on an empty database, so
+    /// migrating from nothing is still what every PostgreSQL test stands on. Named after the
+    /// process; templates of processes that have ended (a developer's cluster outlives a run) are
+    /// dropped when a new one is made.
+    static let migratedTemplate = Task { () async throws -> String in
+        let base = try #require(StoreBackend.postgresURL, "no PostgreSQL server: set SESAME_TEST_DATABASE_URL")
+        let prefix = "sesame_template_"
+        for stale in try await names("SELECT datname FROM pg_database WHERE datname LIKE '\(prefix)%'", on: base) {
             let pid = stale.dropFirst(prefix.count).prefix { $0.isNumber }
             if let pid = Int32(pid), pid != getpid(), kill(pid, 0) != 0 {
-                try? await PostgresTestDatabase.run("DROP DATABASE IF EXISTS \(stale) WITH (FORCE)", on: base)
+                try? await run("DROP DATABASE IF EXISTS \(stale) WITH (FORCE)", on: base)
             }
         }
         let name = prefix + "\(getpid())_" + UUID().uuidString.prefix(8).lowercased()
-        try await PostgresTestDatabase.run("CREATE DATABASE \(name)", on: base)
+        try await run("CREATE DATABASE \(name)", on: base)
         var url = base
         url.database = name
         let store = try await SQLIdentityStore.open(.postgres(url, poolSize: 1), logger: StoreSamples.logger)

@@ -18,21 +18,18 @@ public struct StoreSandbox: Sendable {
         StoreSandbox(directory: try makeDirectory(), backend: .sqlite, postgres: nil)
     }
 
-    /// A sandbox on `backend`; for PostgreSQL a new database is created on the test server. Its
-    /// database has every migration applied (a copy of a template migrated once per test process)
-    /// unless `migrated` is `false` (a test of the migrations themselves).
-    public static func make(_ backend: StoreBackend, migrated: Bool = true) async throws -> StoreSandbox {
+    /// A sandbox on `backend`, its database with every migration applied: a copy of a template
+    /// migrated once per test process (for PostgreSQL a new database on the test server).
+    /// ``make()`` gives an empty SQLite sandbox.
+    public static func make(_ backend: StoreBackend) async throws -> StoreSandbox {
         switch backend {
         case .sqlite:
             let sandbox = try make()
-            if migrated {
-                try FileManager.default.copyItem(
-                    at: try await MigratedSQLiteTemplate.shared.file(), to: sandbox.databaseURL)
-            }
+            try FileManager.default.copyItem(at: try await migratedSQLiteTemplate.value, to: sandbox.databaseURL)
             return sandbox
         case .postgres:
             let base = try #require(StoreBackend.postgresURL, "no PostgreSQL server: set SESAME_TEST_DATABASE_URL")
-            let database = try await PostgresTestDatabase.create(on: base, migrated: migrated)
+            let database = try await PostgresTestDatabase.create(on: base)
             return StoreSandbox(directory: try makeDirectory(), backend: .postgres, postgres: database)
         }
     }
@@ -104,24 +101,13 @@ public func withSandboxStore<T>(
     }
 }
 
-
-/// A SQLite file with every migration applied, made once per test process by migrating an empty
-/// file, and copied into each migrated sandbox (about 50 ms of CPU saved per sandbox in a debug
-/// build; the suite makes hundreds).
-actor MigratedSQLiteTemplate {
-    static let shared = MigratedSQLiteTemplate()
-    private var made: Task<URL, any Error>?
-
-    func file() async throws -> URL {
-        if let made { return try await made.value }
-        let task = Task {
-            let directory = DataDirectory(url: FileManager.default.temporaryDirectory
-                .appendingPathComponent("sesame-sqlite-template-\(UUID().uuidString)"))
-            let store = try await SQLIdentityStore.open(.sqlite(directory), logger: StoreSamples.logger)
-            try await store.close()
-            return directory.databaseURL
-        }
-        made = task
-        return try await task.value
-    }
+/// A SQLite file with every migration applied, made once per test process (by the first
+/// sandbox) by migrating an empty file, and copied into each sandbox of ``StoreSandbox/make(_:)``
+/// (about 50 ms of CPU saved per sandbox in a debug build; the suite makes hundreds).
+private let migratedSQLiteTemplate = Task { () async throws -> URL in
+    let directory = DataDirectory(url: FileManager.default.temporaryDirectory
+        .appendingPathComponent("sesame-sqlite-template-\(UUID().uuidString)"))
+    let store = try await SQLIdentityStore.open(.sqlite(directory), logger: StoreSamples.logger)
+    try await store.close()
+    return directory.databaseURL
 }
