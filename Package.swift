@@ -47,7 +47,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Outbound HTTP of the server: federation providers' keys.
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `/metrics` in the Prometheus text format (SesameServer only).
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
@@ -87,16 +86,28 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // A minimal HTTP/1.1 client on SwiftNIO and swift-nio-ssl (one exchange per connection):
+        // under the SDK's NIOTransport and the server's calls to federation providers.
+        .target(
+            name: "HTTP1Client",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
         // The SDK's transport on SwiftNIO and swift-nio-ssl, for Linux apps (and the CLI) that pin
         // certificates: URLSession on Linux has no TLS trust hook. A product of its own, so apps
         // that do not pin never link SwiftNIO.
         .target(
             name: "SesameNIOTransport",
             dependencies: [
-                "Sesame", "SesameProtocol",
+                "Sesame", "SesameProtocol", "HTTP1Client",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -221,7 +232,7 @@ let package = Package(
         .target(
             name: "SesameServer",
             dependencies: [
-                "SesameProtocol", "SesameStore", "SesameProvider",
+                "SesameProtocol", "SesameStore", "SesameProvider", "HTTP1Client",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -237,7 +248,6 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             // One string file per locale (Localization/Strings/<tag>.json), read through Bundle.module;

@@ -71,13 +71,25 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // A minimal HTTP/1.1 client on SwiftNIO and swift-nio-ssl (one exchange per connection):
+        // under the SDK's NIOTransport and the server's calls to federation providers.
+        .target(
+            name: "HTTP1Client",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "SesameNIOTransport",
             dependencies: [
-                "Sesame", "SesameProtocol",
+                "Sesame", "SesameProtocol", "HTTP1Client",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,6 +1,6 @@
 import Foundation
+import HTTP1Client
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import Sesame
@@ -80,12 +80,9 @@ public struct NIOTransport: HTTPTransport {
         self.trustRoots = trustRoots
         self.group = group
         self.maximumResponseBytes = maximumResponseBytes
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.minimumTLSVersion = .tlsv12
-        tls.maximumTLSVersion = .tlsv13
-        tls.applicationProtocols = ["http/1.1"]
+        // The handshake's verification is ServerCertificateVerifier's; the context's roots go unused.
         // No files or keys to read: only a BoringSSL failure (out of memory) leaves it nil.
-        context = try? NIOSSLContext(configuration: tls)
+        context = try? HTTP1Client.tlsContext()
     }
 
     /// Sends `request` on a new connection and returns the response of any status.
@@ -93,58 +90,51 @@ public struct NIOTransport: HTTPTransport {
     /// `URLError` when no response arrived (`.serverCertificateUntrusted`, `.cannotConnectToHost`,
     /// `.timedOut`, `.dataLengthExceedsMaximum`, `.networkConnectionLost`).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-            let rawHost = url.host, !rawHost.isEmpty
-        else { throw URLError(.unsupportedURL) }
-        let host = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let secure = scheme == "https"
-        if secure, context == nil { throw URLError(.secureConnectionFailed) }
-        let port = url.port ?? (secure ? 443 : 80)
-        // An IP literal gets no SNI (RFC 6066 §3) and is matched against the certificate's IP SANs.
-        let isIP = (try? SocketAddress(ipAddress: host, port: 0)) != nil
+        guard let url = request.url, let endpoint = try? HTTP1Endpoint(url) else { throw URLError(.unsupportedURL) }
+        if endpoint.secure, context == nil { throw URLError(.secureConnectionFailed) }
         let verifier = ServerCertificateVerifier(
-            host: host, isIPAddress: isIP, roots: trustRoots.store, pinning: certificatePinning ?? .none)
-        let exchange = HTTP1Exchange(
-            request: request, host: host, port: port, maximumResponseBytes: maximumResponseBytes)
-        let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
-        do {
-            channel = try await ClientBootstrap(group: group)
-                .connectTimeout(.seconds(Int64(min(max(request.timeoutInterval, 1), 600))))
-                .connect(host: host, port: port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        if secure, let context {
-                            let handler = try NIOSSLClientHandler(
-                                context: context, serverHostname: isIP ? nil : host,
-                                customVerificationCallbackWithMetadata: verifier.verify)
-                            try channel.pipeline.syncOperations.addHandler(handler)
-                        }
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
-                            wrappingChannelSynchronously: channel)
-                    }
-                }
-        } catch {
-            throw Self.urlError(error, verifier: verifier, otherwise: .cannotConnectToHost)
+            host: endpoint.host, isIPAddress: endpoint.isIPAddress, roots: trustRoots.store, pinning: certificatePinning ?? .none)
+        var headers = (request.allHTTPHeaderFields ?? [:]).map { (name: $0.key, value: $0.value) }
+        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+            headers.append((name: "User-Agent", value: "Sesame (NIOTransport)"))
         }
+        let outgoing = HTTP1Request(url: url, method: request.httpMethod ?? "GET", headers: headers, body: request.httpBody ?? Data())
+        let response: HTTP1Response
         do {
-            return try await exchange.run(on: channel, timeout: request.timeoutInterval)
+            response = try await HTTP1Client.send(
+                outgoing, to: endpoint, tls: context, verification: verifier.verify, group: group,
+                timeout: request.timeoutInterval, maximumResponseBytes: maximumResponseBytes)
         } catch {
-            throw Self.urlError(error, verifier: verifier, otherwise: .networkConnectionLost)
+            throw Self.urlError(error, verifier: verifier)
         }
+        var fields: [String: String] = [:]
+        for (name, value) in response.headers {
+            fields[name] = fields[name].map { "\($0), \(value)" } ?? value
+        }
+        guard let head = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)
+        else { throw URLError(.badServerResponse) }
+        return (response.body, head)
     }
 
-    /// What a failed send throws: the pin mismatch or untrusted chain the handshake found, a
-    /// `URLError` as it is, and any other failure (NIO's channel and connect errors) as a
-    /// `URLError` of `code`, with the cause in its description: no error type of SwiftNIO reaches
-    /// the SDK.
-    private static func urlError(_ error: any Error, verifier: ServerCertificateVerifier, otherwise code: URLError.Code) -> any Error {
+    /// What a failed send throws: the pin mismatch or untrusted chain the handshake found, else
+    /// the client's failure as a `URLError`, with the cause in its description: no error type of
+    /// SwiftNIO reaches the SDK.
+    private static func urlError(_ error: HTTP1ClientError, verifier: ServerCertificateVerifier) -> any Error {
         switch verifier.refusal {
         case .pinMismatch(let mismatch): return mismatch.error
         case .untrusted(let reason):
             return URLError(.serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: reason])
         case nil:
-            if let error = error as? URLError { return error }
-            return URLError(code, userInfo: [NSLocalizedDescriptionKey: "\(error)"])
+            switch error {
+            case .unsupportedURL: return URLError(.unsupportedURL)
+            case .timedOut: return URLError(.timedOut)
+            case .responseTooLarge: return URLError(.dataLengthExceedsMaximum)
+            case .badResponse: return URLError(.badServerResponse)
+            case .cannotConnect(let cause):
+                return URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: cause])
+            case .connectionLost(let cause):
+                return URLError(.networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: cause])
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ struct SDKPackageTests {
     static let directory = PackageLayoutTests.root.appendingPathComponent("SDK")
     static let modules = [
         "SesameProtocol", "SesameJOSE", "Sesame", "ChildProcess", "SesameLoopback", "SesameResourceServer", "SesameNIOTransport",
+        "HTTP1Client",
     ]
 
     /// `name → [dependency names]` of the manifest's targets.
@@ -57,11 +58,15 @@ struct SDKPackageTests {
             #expect(linked.path == original.path, "SDK/Sources/\(module) must link to Sources/\(module)")
         }
         // Nothing of the server reaches the SDK package, and SwiftNIO only its own product
-        // (SesameNIOTransport, for Linux apps that pin certificates).
-        let dependencies = sdk.filter { $0.key != "SesameNIOTransport" }.values.flatMap { $0 }
+        // (SesameNIOTransport, for Linux apps that pin certificates) and the HTTP/1.1 client under it.
+        let onNIO: Set = ["SesameNIOTransport", "HTTP1Client"]
+        let dependencies = sdk.filter { !onNIO.contains($0.key) }.values.flatMap { $0 }
         #expect(!dependencies.contains { $0.contains("nio") || $0.contains("hummingbird") || $0.hasPrefix("SesameS") })
         #expect(!sdk.contains { $0.key != "SesameNIOTransport" && $0.value.contains("SesameNIOTransport") })
-        #expect(!(sdk["SesameNIOTransport"] ?? []).contains { $0.contains("hummingbird") || $0.hasPrefix("SesameS") })
+        #expect(!sdk.contains { !onNIO.contains($0.key) && $0.value.contains("HTTP1Client") })
+        for module in onNIO {
+            #expect(!(sdk[module] ?? []).contains { $0.contains("hummingbird") || $0.hasPrefix("SesameS") })
+        }
     }
 
     @Test("SDK/ declares the app floor (iOS 15, macOS 13, tvOS 15, watchOS 8, visionOS 1); the root keeps the server's")

@@ -38,7 +38,7 @@ package struct UpstreamResponse: Sendable {
 }
 
 /// How the provider reaches federation providers: the seam between its logic and an HTTP
-/// client. The server implements it with AsyncHTTPClient; tests may point it anywhere.
+/// client. The server implements it on SwiftNIO (`NIOUpstreamTransport`); tests may point it anywhere.
 package protocol UpstreamTransport: Sendable {
     /// Sends `request`, waiting at most `timeout` seconds and reading at most `maximumBytes` of
     /// the body; throws when the provider cannot be reached or answers with more.

@@ -211,7 +211,7 @@ public enum IdentityServer {
             let provider = try Provider(
                 settings: configuration.providerSettings(issuer: issuer), store: store, keyRing: keyRing, masterKey: masterKey,
                 passwordHasher: configuration.passwordHasher, blockingWork: NIOBlockingWorkPool.shared,
-                messageSender: messageSender, localizer: StringTableLocalizer(), upstream: AsyncHTTPUpstreamTransport.shared,
+                messageSender: messageSender, localizer: StringTableLocalizer(), upstream: NIOUpstreamTransport.shared,
                 metrics: metrics, audit: audit, logger: logger, now: configuration.now)
             var front = ServerFront(
                 provider: provider, renderer: try PageRenderer(localizer: StringTableLocalizer()),

@@ -5,7 +5,7 @@
 enum DeclaredLayers {
     /// The modules under `Sources/`, bottom-up.
     static let modules = [
-        "SesameProtocol", "SesameJOSE", "ChildProcess", "Sesame", "SesameLoopback", "SesameNIOTransport", "ScriptedBrowser",
+        "SesameProtocol", "SesameJOSE", "ChildProcess", "HTTP1Client", "Sesame", "SesameLoopback", "SesameNIOTransport", "ScriptedBrowser",
         "SesameResourceServer", "SesameResourceServerHummingbird", "SesameResourceServerSQL", "ExampleAPI", "SesameStore",
         "SesameProvider",
         "SesameServer", "SesameCLI",
@@ -19,6 +19,7 @@ enum DeclaredLayers {
         ],
         "SesameJOSE": ["."],
         "ChildProcess": ["."],
+        "HTTP1Client": ["."],
         "Sesame": [
             ".", "Errors", "Logging", "Pinning", "Configuration", "Storage", "Time", "DPoP", "Analytics", "AppTokens", "Browser",
             "HTTP", "Discovery", "DeviceAuthorization", "Tokens", "Validation", "Session", "Protection", "WebAuthn", "FirstParty", "Client",
