@@ -30,6 +30,9 @@ enum CLIProcess {
         var description: String { "sesame \(arguments.joined(separator: " ")) timed out" }
     }
 
+    /// The `--scrypt-cost` of the tests' `serve` processes.
+    static let cheapScryptCost = "10"
+
     /// `.build/<config>/sesame`, next to the test bundle.
     static let executable: URL = {
         if let explicit = ProcessInfo.processInfo.environment["SESAME_CLI_PATH"] {
@@ -82,11 +85,18 @@ enum CLIProcess {
 
     /// Starts `sesame arguments...` isolated from the developer's own state (no
     /// `SESAME_CONFIG_DIR`, `BROWSER` or `SESAME_LOG_LEVEL` unless `environment` sets them),
-    /// with stdout and stderr going to `<files>.out` and `<files>.err`.
+    /// with stdout and stderr going to `<files>.out` and `<files>.err`. A `serve` hashes
+    /// passwords at the cheapest cost an operator may choose (``cheapScryptCost``) unless the
+    /// arguments name one: at the product's default the suite's servers spent about 30 s of CPU
+    /// in scrypt.
     static func start(
         _ arguments: [String], environment: [String: String], prefix: String,
         input: (URL) throws -> SpawnedChild.Input, in directory: URL? = nil
     ) throws -> (child: SpawnedChild, files: URL) {
+        var arguments = arguments
+        if arguments.first == "serve", !arguments.contains("--scrypt-cost") {
+            arguments += ["--scrypt-cost", cheapScryptCost]
+        }
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         let outURL = files.appendingPathExtension("out")
         let errURL = files.appendingPathExtension("err")

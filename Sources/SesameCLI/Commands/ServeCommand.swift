@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SesameProvider
 import SesameServer
 import SesameStore
 
@@ -73,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var timing: SignInTimingOptions
     @OptionGroup var registration: RegistrationOptions
     @OptionGroup var tls: TLSOptions
+    @OptionGroup var passwordHashing: PasswordHashingOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else {
@@ -114,6 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
                 dataDirectory: DataDirectory(url: dataDir.url), host: host, port: port,
                 issuer: issuerURL, seedFile: seedURL)
             configuration.database = try dataDir.storeLocation(configured: seed?.database)
+            configuration.passwordHasher = try passwordHashing.hasher()
             configuration.metrics = try metrics.exposure()
             configuration.rateLimits = try rateLimits.policy()
             configuration.challenges = try abuse.policy()
@@ -151,6 +154,10 @@ struct ServeCommand: AsyncParsableCommand {
             Self.schedule(scheduling, logger: logger)
             let server = try await IdentityServer.start(configuration, logger: logger)
             Self.schedule(scheduling, logger: logger)
+            if passwordHashing.cost < ScryptPasswordHasher.interactive.logN {
+                logger.warning(
+                    "Password hashing at scrypt cost \(passwordHashing.cost), below the default 15: for tests and development only (--scrypt-cost)")
+            }
             Terminal.out("Issuer: \(server.issuer.absoluteString)")
             Terminal.out("Data directory: \(dataDir.url.path)")
             Terminal.out("Database: \(configuration.storeLocation)")
