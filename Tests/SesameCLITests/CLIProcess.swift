@@ -85,16 +85,16 @@ enum CLIProcess {
 
     /// Starts `sesame arguments...` isolated from the developer's own state (no
     /// `SESAME_CONFIG_DIR`, `BROWSER` or `SESAME_LOG_LEVEL` unless `environment` sets them),
-    /// with stdout and stderr going to `<files>.out` and `<files>.err`. A `serve` hashes
-    /// passwords at the cheapest cost an operator may choose (``cheapScryptCost``) unless the
-    /// arguments name one: at the product's default the suite's servers spent about 30 s of CPU
-    /// in scrypt.
+    /// with stdout and stderr going to `<files>.out` and `<files>.err`. `serve` and `user add`
+    /// hash passwords at the cheapest cost an operator may choose (``cheapScryptCost``) unless
+    /// the arguments name one: at the product's default the suite spent about 30 s of CPU in
+    /// scrypt.
     static func start(
         _ arguments: [String], environment: [String: String], prefix: String,
         input: (URL) throws -> SpawnedChild.Input, in directory: URL? = nil
     ) throws -> (child: SpawnedChild, files: URL) {
         var arguments = arguments
-        if arguments.first == "serve", !arguments.contains("--scrypt-cost") {
+        if arguments.first == "serve" || arguments.starts(with: ["user", "add"]), !arguments.contains("--scrypt-cost") {
             arguments += ["--scrypt-cost", cheapScryptCost]
         }
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")

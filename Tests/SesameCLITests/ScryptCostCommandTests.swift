@@ -60,3 +60,30 @@ struct ScryptCostCommandTests {
         }
     }
 }
+
+extension ScryptCostCommandTests {
+    @Test("sesame user add --scrypt-cost hashes offline at that cost; a bad cost creates nobody")
+    func userAdd() async throws {
+        let temp = try TempDirectory("scrypt-cost-user")
+        defer { temp.remove() }
+        let data = temp.path("data")
+        let added = try await CLIProcess.run(
+            ["user", "add", "bea", "--email", "bea@example.com", "--password-stdin", "--data-dir", data, "--scrypt-cost", "12"],
+            stdin: "a-password-for-bea\n")
+        #expect(added.status == 0, "\(added)")
+        let refused = try await CLIProcess.run(
+            ["user", "add", "cid", "--email", "cid@example.com", "--password-stdin", "--data-dir", data, "--scrypt-cost", "40"],
+            stdin: "a-password-for-cid\n")
+        #expect(refused.status != 0 && refused.stderr.contains("--scrypt-cost"), "\(refused)")
+
+        let store = try await SQLIdentityStore.openSQLite(
+            at: URL(fileURLWithPath: data).appendingPathComponent("sesame.sqlite"), logger: StoreSamples.logger)
+        let bea = try await store.user(login: "bea")
+        let cid = try await store.user(login: "cid")
+        try await store.close()
+        let stored = try #require(bea?.passwordHash)
+        #expect(stored.hasPrefix("$scrypt$ln=12,r=8,p=1$"), "\(stored)")
+        #expect(ScryptPasswordHasher(logN: 12).verify("a-password-for-bea", against: stored))
+        #expect(cid == nil, "a refused cost creates no user")
+    }
+}

@@ -30,6 +30,7 @@ struct UserCommand: AsyncParsableCommand {
         @Flag(help: "Mark the email address as not verified.") var unverified = false
         @OptionGroup var dataDir: DataDirOption
         @OptionGroup var json: JSONOption
+        @OptionGroup var passwordHashing: PasswordHashingOptions
 
         func validate() throws {
             if password != nil, passwordFromStdin {
@@ -46,7 +47,7 @@ struct UserCommand: AsyncParsableCommand {
                     profile.name = name
                     claims = profile
                 }
-                let user = try await AdminSession.with(dataDir) { admin in
+                let user = try await AdminSession.with(dataDir, hasher: try passwordHashing.hasher()) { admin in
                     try await admin.addUser(
                         username: username, email: email, password: secret, claims: claims,
                         emailVerified: !unverified)

@@ -80,7 +80,7 @@ package struct Provider: Sendable {
 
         credentials = try CredentialVerifier(
             hasher: passwordHasher, pool: blockingWork, throttle: LoginThrottle(policy: settings.loginThrottle, now: now),
-            sharedThrottle: store)
+            sharedThrottle: store, rehashStore: store)
         tokenIssuer = TokenIssuer(issuer: issuer, keyRing: keyRing, now: now)
         accessTokens = AccessTokenVerifier(issuer: issuer, keyRing: keyRing, store: store, now: now)
         clientAssertions = ClientAssertionVerifier(issuer: issuer, replay: store, now: now)

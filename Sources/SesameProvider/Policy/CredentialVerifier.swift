@@ -10,6 +10,9 @@ import SesameStore
 /// - Unknown users still cost one memory-hard hash (of the typed password, with a fresh salt:
 ///   the work of a verification, with no dummy hash to make at start), so response time does
 ///   not reveal which usernames exist (OWASP authentication cheat sheet).
+/// - A right password whose hash is weaker than the hasher's cost is hashed again and stored
+///   (compare-and-set: a password changed meanwhile wins), so raising the cost reaches every
+///   account that signs in. A lower cost never weakens a stored hash.
 /// - Client secrets the server generated are stored as their SHA-256
 ///   (``GeneratedClientSecret``) and checked with one hash, on the calling task. A secret an
 ///   operator chose (a seed file) has a PHC hash: after one successful verification the pair
@@ -27,6 +30,9 @@ final package class CredentialVerifier: Sendable {
     package let shared: SharedLoginThrottle?
     private let hasher: any PasswordHasher
     private let pool: any BlockingWorkPool
+    /// Where a password hash weaker than ``hasher`` makes is replaced after a right password
+    /// (``IdentityStore/replacePasswordHash(userID:_:with:)``); `nil`: hashes stay as they are.
+    private let rehashStore: (any IdentityStore)?
     private let verifiedSecrets = LockedState<[String: VerifiedSecret]>([:])
     /// Client-secret verifications running now, by client, secret digest and stored hash.
     private let runningSecretChecks = LockedState<[String: Task<Bool, Never>]>([:])
@@ -39,10 +45,11 @@ final package class CredentialVerifier: Sendable {
 
     package init(
         hasher: any PasswordHasher, pool: any BlockingWorkPool, throttle: LoginThrottle = LoginThrottle(),
-        sharedThrottle: (any ThrottleStore)? = nil
+        sharedThrottle: (any ThrottleStore)? = nil, rehashStore: (any IdentityStore)? = nil
     ) throws {
         self.hasher = hasher
         self.pool = pool
+        self.rehashStore = rehashStore
         self.throttle = throttle
         self.shared = sharedThrottle.map { SharedLoginThrottle(store: $0, policy: throttle.policy, now: throttle.now) }
     }
@@ -101,9 +108,17 @@ final package class CredentialVerifier: Sendable {
                 throw error
             }
         }
-        if await verifyPassword(password, for: user), let user {
+        let verified = await verifyPassword(password, for: user)
+        if verified.matches, var user {
             throttle.finish(ticket, .succeeded)
             if let reservation { try await shared?.settle(reservation, succeeded: true) }
+            if let stronger = verified.stronger, let old = user.passwordHash, let rehashStore {
+                // The sign-in stands if the store refuses: the old hash still verifies, and the
+                // next sign-in tries again.
+                if (try? await rehashStore.replacePasswordHash(userID: user.id, old, with: stronger)) != nil {
+                    user.passwordHash = stronger
+                }
+            }
             return user.isDisabled ? .disabled(user) : .accepted(user)
         }
         throttle.finish(ticket, .failed)
@@ -111,20 +126,25 @@ final package class CredentialVerifier: Sendable {
         return .rejected
     }
 
-    /// `true` when `password` matches the user's password hash. Always does one memory-hard
-    /// hash, even when `user` is `nil` or has no password (then of the typed password, whose
-    /// result is thrown away). Not throttled: endpoints use ``checkPassword(_:attempt:user:)``.
-    private func verifyPassword(_ password: String, for user: UserRecord?) async -> Bool {
+    /// Whether `password` matches the user's password hash. Always does one memory-hard hash,
+    /// even when `user` is `nil` or has no password (then of the typed password, whose result
+    /// is thrown away). A right password whose stored hash is weaker than the hasher's cost
+    /// (`sesame serve --scrypt-cost` raised since it was set) is hashed again, as Keycloak does
+    /// when its password policy changes: `stronger` is the new hash. Not throttled: endpoints use
+    /// ``checkPassword(_:attempt:user:)``.
+    private func verifyPassword(_ password: String, for user: UserRecord?) async -> (matches: Bool, stronger: String?) {
         let phc = user?.passwordHash
         let hasher = self.hasher
-        let result = try? await pool.run { () -> Bool in
+        let rehash = rehashStore != nil
+        let result = try? await pool.run { () -> (matches: Bool, stronger: String?) in
             guard let phc else {
                 _ = try? hasher.hash(password)
-                return false
+                return (false, nil)
             }
-            return hasher.verify(password, against: phc)
+            guard hasher.verify(password, against: phc) else { return (false, nil) }
+            return (true, rehash && hasher.needsRehash(phc) ? try? hasher.hash(password) : nil)
         }
-        return result ?? false
+        return result ?? (false, nil)
     }
 
     /// A PHC hash of a new password, computed on the thread pool (account self-service).

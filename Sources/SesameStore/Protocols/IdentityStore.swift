@@ -33,6 +33,10 @@ public protocol IdentityStore: Sendable {
     /// login name must name one account); `id` for an id that is a client's.
     func createUser(_ user: UserRecord) async throws
     func updateUser(_ user: UserRecord) async throws
+    /// Sets the user's password hash to `new` if it is still `old`: the same password hashed again
+    /// at a higher cost after a sign-in. A password changed or reset meanwhile wins; nothing else
+    /// of the user (nor `updated_at`) changes.
+    func replacePasswordHash(userID: String, _ old: String, with new: String) async throws
     func user(id: String) async throws -> UserRecord?
     /// Looks a user up by login name, case-insensitively: the user whose username it is, else
     /// the user whose email it is. A username never equals another user's email (``createUser(_:)``

@@ -57,6 +57,14 @@ extension SQLIdentityStore {
         }
     }
 
+    public func replacePasswordHash(userID: String, _ old: String, with new: String) async throws {
+        try await database.update("users")
+            .set("password_hash", to: new)
+            .where("id", .equal, userID)
+            .where("password_hash", .equal, old)
+            .run()
+    }
+
     public func user(id: String) async throws -> UserRecord? {
         try await selectAll(from: "users", where: "id", equals: id).first().map(Self.userRecord)
     }

@@ -3,10 +3,11 @@ import Foundation
 import SesameProvider
 import SesameServer
 
-/// `sesame serve`'s cost of the memory-hard hash (scrypt, RFC 7914) of new passwords and of
-/// client secrets an operator chose (``ScryptPasswordHasher``), as Keycloak's password policy
-/// sets its hash iterations. Each hash records its own cost, so a stored hash keeps being
-/// verified at the cost it was made with: a changed cost applies to passwords set from then on.
+/// `--scrypt-cost` of `sesame serve` and of `sesame user add` (which hashes offline): the cost of
+/// the memory-hard hash (scrypt, RFC 7914, ``ScryptPasswordHasher``) of new passwords and of
+/// client secrets an operator chose, as Keycloak's password policy sets its hash iterations.
+/// Each hash records its own cost and is verified at it; a password hash weaker than the
+/// server's cost is made again at the user's next sign-in (``CredentialVerifier``).
 struct PasswordHashingOptions: ParsableArguments {
     /// The costs an operator may choose: 2^10 (1 MiB, for tests and development) to 2^18
     /// (256 MiB per hash: above it a few concurrent sign-ins exhaust a server's memory).
