@@ -7,7 +7,7 @@ import SesameStore
 /// hummingbird-examples' `buildRouter` builds its repository once): every service of the OpenID
 /// provider over one store, with nothing of HTTP. The server's features take the parts they use
 /// from it; no part is built again per request, and none builds another.
-package struct Provider: Sendable {
+package final class Provider: Sendable {
     package let settings: ProviderSettings
     package let store: any ProviderStore
     package let keyRing: KeyRing
