@@ -14,6 +14,11 @@ import Synchronization
 final class ServerProcess: Sendable {
     static let refreshClientID = "bench"
     static let confidentialClientID = "bench-cc"
+    /// A first-party public client: the native password sign-in (`/authorize-challenge`).
+    static let firstPartyClientID = "bench-app"
+    /// The fixture user's name and password (on the grown store too: the generator copies it).
+    static let username = "bench"
+    static let password = "correct horse battery"
     /// A public client of the device grant (RFC 8628), whose pending requests the poll benchmark polls.
     static let deviceClientID = "bench-tv"
 
@@ -60,8 +65,9 @@ final class ServerProcess: Sendable {
             let (_, confidentialSecret) = try await admin.addClient(
                 ClientSpec(clientID: confidentialClientID, confidential: true, grantTypes: [.clientCredentials], scopes: ["api"]))
             secret = confidentialSecret ?? ""
-            let user = try await admin.addUser(
-                username: "bench", email: "bench@example.com", password: "correct horse battery")
+            _ = try await admin.addClient(
+                ClientSpec(clientID: firstPartyClientID, redirectURIs: ["http://127.0.0.1/app"], firstParty: true))
+            let user = try await admin.addUser(username: username, email: "bench@example.com", password: password)
             for batch in 0..<refreshBatches {
                 var files: [URL] = []
                 for process in 0..<processes {

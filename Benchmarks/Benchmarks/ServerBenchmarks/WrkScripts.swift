@@ -107,6 +107,21 @@ enum WrkScripts {
             """
     }
 
+    /// The native password sign-in of a first-party app (draft-ietf-oauth-first-party-apps §5.1,
+    /// `/authorize-challenge`): one POST with the username and password, answered with an
+    /// authorization code (its exchange is the token endpoint's, measured by the SSO rows).
+    static func passwordSignIn(clientID: String, username: String, password: String, pkce: PKCE) -> String {
+        let body = "client_id=\(clientID)&scope=openid&code_challenge=\(pkce.challenge)&code_challenge_method=S256"
+            + "&username=\(username)&password=\(password.replacingOccurrences(of: " ", with: "+"))"
+        return """
+            wrk.method = "POST"
+            wrk.path = "/authorize-challenge"
+            wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+            wrk.body = "\(body)"
+            \(summary)
+            """
+    }
+
     /// client_credentials grant with client_secret_basic (RFC 6749 §4.4, §2.3.1).
     static func clientCredentials(clientID: String, secret: String, tokenPath: String = "/token") -> String {
         let basic = Data("\(clientID):\(secret)".utf8).base64EncodedString()

@@ -117,7 +117,7 @@ final class SideBySideFixture: Sendable {
 /// `memory`, when given, samples the server's memory during the round.
 func round(
     issuer: String, cpuSeconds: () -> Double, memory: PeakMemorySampler? = nil, script: String,
-    environment: [String: String]
+    environment: [String: String], connections: Int = connections
 ) async throws -> (WrkLoad.Result, Int) {
     let before = cpuSeconds()
     let load = WrkLoad(issuer: issuer, connections: connections, duration: seconds)
