@@ -77,14 +77,7 @@ package enum HTTP1Client {
         } catch {
             throw .cannotConnect("\(error)")
         }
-        let exchange = HTTP1Exchange(
-            request: request, host: endpoint.host, port: endpoint.port, maximumResponseBytes: maximumResponseBytes)
-        do {
-            return try await exchange.run(on: channel, timeout: timeout)
-        } catch let error as HTTP1ClientError {
-            throw error
-        } catch {
-            throw .connectionLost("\(error)")
-        }
+        return try await HTTP1Exchange(request: request, endpoint: endpoint, maximumResponseBytes: maximumResponseBytes)
+            .run(on: channel, timeout: timeout)
     }
 }

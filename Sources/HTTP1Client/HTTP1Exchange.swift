@@ -8,13 +8,14 @@ import NIOHTTP1
 /// size limit, the whole exchange bounded by a timeout.
 struct HTTP1Exchange {
     let request: HTTP1Request
-    let host: String
-    let port: Int
+    let endpoint: HTTP1Endpoint
     let maximumResponseBytes: Int
 
+    /// Every failure is an ``HTTP1ClientError``: the client's own, a parser's as `badResponse`,
+    /// the channel's as `connectionLost`, anything after the deadline as `timedOut`.
     func run(
         on channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>, timeout: TimeInterval
-    ) async throws -> HTTP1Response {
+    ) async throws(HTTP1ClientError) -> HTTP1Response {
         let expired = NIOLockedValueBox(false)
         let deadline = channel.channel.eventLoop.scheduleTask(in: .milliseconds(Int64(min(max(timeout, 1), 3600) * 1000))) {
             expired.withLockedValue { $0 = true }
@@ -47,10 +48,10 @@ struct HTTP1Exchange {
                 throw expired.withLockedValue { $0 } ? HTTP1ClientError.timedOut : .connectionLost("closed before the response ended")
             }
         } catch {
-            if expired.withLockedValue({ $0 }) { throw HTTP1ClientError.timedOut }
+            if expired.withLockedValue({ $0 }) { throw .timedOut }
             if let error = error as? HTTP1ClientError { throw error }
-            if error is HTTPParserError { throw HTTP1ClientError.badResponse }
-            throw HTTP1ClientError.connectionLost("\(error)")
+            if error is HTTPParserError { throw .badResponse }
+            throw .connectionLost("\(error)")
         }
     }
 
@@ -60,15 +61,15 @@ struct HTTP1Exchange {
         if path.isEmpty { path = "/" }
         if let query = components?.percentEncodedQuery { path += "?" + query }
         var headers = HTTPHeaders()
-        let defaultPort = request.url.scheme?.lowercased() == "https" ? 443 : 80
-        let hostText = host.contains(":") ? "[\(host)]" : host
-        headers.add(name: "Host", value: port == defaultPort ? hostText : "\(hostText):\(port)")
+        let host = endpoint.host.contains(":") ? "[\(endpoint.host)]" : endpoint.host
+        headers.add(name: "Host", value: endpoint.port == (endpoint.secure ? 443 : 80) ? host : "\(host):\(endpoint.port)")
         for (name, value) in request.headers
         where !["host", "content-length", "connection", "transfer-encoding"].contains(name.lowercased()) {
             headers.add(name: name, value: value)
         }
         // As URLSession does: servers that tell browsers from scripts by Accept see a client that takes anything.
         if !headers.contains(name: "Accept") { headers.add(name: "Accept", value: "*/*") }
+        if !headers.contains(name: "User-Agent") { headers.add(name: "User-Agent", value: request.defaultUserAgent) }
         if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
             headers.add(name: "Content-Length", value: String(request.body.count))
         }

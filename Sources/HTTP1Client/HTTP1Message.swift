@@ -2,18 +2,24 @@ import Foundation
 
 /// One HTTP/1.1 request as its two senders describe it (the SDK's ``NIOTransport`` and the
 /// server's calls to federation providers): an absolute `http` or `https` URL, a method, header
-/// fields (a name may repeat) and a body. No HTTP library's types.
+/// fields (a name may repeat), a body, and the `User-Agent` sent when the fields name none. No
+/// HTTP library's types.
 package struct HTTP1Request: Sendable {
     package var url: URL
     package var method: String
     package var headers: [(name: String, value: String)]
     package var body: Data
+    package var defaultUserAgent: String
 
-    package init(url: URL, method: String = "GET", headers: [(name: String, value: String)] = [], body: Data = Data()) {
+    package init(
+        url: URL, method: String = "GET", headers: [(name: String, value: String)] = [], body: Data = Data(),
+        defaultUserAgent: String = "Sesame"
+    ) {
         self.url = url
         self.method = method
         self.headers = headers
         self.body = body
+        self.defaultUserAgent = defaultUserAgent
     }
 }
 

@@ -96,11 +96,10 @@ public struct NIOTransport: HTTPTransport {
         if endpoint.secure, context == nil { throw URLError(.secureConnectionFailed) }
         let verifier = ServerCertificateVerifier(
             host: endpoint.host, isIPAddress: endpoint.isIPAddress, roots: trustRoots.store, pinning: certificatePinning ?? .none)
-        var headers = (request.allHTTPHeaderFields ?? [:]).map { (name: $0.key, value: $0.value) }
-        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
-            headers.append((name: "User-Agent", value: "Sesame (NIOTransport)"))
-        }
-        let outgoing = HTTP1Request(url: url, method: request.httpMethod ?? "GET", headers: headers, body: request.httpBody ?? Data())
+        let outgoing = HTTP1Request(
+            url: url, method: request.httpMethod ?? "GET",
+            headers: (request.allHTTPHeaderFields ?? [:]).map { (name: $0.key, value: $0.value) },
+            body: request.httpBody ?? Data(), defaultUserAgent: "Sesame (NIOTransport)")
         let response: HTTP1Response
         do {
             response = try await HTTP1Client.send(

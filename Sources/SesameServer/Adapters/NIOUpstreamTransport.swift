@@ -26,8 +26,7 @@ struct NIOUpstreamTransport: UpstreamTransport {
         guard let url = URL(string: request.url) else { throw HTTP1ClientError.unsupportedURL }
         let endpoint = try HTTP1Endpoint(url)
         let outgoing = HTTP1Request(
-            url: url, method: request.method.rawValue, headers: request.headers + [(name: "User-Agent", value: "Sesame")],
-            body: request.body ?? Data())
+            url: url, method: request.method.rawValue, headers: request.headers, body: request.body ?? Data())
         let response = try await HTTP1Client.send(
             outgoing, to: endpoint, tls: endpoint.secure ? context.value : nil, timeout: timeout,
             maximumResponseBytes: maximumBytes)
