@@ -10,10 +10,6 @@ import Testing
 /// changes), on SQLite and PostgreSQL: only after a right password, never to a lower cost, and
 /// not over a password changed meanwhile (compare-and-set).
 @Suite struct PasswordRehashTests {
-    struct InlinePool: BlockingWorkPool {
-        func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result { try work() }
-    }
-
     static let weak = ScryptPasswordHasher(logN: 4)
     static let strong = ScryptPasswordHasher(logN: 5)
     static let attempt = LoginAttempt(login: "alice", address: "192.0.2.7")
@@ -24,7 +20,7 @@ import Testing
             var alice = StoreSamples.user("alice")
             alice.passwordHash = try Self.weak.hash("correct horse")
             try await store.createUser(alice)
-            let verifier = try CredentialVerifier(hasher: Self.strong, pool: InlinePool(), rehashStore: store)
+            let verifier = try CredentialVerifier(hasher: Self.strong, pool: PasswordCheckCostTests.InlinePool(), rehashStore: store)
             let lookup: () async throws -> UserRecord? = { try await store.user(id: alice.id) }
 
             guard case .rejected = try await verifier.checkPassword("wrong horse", attempt: Self.attempt, user: lookup) else {
@@ -45,7 +41,7 @@ import Testing
             #expect(try await store.user(id: alice.id)?.updatedAt == alice.updatedAt, "a rehash is not a change of the user")
 
             // A server at a lower cost keeps the stronger hash.
-            let lower = try CredentialVerifier(hasher: Self.weak, pool: InlinePool(), rehashStore: store)
+            let lower = try CredentialVerifier(hasher: Self.weak, pool: PasswordCheckCostTests.InlinePool(), rehashStore: store)
             guard case .accepted = try await lower.checkPassword("correct horse", attempt: Self.attempt, user: lookup) else {
                 Issue.record("the right password was refused at the lower cost")
                 return
@@ -66,7 +62,7 @@ import Testing
             changed.passwordHash = try Self.strong.hash("a new password")
             try await store.updateUser(changed)
 
-            let verifier = try CredentialVerifier(hasher: Self.strong, pool: InlinePool(), rehashStore: store)
+            let verifier = try CredentialVerifier(hasher: Self.strong, pool: PasswordCheckCostTests.InlinePool(), rehashStore: store)
             guard case .accepted = try await verifier.checkPassword("correct horse", attempt: Self.attempt, user: { read }) else {
                 Issue.record("the password the lookup read was refused")
                 return
