@@ -17,6 +17,12 @@
 #   bash Benchmarks/Soak/run.sh                 # 600 s, 64 connections, one server process
 #   SECONDS_TOTAL=1800 bash Benchmarks/Soak/run.sh       # issue #50's 30 minutes
 #   SECONDS_TOTAL=120 PROCESSES=2 bash Benchmarks/Soak/run.sh
+#   SECONDS_TOTAL=1800 RATE=500 bash Benchmarks/Soak/run.sh    # a fixed 500 requests a second
+#
+# RATE (requests a second across all connections, split between the processes; default 0, as
+# fast as the server answers) keeps the load the same over the whole run, so that the database's
+# size can be judged even on a machine with other work (it is judged only when the middle and
+# last thirds ran at the same rate).
 #
 # The load comes from one address (loopback), so the server runs with --no-rate-limits and
 # --no-challenges.
@@ -31,6 +37,7 @@ sesame="${SESAME_BIN:-$root/Benchmarks/.build/release/sesame}"
 duration="${SECONDS_TOTAL:-600}"
 connections="${CONNECTIONS:-64}"
 processes="${PROCESSES:-1}"
+rate="${RATE:-0}"
 USERS=8
 refresh_lifetime="${REFRESH_LIFETIME:-300}"
 audit_retention="${AUDIT_RETENTION_DAYS:-0.0035}"
@@ -101,7 +108,7 @@ for index in "${!ports[@]}"; do
     fi
     python3 "$here/soak.py" --port "${ports[$index]}" --seconds "$duration" --connections "$per" \
         --secret="$secret" --password="$password" --users "$USERS" --restart-command "$restart_command" \
-        "${observe[@]}" > "$work/soak-$index.json" &
+        --rate "$(python3 -c "print($rate / $processes)")" "${observe[@]}" > "$work/soak-$index.json" &
     soak_pids+=($!)
 done
 for pid in "${soak_pids[@]}"; do wait "$pid" || status=1; done

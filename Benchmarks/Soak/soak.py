@@ -64,6 +64,24 @@ class Window:
             return False
         return self.end is None or first <= self.end + self.grace
 
+class Pacer:
+    """At most `rate` requests a second across all workers (0: as fast as the server answers).
+    A fixed rate keeps the rows each lifetime creates, and so the database's size, comparable
+    between the thirds of the run even when the machine has other work."""
+    def __init__(self, rate):
+        self.period = 1.0 / rate if rate > 0 else 0.0
+        self.lock = threading.Lock()
+        self.next = time.monotonic()
+    def wait(self):
+        if not self.period: return
+        with self.lock:
+            now = time.monotonic()
+            slot = max(now, self.next)
+            self.next = slot + self.period
+        if slot > now: time.sleep(slot - now)
+
+PACER = Pacer(0)
+
 class Client:
     def __init__(self, host, port):
         self.host, self.port = host, port
@@ -75,6 +93,7 @@ class Client:
     def get(self, path):
         return self.request("GET", path, None)
     def request(self, method, path, form, headers=None):
+        PACER.wait()
         self.last_sent = time.monotonic()
         body = None if form is None else urllib.parse.urlencode(form)
         all_headers = {} if form is None else {"Content-Type": "application/x-www-form-urlencoded"}
@@ -400,10 +419,14 @@ def main():
     parser.add_argument("--redirect-uri", default="com.example.soak:/cb"); parser.add_argument("--device-polls", type=int, default=3)
     parser.add_argument("--observe-pids", type=int, nargs="*", default=[]); parser.add_argument("--database-url", default="")
     parser.add_argument("--observe-every", type=float, default=30.0)
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="requests a second across all workers (0: as fast as the server answers)")
     parser.add_argument("--lifetime", type=float, default=360.0,
                         help="seconds after which what a request created is gone: the longest lifetime plus the purge interval")
     args = parser.parse_args()
 
+    global PACER
+    PACER = Pacer(args.rate)
     counters, window = Counters(), Window(args.grace)
     start = time.monotonic()
     deadline = start + args.seconds
