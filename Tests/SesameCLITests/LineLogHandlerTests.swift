@@ -111,4 +111,31 @@ struct LineLogHandlerTests {
         sink.append(String(repeating: "x", count: 1_024) + "\n", urgent: false)
         #expect(read().count == 1_025, "past the limit the buffer is written at once")
     }
+
+    @Test("buffers handed back after a write carry every line once, in order, from many writers")
+    func recycledBuffers() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        // A file, not the pipe: 8 writers' lines must not block on a reader.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sink-\(UUID().uuidString)").path
+        let file = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        #expect(file >= 0)
+        defer { close(file); unlink(path) }
+        let sink = LogLineSink(output: file, limit: 512)
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    for index in 0..<2_000 { sink.append("w\(writer) \(index)\n", urgent: index % 500 == 499) }
+                }
+            }
+        }
+        sink.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 16_000, "no line lost or written twice")
+        for writer in 0..<8 {
+            let own = lines.filter { $0.hasPrefix("w\(writer) ") }.map { Int($0.split(separator: " ")[1])! }
+            #expect(own == Array(0..<2_000), "writer \(writer)'s lines in its order")
+        }
+    }
 }

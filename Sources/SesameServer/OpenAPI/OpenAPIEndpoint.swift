@@ -5,14 +5,32 @@ import SesameProtocol
 /// `GET /api/openapi.json` (an OpenAPI document for every JSON endpoint, served by
 /// the server): an OpenAPI 3.1 document built from Swift values at start, with the
 /// ``APIError`` schema and the ``APIErrorCode`` table. Served with `Cache-Control: no-store`.
+///
+/// The document is encoded at its first request and kept: encoding it at start took about
+/// 1.5 MB of transient heap (its ~140 KB of JSON, the encoder's dictionaries) and a few
+/// milliseconds of every start, for a page most servers serve to a developer now and then
+/// (issue #50, found with heaptrack).
 struct OpenAPIEndpoint: Sendable {
-    let document: Data
+    let issuer: String
+    let registration: Bool
+    private let encoded = LockedState<Data?>(nil)
 
     /// - Parameter registration: whether `/register` is routed (dynamic client registration open).
     init(issuer: String, registration: Bool = false) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        self.document = (try? encoder.encode(Self.document(issuer: issuer, registration: registration))) ?? Data("{}".utf8)
+        self.issuer = issuer
+        self.registration = registration
+    }
+
+    /// The encoded document, made at the first call.
+    var document: Data {
+        encoded.withLock { encoded in
+            if let encoded { return encoded }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let made = (try? encoder.encode(Self.document(issuer: issuer, registration: registration))) ?? Data("{}".utf8)
+            encoded = made
+            return made
+        }
     }
 
     func handle(_ request: Request, context: SesameRequestContext) -> Response {

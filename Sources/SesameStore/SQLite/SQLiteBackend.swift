@@ -6,7 +6,9 @@ import SQLKit
 import SQLiteKit
 
 /// Everything SQLite-specific about opening the store (one file under the data
-/// directory). Owns the connection, its thread pool and event loop, and closes them together.
+/// directory). Owns the connection and its thread pool, and closes them together. The
+/// connection's futures complete on SwiftNIO's shared event loops (the ones the HTTP server
+/// runs on) rather than on a loop of its own: a thread, and its task queues, fewer (issue #50).
 ///
 /// One connection is shared by all requests: SQLiteNIO opens it in serialized mode
 /// (`SQLITE_OPEN_FULLMUTEX`), the store issues only single-statement atomic writes, and WAL mode
@@ -15,7 +17,6 @@ import SQLiteKit
 struct SQLiteBackend: Sendable {
     let connection: SQLiteConnection
     let threadPool: NIOThreadPool
-    let eventLoopGroup: MultiThreadedEventLoopGroup
     /// Checkpoints from a second connection (``WALCheckpointer``).
     let checkpointer: WALCheckpointer
 
@@ -49,12 +50,12 @@ struct SQLiteBackend: Sendable {
         try OwnerOnlyFiles.prepare(database: url)
         let threadPool = NIOThreadPool(numberOfThreads: 2)
         threadPool.start()
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let group = MultiThreadedEventLoopGroup.singleton
         let connection: SQLiteConnection
         do {
             connection = try await openConnection(at: url, threadPool: threadPool, group: group, logger: logger)
         } catch {
-            await shutDown(threadPool, group)
+            try? await threadPool.shutdownGracefully()
             throw StoreError.unavailable(
                 reason: "cannot open \(url.path) (\(error)); check that the file is a Sesame database and is writable")
         }
@@ -66,7 +67,7 @@ struct SQLiteBackend: Sendable {
                 interval: checkpointInterval, logger: logger)
         } catch {
             try? await connection.close()
-            await shutDown(threadPool, group)
+            try? await threadPool.shutdownGracefully()
             throw StoreError.unavailable(
                 reason: "cannot configure \(url.path) (\(error)); check that the file is a Sesame database and is writable")
         }
@@ -74,12 +75,12 @@ struct SQLiteBackend: Sendable {
         // earlier version may have had looser ones.
         try? OwnerOnlyFiles.narrow(database: url)
         return SQLiteBackend(
-            connection: connection, threadPool: threadPool, eventLoopGroup: group, checkpointer: checkpointer)
+            connection: connection, threadPool: threadPool, checkpointer: checkpointer)
     }
 
     /// A connection to the file that waits `busy_timeout` for another connection's lock.
     private static func openConnection(
-        at url: URL, threadPool: NIOThreadPool, group: MultiThreadedEventLoopGroup, logger: Logger
+        at url: URL, threadPool: NIOThreadPool, group: any EventLoopGroup, logger: Logger
     ) async throws -> SQLiteConnection {
         let connection = try await SQLiteConnection.open(
             storage: .file(path: url.path), threadPool: threadPool, logger: logger, on: group.any())
@@ -103,15 +104,9 @@ struct SQLiteBackend: Sendable {
         try await db.raw("PRAGMA journal_size_limit = \(unsafeRaw: String(walSizeLimitBytes))").run()
     }
 
-    private static func shutDown(_ threadPool: NIOThreadPool, _ group: MultiThreadedEventLoopGroup) async {
-        try? await threadPool.shutdownGracefully()
-        try? await group.shutdownGracefully()
-    }
-
     func close() async throws {
         await checkpointer.stop()
         try? await connection.close()
         try await threadPool.shutdownGracefully()
-        try await eventLoopGroup.shutdownGracefully()
     }
 }
