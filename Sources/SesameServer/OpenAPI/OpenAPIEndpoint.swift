@@ -3,7 +3,7 @@ import Hummingbird
 import SesameProtocol
 
 /// `GET /api/openapi.json` (an OpenAPI document for every JSON endpoint, served by
-/// the server): an OpenAPI 3.1 document built from Swift values at start, with the
+/// the server): an OpenAPI 3.1 document built from Swift values, with the
 /// ``APIError`` schema and the ``APIErrorCode`` table. Served with `Cache-Control: no-store`.
 ///
 /// The document is encoded at its first request and kept: encoding it at start took about
