@@ -50,10 +50,9 @@ struct SQLiteBackend: Sendable {
         try OwnerOnlyFiles.prepare(database: url)
         let threadPool = NIOThreadPool(numberOfThreads: 2)
         threadPool.start()
-        let group = MultiThreadedEventLoopGroup.singleton
         let connection: SQLiteConnection
         do {
-            connection = try await openConnection(at: url, threadPool: threadPool, group: group, logger: logger)
+            connection = try await openConnection(at: url, threadPool: threadPool, logger: logger)
         } catch {
             try? await threadPool.shutdownGracefully()
             throw StoreError.unavailable(
@@ -63,7 +62,7 @@ struct SQLiteBackend: Sendable {
         do {
             try await configure(connection.sql(queryLogLevel: nil))
             checkpointer = WALCheckpointer(
-                connection: try await openConnection(at: url, threadPool: threadPool, group: group, logger: logger),
+                connection: try await openConnection(at: url, threadPool: threadPool, logger: logger),
                 interval: checkpointInterval, logger: logger)
         } catch {
             try? await connection.close()
@@ -78,12 +77,14 @@ struct SQLiteBackend: Sendable {
             connection: connection, threadPool: threadPool, checkpointer: checkpointer)
     }
 
-    /// A connection to the file that waits `busy_timeout` for another connection's lock.
+    /// A connection to the file that waits `busy_timeout` for another connection's lock; its
+    /// futures complete on one of SwiftNIO's shared event loops.
     private static func openConnection(
-        at url: URL, threadPool: NIOThreadPool, group: any EventLoopGroup, logger: Logger
+        at url: URL, threadPool: NIOThreadPool, logger: Logger
     ) async throws -> SQLiteConnection {
         let connection = try await SQLiteConnection.open(
-            storage: .file(path: url.path), threadPool: threadPool, logger: logger, on: group.any())
+            storage: .file(path: url.path), threadPool: threadPool, logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton.any())
         do {
             try await connection.sql(queryLogLevel: nil)
                 .raw("PRAGMA busy_timeout = \(unsafeRaw: String(busyTimeoutMilliseconds))").run()

@@ -35,9 +35,9 @@ final class LogLineSink: Sendable {
 
         /// The lines buffered so far; the spare (empty) takes their place.
         mutating func take() -> [UInt8] {
-            var taken: [UInt8] = []
-            swap(&taken, &spare)
-            swap(&taken, &buffer)
+            let taken = buffer
+            buffer = spare
+            spare = []
             return taken
         }
     }
@@ -91,9 +91,9 @@ final class LogLineSink: Sendable {
             guard !pending.isEmpty else { return }
             writeAll(pending)
             pending.removeAll(keepingCapacity: true)  // the only reference now: no copy
-            state.withLock { state in
-                if state.spare.capacity < pending.capacity { swap(&state.spare, &pending) }
-            }
+            // One batch is written at a time (`writing`), so the spare is the one this batch's
+            // `take` emptied: this buffer replaces it.
+            state.withLock { $0.spare = pending }
         }
     }
 
