@@ -2,8 +2,10 @@
 # Soak: `sesame serve` on a throw-away PostgreSQL cluster, 64 connections of mixed load for
 # 10 minutes (soak.py: refresh rotations, client_credentials, native sign-ins, DPoP-bound
 # rotations, pushed requests shown at /authorize, device codes polled), the database restarted
-# (pg_ctl restart -m fast) half-way. Every minute it samples each server's memory, the rows of
-# the one-time and expiring tables and the database's size. Prints the counts and the samples
+# (pg_ctl restart -m fast) half-way (RESTARTS=2: at a third and two thirds, so that memory a
+# restart leaves behind shows as growth between the middle and last thirds). Every minute it
+# samples each server's memory, the rows of the one-time and expiring tables and the database's
+# size. Prints the counts and the samples
 # and exits 1 unless there were no 5xx outside the restart window, no lost rotations, no
 # reuse-detection failures, nothing grew over the last third of the run (issue #50), and each
 # server stopped within 20 s of SIGTERM at the end.
@@ -18,6 +20,7 @@
 #   SECONDS_TOTAL=1800 bash Benchmarks/Soak/run.sh       # issue #50's 30 minutes
 #   SECONDS_TOTAL=120 PROCESSES=2 bash Benchmarks/Soak/run.sh
 #   SECONDS_TOTAL=1800 RATE=500 bash Benchmarks/Soak/run.sh    # a fixed 500 requests a second
+#   SECONDS_TOTAL=1800 RATE=500 RESTARTS=2 bash Benchmarks/Soak/run.sh   # restarts at 10 and 20 min
 #
 # RATE (requests a second across all connections, split between the processes; default 0, as
 # fast as the server answers) keeps the load the same over the whole run, so that the database's
@@ -38,6 +41,7 @@ duration="${SECONDS_TOTAL:-600}"
 connections="${CONNECTIONS:-64}"
 processes="${PROCESSES:-1}"
 rate="${RATE:-0}"
+restarts="${RESTARTS:-1}"
 USERS=8
 refresh_lifetime="${REFRESH_LIFETIME:-300}"
 audit_retention="${AUDIT_RETENTION_DAYS:-0.0035}"
@@ -104,21 +108,24 @@ for index in "${!ports[@]}"; do
     observe=()
     if [ "$index" = 0 ]; then
         restart_command="bash -c '$(declare -f as_owner); $restart >/dev/null'"
-        observe=(--observe-pids "${pids[@]}" --database-url "$SESAME_TEST_DATABASE_URL" --lifetime "$lifetime")
+        observe=(--observe-pids "${pids[@]}" --database-url "$SESAME_TEST_DATABASE_URL" --lifetime "$lifetime"
+                 --observe-every "${OBSERVE_EVERY:-30}")
     fi
     python3 "$here/soak.py" --port "${ports[$index]}" --seconds "$duration" --connections "$per" \
-        --secret="$secret" --password="$password" --users "$USERS" --restart-command "$restart_command" \
+        --secret="$secret" --password="$password" --users "$USERS" --restart-command "$restart_command" --restarts "$restarts" \
         --rate "$(python3 -c "print($rate / $processes)")" "${observe[@]}" > "$work/soak-$index.json" &
     soak_pids+=($!)
 done
 for pid in "${soak_pids[@]}"; do wait "$pid" || status=1; done
 # A graceful stop must end: a request the server cannot finish would hold it (issue #50's soak
 # found one after the database restart). SIGTERM, then at most 20 s.
-for pid in "${pids[@]}"; do
+for index in "${!pids[@]}"; do
+    pid="${pids[$index]}"
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then
-        echo "FAILED: sesame serve (pid $pid) did not stop within 20 s of SIGTERM" >&2
+        echo "FAILED: sesame serve (pid $pid) did not stop within 20 s of SIGTERM; the end of its log:" >&2
+        tail -n 40 "$work/serve-$((index + 1)).err" >&2
         kill -9 "$pid" 2>/dev/null || true
         status=1
     fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Soak load for a running Sesame server: many keep-alive connections of mixed grants for a
-fixed time, with the database restarted in the middle, counting what must stay zero.
+fixed time, with the database restarted in the middle (or --restarts times, evenly spaced),
+counting what must stay zero.
 
 Workers (each on its own HTTP/1.1 keep-alive connection):
   refresh   holds one refresh-token family and rotates it in a loop (RFC 6749 §6, RFC 9700
@@ -26,7 +27,7 @@ thirds ran at the same rate (--rate keeps it so), and without the files of the t
 longer than the run (KEPT_PAST_EXPIRY), which still fill by design.
 
 Counted (and printed at the end; exit status 1 unless all zero):
-  5xx outside the restart window   any 5xx or connection error outside [restart start, restart end + grace]
+  5xx outside the restart window   any 5xx or connection error outside every [restart start, restart end + grace]
   lost rotations                   a refresh token the server handed out (200) later refused although no
                                    request with it was cut off
   reuse-detection failures         a replayed token accepted, or the family's current token still working
@@ -51,20 +52,19 @@ class Counters:
             return sum(self.values.values())
 
 class Window:
-    """The restart window: [start, end + grace]."""
+    """The restart windows: each [start, end + grace]."""
     def __init__(self, grace):
-        self.start = None
-        self.end = None
+        self.spans = []   # [start, end or None], in order
         self.grace = grace
-    def contains(self, t):
-        if self.start is None or t < self.start:
-            return False
-        return self.end is None or t <= self.end + self.grace
+    def begin(self, t):
+        self.spans.append([t, None])
+    def finish(self, t):
+        self.spans[-1][1] = t
     def overlaps(self, first, last):
-        """Whether [first, last] (a request from its sending to its failure) meets the window."""
-        if self.start is None or last < self.start:
-            return False
-        return self.end is None or first <= self.end + self.grace
+        """Whether [first, last] (a request from its sending to its failure) meets a window."""
+        return any(last >= start and (end is None or first <= end + self.grace) for start, end in self.spans)
+    def seconds(self):
+        return [round((end if end is not None else time.monotonic()) - start, 1) for start, end in self.spans]
 
 class Pacer:
     """At most `rate` requests a second across all workers (0: as fast as the server answers).
@@ -414,13 +414,16 @@ def growth_failures(samples, seconds, lifetime):
                 failures.append(f"{name} {what} grew: {pick(before)} MB in the middle third, {pick(after)} MB in the last")
     return failures
 
-def restarter(args, start_at, window):
-    time.sleep(max(0, start_at - time.monotonic()))
-    window.start = time.monotonic()
-    print(f"{time.strftime('%H:%M:%S')} restarting the database: {args.restart_command}", file=sys.stderr, flush=True)
-    subprocess.run(args.restart_command, shell=True, check=False)
-    window.end = time.monotonic()
-    print(f"{time.strftime('%H:%M:%S')} database back after {window.end - window.start:.1f} s", file=sys.stderr, flush=True)
+def restarter(args, start, window):
+    """Restarts the database `--restarts` times, evenly spaced over the run (once: half-way;
+    twice: at a third and two thirds, so that a step per restart shows between the thirds)."""
+    for index in range(1, args.restarts + 1):
+        time.sleep(max(0, start + args.seconds * index / (args.restarts + 1) - time.monotonic()))
+        window.begin(time.monotonic())
+        print(f"{time.strftime('%H:%M:%S')} restarting the database: {args.restart_command}", file=sys.stderr, flush=True)
+        subprocess.run(args.restart_command, shell=True, check=False)
+        window.finish(time.monotonic())
+        print(f"{time.strftime('%H:%M:%S')} database back after {window.seconds()[-1]} s", file=sys.stderr, flush=True)
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -430,6 +433,7 @@ def main():
     parser.add_argument("--secret", required=True); parser.add_argument("--users", type=int, default=8)
     parser.add_argument("--password", required=True); parser.add_argument("--probe-every", type=int, default=200)
     parser.add_argument("--restart-command", default=""); parser.add_argument("--grace", type=float, default=15.0)
+    parser.add_argument("--restarts", type=int, default=1, help="how many times the restart command runs, evenly spaced")
     parser.add_argument("--dpop-client", default="soak-dpop"); parser.add_argument("--device-client", default="soak-tv")
     parser.add_argument("--redirect-uri", default="com.example.soak:/cb"); parser.add_argument("--device-polls", type=int, default=3)
     parser.add_argument("--observe-pids", type=int, nargs="*", default=[]); parser.add_argument("--database-url", default="")
@@ -454,7 +458,7 @@ def main():
     threads = [threading.Thread(target=worker, args=(args, deadline, counters, window, index % args.users), daemon=True)
                for index, worker in enumerate(workers)]
     if args.restart_command:
-        threads.append(threading.Thread(target=restarter, args=(args, start + args.seconds / 2, window), daemon=True))
+        threads.append(threading.Thread(target=restarter, args=(args, start, window), daemon=True))
     samples = []
     if args.database_url:
         threads.append(threading.Thread(target=observer, args=(args, start, deadline, samples, counters), daemon=True))
@@ -468,7 +472,7 @@ def main():
     must_be_zero = ["5xx outside the restart window", "lost rotations", "reuse-detection failures"]
     growth = growth_failures(samples, args.seconds, args.lifetime) if samples else []
     print(json.dumps({"seconds": args.seconds, "connections": args.connections,
-                      "restart_window_s": None if window.start is None else round((window.end or time.monotonic()) - window.start, 1),
+                      "restart_windows_s": window.seconds(),
                       **{k: counters.get(k) for k in sorted(set(counters.values) | set(must_be_zero))},
                       "growth_failures": growth, "samples": samples}, indent=2))
     failed = [k for k in must_be_zero if counters.get(k)]

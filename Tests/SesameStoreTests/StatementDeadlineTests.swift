@@ -129,4 +129,59 @@ struct StatementDeadlineTests {
         #expect(clock.now - start >= .milliseconds(300))
         #expect("\(String(describing: error))".contains("did not finish"))
     }
+
+    /// A connection that closes 200 ms after it is made, the way a pooled one does when
+    /// PostgreSQL restarts under a statement.
+    final class ClosingConnection: Sendable {
+        static let delay: Duration = .milliseconds(200)
+        private let closed = LockedState(false)
+        let made = ContinuousClock.now
+        init() { Task { [closed] in try? await Task.sleep(for: Self.delay); closed.withLock { $0 = true } } }
+        var isClosed: Bool { closed.withLock { $0 } }
+
+        /// Whether `error` came when the connection closed: after it did, within a few checks.
+        func endedAtClose(_ error: StoreError?) -> Bool {
+            let elapsed = ContinuousClock.now - made
+            return elapsed >= Self.delay && elapsed < StatementDeadline.closedCheck * 3
+                && "\(String(describing: error))".contains("connection closed before the statement was answered")
+        }
+    }
+
+    @Test("a statement whose connection closes ends within a check of it, long before the deadline")
+    func connectionCloses() async throws {
+        let stuck = Stuck()
+        defer { stuck.release() }
+        let connection = ClosingConnection()
+        let error = await #expect(throws: StoreError.self) {
+            try await StatementDeadline(lease: .seconds(30), statement: .seconds(60)).run { leased in
+                leased(closed: { connection.isClosed })
+                await stuck.wait()
+            }
+        }
+        #expect(connection.endedAtClose(error))
+    }
+
+    @Test("a session's statement on a connection that closes ends within a check of it")
+    func sessionConnectionCloses() async throws {
+        let stuck = Stuck()
+        defer { stuck.release() }
+        let connection = ClosingConnection()
+        let session = DeadlineSessionDatabase(
+            base: SessionConnection(stuck: stuck), statementTimeout: .seconds(60), closed: { connection.isClosed })
+        let error = await #expect(throws: StoreError.self) {
+            try await session.execute(sql: SQLRaw("DELETE FROM codes"), { _ in })
+        }
+        #expect(connection.endedAtClose(error))
+    }
+
+    @Test("a statement on an open connection is not ended by the checks: it runs to its own end")
+    func openConnectionRunsOn() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await StatementDeadline(lease: .seconds(5), statement: .seconds(10)).run { leased in
+            leased(closed: { false })
+            try await Task.sleep(for: StatementDeadline.closedCheck * 1.5)
+        }
+        #expect(clock.now - start >= StatementDeadline.closedCheck * 1.5)
+    }
 }

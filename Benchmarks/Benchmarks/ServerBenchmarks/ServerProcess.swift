@@ -275,6 +275,15 @@ enum ProcessCPU {
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
+
+    /// The CPU time (user + system) of this process's children that have exited and been
+    /// waited for (`getrusage(RUSAGE_CHILDREN)`): around a `wrk` run, the load generator's.
+    static func reapedChildrenSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
 }
 
 /// The environment for the processes the benchmark starts. The benchmark runner preloads its

@@ -55,6 +55,8 @@ struct ServeCommand: AsyncParsableCommand {
     var bodyTimeout: Double = ConnectionLimits().bodyTimeout
     @Option(help: "Connections open at once; past it new connections are closed at once.")
     var maxConnections: Int = ConnectionLimits().maximumConnections
+    @Option(help: "Seconds requests in progress get to finish at a graceful stop (SIGTERM); then they are cancelled.")
+    var shutdownTimeout: Double = ConnectionLimits().shutdownTimeout
     @Flag(
         name: .customLong("require-par"),
         help: "Every client must push its authorization requests to /par first (RFC 9126); discovery says so.")
@@ -84,7 +86,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard purgeInterval >= 0, purgeInterval <= 31_536_000 else {
             throw ValidationError("--purge-interval must be 0 (off) or a number of seconds up to a year (31536000), e.g. 600.")
         }
-        for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)]
+        for (name, value) in [
+            ("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout),
+            ("--shutdown-timeout", shutdownTimeout),
+        ]
         where !(value > 0 && value <= 86_400) {
             throw ValidationError("\(name) must be a number of seconds above 0 (at most 86400), e.g. 30.")
         }
@@ -137,6 +142,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.connectionLimits.idleTimeout = idleTimeout
             configuration.connectionLimits.bodyTimeout = bodyTimeout
             configuration.connectionLimits.maximumConnections = maxConnections
+            configuration.connectionLimits.shutdownTimeout = shutdownTimeout
             do throws(TrustedProxyError) {
                 configuration.trustedProxies = try TrustedProxies(parsing: trustedProxies)
             } catch {

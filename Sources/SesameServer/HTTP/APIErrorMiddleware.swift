@@ -44,6 +44,14 @@ struct APIErrorMiddleware: RouterMiddleware {
                 }
             let failure = EndpointFailure(code, error.body, status: error.status)
             return respond(failure, request: request, context: context)
+        } catch is CancellationError {
+            // The server is stopping and the request outlived `--shutdown-timeout`
+            // (``ConnectionLimits/shutdownTimeout``): it was cancelled, and may be retried.
+            logger.notice("request cancelled: the server is stopping", metadata: ["request_id": .string(context.id)])
+            var failure = EndpointFailure(
+                .temporarilyUnavailable, "The server is restarting; try again in a few seconds.", status: .serviceUnavailable)
+            failure.retryAfter = Self.storeRetryAfter
+            return respond(failure, request: request, context: context)
         } catch {
             // Unexpected: log the type only (an error's description could echo input).
             logger.error(

@@ -147,6 +147,7 @@ public enum IdentityServer {
         let heartbeat = ProcessHeartbeat(store: store, now: configuration.now, logger: logger)
         await heartbeat.beat()
         services.append(heartbeat.service())
+        if let trim = AllocatorTrim.service() { services.append(trim) }
         if let interval = configuration.keyChangeInterval {
             services.append(KeyChangeWatcher(keyRing: keyRing, interval: interval, logger: logger))
         }
@@ -160,8 +161,9 @@ public enum IdentityServer {
             }
             services.append(purge)
         }
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int64(limits.shutdownTimeout * 1000))
+        let group = ServiceGroup(configuration: groupConfiguration)
         let task = Task {
             defer {
                 portContinuation.finish()

@@ -9,10 +9,15 @@ import SQLKit
 struct DeadlineSessionDatabase: WrappingSQLDatabase {
     let base: any SQLDatabase
     let statementTimeout: Duration
+    /// Whether the session's connection has closed (a statement then ends within
+    /// ``StatementDeadline/closedCheck``); `nil` when nothing can tell.
+    var closed: (@Sendable () -> Bool)?
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let base = base
-        try await StatementDeadline(lease: nil, statement: statementTimeout).run { _ in
+        let closed = closed
+        try await StatementDeadline(lease: nil, statement: statementTimeout).run { leased in
+            leased(closed: closed)
             try await base.execute(sql: query, onRow)
         }
     }

@@ -41,7 +41,7 @@ struct PostgresClientDatabase: SQLDatabase {
             do {
                 try await client.withConnection { connection in
                     flag.mark()
-                    leased()
+                    leased(closed: { connection.isClosed })
                     pool?.leased()
                     defer { pool?.released() }
                     try Self.requireOpen(connection)
@@ -68,7 +68,9 @@ struct PostgresClientDatabase: SQLDatabase {
                 defer { pool?.released() }
                 try Self.requireOpen(connection)
                 return try await closure(
-                    DeadlineSessionDatabase(base: connection.sql(queryLogLevel: nil), statementTimeout: statementTimeout))
+                    DeadlineSessionDatabase(
+                        base: connection.sql(queryLogLevel: nil), statementTimeout: statementTimeout,
+                        closed: { connection.isClosed }))
             }
         } catch {
             throw Self.classify(error, leased: leased.isSet)

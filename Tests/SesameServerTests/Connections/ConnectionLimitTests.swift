@@ -71,6 +71,27 @@ struct ConnectionLimitTests {
         }
     }
 
+    @Test("a graceful stop gives a request in progress the shutdown timeout, then cancels it and stops")
+    func shutdownTimeout() async throws {
+        try await withTestServer(configure: {
+            $0.connectionLimits.bodyTimeout = 60  // the request would hold the stop a minute
+            $0.connectionLimits.shutdownTimeout = 0.5
+        }) { server in
+            let connection = try RawConnection(port: port(server))
+            connection.write(
+                "POST /token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type")
+            #expect(try await connection.read(timeout: 0.3) == .silent, "the request is in progress, its body unfinished")
+            let clock = ContinuousClock()
+            let start = clock.now
+            try await server.running.shutdown()
+            let took = clock.now - start
+            #expect(took >= .milliseconds(400), "the request in progress got its time")
+            #expect(took < .seconds(20), "the unfinished request held the stop")
+            let (_, closed) = try await connection.readUntilClosed(timeout: 10)
+            #expect(closed)
+        }
+    }
+
     @Test("HTTP/1.0 without keep-alive is closed after the response; with keep-alive it stays open")
     func http10Persistence() async throws {
         try await withTestServer { server in

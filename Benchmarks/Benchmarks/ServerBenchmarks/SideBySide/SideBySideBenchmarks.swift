@@ -271,7 +271,8 @@ func registerSideBySideBenchmarks() {
 }
 
 /// The refresh grant side by side, Sesame's client signing its access tokens as `deployment`
-/// says; also reports Sesame's share of `openssl speed`'s bound for that many RSA signatures.
+/// says; also reports Sesame's share of `openssl speed`'s bound for the signatures a refresh
+/// makes (RSA, and ECDSA P-256 with ES256 access tokens).
 private func refreshSideBySide(_ name: String, _ deployment: Deployment) {
     sideBySideBenchmark(
         name,
@@ -294,7 +295,12 @@ private func refreshSideBySide(_ name: String, _ deployment: Deployment) {
                 )
             }),
         after: { benchmark, ours in
-            let bound = try await OpenSSLSpeed.rsa2048SignaturesPerSecond() / deployment.rsaSignaturesPerRefresh
+            let rsa = try await OpenSSLSpeed.rsa2048SignaturesPerSecond()
+            let ecdsa = deployment.es256SignaturesPerRefresh > 0 ? try await OpenSSLSpeed.ecdsaP256SignaturesPerSecond() : 1
+            let bound = SigningBound.refreshBound(
+                rsa: deployment.rsaSignaturesPerRefresh, es256: deployment.es256SignaturesPerRefresh,
+                rsaPerSecond: rsa, es256PerSecond: ecdsa
+            ).refreshesPerSecond
             benchmark.measurement(opensslBound, Int(bound))
             benchmark.measurement(percentOfOpenSSL, Int((100 * ours.requestsPerSecond / bound).rounded()))
         })

@@ -15,6 +15,11 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// At most this many connections are open; past it, a new connection is closed at once
     /// (``ConnectionCap``).
     public var maximumConnections = 2_000
+    /// At a graceful stop (SIGTERM, ``RunningServer/shutdown()``), the time requests in progress
+    /// get to finish after the server stops accepting connections; past it they are cancelled
+    /// (their clients see the connection close) and the server stops. Below a container's
+    /// usual 30 s grace before `SIGKILL`.
+    public var shutdownTimeout: TimeInterval = 15
     /// The largest request body any endpoint reads (``SesameRequestContext/maximumBodySize``): a
     /// request that declares a longer `Content-Length` is answered 413 before its body is read,
     /// and the connection closed (RFC 9110 §15.5.14).
