@@ -29,11 +29,9 @@ struct APIErrorMiddleware: RouterMiddleware {
             logger.error(
                 "the data store is unavailable",
                 metadata: ["request_id": .string(context.id), "reason": .string(reason)])
-            var failure = EndpointFailure(
-                .temporarilyUnavailable, "The data store is unavailable; try again in a few seconds.",
-                status: .serviceUnavailable)
-            failure.retryAfter = Self.storeRetryAfter
-            return respond(failure, request: request, context: context)
+            return respond(
+                Self.unavailable("The data store is unavailable; try again in a few seconds."), request: request,
+                context: context)
         } catch let error as HTTPError {
             let code: APIErrorCode =
                 switch error.status {
@@ -48,10 +46,8 @@ struct APIErrorMiddleware: RouterMiddleware {
             // The server is stopping and the request outlived `--shutdown-timeout`
             // (``ConnectionLimits/shutdownTimeout``): it was cancelled, and may be retried.
             logger.notice("request cancelled: the server is stopping", metadata: ["request_id": .string(context.id)])
-            var failure = EndpointFailure(
-                .temporarilyUnavailable, "The server is restarting; try again in a few seconds.", status: .serviceUnavailable)
-            failure.retryAfter = Self.storeRetryAfter
-            return respond(failure, request: request, context: context)
+            return respond(
+                Self.unavailable("The server is restarting; try again in a few seconds."), request: request, context: context)
         } catch {
             // Unexpected: log the type only (an error's description could echo input).
             logger.error(
@@ -59,6 +55,14 @@ struct APIErrorMiddleware: RouterMiddleware {
                 metadata: ["request_id": .string(context.id), "error_type": .string("\(type(of: error))")])
             return respond(EndpointFailure(.serverError), request: request, context: context)
         }
+    }
+
+    /// A 503 `temporarily_unavailable` the client may retry after ``storeRetryAfter`` seconds
+    /// (here and on the hosted pages, ``HostedPageErrorMiddleware``).
+    static func unavailable(_ description: String? = nil) -> EndpointFailure {
+        var failure = EndpointFailure(.temporarilyUnavailable, description, status: .serviceUnavailable)
+        failure.retryAfter = storeRetryAfter
+        return failure
     }
 
     private func respond(_ error: any APIErrorRendering, request: Request, context: Context) -> Response {

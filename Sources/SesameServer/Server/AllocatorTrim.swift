@@ -13,7 +13,8 @@ import SesameProvider
 /// asked for again. Issue #50's soak saw a server's resting memory step up by about 3 MB at each
 /// PostgreSQL restart and stay there; the discovery load left 2.3 MB of freed memory in the
 /// arenas, which one `malloc_trim(0)` returned (`MADV_DONTNEED` on the free pages, the blocks
-/// stay where they are). A call takes well under a millisecond on a server's arenas.
+/// stay where they are). A call took 0.08 ms on average and 0.24 ms at most, every 0.5 s under a
+/// discovery load of 80,000 requests a second (an `LD_PRELOAD` shim timing it).
 ///
 /// On other C libraries (musl, Darwin) there is nothing to call: ``service()`` is `nil`.
 enum AllocatorTrim {

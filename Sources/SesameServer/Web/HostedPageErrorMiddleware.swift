@@ -25,9 +25,7 @@ struct HostedPageErrorMiddleware: RouterMiddleware {
         } catch StoreError.unavailable(let reason) {
             logger.error(
                 "the data store is unavailable", metadata: ["request_id": .string(context.id), "reason": .string(reason)])
-            var failure = EndpointFailure(.temporarilyUnavailable, status: .serviceUnavailable)
-            failure.retryAfter = APIErrorMiddleware.storeRetryAfter
-            return page(failure, request: request, context: context)
+            return page(APIErrorMiddleware.unavailable(), request: request, context: context)
         }
     }
 
