@@ -90,7 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout),
             ("--shutdown-timeout", shutdownTimeout),
         ]
-        where !(value > 0 && value <= 86_400) {
+        where !(value > 0 && value <= ConnectionLimits.longestTimeout) {
             throw ValidationError("\(name) must be a number of seconds above 0 (at most 86400), e.g. 30.")
         }
         guard maxConnections >= 1 else {

@@ -14,6 +14,7 @@ public enum IdentityServer {
     /// accepts connections.
     public static func start(_ configuration: ServerConfiguration, logger: Logger) async throws -> RunningServer {
         if let issuer = configuration.issuer { try validateIssuer(issuer) }
+        try configuration.connectionLimits.validate()
         try StringTables.requireResources()
         try configuration.dataDirectory.prepare()
         if OwnerOnlyFiles.isOpenToOthers(directory: configuration.dataDirectory.url) {

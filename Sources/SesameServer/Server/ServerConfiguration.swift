@@ -143,6 +143,8 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
     case invalidSMTPConfiguration(String)
     /// A port for mutual TLS was asked for without the server's own TLS certificate.
     case mutualTLSPortWithoutTLS
+    /// A ``ConnectionLimits`` value is out of its range; the text names it and the range.
+    case invalidConnectionLimit(String)
 
     public var description: String {
         switch self {
@@ -154,6 +156,8 @@ public enum ServerStartError: Error, Sendable, CustomStringConvertible {
             "invalid SMTP settings: \(reason)"
         case .mutualTLSPortWithoutTLS:
             "a mutual TLS port needs the server's own certificate: add --tls-certificate and --tls-key"
+        case .invalidConnectionLimit(let reason):
+            "invalid connection limits: \(reason)"
         }
     }
 }
@@ -175,5 +179,22 @@ extension ServerConfiguration {
         settings.loginThrottle = loginThrottle
         settings.mailQuota = mailQuota
         return settings
+    }
+}
+
+extension ConnectionLimits {
+    /// Checks each timeout is above 0 and at most ``longestTimeout`` (not NaN), and that at least
+    /// one connection may be open; ``IdentityServer/start(_:logger:)`` calls it first.
+    func validate() throws(ServerStartError) {
+        for (name, value) in [
+            ("headerTimeout", headerTimeout), ("idleTimeout", idleTimeout), ("bodyTimeout", bodyTimeout),
+            ("shutdownTimeout", shutdownTimeout),
+        ] where !(value > 0 && value <= Self.longestTimeout) {
+            throw .invalidConnectionLimit(
+                "\(name) is \(value): it must be a number of seconds above 0 and at most \(Int(Self.longestTimeout)), e.g. 30")
+        }
+        guard maximumConnections >= 1 else {
+            throw .invalidConnectionLimit("maximumConnections is \(maximumConnections): it must be at least 1, e.g. 2000")
+        }
     }
 }

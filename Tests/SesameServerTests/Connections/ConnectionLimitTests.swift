@@ -1,5 +1,6 @@
 import SesameTesting
 import Foundation
+import Logging
 import SesameProtocol
 import Testing
 @testable import SesameServer
@@ -89,6 +90,40 @@ struct ConnectionLimitTests {
             #expect(took < .seconds(20), "the unfinished request held the stop")
             let (_, closed) = try await connection.readUntilClosed(timeout: 10)
             #expect(closed)
+        }
+    }
+
+    /// The CLI refuses these values; a library user setting ``ConnectionLimits`` directly gets
+    /// the same refusal from `IdentityServer.start`, not a trap when the first timer is armed.
+    @Test("a timeout of 0, below 0, past a day, infinite or NaN, or no connections at all: the server refuses to start")
+    func outOfRangeLimits() async throws {
+        let timeouts: [WritableKeyPath<ConnectionLimits, TimeInterval>] = [
+            \.headerTimeout, \.idleTimeout, \.bodyTimeout, \.shutdownTimeout,
+        ]
+        for path in timeouts {
+            for value in [0, -1, 86_400.5, 1e30, .infinity, .nan] {
+                var limits = ConnectionLimits()
+                limits[keyPath: path] = value
+                #expect(throws: ServerStartError.self, "\(path) = \(value)") { try limits.validate() }
+            }
+            var longest = ConnectionLimits()
+            longest[keyPath: path] = ConnectionLimits.longestTimeout
+            #expect(throws: Never.self) { try longest.validate() }
+        }
+        var none = ConnectionLimits()
+        none.maximumConnections = 0
+        #expect(throws: ServerStartError.self) { try none.validate() }
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-limits-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = ServerConfiguration(
+            dataDirectory: DataDirectory(url: directory), port: 0, passwordHasher: TestServer.hasher)
+        configuration.connectionLimits.headerTimeout = 1e30
+        do {
+            _ = try await IdentityServer.start(configuration, logger: Logger(label: "limits-test"))
+            Issue.record("the server started with a header timeout of 1e30 s")
+        } catch let error as ServerStartError {
+            #expect(error.description.contains("headerTimeout") && error.description.contains("86400"), "\(error)")
         }
     }
 

@@ -99,6 +99,49 @@ struct StaticDocumentResponderTests {
         }
     }
 
+    /// NIO's encoder frames each response for the method its decoder recorded for the request
+    /// (a `HEAD` answer has no body). Answers written past the encoder left their `GET`s in its
+    /// queue, so a later `GET` was framed as the `HEAD` before it: `Content-Length` and no body.
+    @Test("after answers on the event loop and a HEAD, each answer on the connection is framed for its own request")
+    func framingAfterHead() async throws {
+        try await withTestServer { server in
+            let connection = try RawConnection(port: server.running.port)
+            let before = server.running.staticDocuments.answered
+            let head = "HEAD \(Self.discovery) HTTP/1.1\r\nHost: sesame.test\r\n\r\n"
+            var statuses: [Int] = []
+            var bodies: [Int] = []
+            for request in [Self.get(Self.discovery), head, Self.get("/health/live"), Self.get("/health/live"), Self.get(Self.discovery)] {
+                connection.write(request)
+                // A HEAD answer announces the document's length and carries none of it.
+                let isHead = request.hasPrefix("HEAD")
+                let response = try #require(
+                    try await isHead ? Self.headResponse(connection) : Self.responses(connection, count: 1, timeout: 5).first,
+                    "no whole answer to \(request.prefix(30))")
+                statuses.append(response.status)
+                bodies.append(response.body.count)
+            }
+            #expect(statuses == [200, 200, 200, 200, 200])
+            #expect(bodies[1] == 0 && bodies[2] > 0 && bodies[3] == bodies[2] && bodies[4] == bodies[0] && bodies[0] > 100, "\(bodies)")
+            // The first on the event loop; the last too, unless it came before the router's answer
+            // had ended on the server's side (then the router answers it).
+            #expect((before + 1...before + 2).contains(server.running.staticDocuments.answered))
+        }
+    }
+
+    /// The head of a `HEAD` answer: the fields up to the empty line, with no body.
+    static func headResponse(_ connection: RawConnection) async throws -> HTTPWireResponse? {
+        var data = Data()
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, data.range(of: Data("\r\n\r\n".utf8)) == nil {
+            guard case .data(let more) = try await connection.read(timeout: max(0.01, deadline.timeIntervalSinceNow)) else { break }
+            data.append(more)
+        }
+        guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return nil }
+        #expect(end.upperBound == data.count, "bytes after a HEAD answer's head")
+        let status = String(decoding: data.prefix(12), as: UTF8.self).split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        return status.map { HTTPWireResponse(status: $0, headers: [], body: Data()) }
+    }
+
     @Test("answered on the event loop, a request still pays its rate limit and is counted in the metrics")
     func rateLimitAndMetrics() async throws {
         let token = "metrics-token-" + String(repeating: "s", count: 24)

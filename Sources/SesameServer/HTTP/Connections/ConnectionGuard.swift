@@ -84,10 +84,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    /// A response ended: what `write` records for an `.end`, also called by the
-    /// ``StaticDocumentResponder`` for the responses it writes past this handler. On the
-    /// connection's event loop.
-    func responseEnded(channel: any Channel, eventLoop: any EventLoop) {
+    /// A response ended: what `write` records for an `.end`. On the connection's event loop.
+    private func responseEnded(channel: any Channel, eventLoop: any EventLoop) {
         inFlight = max(0, inFlight - 1)
         if inFlight == 0 { arm(limits.idleTimeout, channel: channel, eventLoop: eventLoop) }
     }
@@ -205,11 +203,7 @@ final class ConnectionGuardInstaller: ChannelInboundHandler, RemovableChannelHan
         if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) {
             let connectionGuard = ConnectionGuard(limits: limits)
             try? pipeline.addHandler(connectionGuard, position: .after(decoder))
-            if let encoder = try? pipeline.context(handlerType: HTTPResponseEncoder.self) {
-                try? pipeline.addHandler(
-                    StaticDocumentResponder(documents: staticDocuments, connectionGuard: connectionGuard, encoder: encoder),
-                    position: .after(connectionGuard))
-            }
+            try? pipeline.addHandler(StaticDocumentResponder(documents: staticDocuments), position: .after(connectionGuard))
         }
         pipeline.removeHandler(context: context, promise: nil)
     }

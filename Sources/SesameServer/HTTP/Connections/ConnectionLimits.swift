@@ -26,4 +26,8 @@ public struct ConnectionLimits: Sendable, Equatable {
     public static let maximumBodySize = SesameRequestContext.maximumBodySize
 
     public init() {}
+
+    /// The longest any of the timeouts may be: a day. Past it (1e30, infinity) a timer's
+    /// deadline would overflow the clock; the CLI refuses such values before they get here.
+    public static let longestTimeout: TimeInterval = 86_400
 }

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Logging
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// The responses that are the same for every `GET` of their path: the discovery documents
@@ -17,22 +18,22 @@ final class StaticDocuments: Sendable {
         /// The router's pattern for the path (the `route` label of the request metrics).
         let route: String
         let body: ByteBuffer
-        /// The status line and the fields as bytes (RFC 9112 §4, §5), each field line ended by
-        /// CRLF, as NIO's response encoder would write them: `Content-Type`, `Content-Length`,
-        /// the route's own fields and the security headers.
-        let head: ByteBuffer
+        /// The status line and the fields (RFC 9112 §4, §5) as NIO's response encoder takes them:
+        /// `Content-Type`, the route's own fields, the security headers and `Content-Length`.
+        let head: HTTPResponseHead
 
         /// The document of a route's `response`, with what every response of the router gets
         /// (the security headers and `Content-Length`).
         init(route: String, response: HTTPFields, body: ByteBuffer, https: Bool) {
             var fields = response
             ResponseSecurityHeadersMiddleware.addFields(to: &fields, https: https)
-            var head = ByteBuffer(string: "HTTP/1.1 200 OK\r\n")
-            for field in fields { head.writeFieldLine(name: field.name.rawName, value: field.value) }
-            head.writeFieldLine(name: "Content-Length", value: String(body.readableBytes))
+            var headers = HTTPHeaders()
+            headers.reserveCapacity(fields.count + 6)
+            for field in fields { headers.add(name: field.name.rawName, value: field.value) }
+            headers.add(name: "Content-Length", value: String(body.readableBytes))
             self.route = route
             self.body = body
-            self.head = head
+            self.head = HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)
         }
     }
 
@@ -79,14 +80,4 @@ final class StaticDocuments: Sendable {
     var answered: Int { answers.load(ordering: .relaxed) }
 
     func countAnswer() { answers.add(1, ordering: .relaxed) }
-}
-
-extension ByteBuffer {
-    /// Writes `name: value` and CRLF (RFC 9112 §5), the way NIO's encoder writes a field.
-    mutating func writeFieldLine(name: String, value: String) {
-        writeString(name)
-        writeStaticString(": ")
-        writeString(value)
-        writeStaticString("\r\n")
-    }
 }
