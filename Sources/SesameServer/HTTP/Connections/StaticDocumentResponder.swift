@@ -17,15 +17,15 @@ import NIOHTTP1
 /// - the rate limit needs the store (a new window in a deployment that shares counts) or
 ///   refuses (the router answers the 429 and audits it).
 ///
-/// The answer goes through NIO's response encoder like the router's: the document's prepared
-/// head (its fields copied once a second, with the request's `RateLimit` fields), the body and
-/// the end. The encoder pairs each response head with the method its decoder recorded for the
-/// request (to frame a `HEAD` answer without a body). Until issue #50's last pass the answer was
-/// written as bytes past the encoder: that left one recorded method behind per answer, so the
-/// encoder's queue grew by one for each request of the connection's life (1 MB after 45,000
-/// requests; half of a discovery load's peak memory), and the router's next answer was framed
-/// for an earlier request: a `GET` after a `HEAD` got its `Content-Length` and no body. Through
-/// the encoder, an answer costs about 2 µs more (docs/benchmarks.md).
+/// The answer goes through NIO's response encoder like the router's: the document's prepared head
+/// (its fields copied once a second, with the request's `RateLimit` fields), the body and the end.
+/// The encoder pairs each response head with the method its decoder recorded for the request (to
+/// frame a `HEAD` answer without a body). Before 2026-12-01 (issue #50) the answer was written as
+/// bytes past the encoder: that left one recorded method behind per answer, so the encoder's queue
+/// grew by one for each request of the connection's life (a 1 MB buffer from 32,769 requests on;
+/// half of a discovery load's peak memory), and the router's next answer was framed for an earlier
+/// request: a `GET` after a `HEAD` got its `Content-Length` and no body. Through the encoder, an
+/// answer costs about 2 µs more (docs/benchmarks.md).
 final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
