@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Soak: `sesame serve` on a throw-away PostgreSQL cluster, 64 connections of mixed load for
-# 10 minutes (soak.py: refresh rotations, client_credentials, native sign-ins, DPoP-bound
-# rotations, pushed requests shown at /authorize, device codes polled), the database restarted
+# Soak: `sesame serve` on a throw-away PostgreSQL cluster, 64 connections of mixed load for 10
+# minutes (soak.py: refresh rotations, client_credentials, native sign-ins, DPoP-bound
+# rotations, pushed requests shown at /authorize, device codes polled; and, outside the fixed
+# rate, two connections polling discovery and the JWKS at 250 a second), the database restarted
 # (pg_ctl restart -m fast) half-way (RESTARTS=2: at a third and two thirds, so that memory a
 # restart leaves behind shows as growth between the middle and last thirds). Every minute it
 # samples each server's memory, the rows of the one-time and expiring tables and the database's
-# size. Prints the counts and the samples
-# and exits 1 unless there were no 5xx outside the restart window, no lost rotations, no
-# reuse-detection failures, nothing grew over the last third of the run (issue #50), and each
-# server stopped within 20 s of SIGTERM at the end.
+# size. Prints the counts and the samples and exits 1 unless there were no 5xx outside the
+# restart window, no lost rotations, no reuse-detection failures, no misframed discovery or JWKS
+# answer, nothing grew over the last third of the run (issue #50), and each server stopped
+# within 20 s of SIGTERM at the end.
 #
 # Lifetimes are short so that a soak reaches them: refresh tokens live REFRESH_LIFETIME
 # seconds (default 300), a browser's pending sign-in SIGN_IN_TIMEOUT (default 300; PAR's

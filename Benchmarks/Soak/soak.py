@@ -16,6 +16,12 @@ Workers (each on its own HTTP/1.1 keep-alive connection):
             its request_uri (the sign-in page; the request waits in pending_authorizations).
   device    a device authorization request (RFC 8628), polled until the server says stop;
             nobody approves it, so every poll is authorization_pending or slow_down.
+  metadata  what a relying party's library polls: the discovery document and the JWKS, with a
+            HEAD of discovery now and then, --metadata-rate requests a second on each of
+            --metadata-connections connections, outside the fixed rate (they write nothing).
+            Each answer must be whole: a body that is not the document, or an answer that does
+            not come within 10 s, counts as misframed (issue #50: answers written past NIO's
+            encoder framed a later answer for an earlier HEAD, and kept a record per request).
 
 With --observe-pids and --database-url, every --observe-every seconds: each server's anonymous
 and resident memory (/proc/<pid>/smaps_rollup), the row counts of the tables that hold one-time
@@ -32,6 +38,7 @@ Counted (and printed at the end; exit status 1 unless all zero):
                                    request with it was cut off
   reuse-detection failures         a replayed token accepted, or the family's current token still working
                                    after the replay
+  misframed metadata answers       a discovery or JWKS answer cut short, late, or not the document
 Only the Python standard library; run by run.sh.
 """
 import argparse, base64, hashlib, http.client, json, os, secrets, subprocess, sys, threading, time, urllib.parse
@@ -85,8 +92,11 @@ class Pacer:
 PACER = Pacer(0)
 
 class Client:
-    def __init__(self, host, port):
+    def __init__(self, host, port, paced=True, timeout=150):
         self.host, self.port = host, port
+        # Longer than the server's own statement deadline (120 s) by default, so that a
+        # statement that hangs shows as the server's 503, not as the client giving up.
+        self.paced, self.timeout = paced, timeout
         self.connection = None
         self.last_headers = None
         self.last_sent = None
@@ -95,7 +105,7 @@ class Client:
     def get(self, path):
         return self.request("GET", path, None)
     def request(self, method, path, form, headers=None):
-        PACER.wait()
+        if self.paced: PACER.wait()
         self.last_sent = time.monotonic()
         body = None if form is None else urllib.parse.urlencode(form)
         all_headers = {} if form is None else {"Content-Type": "application/x-www-form-urlencoded"}
@@ -103,9 +113,7 @@ class Client:
         for attempt in range(2):
             try:
                 if self.connection is None:
-                    # Longer than the server's own statement deadline (120 s), so that a statement
-                    # that hangs shows as the server's 503, not as the client giving up.
-                    self.connection = http.client.HTTPConnection(self.host, self.port, timeout=150)
+                    self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
                 self.connection.request(method, path, body, all_headers)
                 response = self.connection.getresponse()
                 data = response.read()
@@ -305,6 +313,39 @@ def device_worker(args, deadline, counters, window, user):
         except (OSError, http.client.HTTPException) as error:
             record_failure(counters, window, type(error).__name__, "device", client=client); time.sleep(0.05)
 
+def metadata_worker(args, deadline, counters, window, user):
+    client = Client(args.host, args.port, paced=False, timeout=10)
+    period = 1.0 / args.metadata_rate
+    next_request, sent = time.monotonic(), 0
+    while time.monotonic() < deadline:
+        next_request += period
+        time.sleep(max(0.0, next_request - time.monotonic()))
+        sent += 1
+        # Every 37th: not a multiple of the two-request cycle, so that a misframing by an earlier
+        # HEAD is not hidden by the next HEAD taking its place.
+        if sent % 37 == 0:
+            method, path, expected = "HEAD", "/.well-known/openid-configuration", None
+        elif sent % 2:
+            method, path, expected = "GET", "/.well-known/openid-configuration", "issuer"
+        else:
+            method, path, expected = "GET", "/jwks", "keys"
+        try:
+            status, body = client.request(method, path, None)
+        except (OSError, http.client.HTTPException) as error:
+            counters.add("misframed metadata answers")
+            print(f"metadata {method} {path}: {type(error).__name__} {error}", file=sys.stderr, flush=True)
+            continue
+        whole = status == 200 and (body == b"" if expected is None else expected in parse_object(body))
+        counters.add("metadata answers" if whole else "misframed metadata answers")
+        if not whole: print(f"metadata {method} {path}: {status} {body[:120]!r}", file=sys.stderr, flush=True)
+
+def parse_object(body):
+    try:
+        value = json.loads(body)
+        return value if isinstance(value, dict) else {}
+    except ValueError:
+        return {}
+
 # Tables whose rows outlive the soak's lifetimes, with how long past their expiry they are kept:
 # judged only in a run of at least three times that (device requests stay an hour past their
 # expiry so that a late poll hears expired_token, RFC 8628 §3.5; a revoked refresh family is
@@ -438,6 +479,8 @@ def main():
     parser.add_argument("--redirect-uri", default="com.example.soak:/cb"); parser.add_argument("--device-polls", type=int, default=3)
     parser.add_argument("--observe-pids", type=int, nargs="*", default=[]); parser.add_argument("--database-url", default="")
     parser.add_argument("--observe-every", type=float, default=30.0)
+    parser.add_argument("--metadata-connections", type=int, default=2)
+    parser.add_argument("--metadata-rate", type=float, default=250.0, help="requests a second on each metadata connection")
     parser.add_argument("--rate", type=float, default=0.0,
                         help="requests a second across all workers (0: as fast as the server answers)")
     parser.add_argument("--lifetime", type=float, default=360.0,
@@ -454,7 +497,7 @@ def main():
               (dpop_worker, args.connections // 16), (par_worker, args.connections // 16),
               (device_worker, args.connections // 16)]
     shares.append((signin_worker, args.connections - sum(n for _, n in shares)))
-    workers = [worker for worker, n in shares for _ in range(n)]
+    workers = [worker for worker, n in shares for _ in range(n)] + [metadata_worker] * args.metadata_connections
     threads = [threading.Thread(target=worker, args=(args, deadline, counters, window, index % args.users), daemon=True)
                for index, worker in enumerate(workers)]
     if args.restart_command:
@@ -469,7 +512,8 @@ def main():
               ", ".join(f"{k} {v}" for k, v in sorted(counters.values.items())), file=sys.stderr, flush=True)
     for thread in threads: thread.join(timeout=60)
 
-    must_be_zero = ["5xx outside the restart window", "lost rotations", "reuse-detection failures"]
+    must_be_zero = ["5xx outside the restart window", "lost rotations", "reuse-detection failures",
+                    "misframed metadata answers"]
     growth = growth_failures(samples, args.seconds, args.lifetime) if samples else []
     print(json.dumps({"seconds": args.seconds, "connections": args.connections,
                       "restart_windows_s": window.seconds(),

@@ -40,8 +40,8 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
     private var answer: PreparedAnswer?
     private var date = HTTPDateField()
     /// The last answer's head with its `Date` and `Server`, reused within the same second for
-    /// the same path (the fields' copy is most of what the encoder's path adds).
-    private var lastHead: (path: String, date: String, head: HTTPResponseHead)?
+    /// the same document.
+    private var lastHead: (document: Int, date: String, head: HTTPResponseHead)?
 
     private struct PreparedAnswer {
         let document: StaticDocuments.Document
@@ -102,13 +102,13 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
         let document = prepared.document
         let now = date.current()
         var head: HTTPResponseHead
-        if let last = lastHead, last.date == now, last.path == prepared.path {
+        if let last = lastHead, last.document == document.serial, last.date == now {
             head = last.head
         } else {
             head = document.head
             head.headers.add(name: "Date", value: now)
             head.headers.add(name: "Server", value: StaticDocuments.serverField)
-            lastHead = (prepared.path, now, head)
+            lastHead = (document.serial, now, head)
         }
         for field in prepared.rateLimitFields { head.headers.add(name: field.name.rawName, value: field.value) }
         // Toward the socket through the ConnectionGuard (which sees the `.end`) and the encoder

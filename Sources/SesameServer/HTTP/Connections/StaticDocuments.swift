@@ -17,6 +17,10 @@ final class StaticDocuments: Sendable {
     struct Document: Sendable {
         /// The router's pattern for the path (the `route` label of the request metrics).
         let route: String
+        /// Unique to this document: a head kept for reuse (``StaticDocumentResponder``) is
+        /// reused only for the document it was made from, even if another is published at the
+        /// same path.
+        let serial: Int
         let body: ByteBuffer
         /// The status line and the fields (RFC 9112 §4, §5) as NIO's response encoder takes them:
         /// `Content-Type`, the route's own fields, the security headers and `Content-Length`.
@@ -32,6 +36,7 @@ final class StaticDocuments: Sendable {
             for field in fields { headers.add(name: field.name.rawName, value: field.value) }
             headers.add(name: "Content-Length", value: String(body.readableBytes))
             self.route = route
+            self.serial = StaticDocuments.serials.add(1, ordering: .relaxed).newValue
             self.body = body
             self.head = HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)
         }
@@ -58,6 +63,7 @@ final class StaticDocuments: Sendable {
         var accounting: Accounting
     }
 
+    private static let serials = Atomic<Int>(0)
     private let published = Mutex<Published?>(nil)
     private let answers = Atomic<Int>(0)
 
