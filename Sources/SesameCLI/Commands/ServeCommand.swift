@@ -90,8 +90,9 @@ struct ServeCommand: AsyncParsableCommand {
             ("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout),
             ("--shutdown-timeout", shutdownTimeout),
         ]
-        where !(value > 0 && value <= ConnectionLimits.longestTimeout) {
-            throw ValidationError("\(name) must be a number of seconds above 0 (at most 86400), e.g. 30.")
+        where !ConnectionLimits.isValidTimeout(value) {
+            throw ValidationError(
+                "\(name) must be a number of seconds above 0 (at most \(Int(ConnectionLimits.longestTimeout))), e.g. 30.")
         }
         guard maxConnections >= 1 else {
             throw ValidationError("--max-connections must be at least 1, e.g. 2000.")

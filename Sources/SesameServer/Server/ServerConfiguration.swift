@@ -189,7 +189,7 @@ extension ConnectionLimits {
         for (name, value) in [
             ("headerTimeout", headerTimeout), ("idleTimeout", idleTimeout), ("bodyTimeout", bodyTimeout),
             ("shutdownTimeout", shutdownTimeout),
-        ] where !(value > 0 && value <= Self.longestTimeout) {
+        ] where !Self.isValidTimeout(value) {
             throw .invalidConnectionLimit(
                 "\(name) is \(value): it must be a number of seconds above 0 and at most \(Int(Self.longestTimeout)), e.g. 30")
         }

@@ -30,4 +30,7 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// The longest any of the timeouts may be: a day. Past it (1e30, infinity) a timer's
     /// deadline would overflow the clock; the CLI refuses such values before they get here.
     public static let longestTimeout: TimeInterval = 86_400
+
+    /// Whether `seconds` is a usable timeout: above 0 and at most ``longestTimeout`` (NaN is not).
+    public static func isValidTimeout(_ seconds: TimeInterval) -> Bool { seconds > 0 && seconds <= longestTimeout }
 }
