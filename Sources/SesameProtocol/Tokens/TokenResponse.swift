@@ -91,3 +91,21 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         return Int(min(max(seconds, 0), Double(maximumExpiresIn)).rounded(.down))
     }
 }
+
+extension TokenResponse {
+    /// The response's JSON object as its `Encodable` conformance writes it (the members that are
+    /// set, in ``CodingKeys`` order), without `JSONEncoder`: the token endpoint answers every
+    /// refresh with one (issue #50).
+    package func directJSON() -> [UInt8] {
+        var json = JSONObjectWriter(capacity: 256 + accessToken.utf8.count + (idToken?.utf8.count ?? 0))
+        json.member("access_token", accessToken)
+        json.member("token_type", tokenType)
+        json.member("expires_in", ifPresent: expiresIn)
+        json.member("refresh_token", ifPresent: refreshToken)
+        json.member("id_token", ifPresent: idToken)
+        json.member("scope", ifPresent: scope)
+        json.member("issued_token_type", ifPresent: issuedTokenType)
+        json.member("device_secret", ifPresent: deviceSecret)
+        return json.finish()
+    }
+}

@@ -13,10 +13,9 @@ package enum JWSCompactSerialization {
     package static func sign(
         _ payload: some JWTPayload, kid: String, type: String, algorithm: any JWTAlgorithm
     ) throws -> String {
-        let encoder = JWTJSON.encoder()
+        let json = try (payload as? any DirectJSONPayload)?.directJSON() ?? Array(JWTJSON.encoder().encode(payload))
         let signingInput =
-            try ProtectedHeaders.encoded(alg: algorithm.name, kid: kid, typ: type) + "."
-            + Base64URL.encode(try encoder.encode(payload))
+            try ProtectedHeaders.encoded(alg: algorithm.name, kid: kid, typ: type) + "." + Base64URL.encode(json)
         let signature = try algorithm.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }
@@ -53,6 +52,14 @@ package enum JWSCompactSerialization {
             kid: kid, alg: alg, typ: header.typ, signingInput: jws.signingInput, payload: Data(payload),
             signature: signature)
     }
+}
+
+/// A JWT payload that writes its JSON itself (``JSONObjectWriter``) rather than through
+/// `JSONEncoder`: the payloads signed on every token request. Its `Encodable` conformance stays
+/// the reference (tests compare the two), and the fallback when ``directJSON()`` gives `nil`.
+package protocol DirectJSONPayload: JWTPayload {
+    /// The payload's JSON object, or `nil` when a member needs the `Encodable` conformance.
+    func directJSON() -> [UInt8]?
 }
 
 /// The base64url-encoded protected headers in use (RFC 7515 §4.1): one per algorithm, key and

@@ -63,6 +63,35 @@ package struct AccessTokenClaims: JWTPayload, Equatable {
     package func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
+extension AccessTokenClaims: DirectJSONPayload {
+    /// The members of ``CodingKeys``, in their order, as `encode(to:)` writes them.
+    package func directJSON() -> [UInt8]? {
+        var json = JSONObjectWriter(capacity: 384)
+        json.member("iss", iss)
+        json.member("sub", sub)
+        json.member("aud", oneOrMany: aud.value)
+        json.member("exp", exp)
+        json.member("iat", iat)
+        json.member("jti", jti)
+        json.member("client_id", clientID)
+        json.member("scope", scope)
+        json.member("auth_time", ifPresent: authTime)
+        json.member("acr", ifPresent: acr)
+        json.member("amr", ifPresent: amr)
+        json.member("sid", ifPresent: sid)
+        json.member("fid", ifPresent: fid)
+        json.member("userinfo_claims", ifPresent: userinfoClaims)
+        if let cnf {
+            json.member("cnf") { confirmation in
+                confirmation.member("jkt", ifPresent: cnf.jkt)
+                confirmation.member("x5t#S256", ifPresent: cnf.certificateThumbprint)
+            }
+        }
+        json.member("gty", ifPresent: gty)
+        return json.finish()
+    }
+}
+
 /// The confirmation claim of a sender-constrained token (RFC 7800 §3.1): the DPoP member `jkt`
 /// (RFC 9449 §6.1) or the certificate member `x5t#S256` (RFC 8705 §3.1).
 package struct TokenConfirmation: Codable, Equatable, Sendable {

@@ -59,3 +59,26 @@ package struct IDTokenClaims: JWTPayload, Equatable {
 
     package func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
+
+extension IDTokenClaims: DirectJSONPayload {
+    /// As `encode(to:)` writes it; `nil` (`JSONEncoder`) when user claims are released into the
+    /// token, whose members (an `address` object, custom claims) only their `Encodable` knows.
+    package func directJSON() -> [UInt8]? {
+        guard userClaims == nil else { return nil }
+        var json = JSONObjectWriter(capacity: 320)
+        json.member("iss", iss)
+        json.member("sub", sub)
+        json.member("aud", aud)
+        json.member("azp", azp)
+        json.member("exp", exp)
+        json.member("iat", iat)
+        json.member("auth_time", authTime)
+        json.member("nonce", ifPresent: nonce)
+        json.member("acr", ifPresent: acr)
+        json.member("amr", ifPresent: amr)
+        json.member("sid", ifPresent: sid)
+        json.member("at_hash", ifPresent: atHash)
+        json.member("ds_hash", ifPresent: dsHash)
+        return json.finish()
+    }
+}

@@ -40,7 +40,7 @@ struct TokenEndpoint: Sendable {
         if let registrations, tokenRequest.grantType != .refreshToken { await registrations.markUsed(client) }
         context.annotations.record(outcome: "issued_\(tokenRequest.metricName)")
         metrics.tokenIssued(grantType: tokenRequest.metricName)
-        var answer = JSONResponse.make(response)
+        var answer = JSONResponse.make(buffer: ByteBuffer(bytes: response.directJSON()))
         // RFC 9449 §8.2: a fresh nonce for the client's next proof.
         if proof != nil, let nonce = dpop.check.freshNonce() { answer.headers[.dpopNonce] = nonce }
         return answer

@@ -3,24 +3,22 @@ import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
-import SQLiteKit
 
 /// Everything SQLite-specific about opening the store (one file under the data
-/// directory). Owns the connection and its thread pool, and closes them together. The
-/// connection's futures complete on SwiftNIO's shared event loops (the ones the HTTP server
-/// runs on) rather than on a loop of its own: a thread, and its task queues, fewer (issue #50).
+/// directory). Owns the connection and its thread pool, and closes them together.
 ///
-/// One connection is shared by all requests: SQLiteNIO opens it in serialized mode
-/// (`SQLITE_OPEN_FULLMUTEX`), the store issues only single-statement atomic writes, and WAL mode
+/// One connection is shared by all requests (``SQLiteSharedConnection``, which keeps their
+/// statements prepared): the store issues only single-statement atomic writes, and WAL mode
 /// lets other processes (the `sesame` CLI) read while the server writes. `busy_timeout` makes a
 /// writer wait for another process's write lock instead of failing.
 struct SQLiteBackend: Sendable {
-    let connection: SQLiteConnection
+    let connection: SQLiteSharedConnection
     let threadPool: NIOThreadPool
     /// Checkpoints from a second connection (``WALCheckpointer``).
     let checkpointer: WALCheckpointer
+    let logger: Logger
 
-    var database: any SQLDatabase { connection.sql(queryLogLevel: nil) }
+    var database: any SQLDatabase { SQLiteStoreDatabase(connection: connection, logger: logger) }
 
     /// Milliseconds a statement waits for another connection's lock before failing.
     static let busyTimeoutMilliseconds = 5_000
@@ -50,9 +48,9 @@ struct SQLiteBackend: Sendable {
         try OwnerOnlyFiles.prepare(database: url)
         let threadPool = NIOThreadPool(numberOfThreads: 2)
         threadPool.start()
-        let connection: SQLiteConnection
+        let connection: SQLiteSharedConnection
         do {
-            connection = try await openConnection(at: url, threadPool: threadPool, logger: logger)
+            connection = try await openConnection(at: url, threadPool: threadPool)
         } catch {
             try? await threadPool.shutdownGracefully()
             throw StoreError.unavailable(
@@ -60,12 +58,12 @@ struct SQLiteBackend: Sendable {
         }
         let checkpointer: WALCheckpointer
         do {
-            try await configure(connection.sql(queryLogLevel: nil))
+            try await configure(SQLiteStoreDatabase(connection: connection, logger: logger))
             checkpointer = WALCheckpointer(
-                connection: try await openConnection(at: url, threadPool: threadPool, logger: logger),
+                connection: try await openConnection(at: url, threadPool: threadPool),
                 interval: checkpointInterval, logger: logger)
         } catch {
-            try? await connection.close()
+            await connection.close()
             try? await threadPool.shutdownGracefully()
             throw StoreError.unavailable(
                 reason: "cannot configure \(url.path) (\(error)); check that the file is a Sesame database and is writable")
@@ -74,25 +72,13 @@ struct SQLiteBackend: Sendable {
         // earlier version may have had looser ones.
         try? OwnerOnlyFiles.narrow(database: url)
         return SQLiteBackend(
-            connection: connection, threadPool: threadPool, checkpointer: checkpointer)
+            connection: connection, threadPool: threadPool, checkpointer: checkpointer, logger: logger)
     }
 
-    /// A connection to the file that waits `busy_timeout` for another connection's lock; its
-    /// futures complete on one of SwiftNIO's shared event loops.
-    private static func openConnection(
-        at url: URL, threadPool: NIOThreadPool, logger: Logger
-    ) async throws -> SQLiteConnection {
-        let connection = try await SQLiteConnection.open(
-            storage: .file(path: url.path), threadPool: threadPool, logger: logger,
-            on: MultiThreadedEventLoopGroup.singleton.any())
-        do {
-            try await connection.sql(queryLogLevel: nil)
-                .raw("PRAGMA busy_timeout = \(unsafeRaw: String(busyTimeoutMilliseconds))").run()
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        return connection
+    /// A connection to the file that waits `busy_timeout` for another connection's lock.
+    private static func openConnection(at url: URL, threadPool: NIOThreadPool) async throws -> SQLiteSharedConnection {
+        try await SQLiteSharedConnection.open(
+            path: url.path, busyTimeoutMilliseconds: Int32(busyTimeoutMilliseconds), threadPool: threadPool)
     }
 
     /// The serving connection's pragmas. `journal_mode` is persistent in the file; the others
@@ -107,7 +93,7 @@ struct SQLiteBackend: Sendable {
 
     func close() async throws {
         await checkpointer.stop()
-        try? await connection.close()
+        await connection.close()
         try await threadPool.shutdownGracefully()
     }
 }

@@ -1,6 +1,5 @@
 import Logging
 import SQLKit
-import SQLiteKit
 
 /// Copies WAL frames back into the database file (a SQLite checkpoint) from a connection of its
 /// own, every `interval`.
@@ -12,12 +11,12 @@ import SQLiteKit
 /// no reader still needs, without taking the write lock, so requests keep committing
 /// meanwhile. The serving connection's own automatic checkpoint stays as the fallback.
 final class WALCheckpointer: Sendable {
-    private let connection: SQLiteConnection
+    private let connection: SQLiteSharedConnection
     private let loop: Task<Void, Never>
 
-    init(connection: SQLiteConnection, interval: Duration, logger: Logger) {
+    init(connection: SQLiteSharedConnection, interval: Duration, logger: Logger) {
         self.connection = connection
-        let database = connection.sql(queryLogLevel: nil)
+        let database = SQLiteStoreDatabase(connection: connection, logger: logger)
         loop = Task {
             var failing = false
             while !Task.isCancelled {
@@ -48,6 +47,6 @@ final class WALCheckpointer: Sendable {
     func stop() async {
         loop.cancel()
         await loop.value
-        try? await connection.close()
+        await connection.close()
     }
 }
