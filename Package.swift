@@ -216,10 +216,19 @@ let package = Package(
             path: "Examples/Quickstart",
             swiftSettings: strict
         ),
+        // The system's libcrypto (OpenSSL 3, Debian's libssl-dev to build; the server already
+        // loads libcrypto.so.3 through FoundationNetworking's libcurl): RS256 signing on Linux,
+        // where OpenSSL's RSA uses AVX-512 IFMA and BoringSSL's does not (Keys/LibcryptoRS256Signer).
+        .systemLibrary(
+            name: "CLibcrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "SesameProvider",
             dependencies: [
                 "SesameProtocol", "SesameJOSE", "SesameStore",
+                .target(name: "CLibcrypto", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

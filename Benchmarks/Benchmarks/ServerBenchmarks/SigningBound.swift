@@ -3,8 +3,11 @@ import Foundation
 import Synchronization
 import _CryptoExtras
 
-/// The bound that signing alone sets, through the same library the server signs with
-/// (swift-crypto / BoringSSL): signatures per second on every core, with nothing else running.
+/// The bound that signing alone sets through swift-crypto (BoringSSL): signatures per second
+/// on every core, with nothing else running. The refresh benchmarks' bound is `openssl speed`'s
+/// (``OpenSSLSpeed``), since the server signs RS256 with libcrypto on Linux; this one is what
+/// the server would reach where swift-crypto signs (Apple platforms, or a key libcrypto
+/// refuses), reported beside it. On a CPU with AVX-512 IFMA it is less than half of OpenSSL's.
 /// RS256 is RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518 §3.3) over a 2048-bit key, the server's
 /// key size; ES256 is ECDSA over P-256 with SHA-256 (RFC 7518 §3.4), a client's opt-in
 /// access-token algorithm.

@@ -29,6 +29,8 @@ public actor KeyRing {
     private let snapshot = LockedState<KeyRingSnapshot?>(nil)
     /// Parsed keys by kid, so a reload parses only new keys.
     private var parsed: [String: SigningKeyMaterial] = [:]
+    /// RS256 signers by kid (``LibcryptoRS256Signer`` where libcrypto signs), made once per key.
+    private var rsaSigners: [String: any JWTAlgorithm] = [:]
     private var inFlightReload: Task<KeyRingSnapshot, any Error>?
     private var reloadSequence = 0
     private var appliedSequence = 0
@@ -308,14 +310,38 @@ public actor KeyRing {
         var algorithms: [String: any JWTAlgorithm] = [:]
         for key in keys {
             await key.add(to: collection)
-            algorithms[key.kid] = try await collection.getKey(for: JWKIdentifier(string: key.kid))
+            let algorithm = try await collection.getKey(for: JWKIdentifier(string: key.kid))
+            algorithms[key.kid] = rsaSigner(for: key, swiftCrypto: algorithm) ?? algorithm
         }
+        rsaSigners = rsaSigners.filter { kid, _ in parsed[kid] != nil }
         let fresh = KeyRingSnapshot(keys: keys, algorithms: algorithms, loadedAt: at)
         if sequence > appliedSequence {
             appliedSequence = sequence
             snapshot.withLock { $0 = fresh }
         }
         return snapshot.withLock { $0 } ?? fresh
+    }
+}
+
+extension KeyRing {
+    /// The RS256 signer of `key`: libcrypto's when it imports the key and signs as
+    /// swift-crypto does (``LibcryptoRS256Signer``), else `nil` (swift-crypto's signs), said
+    /// once per key.
+    private func rsaSigner(for key: SigningKeyMaterial, swiftCrypto: any JWTAlgorithm) -> (any JWTAlgorithm)? {
+        guard case .rsa(let privateKey) = key.privateKey else { return nil }
+        if let known = rsaSigners[key.kid] { return known }
+        let signer: any JWTAlgorithm
+        do throws(LibcryptoRS256Signer.Unavailable) {
+            signer = try LibcryptoRS256Signer(swiftCrypto, key: privateKey)
+            logger.debug("RS256 signs with libcrypto", metadata: ["kid": "\(key.kid)"])
+        } catch {
+            signer = swiftCrypto
+            #if canImport(CLibcrypto)
+                logger.warning("RS256 signs with swift-crypto", metadata: ["kid": "\(key.kid)", "reason": "\(error.reason)"])
+            #endif
+        }
+        rsaSigners[key.kid] = signer
+        return signer
     }
 }
 
