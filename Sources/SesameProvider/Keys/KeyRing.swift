@@ -324,9 +324,9 @@ public actor KeyRing {
 }
 
 extension KeyRing {
-    /// The RS256 signer of `key`: libcrypto's when it imports the key and signs as
-    /// swift-crypto does (``LibcryptoRS256Signer``), else `nil` (swift-crypto's signs), said
-    /// once per key.
+    /// The RS256 signer of `key`, made once per kid: libcrypto's when it imports the key and
+    /// signs as swift-crypto does (``LibcryptoRS256Signer``), else `swiftCrypto` (the reason
+    /// logged). `nil` for a key that is not RSA.
     private func rsaSigner(for key: SigningKeyMaterial, swiftCrypto: any JWTAlgorithm) -> (any JWTAlgorithm)? {
         guard case .rsa(let privateKey) = key.privateKey else { return nil }
         if let known = rsaSigners[key.kid] { return known }
