@@ -8,7 +8,8 @@ import SQLKit
 /// directory). Owns the connection and its thread pool, and closes them together.
 ///
 /// One connection is shared by all requests (``SQLiteSharedConnection``, which keeps their
-/// statements prepared): the store issues only single-statement atomic writes, and WAL mode
+/// statements prepared and commits the writes that queue together as one group,
+/// ``SQLiteGroupCommit``): the store issues only single-statement atomic writes, and WAL mode
 /// lets other processes (the `sesame` CLI) read while the server writes. `busy_timeout` makes a
 /// writer wait for another process's write lock instead of failing.
 struct SQLiteBackend: Sendable {

@@ -1,3 +1,4 @@
+import NIOCore
 import NIOPosix
 import SQLiteNIO
 import SesameProtocol
@@ -12,21 +13,41 @@ import VaporCSQLite
 /// The data types are still SQLiteNIO's (`SQLiteData`) and the C library its build of SQLite.
 ///
 /// Statements run on a `NIOThreadPool` (SQLite blocks: disk I/O, and `busy_timeout` while
-/// another process holds the write lock), one at a time: a lock is held for the whole
-/// execution, so the statement cache needs no lock of its own and an error's message is the
-/// statement's own (`sqlite3_errmsg` is per connection). The handle is opened in SQLite's
-/// multi-thread mode (`SQLITE_OPEN_NOMUTEX`) since that lock already keeps it to one thread at
-/// a time.
+/// another process holds the write lock), one at a time. A caller queues its statement; one
+/// pool thread at a time drains the queue, and what queued while it was busy runs as one
+/// group (``SQLiteGroupCommit``: one transaction, one commit, results handed back after it).
+/// The execution lock is held for a whole group, so the statement cache needs no lock of its
+/// own and an error's message is the statement's own (`sqlite3_errmsg` is per connection). The
+/// handle is opened in SQLite's multi-thread mode (`SQLITE_OPEN_NOMUTEX`) since that lock
+/// already keeps it to one thread at a time.
 final class SQLiteSharedConnection: @unchecked Sendable {
     // `@unchecked`: `handle` is only used while `state`'s lock is held, or by `close` after
     // `state.isClosed` was set under it.
     private let handle: OpaquePointer
     private let threadPool: NIOThreadPool
     private let state = LockedState(State())
+    /// Statements waiting for the connection; a lock of its own, so that queueing never waits
+    /// for a statement that runs.
+    private let queue = LockedState(Queue())
 
     private struct State {
         var cache = PreparedStatementCache()
         var isClosed = false
+    }
+
+    private struct Queue {
+        var waiting = CircularBuffer<Waiting>()
+        /// Whether a pool thread is draining `waiting` (at most one is).
+        var isDraining = false
+        /// The most statements one group held (for tests).
+        var largestGroup = 0
+    }
+
+    /// A queued statement and the caller waiting for its rows.
+    private struct Waiting {
+        let sql: String
+        let binds: [SQLiteData]
+        let continuation: CheckedContinuation<SQLiteRows, any Error>
     }
 
     private init(handle: OpaquePointer, threadPool: NIOThreadPool) {
@@ -58,8 +79,49 @@ final class SQLiteSharedConnection: @unchecked Sendable {
     }
 
     /// Runs `sql` with `binds` (`?` placeholders, in order) and returns every row it produced.
+    /// Like `NIOThreadPool.runIfActive` it fails once the pool stopped; unlike it, a cancelled
+    /// task's statement still runs, as it did with SQLiteNIO: a write the store started (a
+    /// withdrawal after a refused refresh) is not dropped.
     func run(_ sql: String, _ binds: [SQLiteData]) async throws -> SQLiteRows {
-        try await Self.run(on: threadPool) { try self.execute(sql, binds) }
+        try await withCheckedThrowingContinuation { continuation in
+            let startsDrainer = queue.withLock { queue in
+                queue.waiting.append(Waiting(sql: sql, binds: binds, continuation: continuation))
+                defer { queue.isDraining = true }
+                return !queue.isDraining
+            }
+            if startsDrainer { threadPool.submit { work in self.drain(work) } }
+        }
+    }
+
+    /// Runs what is queued, a group at a time, until the queue is empty.
+    private func drain(_ work: NIOThreadPool.WorkItemState) {
+        while true {
+            let group: [Waiting] = queue.withLock { queue in
+                let count = min(queue.waiting.count, SQLiteGroupCommit.maximumGroup)
+                let taken = Array(queue.waiting.prefix(count))
+                queue.waiting.removeFirst(count)
+                if taken.isEmpty { queue.isDraining = false }
+                queue.largestGroup = max(queue.largestGroup, count)
+                return taken
+            }
+            if group.isEmpty { return }
+            guard case .active = work else {
+                for waiting in group {
+                    waiting.continuation.resume(
+                        throwing: SQLiteStatementError(code: SQLITE_MISUSE, message: "the store is closing"))
+                }
+                continue
+            }
+            let results = state.withLock { state -> [Result<SQLiteRows, any Error>] in
+                // Closed: the handle is gone, so not even `sqlite3_get_autocommit` may touch it.
+                guard !state.isClosed else { return group.map { _ in .failure(Self.closed) } }
+                return SQLiteGroupCommit.run(
+                    group.map { ($0.sql, $0.binds) },
+                    execute: { sql, binds in Result { try self.execute(sql, binds, in: &state) } },
+                    inTransaction: { sqlite_nio_sqlite3_get_autocommit(self.handle) == 0 })
+            }
+            for (waiting, result) in zip(group, results) { waiting.continuation.resume(with: result) }
+        }
     }
 
     /// Finalizes the kept statements and closes the handle; statements after this fail.
@@ -79,23 +141,27 @@ final class SQLiteSharedConnection: @unchecked Sendable {
     /// Statements kept prepared (for tests).
     var preparedStatements: Int { state.withLock { $0.cache.count } }
 
-    private func execute(_ sql: String, _ binds: [SQLiteData]) throws -> SQLiteRows {
-        try state.withLock { state in
-            guard !state.isClosed else {
-                throw SQLiteStatementError(code: SQLITE_MISUSE, message: "the database connection is closed")
-            }
-            let statement = try state.cache.take(sql) ?? prepare(sql)
-            do {
-                let rows = try SQLiteStatementRun(statement: statement, handle: handle).rows(binding: binds)
-                sqlite_nio_sqlite3_reset(statement)
-                sqlite_nio_sqlite3_clear_bindings(statement)
-                state.cache.keep(statement, for: sql)
-                return rows
-            } catch {
-                // A statement that failed is not kept: the next execution prepares it afresh.
-                sqlite_nio_sqlite3_finalize(statement)
-                throw error
-            }
+    /// Statements queued and not yet taken, whether one runs, and the most one group held (for tests).
+    var queueStatistics: (waiting: Int, draining: Bool, largestGroup: Int) {
+        queue.withLock { ($0.waiting.count, $0.isDraining, $0.largestGroup) }
+    }
+
+    private static let closed = SQLiteStatementError(code: SQLITE_MISUSE, message: "the database connection is closed")
+
+    /// Runs one statement; the caller holds `state`'s lock.
+    private func execute(_ sql: String, _ binds: [SQLiteData], in state: inout State) throws -> SQLiteRows {
+        guard !state.isClosed else { throw Self.closed }
+        let statement = try state.cache.take(sql) ?? prepare(sql)
+        do {
+            let rows = try SQLiteStatementRun(statement: statement, handle: handle).rows(binding: binds)
+            sqlite_nio_sqlite3_reset(statement)
+            sqlite_nio_sqlite3_clear_bindings(statement)
+            state.cache.keep(statement, for: sql)
+            return rows
+        } catch {
+            // A statement that failed is not kept: the next execution prepares it afresh.
+            sqlite_nio_sqlite3_finalize(statement)
+            throw error
         }
     }
 
@@ -110,9 +176,7 @@ final class SQLiteSharedConnection: @unchecked Sendable {
         return statement
     }
 
-    /// Runs `body` on `threadPool` and resumes the caller from there. Unlike
-    /// `NIOThreadPool.runIfActive`, a cancelled task's statement still runs, as it did with
-    /// SQLiteNIO: a write the store started (a withdrawal after a refused refresh) is not dropped.
+    /// Runs `body` on `threadPool` (opening and closing) and resumes the caller from there.
     private static func run<T: Sendable>(
         on threadPool: NIOThreadPool, _ body: @escaping @Sendable () throws -> T
     ) async throws -> T {
