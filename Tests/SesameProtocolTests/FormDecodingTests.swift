@@ -47,6 +47,29 @@ struct FormDecodingTests {
     }
 }
 
+@Suite("Form decoding: splitting a body into pairs")
+struct FormPairTests {
+    @Test("pairs split on the bytes & and =: empty parts, a name alone, = inside a value, text around a combining mark")
+    func splitting() throws {
+        func pairs(_ body: String) -> [String]? { FormURLEncoding.decodePairs(body)?.map { "\($0.0)|\($0.1)" } }
+        #expect(pairs("") == [])
+        #expect(pairs("&&") == [])
+        #expect(pairs("a=1&&b=2&") == ["a|1", "b|2"])
+        #expect(pairs("a") == ["a|"], "a name without = has an empty value")
+        #expect(pairs("a=") == ["a|"])
+        #expect(pairs("=1") == ["|1"])
+        #expect(pairs("a=b=c") == ["a|b=c"], "only the first = separates")
+        #expect(pairs("na%C3%AFve=caf%C3%A9&x=%E2%82%AC") == ["naïve|café", "x|€"])
+        #expect(pairs("caf\u{e9}=\u{1F642}&b=2") == ["café|🙂", "b|2"])
+        // A combining acute accent after & is one Character with it; the byte still separates.
+        #expect(pairs("a=1&\u{301}b=2") == ["a|1", "\u{301}b|2"])
+        #expect(pairs("a=1&b=%ZZ") == nil, "one malformed value makes the body invalid")
+        #expect(pairs("a=%C3&b=2") == nil, "bytes that are not UTF-8 make it invalid")
+        let many = (0..<10_000).map { "p\($0)=\($0)" }.joined(separator: "&")
+        #expect(try #require(FormURLEncoding.decodePairs(many)).count == 10_000)
+    }
+}
+
 @Suite("Form decoding for a server: RFC 6749 §3.1")
 struct RecognizedFormDecodingTests {
     @Test("a recognized parameter may not repeat; an unrecognized one is ignored, repeated or not")

@@ -25,13 +25,18 @@ package enum FormURLEncoding {
 
     /// Decodes `a=1&b=2` into ordered pairs. Malformed percent escapes decode to `nil` for the
     /// whole body so callers can answer `invalid_request` instead of guessing.
+    ///
+    /// The body is split on the bytes `&` and `=` (WHATWG URL §5.1 parses bytes), not on
+    /// characters: no grapheme breaking on every request, and a `&` followed by a combining mark
+    /// still separates two parameters. Neither byte occurs inside a multi-byte UTF-8 sequence,
+    /// so every piece starts and ends on a scalar boundary.
     package static func decodePairs(_ body: String) -> [(String, String)]? {
         var result: [(String, String)] = []
-        for part in body.split(separator: "&", omittingEmptySubsequences: true) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = unescape(pieces[0]) else { return nil }
-            let value = pieces.count > 1 ? unescape(pieces[1]) : ""
-            guard let value else { return nil }
+        for part in body.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = part.firstIndex(of: UInt8(ascii: "="))
+            let name = Substring(part[..<(equals ?? part.endIndex)])
+            let value = equals.map { Substring(part[part.index(after: $0)...]) } ?? ""
+            guard let name = unescape(name), let value = unescape(value) else { return nil }
             result.append((name, value))
         }
         return result
