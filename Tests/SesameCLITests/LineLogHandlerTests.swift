@@ -48,6 +48,12 @@ struct LineLogHandlerTests {
                 errorID: "e-1"),
             RequestLine(requestID: "r3", method: "GET", path: "/", status: 500, errorID: "x"),
             RequestLine(requestID: "r4", method: "PUT", path: "/a b=c", status: 201, clientID: "", outcome: "ok"),
+            // The static documents' ids, and statuses of every width the decimal writer handles.
+            RequestLine(requestID: .serial(.next()), method: "GET", path: "/.well-known/openid-configuration", status: 0),
+            RequestLine(requestID: .serial(.next()), method: "GET", path: "/jwks", status: 9),
+            RequestLine(requestID: "r7", method: "GET", path: "/é", status: -42),
+            RequestLine(requestID: "r8", method: "GET", path: "/", status: Int.max),
+            RequestLine(requestID: "r9", method: "GET", path: "/", status: Int.min),
         ]
         let stamp = LineLogHandler.timestamp(0)
         for request in requests {
@@ -68,6 +74,22 @@ struct LineLogHandlerTests {
         var quiet = LineLogHandler(label: "sesame.server")
         quiet.logLevel = .error
         #expect(quiet.logRequest(requests[0], message: "request", source: "SesameServer"), "below its level: nothing to write")
+    }
+
+    @Test("a static document's request id is 32 lowercase hex digits, distinct for each request, and is the line's request_id")
+    func requestSerials() {
+        let serials = (0..<1_000).map { _ in RequestSerial.next().description }
+        #expect(Set(serials).count == serials.count)
+        for serial in serials {
+            #expect(serial.utf8.count == 32)
+            #expect(serial.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }, "\(serial)")
+        }
+        #expect(Set(serials.map { $0.prefix(16) }).count == 1, "one prefix per process")
+        let serial = RequestSerial.next()
+        let line = LineLogHandler.requestLine(
+            RequestLine(requestID: .serial(serial), method: "GET", path: "/jwks", status: 200), label: "", message: "request",
+            source: "S", stamp: LineLogHandler.timestamp(0))
+        #expect(line.contains(" request_id=\(serial.description) status=200 "))
     }
 
     @Test("the cached timestamp is the formatted one, also across a second's change")

@@ -43,6 +43,8 @@ struct Deployment: Sendable {
     /// `wrk` sends everything from one address, far past the default per-address limits, so
     /// the benchmarks run without them unless a benchmark measures them.
     var extraArguments: [String] = ["--no-rate-limits", "--no-challenges"]
+    /// Arguments of one process only, by index (``ServerProcess/start``).
+    var processArguments: [[String]] = []
     /// The refresh client's access-token algorithm (`RS256`, or `ES256` as a client may opt in).
     var accessTokenAlgorithm = "RS256"
     /// RSA signatures a refresh makes: the ID token's, and the access token's when it is RS256.
@@ -68,6 +70,7 @@ final class Fixture: Sendable {
         let (servers, files, deviceCodes, sessionCookies) = try await ServerProcess.start(
             refreshBatches: refreshBatches, familiesPerBatch: connections / deployment.processes + 8,
             database: deployment.database, processes: deployment.processes, extraArguments: deployment.extraArguments,
+            processArguments: deployment.processArguments,
             accessTokenAlgorithm: deployment.accessTokenAlgorithm,
             dpopJKT: deployment.dpop ? BenchmarkDPoPProofs.thumbprint : nil, pendingDevices: deployment.pendingDevices,
             browserSessions: deployment.browserSessions)
@@ -300,6 +303,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    registerRequestLogBenchmarks()
     registerStoreBenchmarks()
     registerUserSearchBenchmarks()
     registerDevicePollBenchmarks()

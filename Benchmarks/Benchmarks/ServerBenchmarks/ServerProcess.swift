@@ -33,13 +33,16 @@ final class ServerProcess: Sendable {
     /// `processes` servers on free ports, sharing the data directory's master key and the
     /// database. `refreshBatches` batches of refresh tokens are minted, each split into one file
     /// per process (`familiesPerBatch` tokens per file), so no two load generators share a family.
+    /// `processArguments[i]`, when given, is added to process `i`'s arguments (a log level of
+    /// its own, say).
     /// `pendingDevices` pending device authorization requests are stored, their device codes
     /// written to `deviceCodes` (one per line); `browserSessions` signed-in browser sessions of
     /// the user, their cookie values written to `sessionCookies`. `populate`, when given, adds
     /// to the store after all that and before the servers start (``GrowthGenerator``).
     static func start(
         refreshBatches: Int = 0, familiesPerBatch: Int = 0, database: BenchmarkDatabase = .sqlite,
-        processes: Int = 1, extraArguments: [String] = [], accessTokenAlgorithm: String = "RS256",
+        processes: Int = 1, extraArguments: [String] = [], processArguments: [[String]] = [],
+        accessTokenAlgorithm: String = "RS256",
         dpopJKT: String? = nil, pendingDevices: Int = 0, browserSessions: Int = 0,
         populate: (@Sendable (_ directory: URL, _ databaseURL: String?) async throws -> Void)? = nil
     ) async throws -> (servers: [ServerProcess], tokenFiles: [[URL]], deviceCodes: URL?, sessionCookies: URL?) {
@@ -96,10 +99,11 @@ final class ServerProcess: Sendable {
             throw error
         }
         var servers: [ServerProcess] = []
-        for _ in 0..<processes {
+        for index in 0..<processes {
             servers.append(
                 try launch(
-                    dataDirectory: directory, databaseURL: databaseURL, clientSecret: secret, extraArguments: extraArguments))
+                    dataDirectory: directory, databaseURL: databaseURL, clientSecret: secret, index: index,
+                    extraArguments: extraArguments + (index < processArguments.count ? processArguments[index] : [])))
         }
         return (servers, tokenFiles, deviceCodes, sessionCookies)
     }
@@ -166,7 +170,7 @@ final class ServerProcess: Sendable {
     }
 
     private static func launch(
-        dataDirectory: URL, databaseURL: String?, clientSecret: String, extraArguments: [String]
+        dataDirectory: URL, databaseURL: String?, clientSecret: String, index: Int, extraArguments: [String]
     ) throws -> ServerProcess {
         let executable = try sesameExecutable()
         let process = Process()
@@ -176,14 +180,17 @@ final class ServerProcess: Sendable {
         process.environment = environment
         // Issue #50: the configuration users run, the default log level (`info`, a line per
         // request), written to a file as a deployment's log is; `SESAME_BENCH_LOG_LEVEL` sets
-        // another level to measure what the log costs.
-        let level = ProcessInfo.processInfo.environment["SESAME_BENCH_LOG_LEVEL"].map { ["--log-level", $0] } ?? []
+        // another level to measure what the log costs, unless the process has a level of its own.
+        let level =
+            extraArguments.contains("--log-level")
+            ? [] : ProcessInfo.processInfo.environment["SESAME_BENCH_LOG_LEVEL"].map { ["--log-level", $0] } ?? []
         process.arguments = [
             "serve", "--port", "0", "--data-dir", dataDirectory.appendingPathComponent("data").path,
         ] + level + extraArguments
         let stdout = Pipe()
         process.standardOutput = stdout
-        let logFile = dataDirectory.appendingPathComponent("sesame.log")
+        // One log file per process: two processes writing one file from offset 0 overwrite each other.
+        let logFile = dataDirectory.appendingPathComponent(index == 0 ? "sesame.log" : "sesame-\(index).log")
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()
@@ -206,8 +213,16 @@ final class ServerProcess: Sendable {
             dataDirectory: dataDirectory, databaseURL: databaseURL, process: process)
     }
 
-    /// The release `sesame` binary next to this benchmark executable (same build directory).
+    /// The release `sesame` binary next to this benchmark executable (same build directory), or
+    /// the one `SESAME_BENCH_SESAME` names: an earlier build kept aside, to measure two builds
+    /// alternately in one hour.
     private static func sesameExecutable() throws -> URL {
+        if let other = ProcessInfo.processInfo.environment["SESAME_BENCH_SESAME"], !other.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: other) else {
+                throw BenchmarkSetupError("SESAME_BENCH_SESAME names \(other), which is not an executable")
+            }
+            return URL(fileURLWithPath: other)
+        }
         let here = (Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe")).resolvingSymlinksInPath()
         let candidate = here.deletingLastPathComponent().appendingPathComponent("sesame")
         guard FileManager.default.isExecutableFile(atPath: candidate.path) else {

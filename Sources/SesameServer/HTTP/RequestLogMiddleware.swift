@@ -27,7 +27,7 @@ struct RequestLogMiddleware: RouterMiddleware {
 
     private func log(request: Request, context: Context, status: Int) {
         lines.write(
-            requestID: context.id, method: request.method.rawValue, path: request.uri.path, status: status,
+            requestID: .text(context.id), method: request.method.rawValue, path: request.uri.path, status: status,
             annotations: context.annotations)
     }
 }
@@ -46,7 +46,7 @@ struct RequestLog: Sendable {
     /// The line of one request (also for those ``StaticDocumentResponder`` answers): straight to
     /// a ``RequestLineHandler``, else through swift-log with the fields as metadata.
     func write(
-        requestID: @autoclosure () -> String, method: String, path: String, status: Int,
+        requestID: @autoclosure () -> RequestIdentifier, method: String, path: String, status: Int,
         annotations: RequestAnnotations? = nil
     ) {
         // Nothing is built unless the line is written.

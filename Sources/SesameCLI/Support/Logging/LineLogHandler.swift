@@ -56,19 +56,40 @@ struct LineLogHandler: RequestLineHandler {
     func logRequest(_ request: RequestLine, message: String, source: String) -> Bool {
         guard metadata.isEmpty, metadataProvider == nil else { return false }
         guard logLevel <= .info else { return true }
-        sink.append(
-            Self.requestLine(request, label: label, message: message, source: source, stamp: Self.stamps.text(for: Self.now())),
-            urgent: false)
+        let stamp = Self.stamps.text(for: Self.now())
+        sink.append(urgent: false) { bytes in
+            Self.appendRequestLine(request, label: label, message: message, source: source, stamp: stamp, to: &bytes)
+        }
         return true
     }
 
     /// The text of a request's line: what ``line(_:label:metadata:time:stamp:)`` makes of an
     /// `info` event with the request's fields as metadata.
     static func requestLine(_ request: RequestLine, label: String, message: String, source: String, stamp: String) -> String {
-        compose(
-            stamp: stamp, level: Logger.Level.info.rawValue, label: label, source: source, message: message,
-            fieldBytes: request.length
-        ) { request.appendFields(to: &$0) }
+        var bytes: [UInt8] = []
+        appendRequestLine(request, label: label, message: message, source: source, stamp: stamp, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``requestLine(_:label:message:source:stamp:)``'s text as UTF-8, appended to `bytes` (the
+    /// sink's buffer): the request log's line costs no string and no copy of one.
+    static func appendRequestLine(
+        _ request: RequestLine, label: String, message: String, source: String, stamp: String, to bytes: inout [UInt8]
+    ) {
+        bytes.append(contentsOf: stamp.utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: Logger.Level.info.rawValue.utf8)
+        if !label.isEmpty {
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(contentsOf: label.utf8)
+        }
+        bytes.append(UInt8(ascii: ":"))
+        request.appendFields(to: &bytes)
+        bytes.append(contentsOf: " [".utf8)
+        bytes.append(contentsOf: source.utf8)
+        bytes.append(contentsOf: "] ".utf8)
+        bytes.append(contentsOf: message.utf8)
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// The line of `event`, built in one string (about 40 bytes of text per metadata member):

@@ -58,10 +58,16 @@ final class LogLineSink: Sendable {
 
     /// Buffers `line` (UTF-8, with its newline), or writes it and the buffer now when `urgent`.
     func append(_ line: String, urgent: Bool) {
+        append(urgent: urgent) { $0.append(contentsOf: line.utf8) }
+    }
+
+    /// Buffers the line `write` appends (UTF-8, with its newline) to the buffer itself, under the
+    /// sink's lock: a request's line is written there without a string of its own (issue #50).
+    func append(urgent: Bool, _ write: (inout [UInt8]) -> Void) {
         var writeNow = false
         var schedule = false
         state.withLock { state in
-            state.buffer.append(contentsOf: line.utf8)
+            write(&state.buffer)
             if urgent || state.buffer.count >= limit {
                 writeNow = true
             } else if !state.scheduled {

@@ -119,6 +119,6 @@ final class StaticDocumentResponder: ChannelDuplexHandler, RemovableChannelHandl
         documents.countAnswer()
         let accounting = prepared.accounting
         accounting.recordRequest(prepared.document.route, 200, .now - prepared.start)
-        accounting.log.write(requestID: RequestID().description, method: "GET", path: prepared.path, status: 200)
+        accounting.log.write(requestID: .serial(.next()), method: "GET", path: prepared.path, status: 200)
     }
 }
