@@ -100,7 +100,6 @@ package enum RequestIdentifier: Sendable, Equatable, ExpressibleByStringLiteral,
 /// counter (the form of Hummingbird's `RequestID`, with the prefix zero-padded too), unique
 /// within the process and, by the prefix, across the processes sharing a log.
 package struct RequestSerial: Sendable, Equatable, CustomStringConvertible {
-    private static let prefix = UInt64.random(in: .min ... .max)
     private static let counter = Atomic<UInt64>(UInt64.random(in: .min ... .max))
     static let length = 32
 
@@ -123,10 +122,10 @@ package struct RequestSerial: Sendable, Equatable, CustomStringConvertible {
         Self.appendHex(low, to: &bytes)
     }
 
-    /// The prefix's 16 digits, formatted once.
+    /// The random prefix's 16 digits, drawn and formatted once.
     private static let prefixDigits: [UInt8] = {
         var digits: [UInt8] = []
-        appendHex(prefix, to: &digits)
+        appendHex(UInt64.random(in: .min ... .max), to: &digits)
         return digits
     }()
 

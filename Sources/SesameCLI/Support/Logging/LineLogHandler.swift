@@ -76,67 +76,55 @@ struct LineLogHandler: RequestLineHandler {
     static func appendRequestLine(
         _ request: RequestLine, label: String, message: String, source: String, stamp: String, to bytes: inout [UInt8]
     ) {
+        appendLine(
+            stamp: stamp, level: Logger.Level.info.rawValue, label: label, source: source, message: message, to: &bytes
+        ) { request.appendFields(to: &$0) }
+    }
+
+    /// The line of `event` (the request log's lines take ``appendRequestLine``, without the
+    /// metadata dictionary).
+    static func line(
+        _ event: LogEvent, label: String, metadata: Logger.Metadata, time: Int, stamp: String? = nil
+    ) -> String {
+        var bytes: [UInt8] = []
+        appendLine(
+            stamp: stamp ?? timestamp(time), level: event.level.rawValue, label: label, source: event.source,
+            message: event.message.description, to: &bytes
+        ) { bytes in
+            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+                bytes.append(UInt8(ascii: " "))
+                bytes.append(contentsOf: key.utf8)
+                bytes.append(UInt8(ascii: "="))
+                switch value {
+                case .string(let string): bytes.append(contentsOf: string.utf8)
+                case .stringConvertible(let convertible): bytes.append(contentsOf: convertible.description.utf8)
+                default: bytes.append(contentsOf: value.description.utf8)
+                }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `<stamp> <level> <label>:<fields> [<source>] <message>\n` as UTF-8, appended to `bytes`;
+    /// `fields` appends the ` key=value` members.
+    private static func appendLine(
+        stamp: String, level: String, label: String, source: String, message: String, to bytes: inout [UInt8],
+        fields: (inout [UInt8]) -> Void
+    ) {
         bytes.append(contentsOf: stamp.utf8)
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: Logger.Level.info.rawValue.utf8)
+        bytes.append(contentsOf: level.utf8)
         if !label.isEmpty {
             bytes.append(UInt8(ascii: " "))
             bytes.append(contentsOf: label.utf8)
         }
         bytes.append(UInt8(ascii: ":"))
-        request.appendFields(to: &bytes)
+        fields(&bytes)
         bytes.append(contentsOf: " [".utf8)
         bytes.append(contentsOf: source.utf8)
         bytes.append(contentsOf: "] ".utf8)
         bytes.append(contentsOf: message.utf8)
         bytes.append(UInt8(ascii: "\n"))
-    }
-
-    /// The line of `event`, built in one string (about 40 bytes of text per metadata member):
-    /// the request log writes one per request, so it avoids interpolation and joined arrays.
-    static func line(
-        _ event: LogEvent, label: String, metadata: Logger.Metadata, time: Int, stamp: String? = nil
-    ) -> String {
-        compose(
-            stamp: stamp ?? timestamp(time), level: event.level.rawValue, label: label, source: event.source,
-            message: event.message.description, fieldBytes: metadata.count * 40
-        ) { text in
-            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-                text += " "
-                text += key
-                text += "="
-                switch value {
-                case .string(let string): text += string
-                case .stringConvertible(let convertible): text += convertible.description
-                default: text += value.description
-                }
-            }
-        }
-    }
-
-    /// `<stamp> <level> <label>:<fields> [<source>] <message>\n` in one string reserved for it;
-    /// `fields` appends the ` key=value` members.
-    private static func compose(
-        stamp: String, level: String, label: String, source: String, message: String, fieldBytes: Int,
-        fields: (inout String) -> Void
-    ) -> String {
-        var text = String()
-        text.reserveCapacity(64 + label.utf8.count + fieldBytes + source.utf8.count + message.utf8.count)
-        text += stamp
-        text += " "
-        text += level
-        if !label.isEmpty {
-            text += " "
-            text += label
-        }
-        text += ":"
-        fields(&text)
-        text += " ["
-        text += source
-        text += "] "
-        text += message
-        text += "\n"
-        return text
     }
 
     /// The timestamp of the current second, formatted once per second rather than per line.
