@@ -27,7 +27,7 @@ struct LineLogHandlerTests {
         for seconds in samples {
             let expected = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
                 .replacingOccurrences(of: "Z", with: "+0000")
-            #expect(LineLogHandler.timestamp(seconds) == expected, "\(seconds)")
+            #expect(LogTimestamp.text(seconds) == expected, "\(seconds)")
         }
     }
 
@@ -55,7 +55,7 @@ struct LineLogHandlerTests {
             RequestLine(requestID: "r8", method: "GET", path: "/", status: Int.max),
             RequestLine(requestID: "r9", method: "GET", path: "/", status: Int.min),
         ]
-        let stamp = LineLogHandler.timestamp(0)
+        let stamp = LogTimestamp.text(0)
         for request in requests {
             let event = LogEvent(
                 level: .info, message: "request", metadata: nil, source: "SesameServer", file: "f", function: "g", line: 1)
@@ -88,16 +88,24 @@ struct LineLogHandlerTests {
         let serial = RequestSerial.next()
         let line = LineLogHandler.requestLine(
             RequestLine(requestID: .serial(serial), method: "GET", path: "/jwks", status: 200), label: "", message: "request",
-            source: "S", stamp: LineLogHandler.timestamp(0))
+            source: "S", stamp: LogTimestamp.text(0))
         #expect(line.contains(" request_id=\(serial.description) status=200 "))
     }
 
-    @Test("the cached timestamp is the formatted one, also across a second's change")
-    func cachedTimestamp() {
-        let cache = TimestampCache()
-        for second in [0, 0, 1, 86_399, 86_400, 1_764_444_000, 1_764_444_000] {
-            #expect(cache.text(for: second) == LineLogHandler.timestamp(second))
+    @Test("a stamped line starts with its second's time, formatted again when the second changes")
+    func stampedLines() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stamps-\(UUID().uuidString)").path
+        let file = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        #expect(file >= 0)
+        defer { close(file); unlink(path) }
+        let sink = LogLineSink(output: file, limit: 1 << 20)
+        let seconds = [0, 0, 1, 86_399, 86_400, 1_764_444_000, 1_764_444_000, 0]
+        for (index, second) in seconds.enumerated() {
+            sink.append(urgent: false, stampedAt: second) { " line \(index)\n".appendUTF8(to: &$0) }
         }
+        sink.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines == seconds.enumerated().map { "\(LogTimestamp.text($1)) line \($0)" })
     }
 
     @Test("an informational line waits for its batch; a warning is written at once after what came before")

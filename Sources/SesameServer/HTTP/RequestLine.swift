@@ -1,4 +1,5 @@
 import Logging
+import SesameProtocol
 import Synchronization
 
 /// One request's log line, as fields (issue #50): what ``RequestLogMiddleware`` writes for every
@@ -36,9 +37,9 @@ package struct RequestLine: Sendable {
         Self.append(" method=", method, to: &bytes)
         if let outcome { Self.append(" outcome=", outcome, to: &bytes) }
         Self.append(" path=", path, to: &bytes)
-        bytes.append(contentsOf: " request_id=".utf8)
+        Self.append(" request_id=", to: &bytes)
         requestID.append(to: &bytes)
-        bytes.append(contentsOf: " status=".utf8)
+        Self.append(" status=", to: &bytes)
         Self.appendDecimal(status, to: &bytes)
     }
 
@@ -55,8 +56,12 @@ package struct RequestLine: Sendable {
     }
 
     private static func append(_ key: StaticString, _ value: String, to bytes: inout [UInt8]) {
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: value.utf8)
+        append(key, to: &bytes)
+        value.appendUTF8(to: &bytes)
+    }
+
+    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// `value` in decimal, as `String(value)` writes it.
@@ -90,7 +95,7 @@ package enum RequestIdentifier: Sendable, Equatable, ExpressibleByStringLiteral,
 
     func append(to bytes: inout [UInt8]) {
         switch self {
-        case .text(let text): bytes.append(contentsOf: text.utf8)
+        case .text(let text): text.appendUTF8(to: &bytes)
         case .serial(let serial): serial.append(to: &bytes)
         }
     }

@@ -12,7 +12,8 @@ import SesameProtocol
 
 /// Where the server's log lines go (issue #50: "request logging at the default level … with no
 /// per-request system call beyond the socket's read and write"). A line is appended to a buffer
-/// in memory; one write to standard error carries everything buffered, 50 ms after the first
+/// in memory, after its time (``LogTimestamp``, formatted once a second and kept as UTF-8 under the
+/// lock the line takes anyway); one write to standard error carries everything buffered, 50 ms after the first
 /// line of a batch (or at once past 64 KiB). Lines of `warning` and above are written at once,
 /// after what was buffered, so a failure is on the terminal before anything else happens; the
 /// process flushes at exit (``flush()``, `atexit`). A `kill -9` can lose the last 50 ms of
@@ -32,6 +33,10 @@ final class LogLineSink: Sendable {
         /// An emptied buffer with its capacity, from the last write, taken as the next buffer.
         var spare: [UInt8] = []
         var scheduled = false
+        /// The second ``stamp`` is the time of (`Int.min`: none yet).
+        var stampSecond = Int.min
+        /// ``LogTimestamp/text(_:)`` of ``stampSecond`` as UTF-8.
+        var stamp: [UInt8] = []
 
         /// The lines buffered so far; the spare (empty) takes their place.
         mutating func take() -> [UInt8] {
@@ -58,16 +63,28 @@ final class LogLineSink: Sendable {
 
     /// Buffers `line` (UTF-8, with its newline), or writes it and the buffer now when `urgent`.
     func append(_ line: String, urgent: Bool) {
-        append(urgent: urgent) { $0.append(contentsOf: line.utf8) }
+        append(urgent: urgent) { state in line.appendUTF8(to: &state.buffer) }
     }
 
-    /// Buffers the line `write` appends (UTF-8, with its newline) to the buffer itself, under the
-    /// sink's lock: a request's line is written there without a string of its own (issue #50).
-    func append(urgent: Bool, _ write: (inout [UInt8]) -> Void) {
+    /// Buffers the line that starts with the time `second` (``LogTimestamp/text(_:)``) and goes on
+    /// with what `write` appends (UTF-8, with its newline) to the buffer itself, under the sink's
+    /// lock: a line costs no string of its own and one lock (issue #50).
+    func append(urgent: Bool, stampedAt second: Int, _ write: (inout [UInt8]) -> Void) {
+        append(urgent: urgent) { state in
+            if state.stampSecond != second {
+                state.stamp = Array(LogTimestamp.text(second).utf8)
+                state.stampSecond = second
+            }
+            state.buffer.append(contentsOf: state.stamp)
+            write(&state.buffer)
+        }
+    }
+
+    private func append(urgent: Bool, _ write: (inout State) -> Void) {
         var writeNow = false
         var schedule = false
         state.withLock { state in
-            write(&state.buffer)
+            write(&state)
             if urgent || state.buffer.count >= limit {
                 writeNow = true
             } else if !state.scheduled {
