@@ -16,6 +16,15 @@ struct ErrorDescriptionTextTests {
         }
     }
 
+    @Test("the byte check of a whole text agrees with the scalar set, for every scalar up to U+2FF and multi-byte text")
+    func validityByBytes() {
+        var samples = (UInt32(0)...0x2FF).compactMap(Unicode.Scalar.init).map { "a\(Character($0))b" }
+        samples += ["", "日本語", "🙂", "e\u{301}", "\u{FEFF}x", "abc def", "\u{7F}"]
+        for text in samples {
+            #expect(ErrorDescriptionText.isValid(text) == text.unicodeScalars.allSatisfy(ErrorDescriptionText.isAllowed), "\(text.debugDescription)")
+        }
+    }
+
     @Test("sanitizing replaces every forbidden character and keeps compliant text as is")
     func sanitizing() {
         let compliant = "redirect_uri is required; see RFC 6749 (section 4.1.3) 'x' ~!#$%&*+,-./:;<=>?@[]^_`{|}"

@@ -18,7 +18,16 @@ enum ErrorDescriptionText {
     }
 
     /// Whether all of `text` may be sent as an `error_description`.
-    static func isValid(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(isAllowed) }
+    /// Every allowed character is ASCII, so the check runs on the UTF-8 bytes: a byte of a
+    /// multi-byte character (0x80 and up) is refused as its scalar would be.
+    static func isValid(_ text: String) -> Bool {
+        text.utf8.allSatisfy { byte in
+            switch byte {
+            case 0x20...0x21, 0x23...0x5B, 0x5D...0x7E: true
+            default: false
+            }
+        }
+    }
 
     /// `text` with every character outside the allowed set replaced: quotes by `'`, `\` by `/`,
     /// `§` by `section`, a few typographic characters by their ASCII form, whitespace by a

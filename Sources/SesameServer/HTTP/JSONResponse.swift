@@ -5,6 +5,10 @@ import Hummingbird
 /// JSON responses. Token and error responses carry `Cache-Control: no-store` and
 /// `Pragma: no-cache` (RFC 6749 §5.1).
 enum JSONResponse {
+    /// One encoder with the default options for every response (Foundation's `JSONEncoder` is
+    /// `Sendable`; an encoder made per response was part of an error answer's cost, issue #50).
+    private static let encoder = JSONEncoder()
+
     /// 204 with `Cache-Control: no-store`: the bodiless answer of an API that changed something.
     static func noContent() -> Response {
         Response(status: .noContent, headers: [.cacheControl: "no-store"])
@@ -13,7 +17,7 @@ enum JSONResponse {
     static func make<Body: Encodable>(
         _ body: Body, status: HTTPResponse.Status = .ok, noStore: Bool = true
     ) -> Response {
-        let data = (try? JSONEncoder().encode(body)) ?? Data("{}".utf8)
+        let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
         return make(data: data, status: status, noStore: noStore)
     }
 
