@@ -108,6 +108,33 @@ struct LineLogHandlerTests {
         #expect(lines == seconds.enumerated().map { "\(LogTimestamp.text($1)) line \($0)" })
     }
 
+    @Test("a metadata value whose description logs is formatted before the sink's lock: both lines are written")
+    func reentrantDescription() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reentrant-\(UUID().uuidString)").path
+        let file = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        #expect(file >= 0)
+        defer { close(file); unlink(path) }
+        let handler = LineLogHandler(label: "sesame.server", sink: LogLineSink(output: file, limit: 1 << 20))
+        // On a thread of its own, so that a deadlock fails the test instead of hanging the run.
+        let logged = DispatchSemaphore(value: 0)
+        Thread {
+            handler.log(
+                event: LogEvent(
+                    level: .info, message: "outer", metadata: ["value": .stringConvertible(LoggingDescription(handler: handler))],
+                    source: "S", file: "f", function: "g", line: 1))
+            logged.signal()
+        }.start()
+        guard logged.wait(timeout: .now() + 20) == .success else {
+            Issue.record("logging a value whose description logs did not return: the sink's lock waited for itself")
+            return
+        }
+        handler.sink.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasSuffix("info sesame.server: [S] inner") == true)
+        #expect(lines.last?.hasSuffix("info sesame.server: value=described [S] outer") == true)
+    }
+
     @Test("an informational line waits for its batch; a warning is written at once after what came before")
     func batching() async throws {
         var ends: [Int32] = [0, 0]
@@ -164,5 +191,16 @@ struct LineLogHandlerTests {
             let own = lines.filter { $0.hasPrefix("w\(writer) ") }.map { Int($0.split(separator: " ")[1])! }
             #expect(own == Array(0..<2_000), "writer \(writer)'s lines in its order")
         }
+    }
+}
+
+/// A metadata value that logs a line of its own when it is described.
+private struct LoggingDescription: CustomStringConvertible, Sendable {
+    let handler: LineLogHandler
+
+    var description: String {
+        handler.log(
+            event: LogEvent(level: .info, message: "inner", metadata: nil, source: "S", file: "f", function: "g", line: 1))
+        return "described"
     }
 }

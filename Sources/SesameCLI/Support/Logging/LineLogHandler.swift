@@ -40,10 +40,11 @@ struct LineLogHandler: RequestLineHandler {
             all["error.message"] = "\(error)"
             all["error.type"] = "\(String(reflecting: type(of: error)))"
         }
-        let message = event.message.description
-        sink.append(urgent: event.level >= .warning, stampedAt: LogTimestamp.now()) { [label] bytes in
-            Self.appendLine(event, label: label, metadata: all, message: message, to: &bytes)
-        }
+        // Formatted before the sink's lock: a metadata value's `description` is any code, and
+        // one that logged under the lock would wait for itself.
+        var line: [UInt8] = []
+        Self.appendLine(event, label: label, metadata: all, message: event.message.description, to: &line)
+        sink.append(urgent: event.level >= .warning, stampedAt: LogTimestamp.now()) { $0.append(contentsOf: line) }
     }
 
     /// A request's line without swift-log's metadata dictionary (issue #50): the same text

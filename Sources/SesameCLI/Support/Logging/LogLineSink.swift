@@ -68,7 +68,8 @@ final class LogLineSink: Sendable {
 
     /// Buffers the line that starts with the time `second` (``LogTimestamp/text(_:)``) and goes on
     /// with what `write` appends (UTF-8, with its newline) to the buffer itself, under the sink's
-    /// lock: a line costs no string of its own and one lock (issue #50).
+    /// lock: a line costs no string of its own and one lock (issue #50). `write` runs under the
+    /// lock, so it only copies bytes: it must not log.
     func append(urgent: Bool, stampedAt second: Int, _ write: (inout [UInt8]) -> Void) {
         append(urgent: urgent) { state in
             if state.stampSecond != second {
