@@ -1,16 +1,21 @@
 import Crypto
 import Foundation
 
-/// Cryptographically secure random values through swift-crypto's `SymmetricKey(size:)`, which
-/// draws from the standard library's `SystemRandomNumberGenerator`: the kernel's generator
-/// (`getrandom(2)`, one system call per 8 bytes, so 2 for a UUID and 4 for a 32-byte token; seen
-/// with `strace -k`) on Linux, `arc4random_buf` on Apple platforms. RFC 6749 §10.10: tokens must
-/// not be guessable; RFC 4086 §6.2.
+/// Cryptographically secure random values from the kernel's generator. RFC 6749 §10.10: tokens
+/// must not be guessable; RFC 4086 §6.2.
+///
+/// On glibc, one `getrandom(2)` call a value (``KernelRandom``): swift-crypto's
+/// `SymmetricKey(size:)`, used before, draws from the standard library's
+/// `SystemRandomNumberGenerator`, one system call per 8 bytes, so 4 for a 32-byte token and 2
+/// for a UUID (seen with `strace -k`; a refresh made 8 of them, issue #50). Elsewhere, and where
+/// glibc lacks `getrandom` (before 2.25), through `SymmetricKey(size:)` as before:
+/// `arc4random_buf` on Apple platforms.
 package enum SecureRandom {
     /// `count` random bytes.
     package static func bytes(_ count: Int) -> [UInt8] {
         precondition(count >= 0, "a negative byte count")
         guard count > 0 else { return [] }
+        if let bytes = KernelRandom.bytes(count) { return bytes }
         // A key of `count` bytes is `count` bytes from the generator, a word at a time.
         return SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
     }
