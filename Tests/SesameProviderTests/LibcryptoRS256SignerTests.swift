@@ -74,6 +74,21 @@ struct LibcryptoRS256SignerTests {
                 return try await group.reduce(0, +)
             }
             #expect(mismatches == 0)
+            // The contexts the signatures set up were kept, no more than the limit.
+            #expect((1...LibcryptoRS256Signer.idleLimit).contains(signer.idleContexts))
+        }
+
+        @Test("one signer at a time reuses one signing context, and a kept context signs every input as the reference")
+        func keptContext() async throws {
+            let key = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
+            let reference = try await Self.swiftCrypto(key)
+            let signer = try LibcryptoRS256Signer(reference, key: key)
+            #expect(signer.idleContexts == 1, "the probe's context is kept")
+            for length in [0, 1, 64, 700, 65_536] {
+                let input = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+                #expect(try signer.sign(input) == (try reference.sign(input)), "input of \(length) bytes")
+                #expect(signer.idleContexts == 1)
+            }
         }
 
         @Test("the key ring signs RS256 with libcrypto, and its tokens verify with the published key")

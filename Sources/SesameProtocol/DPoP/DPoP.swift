@@ -27,6 +27,6 @@ public enum DPoP {
 
     /// §4.2 `ath`: the base64url SHA-256 of the ASCII access token a proof goes with.
     public static func accessTokenHash(_ accessToken: String) -> String {
-        Base64URL.encode(SHA256.hash(data: Data(accessToken.utf8)))
+        Base64URL.sha256(of: accessToken)
     }
 }

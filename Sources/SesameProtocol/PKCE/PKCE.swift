@@ -27,7 +27,7 @@ public struct PKCE: Sendable, Equatable {
 
     /// The S256 challenge for a verifier.
     public static func challenge(for verifier: String) -> String {
-        Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
+        Base64URL.sha256(of: verifier)
     }
 
     /// RFC 7636 §4.1 syntax check (also valid for a §4.2 challenge, whose alphabet is a subset).

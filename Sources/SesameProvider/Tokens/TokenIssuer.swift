@@ -78,7 +78,6 @@ package struct TokenIssuer: Sendable {
     /// OIDC Core §3.1.3.6: base64url of the left half of SHA-256 of the ASCII access token
     /// (the hash matching RS256 and ES256).
     package static func atHash(_ accessToken: String) -> String {
-        let digest = Array(SHA256.hash(data: Data(accessToken.utf8)))
-        return Base64URL.encode(digest.prefix(digest.count / 2))
+        Base64URL.sha256(of: accessToken, prefix: SHA256.byteCount / 2)
     }
 }

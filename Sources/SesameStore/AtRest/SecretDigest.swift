@@ -7,7 +7,7 @@ import SesameProtocol
 /// fast hash is enough (RFC 9700 / OWASP); passwords and client secrets use ``PasswordHasher``.
 public enum SecretDigest {
     public static func of(_ secret: String) -> String {
-        Base64URL.encode(SHA256.hash(data: Data(secret.utf8)))
+        Base64URL.sha256(of: secret)
     }
 
     /// Constant-time check of a presented secret against a stored digest.
