@@ -1,6 +1,3 @@
-import Crypto
-import Foundation
-
 /// JSON Web Key thumbprints (RFC 7638): the base64url SHA-256 of the key's required members in
 /// lexicographic order, without whitespace (§3.2, §3.3). DPoP binds tokens to this value
 /// (RFC 9449 §6 `cnf.jkt`, §10 `dpop_jkt`).
@@ -26,6 +23,6 @@ public enum JWKThumbprint {
     }
 
     private static func digest(_ json: String) -> String {
-        Base64URL.encode(SHA256.hash(data: Data(json.utf8)))
+        Base64URL.sha256(of: json)
     }
 }

@@ -1,5 +1,4 @@
 import SesameStore
-import Crypto
 import Foundation
 import SesameProtocol
 
@@ -38,7 +37,7 @@ public struct PublishedJWK: Codable, Sendable, Equatable {
         } else {
             canonical = #"{"crv":"\#(crv ?? "")","kty":"EC","x":"\#(x ?? "")","y":"\#(y ?? "")"}"#
         }
-        return Base64URL.encode(SHA256.hash(data: Data(canonical.utf8)))
+        return Base64URL.sha256(of: canonical)
     }
 
     package init(

@@ -206,7 +206,7 @@ final class ChallengeGate: Sendable {
         let normalized = subject.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             .precomposedStringWithCanonicalMapping
         let text = [endpoint.rawValue, surface.rawValue, normalized, clientID ?? ""].joined(separator: "\u{0}")
-        return Base64URL.encode(SHA256.hash(data: Data(text.utf8)))
+        return Base64URL.sha256(of: text)
     }
 
     private static func requestKey(_ endpoint: ChallengePolicy.Endpoint, _ address: String) -> String {
