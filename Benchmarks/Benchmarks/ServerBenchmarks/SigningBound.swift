@@ -45,6 +45,16 @@ enum SigningBound {
         return (1 / secondsOfAllCores, secondsOfAllCores * cores * 1e6)
     }
 
+    /// The server's CPU per refresh outside its signatures, in microseconds: `cpuPerRefresh` less
+    /// what the signatures cost at the bound's rate (issue #50: "the work around the signatures
+    /// ≤ 400 µs"). Zero when a round's bound ran slower than the server signed (the VM's speed
+    /// drifts between the two measurements), since a metric cannot be negative.
+    static func outsideSignatures(
+        cpuPerRefresh: Double, bound: (refreshesPerSecond: Double, signingCPUMicroseconds: Double)
+    ) -> Int {
+        max(0, Int((cpuPerRefresh - bound.signingCPUMicroseconds).rounded()))
+    }
+
     private static func perSecond(_ perThread: Int, _ sign: @escaping @Sendable () throws -> Void) async throws -> Double {
         try sign()  // warm up
         let threads = ProcessInfo.processInfo.activeProcessorCount

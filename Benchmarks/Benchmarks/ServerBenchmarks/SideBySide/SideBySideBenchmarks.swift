@@ -25,6 +25,9 @@ let opensslBound = BenchmarkMetric.custom(
     "openssl signing bound (refreshes/s)", polarity: .prefersLarger, useScalingFactor: false)
 let percentOfOpenSSL = BenchmarkMetric.custom(
     "Sesame % of openssl signing bound", polarity: .prefersLarger, useScalingFactor: false)
+/// Issue #50's own figure: Sesame's CPU per refresh less what its signatures cost at the bound.
+let sesameOutsideSignatures = BenchmarkMetric.custom(
+    "Sesame CPU outside the signatures (µs)", polarity: .prefersSmaller, useScalingFactor: false)
 
 let sesameAnonymous = BenchmarkMetric.custom("Sesame peak anonymous (MB)", polarity: .prefersSmaller, useScalingFactor: false)
 let peerAnonymous = BenchmarkMetric.custom("glewlwyd peak anonymous (MB)", polarity: .prefersSmaller, useScalingFactor: false)
@@ -142,10 +145,11 @@ struct SideBySideLoad: Sendable {
     var glewlwyd: @Sendable (SideBySideFixture.Servers, Int) throws -> (String, [String: String])
 }
 
-/// Registers one side-by-side benchmark; returns Sesame's rate of each iteration to `after`.
+/// Registers one side-by-side benchmark; gives `after` Sesame's rate of each iteration and its
+/// CPU per request (µs).
 func sideBySideBenchmark(
     _ name: String, needs: SideBySideNeeds = SideBySideNeeds(), extraMetrics: [BenchmarkMetric] = [],
-    load: SideBySideLoad, after: (@Sendable (Benchmark, WrkLoad.Result) async throws -> Void)? = nil
+    load: SideBySideLoad, after: (@Sendable (Benchmark, WrkLoad.Result, Int) async throws -> Void)? = nil
 ) {
     Benchmark(
         name,
@@ -195,7 +199,7 @@ func sideBySideBenchmark(
             benchmark.measurement(sesameFileBacked, ours.fileBacked >> 20)
             benchmark.measurement(peerFileBacked, theirs.fileBacked >> 20)
         }
-        try await after?(benchmark, ours.0)
+        try await after?(benchmark, ours.0, ours.1)
     }
 }
 
@@ -277,7 +281,7 @@ private func refreshSideBySide(_ name: String, _ deployment: Deployment) {
     sideBySideBenchmark(
         name,
         needs: SideBySideNeeds(refreshBatches: iterations + 1, accessTokenAlgorithm: deployment.accessTokenAlgorithm),
-        extraMetrics: [opensslBound, percentOfOpenSSL],
+        extraMetrics: [opensslBound, percentOfOpenSSL, sesameOutsideSignatures],
         load: SideBySideLoad(
             sesame: { servers, iteration in
                 guard iteration < servers.sesameTokenFiles.count else { throw BenchmarkSetupError("out of tokens") }
@@ -294,14 +298,15 @@ private func refreshSideBySide(_ name: String, _ deployment: Deployment) {
                     ["SESAME_TOKENS": files[iteration].path]
                 )
             }),
-        after: { benchmark, ours in
+        after: { benchmark, ours, cpuPerRefresh in
             let rsa = try await OpenSSLSpeed.rsa2048SignaturesPerSecond()
             let ecdsa = deployment.es256SignaturesPerRefresh > 0 ? try await OpenSSLSpeed.ecdsaP256SignaturesPerSecond() : 1
             let bound = SigningBound.refreshBound(
                 rsa: deployment.rsaSignaturesPerRefresh, es256: deployment.es256SignaturesPerRefresh,
-                rsaPerSecond: rsa, es256PerSecond: ecdsa
-            ).refreshesPerSecond
-            benchmark.measurement(opensslBound, Int(bound))
-            benchmark.measurement(percentOfOpenSSL, Int((100 * ours.requestsPerSecond / bound).rounded()))
+                rsaPerSecond: rsa, es256PerSecond: ecdsa)
+            benchmark.measurement(opensslBound, Int(bound.refreshesPerSecond))
+            benchmark.measurement(percentOfOpenSSL, Int((100 * ours.requestsPerSecond / bound.refreshesPerSecond).rounded()))
+            benchmark.measurement(
+                sesameOutsideSignatures, SigningBound.outsideSignatures(cpuPerRefresh: Double(cpuPerRefresh), bound: bound))
         })
 }
