@@ -9,6 +9,13 @@ import Testing
 struct SignInTests {
     let clock = ManualClock(Date(timeIntervalSince1970: 1_750_000_000))
 
+    @Test("an account's ID is base64url of the first 16 bytes of SHA-256(issuer || 0x00 || subject), as stored on devices")
+    func accountIDIsStable() {
+        // Expected values from Python's hashlib, an implementation of its own.
+        #expect(Account.makeID(issuer: "https://id.test", subject: "user-1") == "7tSJG83K-QknuuuD0yRDEw")
+        #expect(Account.makeID(issuer: "https://id.example/\u{E9}", subject: "sub-\u{4E2D}") == "wgoiiU_lbv6FjdIM0VmM7Q")
+    }
+
     @Test("sign in stores account and emits event")
 
     func signInStoresAccountAndEmitsEvent() async throws {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SesameProtocol
 
@@ -36,9 +35,6 @@ public struct Account: Codable, Sendable, Equatable, Identifiable {
     /// `base64url(SHA-256(issuer || 0x00 || subject))`, first 16 bytes: stable, opaque and
     /// unique per (issuer, sub) pair (OIDC Core §2: `sub` is unique only within an issuer).
     public static func makeID(issuer: String, subject: String) -> String {
-        var input = Data(issuer.utf8)
-        input.append(0)
-        input.append(contentsOf: subject.utf8)
-        return Base64URL.encode(SHA256.hash(data: input).prefix(16))
+        Base64URL.sha256(of: issuer + "\u{0}" + subject, prefix: 16)
     }
 }

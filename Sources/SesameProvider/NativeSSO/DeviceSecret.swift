@@ -17,7 +17,6 @@ package enum DeviceSecret {
     }
 
     package static func hash(_ secret: String) -> String {
-        let digest = Array(SHA256.hash(data: Data(secret.utf8)))
-        return Base64URL.encode(digest.prefix(digest.count / 2))
+        Base64URL.sha256(of: secret, prefix: SHA256.byteCount / 2)
     }
 }
