@@ -318,6 +318,7 @@ let benchmarks: @Sendable () -> Void = {
     registerStoreBenchmarks()
     registerUserSearchBenchmarks()
     registerDevicePollBenchmarks()
+    registerRefusalBenchmarks()
     registerSideBySideBenchmarks()
     registerTLSBenchmarks()
     registerGrowthBenchmarks()

@@ -136,6 +136,16 @@ enum WrkScripts {
             """
     }
 
+    /// POST to the token endpoint naming no client: refused with `invalid_client` before any
+    /// store access (``RefusalCheck``).
+    static let refusedWithoutClient = """
+        wrk.method = "POST"
+        wrk.path = "/token"
+        wrk.body = "\(RefusalCheck.body)"
+        wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+        \(summary)
+        """
+
     /// GET of the discovery document (OIDC Discovery §4).
     static let discovery = discovery(path: "/.well-known/openid-configuration")
 
