@@ -55,15 +55,10 @@ enum DevicePollCheck {
     /// One poll of the first device code answers `authorization_pending` (or `slow_down`).
     static func expectPending(server: ServerProcess, codes: URL) async throws {
         let first = try String(contentsOf: codes, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
-        var request = URLRequest(url: URL(string: server.issuer + "/token")!)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(
-            "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&client_id=\(ServerProcess.deviceClientID)&device_code=\(first)".utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let body = String(decoding: data, as: UTF8.self)
-        guard (response as? HTTPURLResponse)?.statusCode == 400,
-            body.contains("authorization_pending") || body.contains("slow_down")
+        let (status, body) = try await TokenEndpointProbe.post(
+            "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&client_id=\(ServerProcess.deviceClientID)&device_code=\(first)",
+            to: server)
+        guard status == 400, body.contains("authorization_pending") || body.contains("slow_down")
         else { throw BenchmarkSetupError("a poll answered \(body)") }
     }
 }

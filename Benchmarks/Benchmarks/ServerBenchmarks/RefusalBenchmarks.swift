@@ -27,14 +27,22 @@ enum RefusalCheck {
 
     /// One such request answers 401 `invalid_client`: the row measures a refusal, not a grant.
     static func expectInvalidClient(server: ServerProcess) async throws {
+        let (status, text) = try await TokenEndpointProbe.post(body, to: server)
+        guard status == 401, text.contains("\"invalid_client\"") else {
+            throw BenchmarkSetupError("a request without a client answered \(text)")
+        }
+    }
+}
+
+/// One form POST to a server's token endpoint before a load, to check what the load's requests
+/// are answered with.
+enum TokenEndpointProbe {
+    static func post(_ form: String, to server: ServerProcess) async throws -> (status: Int, text: String) {
         var request = URLRequest(url: URL(string: server.issuer + "/token")!)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(body.utf8)
+        request.httpBody = Data(form.utf8)
         let (data, response) = try await URLSession.shared.data(for: request)
-        let text = String(decoding: data, as: UTF8.self)
-        guard (response as? HTTPURLResponse)?.statusCode == 401, text.contains("\"invalid_client\"") else {
-            throw BenchmarkSetupError("a request without a client answered \(text)")
-        }
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 }
