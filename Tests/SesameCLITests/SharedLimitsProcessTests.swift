@@ -42,6 +42,7 @@ struct SharedLimitsProcessTests {
             // Sign-ups alternate between the processes, more than two sharing intervals apart
             // (each process adds its counts and learns the others' once a second, so a limit
             // can be overshot by what the others admitted since their last sharing).
+            try await Self.awayFromWindowEdge(length: 3600)
             var statuses: [Int] = []
             for index in 0..<4 {
                 let body = try JSONSerialization.data(withJSONObject: [
@@ -91,6 +92,7 @@ struct SharedLimitsProcessTests {
             // Alternating processes, more than two sharing intervals apart; the first
             // process's second answer (the third request) is one it gives on the event loop,
             // from the count it learned of the other process.
+            try await Self.awayFromWindowEdge(length: 3600)
             var statuses: [Int] = []
             var remaining: [String] = []
             for index in 0..<5 {
@@ -107,5 +109,16 @@ struct SharedLimitsProcessTests {
             #expect(left == ["r=2", "r=1", "r=0", "r=0", "r=0"], "\(remaining)")
         }
         await sandbox.dispose()
+    }
+
+    /// The limiter's windows are aligned: a window of `length` seconds starts at a multiple of
+    /// `length` since 1970 (`RateLimiter.windowStart`), so an hourly limit resets on the hour for
+    /// every address at once. A test whose requests straddle that moment sees a fresh window
+    /// halfway (a CI run of 2026-12-03 crossed 20:00 in both tests above). When fewer than
+    /// `margin` seconds are left in the current window, this waits until the next one begins.
+    static func awayFromWindowEdge(length: TimeInterval, margin: TimeInterval = 60) async throws {
+        let now = Date().timeIntervalSince1970
+        let left = length - now.truncatingRemainder(dividingBy: length)
+        if left < margin { try await Task.sleep(for: .seconds(left + 1)) }
     }
 }

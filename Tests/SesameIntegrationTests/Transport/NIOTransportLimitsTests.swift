@@ -29,10 +29,11 @@ struct NIOTransportLimitsTests {
             "/usr/bin/env", arguments: ["python3", script, portFile], environment: ProcessInfo.processInfo.environment,
             input: .file("/dev/null"), output: .file("/dev/null"), error: .file("/dev/null"))
         defer { server.send(SIGKILL) }
+        // A minute for python3 to start: under the whole suite's parallel load it has taken over 5 s.
         var port: Int?
-        for _ in 0..<200 where port == nil {
+        _ = try await eventually(within: .seconds(60)) {
             port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if port == nil { try await Task.sleep(nanoseconds: 25_000_000) }
+            return port != nil
         }
         let base = "http://127.0.0.1:\(try #require(port))"
 
